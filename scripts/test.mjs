@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// `npm test`: everything the tests need, then the tests. On a fresh machine this installs the
+// npm dependencies, installs and starts the local servers (docbench up), and runs unit and
+// integration tests with node's own test runner. Servers it had to start are stopped again
+// under CI, so a CI run leaves the machine as it found it.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const run = (command, args, options = {}) => spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+
+if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
+  console.error('test: installing npm dependencies (npm ci)');
+  if (run('npm', ['ci', '--no-audit', '--no-fund']).status !== 0) process.exit(1);
+}
+
+const docbench = (args, options) => run(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], options);
+const targets = ['redis', 'cassandra', 'mongodb', 'couchdb', 'couchbase'];
+const wasRunning = new Set(
+  execFileSync(process.execPath, [join(root, 'bin', 'docbench.js'), 'status'], { cwd: root, encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => / running /.test(line))
+    .map((line) => line.split(/\s+/)[0]),
+);
+console.error(`test: starting local servers (${targets.join(', ')})`);
+if (docbench(['up', ...targets]).status !== 0) {
+  console.error('test: a local server did not start; see the message above');
+  process.exit(1);
+}
+
+const files = ['unit', 'integration'].flatMap((dir) =>
+  readdirSync(join(root, 'test', dir))
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => join('test', dir, f)),
+);
+const filter = process.argv.slice(2);
+const selected = filter.length > 0 ? files.filter((f) => filter.some((s) => f.includes(s))) : files;
+const result = run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...selected]);
+
+if (process.env.CI) {
+  const started = targets.filter((t) => !wasRunning.has(t));
+  if (started.length > 0) docbench(['down', ...started]);
+}
+process.exit(result.status ?? 1);

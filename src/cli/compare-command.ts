@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { buildResult } from '../results/build.ts';
+import type { Result } from '../results/schema.ts';
+import { writeFileAtomic, writeResult } from '../results/write.ts';
+import { renderComparisonTable, renderRunContext } from '../report/comparison-table.ts';
+import { renderYcsbText } from '../report/ycsb-text.ts';
+import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
+import { STORE_NAMES } from '../stores/registry.ts';
+import { CoreWorkload } from '../workload/core-workload.ts';
+import { Random } from '../workload/random.ts';
+import { loadWorkload } from '../workload/workload-file.ts';
+import { UsageError } from './errors.ts';
+import { describeStore, openStore } from './store-session.ts';
+import { flagOverrides } from './ycsb-command.ts';
+
+export const COMPARE_DEFAULTS = {
+  stores: ['redis', 'cassandra'],
+  workloads: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
+  /** Sized so all of A–H on two stores finishes in a few minutes on a 2-core machine. */
+  overrides: ['recordcount=10000', 'operationcount=20000', 'threadcount=8', 'dataintegrity=true'],
+};
+
+export interface CompareOptions {
+  stores: string[];
+  workloads: string[];
+  /** Extra -P files (record-shape presets) applied after each workload file. */
+  extraFiles: string[];
+  overrides: string[];
+  threads?: number;
+  target?: number;
+  outDir: string;
+  status: boolean;
+}
+
+/**
+ * The main job: every workload on every store, each from a fresh load (drop, prepare, load,
+ * run), YCSB text for every run on stdout, one comparison table at the end, and every result
+ * file plus the table under `outDir`.
+ */
+export async function runComparison(options: CompareOptions): Promise<Result[]> {
+  for (const store of options.stores) if (!STORE_NAMES.includes(store)) throw new UsageError(`--stores: unknown store "${store}"; expected some of ${STORE_NAMES.join(', ')}`);
+  const overrides = [...COMPARE_DEFAULTS.overrides, ...options.overrides, ...flagOverrides(options)];
+  // Parse every workload before touching a store, so a typo fails in a second, not after a run.
+  const workloads = options.workloads.map((w) => ({ given: w, loaded: loadWorkload([w, ...options.extraFiles], overrides) }));
+  const results: Result[] = [];
+  for (const storeName of options.stores) {
+    const open = await openStore(storeName, undefined, workloads[0]!.loaded.properties);
+    try {
+      for (const { loaded } of workloads) {
+        const p = loaded.properties;
+        const core = new CoreWorkload(p, new Random(p.seed));
+        const schema = { table: core.table, fieldNames: core.fieldNames };
+        await open.store.drop(schema);
+        await open.store.prepare(schema);
+        const label = `[${storeName} ${loaded.name}`;
+        const common = { store: open.store, workload: core, properties: p, status: options.status };
+        const loadOutcome = await runLoadPhase({ ...common, label: `${label} load]` });
+        const runOutcome = await runTransactionPhase({ ...common, label: `${label} run]` });
+        const storeInfo = await describeStore(open);
+        const context = { kind: 'ycsb', mode: 'direct' as const, workloadName: loaded.name, workloadFile: loaded.files.join(' '), properties: p, overrides, store: storeInfo };
+        const loadResult = buildResult(loadOutcome, context);
+        const runResult = buildResult(runOutcome, context);
+        writeResult(join(options.outDir, `${storeName}-${loaded.name}-load.json`), loadResult);
+        writeResult(join(options.outDir, `${storeName}-${loaded.name}-run.json`), runResult);
+        process.stdout.write(`\n${renderYcsbText(runResult)}`);
+        process.stderr.write(
+          `${label}] loaded ${loadResult.overall.operations} records in ${(loadResult.overall.runtimeMs / 1000).toFixed(1)} s; ` +
+            `ran ${runResult.overall.operations} operations at ${Math.round(runResult.overall.throughputOpsPerSec)} ops/s\n`,
+        );
+        results.push(runResult);
+      }
+    } finally {
+      await open.store.close();
+    }
+  }
+  const table = renderComparisonTable(results);
+  const context = renderRunContext(results);
+  process.stdout.write(`\n${table}\n${context}`);
+  writeFileAtomic(join(options.outDir, 'comparison.md'), `${table}\n${context}`);
+  process.stderr.write(`results written to ${options.outDir}\n`);
+  return results;
+}

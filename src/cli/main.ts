@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { STORE_NAMES } from '../stores/registry.ts';
+import { docbenchVersion } from '../version.ts';
+import { COMPARE_DEFAULTS, runComparison } from './compare-command.ts';
+import { isUserError, USER_ERROR_EXIT_CODE } from './errors.ts';
+import { down, status, up } from './targets-command.ts';
+import { runYcsbPhase } from './ycsb-command.ts';
+
+/**
+ * YCSB habits: `docbench -load …` / `docbench -t …`, and single-dash `-threads`, `-target`,
+ * `-db`, `-s`. Rewritten to docbench's commands and flags before commander sees them.
+ */
+export function translateYcsbArgs(args: readonly string[]): string[] {
+  const out: string[] = [];
+  let command: string | undefined;
+  for (const arg of args) {
+    if (arg === '-load') command = 'load';
+    else if (arg === '-t') command = 'run';
+    else if (arg === '-threads') out.push('--threads');
+    else if (arg === '-target') out.push('--target');
+    else if (arg === '-db') out.push('--store');
+    else if (arg === '-s') continue; // status lines are always on
+    else out.push(arg);
+  }
+  return command ? [command, ...out] : out;
+}
+
+const positiveInteger = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} expects a whole number >= 1, got "${value}"`);
+  return n;
+};
+const nonNegativeNumber = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} expects a number >= 0, got "${value}"`);
+  return n;
+};
+const collect = (value: string, previous: string[]) => [...previous, value];
+const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+
+function addPhaseCommand(program: Command, phase: 'load' | 'run', description: string): void {
+  program
+    .command(phase)
+    .description(description)
+    .addOption(new Option('--store <name>', `store: ${STORE_NAMES.join(', ')}`).makeOptionMandatory())
+    .option('--url <url>', 'connection URL (default: docbench\'s local server for the store, started if needed)')
+    .option('-P, --workload <file>', 'workload file (path or a shipped name: workloada … workloadh, record-10kb, record-1kb); repeatable', collect, [])
+    .option('-p, --property <key=value>', 'set a workload or store property; repeatable', collect, [])
+    .option('--threads <n>', 'threadcount: concurrent workers', positiveInteger('--threads'))
+    .option('--target <ops>', 'target operations per second (0 = unthrottled)', nonNegativeNumber('--target'))
+    .option('--out <file>', 'write the JSON result here (atomically)')
+    .option('--fresh', 'load only: drop the table first so the load starts clean', false)
+    .option('-q, --quiet', 'no status lines on stderr', false)
+    .action(async (opts: { store: string; url?: string; workload: string[]; property: string[]; threads?: number; target?: number; out?: string; fresh: boolean; quiet: boolean }) => {
+      await runYcsbPhase({
+        phase,
+        store: opts.store,
+        ...(opts.url !== undefined ? { url: opts.url } : {}),
+        workloadFiles: opts.workload,
+        overrides: opts.property,
+        ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+        ...(opts.target !== undefined ? { target: opts.target } : {}),
+        ...(opts.out !== undefined ? { out: opts.out } : {}),
+        fresh: opts.fresh,
+        status: !opts.quiet,
+        print: true,
+      });
+    });
+}
+
+export function buildProgram(): Command {
+  const program = new Command('docbench')
+    .description('Application-level benchmark for document and NoSQL stores: YCSB-exact workloads, honest latency, verified answers.')
+    .version(docbenchVersion())
+    .showSuggestionAfterError(true)
+    .exitOverride();
+  program.configureOutput({ outputError: (text, write) => write(text.startsWith('error:') ? `docbench: ${text}` : text) });
+
+  addPhaseCommand(program, 'load', 'YCSB load phase: insert recordcount records');
+  addPhaseCommand(program, 'run', 'YCSB run (transaction) phase: operationcount operations or maxexecutiontime seconds');
+
+  program
+    .command('compare')
+    .description('the main job: workloads A–H on several stores, fresh load before each, one comparison table')
+    .option('--stores <list>', 'comma-separated stores', list, COMPARE_DEFAULTS.stores)
+    .option('--workloads <list>', 'comma-separated workloads (a … h or file paths)', list, COMPARE_DEFAULTS.workloads)
+    .option('-P, --workload <file>', 'extra workload file applied to every workload (e.g. record-10kb); repeatable', collect, [])
+    .option('-p, --property <key=value>', `property override; repeatable (defaults: ${COMPARE_DEFAULTS.overrides.join(' ')})`, collect, [])
+    .option('--threads <n>', 'threadcount', positiveInteger('--threads'))
+    .option('--target <ops>', 'target operations per second', nonNegativeNumber('--target'))
+    .option('--out-dir <dir>', 'where result files go (default: results/<timestamp>)')
+    .option('-q, --quiet', 'no status lines on stderr', false)
+    .action(async (opts: { stores: string[]; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; outDir?: string; quiet: boolean }) => {
+      await runComparison({
+        stores: opts.stores,
+        workloads: opts.workloads,
+        extraFiles: opts.workload,
+        overrides: opts.property,
+        ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+        ...(opts.target !== undefined ? { target: opts.target } : {}),
+        outDir: opts.outDir ?? join('results', new Date().toISOString().replace(/[:.]/g, '-')),
+        status: !opts.quiet,
+      });
+    });
+
+  program
+    .command('up')
+    .description('install on demand and start local servers on 127.0.0.1 (default: all)')
+    .argument('[stores...]', 'stores to start')
+    .action(async (stores: string[]) => up(stores));
+  program
+    .command('down')
+    .description('stop the local servers docbench started (default: all)')
+    .argument('[stores...]', 'stores to stop')
+    .action(async (stores: string[]) => down(stores));
+  program
+    .command('status')
+    .description('show the local servers, their URLs and what each one is')
+    .action(async () => status());
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(translateYcsbArgs(argv), { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; usage mistakes were already printed by commander.
+      return error.exitCode === 0 ? 0 : USER_ERROR_EXIT_CODE;
+    }
+    if (isUserError(error)) {
+      process.stderr.write(`docbench: ${error.message}\n`);
+      return USER_ERROR_EXIT_CODE;
+    }
+    throw error;
+  }
+}
+
+// Run when executed directly (`tsx src/cli/main.ts`); bin/docbench.js imports main() instead.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // Exit explicitly: a driver that keeps a socket or timer alive must not hang the CLI.
+  // (stdout/stderr writes to files and pipes are synchronous on Linux, so nothing is lost.)
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,83 @@
+import { localTarget, hasLocalTarget } from '../local/targets.ts';
+import type { StoreInfo } from '../results/schema.ts';
+import { storeFactory } from '../stores/registry.ts';
+import type { Store } from '../stores/store.ts';
+import type { WorkloadProperties } from '../workload/properties.ts';
+import { UsageError } from './errors.ts';
+
+export interface OpenStore {
+  store: Store;
+  url: string;
+  /** True when docbench's own local server is used (no --url given). */
+  local: boolean;
+  targetProduct?: string;
+  targetStandIn?: { name: string; note: string };
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/**
+ * Connect to a store: the given URL, or else docbench's local server for it, started on demand
+ * (so `docbench run --store redis` works on a fresh machine).
+ */
+export async function openStore(name: string, url: string | undefined, properties: WorkloadProperties): Promise<OpenStore> {
+  const factory = await storeFactory(name);
+  let resolvedUrl = url;
+  let local = false;
+  let targetProduct: string | undefined;
+  let targetStandIn: OpenStore['targetStandIn'];
+  if (resolvedUrl === undefined) {
+    if (name === 'basic') resolvedUrl = 'basic://';
+    else if (hasLocalTarget(name)) {
+      const target = await localTarget(name);
+      const status = await target.start(log);
+      const info = await target.info();
+      resolvedUrl = status.url;
+      local = true;
+      targetProduct = info.product;
+      if (info.standIn) targetStandIn = { name: info.product, note: info.limits };
+    } else {
+      throw new UsageError(`--url is required for store "${name}"`);
+    }
+  }
+  const settings: Record<string, string> = {};
+  for (const [key, value] of Object.entries(properties.passthrough)) if (key.startsWith(`${name}.`) || key.startsWith('basicdb.')) settings[key] = value;
+  // The runner's concurrency, so adapters can size their connection pools.
+  settings['docbench.threadcount'] = String(properties.threadcount);
+  const store = factory({ url: resolvedUrl, settings });
+  await store.connect();
+  return {
+    store,
+    url: resolvedUrl,
+    local,
+    ...(targetProduct ? { targetProduct } : {}),
+    ...(targetStandIn ? { targetStandIn } : {}),
+  };
+}
+
+/** What the result records about the store, from the server itself and from the local target. */
+export async function describeStore(open: OpenStore): Promise<StoreInfo> {
+  const stats = await open.store.stats();
+  const standIn =
+    stats.standIn ??
+    (open.targetStandIn ? { name: open.targetStandIn.name, version: stats.serverVersion, note: open.targetStandIn.note } : undefined);
+  return {
+    name: open.store.name,
+    url: redactUrl(open.url),
+    server: stats.server,
+    serverVersion: stats.serverVersion,
+    driver: stats.driver,
+    ...(standIn ? { standIn } : {}),
+    localTarget: open.local,
+    ...(open.targetProduct ? { targetProduct: open.targetProduct } : {}),
+    ...(stats.diskBytes !== undefined ? { diskBytes: stats.diskBytes } : {}),
+    ...(stats.memoryBytes !== undefined ? { memoryBytes: stats.memoryBytes } : {}),
+    ...(stats.recordCount !== undefined ? { recordCount: stats.recordCount } : {}),
+    ...(stats.extra ? { extra: stats.extra } : {}),
+  };
+}
+
+/** Drop any password from a URL before it goes into a result file. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]+):[^@/]*@/i, '$1:***@');
+}

@@ -1,0 +1,37 @@
+import { LOCAL_TARGET_NAMES, localTarget } from '../local/targets.ts';
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** `docbench up [store…]`: install on demand and start local servers (all of them by default). */
+export async function up(stores: readonly string[]): Promise<void> {
+  const names = stores.length > 0 ? stores : LOCAL_TARGET_NAMES;
+  for (const name of names) {
+    const target = await localTarget(name);
+    const status = await target.start(log);
+    const info = await target.info();
+    process.stdout.write(`${name.padEnd(10)} up    ${status.url}  ${info.product}${info.standIn ? '  [stand-in]' : ''}\n`);
+  }
+}
+
+/** `docbench down [store…]`: stop the local servers docbench started (by pid file). */
+export async function down(stores: readonly string[]): Promise<void> {
+  const names = stores.length > 0 ? stores : LOCAL_TARGET_NAMES;
+  for (const name of names) {
+    const target = await localTarget(name);
+    const before = await target.status();
+    await target.stop(log);
+    process.stdout.write(`${name.padEnd(10)} ${before.running ? 'stopped' : 'was not running'}\n`);
+  }
+}
+
+/** `docbench status`: each local target, whether it runs, its URL, what it is. */
+export async function status(): Promise<void> {
+  for (const name of LOCAL_TARGET_NAMES) {
+    const target = await localTarget(name);
+    const s = await target.status();
+    const info = await target.info();
+    const state = s.running ? `running (pid ${s.pid})` : 'stopped';
+    process.stdout.write(`${name.padEnd(10)} ${state.padEnd(20)} ${s.url}  ${info.product}${info.standIn ? '  [stand-in]' : ''}\n`);
+    if (info.limits) process.stdout.write(`${''.padEnd(10)} ${info.limits}\n`);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * A local target: a server docbench can install into its cache folder and run on 127.0.0.1,
+ * so a real comparison works on a laptop with nothing set up. Real servers where a registry
+ * has them (Redis, Cassandra); clearly labelled stand-ins where it does not.
+ */
+export interface TargetInfo {
+  /** Store name this target serves (`redis`, `cassandra`, `mongodb`, …). */
+  store: string;
+  /** What actually runs, e.g. "redis-server 7.0.15 (Debian)" or "SecantusDB 0.5.3-beta.196". */
+  product: string;
+  /** True when the target is not the real product (a wire-compatible stand-in). */
+  standIn: boolean;
+  /** One line on what the target cannot show (empty for a real server). */
+  limits: string;
+}
+
+export interface TargetStatus {
+  running: boolean;
+  pid: number | null;
+  url: string;
+  /** Where its log is, for messages that point a user at it. */
+  logFile: string;
+}
+
+export interface LocalTarget {
+  readonly store: string;
+  /** Default connection URL of the local server (fixed loopback port). */
+  readonly url: string;
+  /** Install into the cache folder if missing; idempotent; `log` prints progress on stderr. */
+  install(log: (line: string) => void): Promise<void>;
+  /** Start (installing first if needed) and wait until healthy; no-op if already running. */
+  start(log: (line: string) => void): Promise<TargetStatus>;
+  /** Stop the server we started (by pid file only). */
+  stop(log: (line: string) => void): Promise<void>;
+  status(): Promise<TargetStatus>;
+  info(): Promise<TargetInfo>;
+}

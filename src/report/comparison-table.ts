@@ -1,0 +1,46 @@
+import type { Result } from '../results/schema.ts';
+
+const COLUMNS = ['READ', 'UPDATE', 'INSERT', 'SCAN', 'READ-MODIFY-WRITE'] as const;
+
+/**
+ * One comparison table over many run results (workloads x stores): throughput, p99 per
+ * operation and the count of failed operations, with stand-in servers marked. Markdown, so it
+ * reads in a terminal and pastes into an issue as it is.
+ */
+export function renderComparisonTable(results: readonly Result[]): string {
+  const header = ['workload', 'store', 'ops/s', ...COLUMNS.map((c) => `${c === 'READ-MODIFY-WRITE' ? 'RMW' : c} p99 (us)`), 'not OK'];
+  const rows = results.map((r) => {
+    const cells = [
+      r.workload.name,
+      `${r.store.name}${r.store.standIn ? ' (stand-in)' : ''}`,
+      Math.round(r.overall.throughputOpsPerSec).toLocaleString('en-US'),
+    ];
+    for (const column of COLUMNS) {
+      const op = r.operations.find((o) => o.name === column);
+      const p99 = op?.latency.percentilesUs['99'];
+      cells.push(op && op.latency.operations > 0 && p99 !== undefined ? p99.toLocaleString('en-US') : '');
+    }
+    const notOk = Object.entries(r.returns).filter(([s]) => s !== 'OK').map(([s, n]) => `${s}=${n}`);
+    cells.push(notOk.length > 0 ? notOk.join(' ') : '0');
+    return cells;
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const separator = `|${widths.map((w, i) => (i < 2 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  const out = [line(header), separator, ...rows.map(line)];
+  const standIns = [...new Map(results.filter((r) => r.store.standIn).map((r) => [r.store.name, r.store.standIn!])).entries()];
+  for (const [store, s] of standIns) out.push(`\n${store}: figures come from a STAND-IN, ${s.name}, not the real product. ${s.note}`);
+  return `${out.join('\n')}\n`;
+}
+
+/** A short line naming the machine and the servers, printed under the table. */
+export function renderRunContext(results: readonly Result[]): string {
+  const first = results[0];
+  if (!first) return '';
+  const m = first.machine;
+  const stores = [...new Map(results.map((r) => [r.store.name, `${r.store.name}: ${r.store.server} ${r.store.serverVersion} via ${r.store.driver}`])).values()];
+  return [
+    `machine: ${m.cpus} x ${m.cpuModel}, ${(m.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${m.platform} ${m.release}, node ${m.node}, docbench ${m.docbench}`,
+    ...stores,
+  ].join('\n') + '\n';
+}

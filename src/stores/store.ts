@@ -1,0 +1,112 @@
+/**
+ * The store contract: what every database adapter implements for YCSB-style work.
+ *
+ * Modelled on go-ycsb's `DB` interface: one documented line per method, and optional
+ * abilities (bulk loading) as separate small interfaces that the runner detects, so no
+ * adapter ever has a method that only throws "not implemented".
+ *
+ * Adapters never touch the clock: timing and status accounting live in the runner's
+ * store wrapper. An adapter reports outcomes through return values and exceptions:
+ *   - `read` returning `null`, `update`/`delete` returning `false`  -> NOT_FOUND
+ *   - throwing `UnsupportedError`                                   -> UNSUPPORTED
+ *   - throwing anything else                                        -> ERROR
+ */
+
+/** One YCSB record: field name -> value. Values are strings (YCSB's fields are printable bytes). */
+export type FieldMap = Record<string, string>;
+
+/** A record returned by a scan: its key travels with it so order and integrity can be checked. */
+export interface KeyedRecord {
+  key: string;
+  fields: FieldMap;
+}
+
+/** The YCSB table layout a store prepares before loading. */
+export interface YcsbSchema {
+  /** YCSB `table` (default `usertable`). */
+  table: string;
+  /** Field names in order: `field0` … `field{fieldcount-1}`. */
+  fieldNames: readonly string[];
+}
+
+/** What a store says about itself and its server; recorded in every result. */
+export interface StoreStats {
+  /** Server product name as reported, e.g. "Redis", "Apache Cassandra". */
+  server: string;
+  /** Server version as reported by the server itself. */
+  serverVersion: string;
+  /** Official driver package name and version, e.g. "ioredis 5.11.1". */
+  driver: string;
+  /** Bytes on disk where the store reports it. */
+  diskBytes?: number;
+  /** Memory used by the server where the store reports it. */
+  memoryBytes?: number;
+  /** Number of records/keys where the store reports it cheaply. */
+  recordCount?: number;
+  /** When the server is a local stand-in for the real product, its name and version. */
+  standIn?: { name: string; version: string; note: string };
+  /** Anything else worth keeping (settings, engine names), flat key -> value. */
+  extra?: Record<string, string | number | boolean>;
+}
+
+/** Thrown by an adapter for an operation its store (or its local stand-in) cannot do. */
+export class UnsupportedError extends Error {
+  constructor(operation: string, why: string) {
+    super(`${operation} is not supported: ${why}`);
+    this.name = 'UnsupportedError';
+  }
+}
+
+/** Thrown when the store cannot be reached at all; the CLI turns it into a one-line user error. */
+export class UnreachableError extends Error {
+  constructor(store: string, url: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`cannot reach ${store} at ${url}: ${reason}`);
+    this.name = 'UnreachableError';
+  }
+}
+
+export interface Store {
+  /** Short store name as used on the command line: `redis`, `cassandra`, `basic`, … */
+  readonly name: string;
+  /** Open connections; throws UnreachableError when the server does not answer. */
+  connect(): Promise<void>;
+  /** Create what the YCSB table needs (keyspace/table/indexes); idempotent. */
+  prepare(schema: YcsbSchema): Promise<void>;
+  /** Remove everything `prepare` created and all data in it, so a load starts clean. */
+  drop(schema: YcsbSchema): Promise<void>;
+  /** Read one record; `fields` null means all fields. Returns null when the key does not exist. */
+  read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null>;
+  /** Read up to `count` records with key >= `startKey`, in ascending key order. */
+  scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]>;
+  /** Overwrite the given fields of one record. Returns false when the store can tell the key was missing. */
+  update(table: string, key: string, values: FieldMap): Promise<boolean>;
+  /** Insert one record. */
+  insert(table: string, key: string, values: FieldMap): Promise<void>;
+  /** Delete one record. Returns false when the store can tell the key was missing. */
+  delete(table: string, key: string): Promise<boolean>;
+  /** Server, version, driver, size on disk and memory where the store reports them. */
+  stats(): Promise<StoreStats>;
+  /** Close connections; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Optional ability: insert many records in one round trip (used by the load phase). */
+export interface BatchInserter {
+  insertMany(table: string, records: readonly KeyedRecord[]): Promise<void>;
+}
+
+export function canInsertMany(store: Store): store is Store & BatchInserter {
+  return typeof (store as Partial<BatchInserter>).insertMany === 'function';
+}
+
+/** How a store is reached: a URL plus free-form options from `-p store.*` properties. */
+export interface StoreOptions {
+  /** Connection URL, e.g. `redis://127.0.0.1:6390`, `cassandra://127.0.0.1:9042/docbench`. */
+  url: string;
+  /** Store-specific settings (`cassandra.replication`, `mongodb.writeConcern`, …) as strings. */
+  settings: Record<string, string>;
+}
+
+/** Each adapter module exports one factory of this shape; the registry maps names to them. */
+export type StoreFactory = (options: StoreOptions) => Store;
