@@ -4,17 +4,12 @@
 // integration tests with node's own test runner. Servers it had to start are stopped again
 // under CI, so a CI run leaves the machine as it found it.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDependencies, root } from './ensure-deps.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const run = (command, args, options = {}) => spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
-
-if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
-  console.error('test: installing npm dependencies (npm ci)');
-  if (run('npm', ['ci', '--no-audit', '--no-fund']).status !== 0) process.exit(1);
-}
+ensureDependencies();
 
 const docbench = (args, options) => run(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], options);
 const targets = ['redis', 'cassandra', 'mongodb', 'couchdb', 'couchbase'];
