@@ -11,6 +11,13 @@ import { ensureDependencies, root } from './ensure-deps.mjs';
 const run = (command, args, options = {}) => spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
 ensureDependencies();
 
+// Strict typecheck first: a type error is a failing test, not a surprise in production.
+console.error('test: typecheck (tsc --noEmit)');
+if (run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root]).status !== 0) {
+  console.error('test: typecheck failed');
+  process.exit(1);
+}
+
 const docbench = (args, options) => run(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], options);
 const targets = ['redis', 'cassandra', 'mongodb', 'couchdb', 'couchbase'];
 const wasRunning = new Set(

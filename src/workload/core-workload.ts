@@ -1,0 +1,187 @@
+/**
+ * YCSB's CoreWorkload: decides WHAT each operation does (which operation, which key, which
+ * fields, what values), exactly as YCSB 0.17.0 does; the runner decides when, and times it.
+ * One instance is shared by all workers of a run, like YCSB's workload object shared by its
+ * client threads, so the key sequences and the acknowledged insert limit are global.
+ * Pure: no Node APIs (k6 scripts bundle it).
+ */
+import type { FieldMap } from '../stores/store.ts';
+import { deterministicValue, fieldNames, randomValue } from './fields.ts';
+import { AcknowledgedCounterGenerator } from './generators/acknowledged-counter.ts';
+import { ConstantGenerator } from './generators/constant.ts';
+import { CounterGenerator } from './generators/counter.ts';
+import { DiscreteGenerator } from './generators/discrete.ts';
+import { ExponentialGenerator } from './generators/exponential.ts';
+import { HotspotGenerator } from './generators/hotspot.ts';
+import type { NumberGenerator } from './generators/number-generator.ts';
+import { ScrambledZipfianGenerator } from './generators/scrambled-zipfian.ts';
+import { SequentialGenerator } from './generators/sequential.ts';
+import { SkewedLatestGenerator } from './generators/skewed-latest.ts';
+import { UniformGenerator } from './generators/uniform.ts';
+import { ZipfianGenerator } from './generators/zipfian.ts';
+import { buildKeyName } from './keys.ts';
+import type { WorkloadProperties } from './properties.ts';
+import type { Random } from './random.ts';
+
+export type OperationType = 'READ' | 'UPDATE' | 'INSERT' | 'SCAN' | 'READ-MODIFY-WRITE';
+
+export class CoreWorkload {
+  readonly table: string;
+  readonly fieldNames: readonly string[];
+  private readonly p: WorkloadProperties;
+  private readonly random: Random;
+  private readonly orderedInserts: boolean;
+  private readonly keySequence: CounterGenerator;
+  private readonly transactionInsertSequence: AcknowledgedCounterGenerator;
+  private readonly operationChooser: DiscreteGenerator<OperationType>;
+  private readonly keyChooser: NumberGenerator;
+  private readonly keyChooserIsExponential: boolean;
+  private readonly fieldChooser: UniformGenerator;
+  private readonly fieldLength: NumberGenerator;
+  private readonly scanLength: NumberGenerator;
+
+  constructor(properties: WorkloadProperties, random: Random) {
+    const p = properties;
+    this.p = p;
+    this.random = random;
+    this.table = p.table;
+    this.fieldNames = fieldNames(p.fieldnameprefix, p.fieldcount);
+    this.orderedInserts = p.insertorder === 'ordered';
+
+    this.fieldLength =
+      p.fieldlengthdistribution === 'constant'
+        ? new ConstantGenerator(p.fieldlength)
+        : p.fieldlengthdistribution === 'uniform'
+          ? new UniformGenerator(random, p.minfieldlength, p.fieldlength)
+          : new ZipfianGenerator(random, p.minfieldlength, p.fieldlength);
+
+    this.keySequence = new CounterGenerator(p.insertstart);
+    this.operationChooser = new DiscreteGenerator<OperationType>(random, [
+      ['READ', p.readproportion],
+      ['UPDATE', p.updateproportion],
+      ['INSERT', p.insertproportion],
+      ['SCAN', p.scanproportion],
+      ['READ-MODIFY-WRITE', p.readmodifywriteproportion],
+    ]);
+    this.transactionInsertSequence = new AcknowledgedCounterGenerator(p.recordcount);
+
+    const lower = p.insertstart;
+    const upper = p.insertstart + p.insertcount - 1;
+    switch (p.requestdistribution) {
+      case 'uniform':
+        this.keyChooser = new UniformGenerator(random, lower, upper);
+        break;
+      case 'sequential':
+        this.keyChooser = new SequentialGenerator(lower, upper);
+        break;
+      case 'zipfian': {
+        // YCSB sizes the key space for the inserts the run will make (with a fudge factor of 2),
+        // so the zipfian's hot keys stay the same keys as the key space grows.
+        const expectedNewKeys = Math.floor(p.operationcount * p.insertproportion * 2);
+        this.keyChooser = new ScrambledZipfianGenerator(random, lower, p.insertstart + p.insertcount + expectedNewKeys);
+        break;
+      }
+      case 'latest':
+        this.keyChooser = new SkewedLatestGenerator(random, this.transactionInsertSequence);
+        break;
+      case 'hotspot':
+        this.keyChooser = new HotspotGenerator(random, lower, upper, p.hotspotdatafraction, p.hotspotopnfraction);
+        break;
+      case 'exponential':
+        this.keyChooser = new ExponentialGenerator(random, p['exponential.percentile'], p.recordcount * p['exponential.frac']);
+        break;
+    }
+    this.keyChooserIsExponential = p.requestdistribution === 'exponential';
+    this.fieldChooser = new UniformGenerator(random, 0, p.fieldcount - 1);
+    this.scanLength =
+      p.scanlengthdistribution === 'uniform'
+        ? new UniformGenerator(random, p.minscanlength, p.maxscanlength)
+        : new ZipfianGenerator(random, p.minscanlength, p.maxscanlength);
+  }
+
+  // ---- load phase ----
+
+  /** The next key to load (YCSB doInsert's keysequence, from insertstart). */
+  nextLoadKey(): string {
+    return this.keyName(this.keySequence.nextValue());
+  }
+
+  /** All fields of a record: deterministic values under dataintegrity, random ones otherwise. */
+  buildValues(key: string): FieldMap {
+    const values: FieldMap = {};
+    for (const field of this.fieldNames) values[field] = this.value(key, field);
+    return values;
+  }
+
+  // ---- run phase ----
+
+  nextOperation(): OperationType {
+    return this.operationChooser.nextValue();
+  }
+
+  /** A key for read/update/scan/read-modify-write (YCSB nextKeynum): never beyond the acknowledged inserts. */
+  nextTransactionKey(): string {
+    return this.keyName(this.nextKeyNumber());
+  }
+
+  nextKeyNumber(): number {
+    const limit = this.transactionInsertSequence.lastValue();
+    let keyNumber: number;
+    if (this.keyChooserIsExponential) {
+      do keyNumber = limit - this.keyChooser.nextValue();
+      while (keyNumber < 0);
+    } else {
+      do keyNumber = this.keyChooser.nextValue();
+      while (keyNumber > limit);
+    }
+    return keyNumber;
+  }
+
+  /** A new key for a run-phase insert; call `acknowledgeInsert` when the insert is done (even if it failed). */
+  nextInsertKey(): { key: string; keyNumber: number } {
+    const keyNumber = this.transactionInsertSequence.nextValue();
+    return { key: this.keyName(keyNumber), keyNumber };
+  }
+
+  acknowledgeInsert(keyNumber: number): void {
+    this.transactionInsertSequence.acknowledge(keyNumber);
+  }
+
+  nextScanLength(): number {
+    return this.scanLength.nextValue();
+  }
+
+  /** Fields to read: null (all) when readallfields, else one field chosen uniformly. */
+  readFields(): readonly string[] | null {
+    if (this.p.readallfields) return null;
+    // A fresh array: a store may still hold it after the call starts (client-side projection).
+    return [this.fieldNames[this.fieldChooser.nextValue()]!];
+  }
+
+  /** Values for an update: all fields when writeallfields, else one field chosen uniformly. */
+  buildUpdate(key: string): FieldMap {
+    if (this.p.writeallfields) return this.buildValues(key);
+    const field = this.fieldNames[this.fieldChooser.nextValue()]!;
+    return { [field]: this.value(key, field) };
+  }
+
+  /** dataintegrity check: every returned field holds exactly the value YCSB's scheme gives it. */
+  verify(key: string, fields: FieldMap): boolean {
+    let count = 0;
+    for (const field in fields) {
+      if (fields[field] !== deterministicValue(key, field, this.p.fieldlength)) return false;
+      count++;
+    }
+    return count > 0;
+  }
+
+  keyName(keyNumber: number): string {
+    return buildKeyName(keyNumber, this.p.zeropadding, this.orderedInserts);
+  }
+
+  private value(key: string, field: string): string {
+    return this.p.dataintegrity
+      ? deterministicValue(key, field, this.p.fieldlength)
+      : randomValue(this.random, this.fieldLength.nextValue());
+  }
+}
