@@ -52,6 +52,13 @@ export class Measurements {
     if (this.recordIntendedTime) this.record(`Intended-${name}`, endMs - intendedStartMs);
   }
 
+  /** Record a client-side check (YCSB's VERIFY row): its own time and status, no Intended- row. */
+  measureCheck(status: Status, latencyMs: number, problem?: string): void {
+    if (!this.recording) return;
+    this.countStatus('VERIFY', status, problem);
+    this.record('VERIFY', latencyMs);
+  }
+
   /** Record a whole client-level operation (counted in OVERALL unless in warm-up, and in the status interval). */
   completeOperation(latencyMs: number): void {
     // Warm-up operations stay out of the statistics but still show in the status line and time series.

@@ -57,7 +57,7 @@ export async function doTransaction(workload: CoreWorkload, store: TimedStore, m
 function verifyRecord(workload: CoreWorkload, measurements: Measurements, key: string, fields: Record<string, string>): void {
   const start = performance.now();
   const ok = workload.verify(key, fields);
-  measurements.measure('VERIFY', ok ? 'OK' : 'UNEXPECTED_STATE', start, start, performance.now(), ok ? undefined : `record ${key} failed its integrity check`);
+  measurements.measureCheck(ok ? 'OK' : 'UNEXPECTED_STATE', performance.now() - start, ok ? undefined : `record ${key} failed its integrity check`);
 }
 
 /** Scans must come back in strictly ascending key order, starting at or after the start key. */
@@ -74,5 +74,5 @@ function verifyScan(workload: CoreWorkload, measurements: Measurements, startKey
     }
     previous = key;
   }
-  measurements.measure('VERIFY', problem === undefined ? 'OK' : 'UNEXPECTED_STATE', start, start, performance.now(), problem);
+  measurements.measureCheck(problem === undefined ? 'OK' : 'UNEXPECTED_STATE', performance.now() - start, problem);
 }

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { translateYcsbArgs } from '../../src/cli/main.ts';
+import { resultSchema } from '../../src/results/schema.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const work = mkdtempSync(join(tmpdir(), 'docbench-cli-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function docbench(...args: string[]) {
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], { cwd: work, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A user error: exit 2, one line naming the culprit, no stack trace, no result file. */
+function assertUserError(r: ReturnType<typeof docbench>, pattern: RegExp, out?: string) {
+  assert.equal(r.code, 2, `exit code (stderr: ${r.stderr})`);
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, `one line, got: ${r.stderr}`);
+  assert.match(lines[0]!, /^docbench: /);
+  assert.match(lines[0]!, pattern);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+  if (out) assert.equal(existsSync(out), false, 'no result file written');
+}
+
+describe('CLI user errors', () => {
+  const out = join(work, 'result.json');
+  it('unknown property', () => assertUserError(docbench('run', '--store', 'basic', '-P', 'workloada', '-p', 'readproportoin=1', '--out', out), /unknown property "readproportoin"/, out));
+  it('wrong type', () => assertUserError(docbench('run', '--store', 'basic', '-P', 'workloada', '-p', 'recordcount=many', '--out', out), /"recordcount" = "many" is invalid/, out));
+  it('proportions not summing to 1', () => assertUserError(docbench('run', '--store', 'basic', '-P', 'workloada', '-p', 'readproportion=0.9', '--out', out), /sum to 1.4, expected 1/, out));
+  it('missing workload file', () => assertUserError(docbench('run', '--store', 'basic', '-P', 'nosuchfile', '--out', out), /workload file nosuchfile not found/, out));
+  it('malformed workload file', () => {
+    const bad = join(work, 'bad.properties');
+    writeFileSync(bad, 'recordcount=100\n=oops\n');
+    assertUserError(docbench('load', '--store', 'basic', '-P', bad, '--out', out), /bad.properties:2: cannot read "=oops"/, out);
+  });
+  it('unknown store', () => assertUserError(docbench('run', '--store', 'nosql9000', '-P', 'workloada', '--out', out), /unknown store "nosql9000"; expected one of/, out));
+  it('unreachable store', () => assertUserError(docbench('run', '--store', 'redis', '--url', 'redis://127.0.0.1:1', '-P', 'workloada', '--out', out), /cannot reach redis at redis:\/\/127.0.0.1:1/, out));
+  it('bad --threads', () => assertUserError(docbench('run', '--store', 'basic', '-P', 'workloada', '--threads', '0'), /--threads expects a whole number >= 1, got "0"/));
+  it('missing --store', () => assertUserError(docbench('run', '-P', 'workloada'), /required option '--store <name>' not specified/));
+  it('--out pointing at a directory', () => assertUserError(docbench('run', '--store', 'basic', '-P', 'workloada', '--out', work), /is a directory/));
+  it('unknown command', () => assert.equal(docbench('frobnicate').code, 2));
+});
+
+describe('CLI on the basic store', () => {
+  it('loads and runs workload A, printing YCSB text and writing a valid result', () => {
+    const out = join(work, 'run.json');
+    const load = docbench('load', '--store', 'basic', '-P', 'workloada', '-q');
+    assert.equal(load.code, 0, load.stderr);
+    assert.match(load.stdout, /^\[OVERALL\], RunTime\(ms\), \d+$/m);
+    assert.match(load.stdout, /^\[INSERT-BATCH\], Return=OK, 10$/m);
+    const run = docbench('-t', '-db', 'basic', '-P', 'workloada', '-p', 'operationcount=2000', '-threads', '4', '--out', out, '-q');
+    assert.equal(run.code, 0, run.stderr);
+    for (const row of ['[OVERALL], Throughput(ops/sec)', '[READ], Operations', '[READ], AverageLatency(us)', '[READ], MinLatency(us)', '[READ], MaxLatency(us)', '[READ], 50thPercentileLatency(us)', '[READ], 95thPercentileLatency(us)', '[READ], 99thPercentileLatency(us)', '[READ], 99.9PercentileLatency(us)', '[UPDATE], Return=OK', '[Intended-READ], Operations']) {
+      assert.ok(run.stdout.includes(row), `missing ${row}`);
+    }
+    const result = resultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    assert.equal(result.overall.operations, 2000);
+    assert.equal(result.workload.properties.threadcount, 4);
+    assert.equal(result.store.name, 'basic');
+    const read = result.operations.find((o) => o.name === 'READ')!;
+    const update = result.operations.find((o) => o.name === 'UPDATE')!;
+    assert.equal(read.latency.operations + update.latency.operations, 2000);
+    assert.ok(read.latency.operations > 850 && read.latency.operations < 1150, `read share ${read.latency.operations}`);
+  });
+});
+
+describe('YCSB argument habits', () => {
+  it('maps -load, -t, -threads, -target, -db', () => {
+    assert.deepEqual(translateYcsbArgs(['-load', '-db', 'redis', '-P', 'workloada', '-threads', '4', '-s']), ['load', '--store', 'redis', '-P', 'workloada', '--threads', '4']);
+    assert.deepEqual(translateYcsbArgs(['-t', '-target', '100']), ['run', '--target', '100']);
+  });
+});
