@@ -10,54 +10,90 @@ const OFFSET_HI = 0xcbf29ce4;
 const OFFSET_LO = 0x84222325;
 const TWO_32 = 4294967296;
 
-// Result of the last hash, as two unsigned 32-bit halves of the non-negative 63-bit value.
-let resultHi = 0;
-let resultLo = 0;
+// Result of the last hash, as two unsigned 32-bit halves of the non-negative 63-bit value
+// (a typed array: cheaper to write from a hot loop than module-level variables).
+const result = new Uint32Array(2);
 
 function hashInto(value: number): void {
-  let inLo = value >>> 0;
-  let inHi = Math.floor(value / TWO_32) >>> 0;
-  let hi = OFFSET_HI;
-  let lo = OFFSET_LO;
-  for (let i = 0; i < 8; i++) {
-    const octet = i < 4 ? inLo & 0xff : inHi & 0xff;
-    if (i < 4) inLo >>>= 8;
-    else inHi >>>= 8;
-    lo = (lo ^ octet) >>> 0;
-    const loTimesPrime = lo * 0x1b3;
-    const carry = Math.floor(loTimesPrime / TWO_32);
-    hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) >>> 0;
-    lo = loTimesPrime >>> 0;
-  }
-  if (hi >= 0x80000000) {
+  const inLo = value >>> 0;
+  const inHi = (value / TWO_32) >>> 0;
+  let hi = OFFSET_HI | 0;
+  let lo = OFFSET_LO | 0;
+  let carry: number;
+  // Eight rounds, one per byte, least significant first, unrolled by hand: a loop here costs
+  // twice as much. Each round: lo ^= byte, then (hi:lo) *= prime, where the high 32 bits of
+  // lo × 0x1B3 come from its two 16-bit halves, all in integer arithmetic.
+  lo ^= inLo & 0xff;
+  carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+  hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) | 0;
+  lo = Math.imul(lo, 0x1b3);
+  lo ^= (inLo >>> 8) & 0xff;
+  carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+  hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) | 0;
+  lo = Math.imul(lo, 0x1b3);
+  lo ^= (inLo >>> 16) & 0xff;
+  carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+  hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) | 0;
+  lo = Math.imul(lo, 0x1b3);
+  lo ^= inLo >>> 24;
+  carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+  hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) | 0;
+  lo = Math.imul(lo, 0x1b3);
+  lo ^= inHi & 0xff;
+  carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+  hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) | 0;
+  lo = Math.imul(lo, 0x1b3);
+  lo ^= (inHi >>> 8) & 0xff;
+  carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+  hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) | 0;
+  lo = Math.imul(lo, 0x1b3);
+  lo ^= (inHi >>> 16) & 0xff;
+  carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+  hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) | 0;
+  lo = Math.imul(lo, 0x1b3);
+  lo ^= inHi >>> 24;
+  carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+  hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) | 0;
+  lo = Math.imul(lo, 0x1b3);
+  if (hi < 0) {
     // Math.abs of a negative long: two's complement negation. (Long.MIN_VALUE stays 2^63, as
     // an unsigned value; Java would keep it negative. It needs a 2^-64 chance.)
-    lo = (~lo + 1) >>> 0;
-    hi = (~hi + (lo === 0 ? 1 : 0)) >>> 0;
+    lo = ~lo + 1;
+    hi = ~hi + (lo === 0 ? 1 : 0);
   }
-  resultHi = hi;
-  resultLo = lo;
+  result[0] = hi;
+  result[1] = lo;
 }
 
-/** fnvhash64(value) % modulus, exactly, for modulus below 2^37 (every intermediate stays < 2^53). */
-export function fnvhash64Mod(value: number, modulus: number): number {
+/** x mod m for integers x < 2^53 via a precomputed reciprocal: no slow floating-point `%`. */
+function mod(x: number, m: number, inverse: number): number {
+  const r = x - Math.floor(x * inverse) * m;
+  return r < 0 ? r + m : r >= m ? r - m : r;
+}
+
+/**
+ * fnvhash64(value) % modulus, exactly, for modulus below 2^37 (every intermediate stays
+ * below 2^53). `inverse` is 1 / modulus, precomputed by the caller.
+ */
+export function fnvhash64Mod(value: number, modulus: number, inverse = 1 / modulus): number {
   hashInto(value);
-  let r = resultHi % modulus;
-  r = (r * 65536) % modulus;
-  r = (r * 65536) % modulus;
-  return (r + resultLo) % modulus;
+  const hi = result[0]!;
+  let r = hi < modulus ? hi : mod(hi, modulus, inverse);
+  r = mod(r * 65536, modulus, inverse);
+  r = mod(r * 65536, modulus, inverse);
+  return mod(r + result[1]!, modulus, inverse);
 }
 
 /** fnvhash64(value) as a decimal string (the value can exceed 2^53, so no plain number). */
 export function fnvhash64String(value: number): string {
   hashInto(value);
-  return uint64ToString(resultHi, resultLo);
+  return uint64ToString(result[0]!, result[1]!);
 }
 
 /** fnvhash64(value) as a number; exact only when the hash is below 2^53 (use for tests/diagnostics). */
 export function fnvhash64Approx(value: number): number {
   hashInto(value);
-  return resultHi * TWO_32 + resultLo;
+  return result[0]! * TWO_32 + result[1]!;
 }
 
 /** Decimal digits of hi × 2^32 + lo, exactly, via base-10^6 long division. */

@@ -17,17 +17,19 @@ export class ScrambledZipfianGenerator implements NumberGenerator {
   private readonly zipfian: ZipfianGenerator;
   private readonly min: number;
   private readonly itemCount: number;
+  private readonly inverse: number;
   private last = 0;
 
   constructor(random: Random, min: number, max: number) {
     this.min = min;
     this.itemCount = max - min + 1;
+    this.inverse = 1 / this.itemCount;
     // YCSB builds ZipfianGenerator(0, ITEM_COUNT, …): ITEM_COUNT + 1 items.
     this.zipfian = new ZipfianGenerator(random, 0, ITEM_COUNT, ZIPFIAN_CONSTANT, ZETAN);
   }
 
   nextValue(): number {
-    this.last = this.min + fnvhash64Mod(this.zipfian.nextValue(), this.itemCount);
+    this.last = this.min + fnvhash64Mod(this.zipfian.nextValue(), this.itemCount, this.inverse);
     return this.last;
   }
 

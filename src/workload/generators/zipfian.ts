@@ -24,6 +24,7 @@ export class ZipfianGenerator implements NumberGenerator {
   private readonly zeta2theta: number;
   private readonly alpha: number;
   private readonly halfPowTheta: number;
+  private readonly alphaIs100: boolean;
   private zetan: number;
   private eta: number;
   private countForZeta: number;
@@ -41,6 +42,7 @@ export class ZipfianGenerator implements NumberGenerator {
     this.theta = theta;
     this.zeta2theta = zeta(0, 2, theta, 0);
     this.alpha = 1 / (1 - theta);
+    this.alphaIs100 = Math.abs(this.alpha - 100) < 1e-9;
     this.zetan = zetan ?? zeta(0, this.items, theta, 0);
     this.countForZeta = this.items;
     this.eta = this.computeEta();
@@ -55,6 +57,23 @@ export class ZipfianGenerator implements NumberGenerator {
     return this.nextFor(this.items);
   }
 
+  /**
+   * y^alpha. For YCSB's theta 0.99, alpha = 1/(1-0.99) is 100 up to 1e-13, and eight
+   * multiplications (y^64 · y^32 · y^4) replace Math.pow at a tenth of its cost; the results
+   * differ by ~1e-11 relative, far below what a floor over the item count can see.
+   */
+  private powAlpha(y: number): number {
+    if (this.alphaIs100) {
+      const y2 = y * y;
+      const y4 = y2 * y2;
+      const y8 = y4 * y4;
+      const y16 = y8 * y8;
+      const y32 = y16 * y16;
+      return y32 * y32 * y32 * y4;
+    }
+    return Math.pow(y, this.alpha);
+  }
+
   /** A draw over `itemCount` items (grows zeta when the count grew since the last call). */
   nextFor(itemCount: number): number {
     if (itemCount > this.countForZeta) {
@@ -67,7 +86,7 @@ export class ZipfianGenerator implements NumberGenerator {
     let value: number;
     if (uz < 1) value = this.base;
     else if (uz < this.halfPowTheta) value = this.base + 1;
-    else value = this.base + Math.floor(itemCount * Math.pow(this.eta * u - this.eta + 1, this.alpha));
+    else value = this.base + Math.floor(itemCount * this.powAlpha(this.eta * u - this.eta + 1));
     this.last = value;
     return value;
   }
