@@ -34,7 +34,8 @@ export function describeStoreContract(options: ContractOptions): void {
   const scanTable = `contract_scan_${options.store}`;
   const scanSchema = { table: scanTable, fieldNames: FIELDS };
 
-  describe(`${options.store} store contract`, { timeout: 300_000 }, () => {
+  const title = `${options.store} store contract${options.settings ? ` (${Object.entries(options.settings).map(([k, v]) => `${k}=${v}`).join(', ')})` : ''}`;
+  describe(title, { timeout: 300_000 }, () => {
     let store: Store;
     before(async () => {
       const target = await localTarget(options.store);

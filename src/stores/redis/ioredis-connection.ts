@@ -1,0 +1,70 @@
+import { Redis } from 'ioredis';
+import { packageVersion } from '../../version.ts';
+import type { RedisConnection, RedisConnectionOptions } from './connection.ts';
+
+/** ioredis: the long-popular client, selectable with `redis.driver=ioredis`. */
+export class IoredisConnection implements RedisConnection {
+  readonly driver = `ioredis ${packageVersion('ioredis')}`;
+  readonly host: string;
+  private readonly client: Redis;
+
+  constructor(options: RedisConnectionOptions) {
+    this.host = new URL(options.url).hostname;
+    this.client = new Redis(options.url, {
+      lazyConnect: true,
+      connectTimeout: options.connectTimeoutMs,
+      // Fail fast instead of queueing or retrying forever: an unreachable server is an error.
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+      enableAutoPipelining: options.autoPipelining,
+    });
+    this.client.on('error', () => {});
+  }
+
+  async connect(): Promise<void> {
+    try {
+      await this.client.connect();
+    } catch (error) {
+      this.client.disconnect();
+      throw error;
+    }
+  }
+
+  call(args: readonly string[]): Promise<unknown> {
+    return this.client.call(args[0]!, ...args.slice(1));
+  }
+
+  async pipeline(commands: readonly (readonly string[])[]): Promise<unknown[]> {
+    return results(await this.client.pipeline(commands.map(asMethodCall)).exec());
+  }
+
+  async transaction(commands: readonly (readonly string[])[]): Promise<unknown[]> {
+    return results(await this.client.multi(commands.map(asMethodCall)).exec());
+  }
+
+  async close(): Promise<void> {
+    if (this.client.status === 'end') return;
+    try {
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+}
+
+/**
+ * ioredis runs each pipelined entry as a method call; `call` sends the command as it is and
+ * returns the raw reply (its named methods would reshape some replies, e.g. HGETALL into an object).
+ */
+function asMethodCall(command: readonly string[]): string[] {
+  return ['call', ...command];
+}
+
+function results(replies: [Error | null, unknown][] | null): unknown[] {
+  if (replies === null) throw new Error('transaction aborted');
+  return replies.map(([error, reply]) => {
+    if (error) throw error;
+    return reply;
+  });
+}

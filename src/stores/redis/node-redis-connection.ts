@@ -1,0 +1,53 @@
+import { createClient } from '@redis/client';
+import { packageVersion } from '../../version.ts';
+import type { RedisConnection, RedisConnectionOptions } from './connection.ts';
+
+type Client = ReturnType<typeof createClient>;
+
+/** node-redis (`@redis/client`): Redis's own Node client. */
+export class NodeRedisConnection implements RedisConnection {
+  readonly driver = `@redis/client ${packageVersion('@redis/client')}`;
+  readonly host: string;
+  private readonly client: Client;
+
+  constructor(options: RedisConnectionOptions) {
+    this.host = new URL(options.url).hostname;
+    this.client = createClient({
+      url: options.url,
+      // Fail fast: an unreachable server is an error, not a reason to wait.
+      socket: { connectTimeout: options.connectTimeoutMs, reconnectStrategy: false },
+      disableOfflineQueue: true,
+    });
+    // Errors surface through the failing command; without a listener the client would throw them.
+    this.client.on('error', () => {});
+  }
+
+  async connect(): Promise<void> {
+    await this.client.connect();
+  }
+
+  call(args: readonly string[]): Promise<unknown> {
+    return this.client.sendCommand(args as string[]);
+  }
+
+  pipeline(commands: readonly (readonly string[])[]): Promise<unknown[]> {
+    const multi = this.client.multi();
+    for (const c of commands) multi.addCommand(c as string[]);
+    return multi.execAsPipeline() as Promise<unknown[]>;
+  }
+
+  transaction(commands: readonly (readonly string[])[]): Promise<unknown[]> {
+    const multi = this.client.multi();
+    for (const c of commands) multi.addCommand(c as string[]);
+    return multi.exec() as Promise<unknown[]>;
+  }
+
+  async close(): Promise<void> {
+    if (!this.client.isOpen) return;
+    try {
+      await this.client.close();
+    } catch {
+      this.client.destroy();
+    }
+  }
+}
