@@ -1,0 +1,143 @@
+import type { Histogram } from '../measure/histogram.ts';
+import type { Measurements } from '../measure/measurements.ts';
+import { STATUSES, type Status } from '../measure/status.ts';
+import type { PhaseOutcome } from '../runner/phases.ts';
+import type { WorkloadProperties } from '../workload/properties.ts';
+import { describeMachine } from './machine.ts';
+import { RESULT_SCHEMA_VERSION, type OperationResult, type Result, type StoreInfo } from './schema.ts';
+
+/** What the caller knows about a phase that the measurements do not. */
+export interface ResultContext {
+  kind: string;
+  mode: 'direct' | 'http';
+  workloadName: string;
+  workloadFile?: string;
+  properties: WorkloadProperties;
+  overrides: readonly string[];
+  store: StoreInfo;
+}
+
+/** Turn one phase's measurements into a result (the shape every report is rendered from). */
+export function buildResult(outcome: PhaseOutcome, context: ResultContext): Result {
+  const m = outcome.measurements;
+  const p = context.properties;
+  const operations = m.measuredOperations;
+  const seconds = outcome.runtimeMs / 1000;
+  const cpuMs = outcome.cpu.userMs + outcome.cpu.systemMs;
+  return {
+    schemaVersion: RESULT_SCHEMA_VERSION,
+    kind: context.kind,
+    mode: context.mode,
+    phase: outcome.phase,
+    workload: {
+      name: context.workloadName,
+      ...(context.workloadFile ? { file: context.workloadFile } : {}),
+      properties: flattenProperties(p),
+      overrides: [...context.overrides],
+    },
+    store: context.store,
+    machine: describeMachine(),
+    startedAt: outcome.startedAt.toISOString(),
+    endedAt: outcome.endedAt.toISOString(),
+    overall: {
+      runtimeMs: Math.round(outcome.runtimeMs),
+      throughputOpsPerSec: seconds > 0 ? round3(operations / seconds) : 0,
+      operations,
+    },
+    warmup: { seconds: p.warmuptime, operations: m.warmupOperations },
+    clientCpu: {
+      userMs: round3(outcome.cpu.userMs),
+      systemMs: round3(outcome.cpu.systemMs),
+      usPerOp: operations > 0 ? Math.round((cpuMs * 10_000) / operations) / 10 : 0,
+    },
+    returns: totalReturns(m),
+    operations: operationRows(m, p['hdrhistogram.percentiles']),
+    timeSeries: outcome.timeSeries.map((point) => ({ ...point, opsPerSec: round3(point.opsPerSec) })),
+    notes: [...outcome.notes],
+  };
+}
+
+/** Resolved properties plus the store settings, as one flat record. */
+function flattenProperties(p: WorkloadProperties): Result['workload']['properties'] {
+  const { passthrough, ...typed } = p;
+  const flat: Result['workload']['properties'] = {};
+  for (const [key, value] of Object.entries(typed)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') flat[key] = value;
+    else if (Array.isArray(value)) flat[key] = value.map(Number);
+  }
+  return { ...flat, ...passthrough };
+}
+
+/** Rows in a stable order: known operations as YCSB lists them, then the rest by name. */
+const OPERATION_ORDER = ['INSERT', 'INSERT-BATCH', 'READ', 'UPDATE', 'SCAN', 'READ-MODIFY-WRITE', 'DELETE', 'VERIFY'];
+
+function baseOperation(row: string): string {
+  return row.replace(/^Intended-/, '').replace(/-FAILED$/, '');
+}
+
+function rowRank(row: string): number {
+  return (row.startsWith('Intended-') ? 2 : 0) + (row.endsWith('-FAILED') ? 1 : 0);
+}
+
+function compareRows(a: string, b: string): number {
+  const baseA = baseOperation(a);
+  const baseB = baseOperation(b);
+  if (baseA !== baseB) {
+    const ia = OPERATION_ORDER.indexOf(baseA);
+    const ib = OPERATION_ORDER.indexOf(baseB);
+    if (ia !== ib) return (ia < 0 ? OPERATION_ORDER.length : ia) - (ib < 0 ? OPERATION_ORDER.length : ib);
+    return baseA < baseB ? -1 : 1;
+  }
+  return rowRank(a) - rowRank(b);
+}
+
+function operationRows(m: Measurements, percentiles: readonly number[]): OperationResult[] {
+  const names = new Set<string>([...m.series.keys(), ...m.statuses.keys()]);
+  return [...names].sort(compareRows).map((name) => {
+    const histogram = m.series.get(name)?.histogram;
+    const returns = m.statuses.has(name) ? returnsOf(m.statusCounts(name)) : undefined;
+    const samples = m.errorSamples(name);
+    return {
+      name,
+      latency: summarize(histogram, percentiles),
+      ...(returns ? { returns } : {}),
+      ...(samples.length > 0 ? { errorSamples: [...samples] } : {}),
+    };
+  });
+}
+
+function summarize(histogram: Histogram | undefined, percentiles: readonly number[]): OperationResult['latency'] {
+  const operations = histogram ? histogram.totalCount : 0;
+  const percentilesUs: Record<string, number> = {};
+  for (const p of percentiles) percentilesUs[String(p)] = histogram && operations > 0 ? histogram.getValueAtPercentile(p) : 0;
+  if (!histogram || operations === 0) return { operations: 0, averageUs: 0, minUs: 0, maxUs: 0, percentilesUs };
+  return {
+    operations,
+    averageUs: round3(histogram.mean),
+    minUs: histogram.minNonZeroValue,
+    maxUs: histogram.maxValue,
+    percentilesUs,
+  };
+}
+
+function returnsOf(counts: ReadonlyMap<Status, number>): Result['returns'] {
+  const out: Result['returns'] = {};
+  for (const status of STATUSES) {
+    const n = counts.get(status);
+    if (n) out[status] = n;
+  }
+  return out;
+}
+
+function totalReturns(m: Measurements): Result['returns'] {
+  const out: Result['returns'] = {};
+  for (const status of STATUSES) {
+    const n = m.totalOf(status);
+    if (n > 0) out[status] = n;
+  }
+  return out;
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { STATUSES } from '../measure/status.ts';
+
+/**
+ * The one result schema. Every output format (YCSB text, comparison tables, JSON files) is
+ * rendered from a value of this shape, and a result file holds everything needed to reproduce
+ * and compare the run: every property, the store and its version, the machine, the times.
+ */
+export const RESULT_SCHEMA_VERSION = 1;
+
+const count = z.number().int().nonnegative();
+const returnsSchema = z.partialRecord(z.enum(STATUSES), count);
+
+export const latencySchema = z.object({
+  /** Calls recorded in this row's histogram. */
+  operations: count,
+  averageUs: z.number().nonnegative(),
+  minUs: count,
+  maxUs: count,
+  /** Percentile ("50", "99.9") -> latency in µs, as listed in `hdrhistogram.percentiles`. */
+  percentilesUs: z.record(z.string(), count),
+});
+
+export const operationSchema = z.object({
+  /** YCSB's row name: `READ`, `READ-FAILED`, `Intended-READ`, `VERIFY`, `INSERT-BATCH`, … */
+  name: z.string(),
+  latency: latencySchema,
+  /** Outcome counts of this operation (only on rows that count outcomes: not -FAILED or Intended-). */
+  returns: returnsSchema.optional(),
+  /** The first few distinct error messages, so a failed run explains itself. */
+  errorSamples: z.array(z.string()).optional(),
+});
+
+export const storeInfoSchema = z.object({
+  /** docbench's store name (`redis`, `mongodb`, …). */
+  name: z.string(),
+  /** Connection URL with any password removed. */
+  url: z.string(),
+  server: z.string(),
+  serverVersion: z.string(),
+  driver: z.string(),
+  /** Present when the figures come from a local stand-in, not the real product. */
+  standIn: z.object({ name: z.string(), version: z.string(), note: z.string() }).optional(),
+  /** True when docbench's own local server was used. */
+  localTarget: z.boolean(),
+  targetProduct: z.string().optional(),
+  diskBytes: z.number().nonnegative().optional(),
+  memoryBytes: z.number().nonnegative().optional(),
+  recordCount: z.number().nonnegative().optional(),
+  extra: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+});
+
+export const machineSchema = z.object({
+  cpus: z.number().int().positive(),
+  cpuModel: z.string(),
+  memoryBytes: z.number().positive(),
+  platform: z.string(),
+  release: z.string(),
+  arch: z.string(),
+  node: z.string(),
+  docbench: z.string(),
+});
+
+const propertyValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.number())]);
+
+export const resultSchema = z.object({
+  schemaVersion: z.literal(RESULT_SCHEMA_VERSION),
+  /** What ran: `ycsb`, or a scenario's name. */
+  kind: z.string(),
+  /** `direct`: in-process through the driver; `http`: end to end through the service. */
+  mode: z.enum(['direct', 'http']),
+  phase: z.enum(['load', 'run']),
+  workload: z.object({
+    name: z.string(),
+    /** The workload file(s) as given. */
+    file: z.string().optional(),
+    /** Every property as resolved (defaults included), store settings among them. */
+    properties: z.record(z.string(), propertyValue),
+    /** The `-p` overrides as given, in order. */
+    overrides: z.array(z.string()),
+  }),
+  store: storeInfoSchema,
+  machine: machineSchema,
+  startedAt: z.iso.datetime(),
+  endedAt: z.iso.datetime(),
+  overall: z.object({
+    /** Measured window in ms (warm-up excluded). */
+    runtimeMs: z.number().nonnegative(),
+    throughputOpsPerSec: z.number().nonnegative(),
+    /** Client-level operations measured (records, in a load phase). */
+    operations: count,
+  }),
+  warmup: z.object({ seconds: z.number().nonnegative(), operations: count }),
+  /** The client's own CPU while measuring, so a reader can tell when the harness was the limit. */
+  clientCpu: z.object({ userMs: z.number().nonnegative(), systemMs: z.number().nonnegative(), usPerOp: z.number().nonnegative() }),
+  /** Outcome counts over all operations. */
+  returns: returnsSchema,
+  operations: z.array(operationSchema),
+  /** One point a second: operations, ops/s and p99 of that second. */
+  timeSeries: z.array(z.object({ t: z.number(), operations: count, opsPerSec: z.number().nonnegative(), p99Us: count, warmup: z.boolean() })),
+  notes: z.array(z.string()),
+});
+
+export type Result = z.infer<typeof resultSchema>;
+export type StoreInfo = z.infer<typeof storeInfoSchema>;
+export type OperationResult = z.infer<typeof operationSchema>;
+export type Machine = z.infer<typeof machineSchema>;

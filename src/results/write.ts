@@ -1,0 +1,33 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { resultSchema, type Result } from './schema.ts';
+
+/**
+ * Write a file so that it is either absent, the old version, or the whole new version: write
+ * a temporary file beside it, flush it to disk, then rename it over the target (atomic on
+ * POSIX). A run that dies mid-write leaves no half-written result behind.
+ */
+export function writeFileAtomic(path: string, text: string): void {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true });
+  const temporary = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    const fd = openSync(temporary, 'w');
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Validate a result against its schema, then write it atomically as pretty JSON. */
+export function writeResult(path: string, result: Result): void {
+  const valid = resultSchema.parse(result);
+  writeFileAtomic(path, `${JSON.stringify(valid, null, 2)}\n`);
+}
