@@ -6,6 +6,7 @@ import { STORE_NAMES } from '../stores/registry.ts';
 import { docbenchVersion } from '../version.ts';
 import { COMPARE_DEFAULTS, runComparison } from './compare-command.ts';
 import { isUserError, USER_ERROR_EXIT_CODE } from './errors.ts';
+import { registerScenarioCommands } from './scenario-commands.ts';
 import { down, status, up } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
 
@@ -120,6 +121,7 @@ export function buildProgram(): Command {
     .command('status')
     .description('show the local servers, their URLs and what each one is')
     .action(async () => status());
+  registerScenarioCommands(program);
   return program;
 }
 

@@ -6,13 +6,19 @@ import type { WorkloadProperties } from '../workload/properties.ts';
 import { describeMachine } from './machine.ts';
 import { RESULT_SCHEMA_VERSION, type OperationResult, type Result, type StoreInfo } from './schema.ts';
 
+export type FlatProperties = Result['workload']['properties'];
+
+/** Percentiles reported when the properties do not name any (YCSB's `hdrhistogram.percentiles`). */
+const DEFAULT_PERCENTILES = [50, 95, 99, 99.9];
+
 /** What the caller knows about a phase that the measurements do not. */
 export interface ResultContext {
   kind: string;
   mode: 'direct' | 'http';
   workloadName: string;
   workloadFile?: string;
-  properties: WorkloadProperties;
+  /** YCSB properties, or a scenario's own settings as a flat record. */
+  properties: WorkloadProperties | FlatProperties;
   overrides: readonly string[];
   store: StoreInfo;
 }
@@ -32,7 +38,7 @@ export function buildResult(outcome: PhaseOutcome, context: ResultContext): Resu
     workload: {
       name: context.workloadName,
       ...(context.workloadFile ? { file: context.workloadFile } : {}),
-      properties: flattenProperties(p),
+      properties: isYcsb(p) ? flattenProperties(p) : { ...p },
       overrides: [...context.overrides],
     },
     store: context.store,
@@ -44,23 +50,32 @@ export function buildResult(outcome: PhaseOutcome, context: ResultContext): Resu
       throughputOpsPerSec: seconds > 0 ? round3(operations / seconds) : 0,
       operations,
     },
-    warmup: { seconds: p.warmuptime, operations: m.warmupOperations },
+    warmup: { seconds: typeof p.warmuptime === 'number' ? p.warmuptime : 0, operations: m.warmupOperations },
     clientCpu: {
       userMs: round3(outcome.cpu.userMs),
       systemMs: round3(outcome.cpu.systemMs),
       usPerOp: operations > 0 ? Math.round((cpuMs * 10_000) / operations) / 10 : 0,
     },
     returns: totalReturns(m),
-    operations: operationRows(m, p['hdrhistogram.percentiles']),
+    operations: operationRows(m, percentilesOf(p)),
     timeSeries: outcome.timeSeries.map((point) => ({ ...point, opsPerSec: round3(point.opsPerSec) })),
     notes: [...outcome.notes],
   };
 }
 
+function isYcsb(p: WorkloadProperties | FlatProperties): p is WorkloadProperties {
+  return typeof (p as Partial<WorkloadProperties>).passthrough === 'object';
+}
+
+function percentilesOf(p: WorkloadProperties | FlatProperties): number[] {
+  const listed = p['hdrhistogram.percentiles'];
+  return Array.isArray(listed) && listed.length > 0 ? listed : DEFAULT_PERCENTILES;
+}
+
 /** Resolved properties plus the store settings, as one flat record. */
-function flattenProperties(p: WorkloadProperties): Result['workload']['properties'] {
+function flattenProperties(p: WorkloadProperties): FlatProperties {
   const { passthrough, ...typed } = p;
-  const flat: Result['workload']['properties'] = {};
+  const flat: FlatProperties = {};
   for (const [key, value] of Object.entries(typed)) {
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') flat[key] = value;
     else if (Array.isArray(value)) flat[key] = value.map(Number);
