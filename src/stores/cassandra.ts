@@ -69,7 +69,7 @@ function consistency(name: string | undefined, fallback: number): number {
 
 const identifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-class CassandraStore implements Store, BatchInserter {
+export class CassandraStore implements Store, BatchInserter {
   readonly name = 'cassandra';
   private readonly client: cassandra.Client;
   private readonly keyspace: string;
@@ -102,6 +102,16 @@ class CassandraStore implements Store, BatchInserter {
       pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: threads > 16 ? 2 : 1 } },
       queryOptions: { prepare: true },
     });
+  }
+
+  /** The connected driver client, for scenario code that runs its own CQL (query tables, SAI). */
+  cqlClient(): cassandra.Client {
+    return this.client;
+  }
+
+  /** The keyspace this store works in (created by prepare, settable by URL). */
+  keyspaceName(): string {
+    return this.keyspace;
   }
 
   async connect(): Promise<void> {

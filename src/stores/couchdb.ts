@@ -124,7 +124,7 @@ function someFields(doc: CouchDoc, fields: readonly string[]): FieldMap {
   return out;
 }
 
-class CouchdbStore implements Store, BatchInserter {
+export class CouchdbStore implements Store, BatchInserter {
   readonly name = 'couchdb';
   private readonly target: CouchTarget;
   /** The one database every table uses, when the URL or a setting names it. */
@@ -165,6 +165,16 @@ class CouchdbStore implements Store, BatchInserter {
     }
     this.lastTable = table;
     return db;
+  }
+
+  /** The nano server handle on the store's keep-alive pool, for scenario code (Mango, views). */
+  serverScope(): nano.ServerScope {
+    return this.server;
+  }
+
+  /** The database name a table maps to (the URL's database when one was given). */
+  databaseNameFor(table: string): string {
+    return this.databaseName(table);
   }
 
   async connect(): Promise<void> {

@@ -36,7 +36,7 @@ import {
 const recordKey = (table: string, key: string) => `${table}:${key}`;
 const indexKey = (table: string) => `${table}#index`;
 
-class RedisStore implements Store, BatchInserter {
+export class RedisStore implements Store, BatchInserter {
   readonly name = 'redis';
   private readonly redis: RedisConnection;
 
@@ -49,6 +49,11 @@ class RedisStore implements Store, BatchInserter {
     if (driver === 'node-redis') this.redis = new NodeRedisConnection(options);
     else if (driver === 'ioredis') this.redis = new IoredisConnection(options);
     else throw new Error(`redis.driver: expected node-redis or ioredis, got "${driver}"`);
+  }
+
+  /** The open client, for scenario code that runs its own Redis commands (query tables, index sets). */
+  connection(): RedisConnection {
+    return this.redis;
   }
 
   async connect(): Promise<void> {
