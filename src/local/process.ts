@@ -119,3 +119,35 @@ export async function waitUntil(
       (options.logFile ? `; see ${options.logFile}` : ''),
   );
 }
+
+/**
+ * Run `fn` while holding an exclusive lock file, so two docbench processes that start the same
+ * local server at once (two terminals, parallel test files) do not both spawn it: the second
+ * waits, then finds the server running. A lock whose holder died is taken over.
+ */
+export async function withLockFile<T>(lockFile: string, fn: () => Promise<T>, timeoutMs = 900_000): Promise<T> {
+  mkdirSync(dirname(lockFile), { recursive: true });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      closeSync(openSync(lockFile, 'wx'));
+      writeFileSync(lockFile, `${process.pid}\n`);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = readPid(lockFile);
+      // An empty lock file is one being written this instant; only a dead holder's lock is stale.
+      if (holder !== null && !isAlive(holder)) {
+        rmSync(lockFile, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new StartFailedError(`timed out waiting for ${lockFile} (held by pid ${holder ?? '?'})`);
+      await sleep(200);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lockFile, { force: true });
+  }
+}

@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { runDir } from './paths.ts';
+import { withLockFile } from './process.ts';
 import type { LocalTarget } from './target.ts';
 
 /** Stores docbench can run on this machine, in the order `docbench up` starts them. */
@@ -25,5 +28,19 @@ export class UnknownTargetError extends Error {
 export async function localTarget(store: string): Promise<LocalTarget> {
   const load = TARGETS[store];
   if (!load) throw new UnknownTargetError(store);
-  return load();
+  return serializeStarts(await load());
+}
+
+/** The same target, with install/start/stop serialized across processes by a lock file. */
+function serializeStarts(target: LocalTarget): LocalTarget {
+  const lock = join(runDir(target.store), '.start.lock');
+  return {
+    store: target.store,
+    url: target.url,
+    install: (log) => withLockFile(lock, () => target.install(log)),
+    start: (log) => withLockFile(lock, () => target.start(log)),
+    stop: (log) => withLockFile(lock, () => target.stop(log)),
+    status: () => target.status(),
+    info: () => target.info(),
+  };
 }
