@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DOCKER_URLS } from '../local/docker.ts';
 import { buildResult } from '../results/build.ts';
 import type { Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
@@ -34,6 +35,8 @@ export interface CompareOptions {
   target?: number;
   outDir: string;
   status: boolean;
+  /** Use the real servers of docker/compose.yaml (`docbench up --docker`) instead of the local ones. */
+  docker?: boolean;
 }
 
 /**
@@ -48,7 +51,9 @@ export async function runComparison(options: CompareOptions): Promise<Result[]> 
   const workloads = options.workloads.map((w) => ({ given: w, loaded: loadWorkload([w, ...options.extraFiles], overrides) }));
   const results: Result[] = [];
   for (const storeName of options.stores) {
-    const open = await openStore(storeName, undefined, workloads[0]!.loaded.properties);
+    const url = options.docker ? DOCKER_URLS[storeName] : undefined;
+    if (options.docker && url === undefined) throw new UsageError(`--docker: docker/compose.yaml has no server for "${storeName}"`);
+    const open = await openStore(storeName, url, workloads[0]!.loaded.properties);
     try {
       for (const { loaded } of workloads) {
         const p = loaded.properties;

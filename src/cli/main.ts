@@ -7,7 +7,7 @@ import { docbenchVersion } from '../version.ts';
 import { COMPARE_DEFAULTS, runComparison } from './compare-command.ts';
 import { isUserError, USER_ERROR_EXIT_CODE } from './errors.ts';
 import { registerScenarioCommands } from './scenario-commands.ts';
-import { down, status, up } from './targets-command.ts';
+import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
 
 /**
@@ -93,8 +93,9 @@ export function buildProgram(): Command {
     .option('--threads <n>', 'threadcount', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second', nonNegativeNumber('--target'))
     .option('--out-dir <dir>', 'where result files go (default: results/<timestamp>)')
+    .option('--docker', 'use the real servers started by `docbench up --docker`', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { stores: string[]; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; outDir?: string; quiet: boolean }) => {
+    .action(async (opts: { stores: string[]; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; outDir?: string; docker: boolean; quiet: boolean }) => {
       await runComparison({
         stores: opts.stores,
         workloads: opts.workloads,
@@ -104,6 +105,7 @@ export function buildProgram(): Command {
         ...(opts.target !== undefined ? { target: opts.target } : {}),
         outDir: opts.outDir ?? join('results', new Date().toISOString().replace(/[:.]/g, '-')),
         status: !opts.quiet,
+        docker: opts.docker,
       });
     });
 
@@ -111,12 +113,14 @@ export function buildProgram(): Command {
     .command('up')
     .description('install on demand and start local servers on 127.0.0.1 (default: all)')
     .argument('[stores...]', 'stores to start')
-    .action(async (stores: string[]) => up(stores));
+    .option('--docker', 'start the real servers under Docker (docker/compose.yaml) instead', false)
+    .action(async (stores: string[], opts: { docker: boolean }) => (opts.docker ? upDocker(stores) : up(stores)));
   program
     .command('down')
     .description('stop the local servers docbench started (default: all)')
     .argument('[stores...]', 'stores to stop')
-    .action(async (stores: string[]) => down(stores));
+    .option('--docker', 'stop the Docker containers of docker/compose.yaml instead', false)
+    .action(async (stores: string[], opts: { docker: boolean }) => (opts.docker ? downDocker(stores) : down(stores)));
   program
     .command('status')
     .description('show the local servers, their URLs and what each one is')

@@ -1,6 +1,24 @@
+import { DOCKER_URLS, dockerDown, dockerUp } from '../local/docker.ts';
 import { LOCAL_TARGET_NAMES, localTarget } from '../local/targets.ts';
+import { UsageError } from './errors.ts';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function checkDockerStores(stores: readonly string[]): void {
+  for (const s of stores) if (!(s in DOCKER_URLS)) throw new UsageError(`unknown store "${s}" for --docker; expected some of ${Object.keys(DOCKER_URLS).join(', ')}`);
+}
+
+/** `docbench up --docker [store…]`: the real servers under Docker, and the URLs to give --url. */
+export async function upDocker(stores: readonly string[]): Promise<void> {
+  checkDockerStores(stores);
+  dockerUp(stores);
+  for (const name of stores.length > 0 ? stores : Object.keys(DOCKER_URLS)) process.stdout.write(`${name.padEnd(10)} up    ${DOCKER_URLS[name]}  (Docker, official image)\n`);
+}
+
+export async function downDocker(stores: readonly string[]): Promise<void> {
+  checkDockerStores(stores);
+  dockerDown(stores);
+}
 
 /** `docbench up [store…]`: install on demand and start local servers (all of them by default). */
 export async function up(stores: readonly string[]): Promise<void> {
