@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerPersonsCommand, registerPersonsSeed } from './persons-command.ts';
 
 /**
  * Commands of the scenarios (`docbench seed <scenario>`, `docbench persons`, …). Each scenario
@@ -6,5 +7,6 @@ import type { Command } from 'commander';
  */
 export function registerScenarioCommands(program: Command): void {
   const seed = program.command('seed').description("load a scenario's dataset into a store (its load phase)");
-  void seed;
+  registerPersonsSeed(seed);
+  registerPersonsCommand(program);
 }

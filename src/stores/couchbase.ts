@@ -366,6 +366,21 @@ export class CouchbaseStore implements Store, BatchInserter {
     return keyspacePath(this.target.bucket, this.settings.scope, this.settings.collection);
   }
 
+  /**
+   * Where the store writes and what its settings allow, for scenario code, which must not make a
+   * call the settings switch off (on the local stand-in some management calls crash the SDK).
+   */
+  capabilities(): { bucket: string; scope: string; collection: string; query: boolean; management: boolean; upsert: boolean } {
+    const s = this.settings;
+    return { bucket: this.target.bucket, scope: s.scope, collection: s.collection, query: s.query, management: s.management, upsert: s.upsert };
+  }
+
+  /** GET on the management REST API (for scenario code's statistics); refused when couchbase.management=false. */
+  async managementGet(path: string): Promise<unknown> {
+    if (!this.settings.management) throw new UnsupportedError('management REST call', 'couchbase.management=false');
+    return this.rest(path);
+  }
+
   async connect(): Promise<void> {
     const s = this.settings;
     let cluster: Cluster;

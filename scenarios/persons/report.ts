@@ -1,0 +1,151 @@
+/**
+ * The persons tables, rendered from the results alone (the common schema), so what is printed is
+ * what the JSON files hold: one table per store run (insert, size, builds, Q1–Q5 with counts and
+ * verification), and one comparison across stores in the thesis's terms (insert time, size,
+ * query times). A figure from a local stand-in is marked wherever it appears.
+ */
+import type { Result } from '../../src/results/schema.ts';
+import { formatCount, formatMiB, formatMs, formatSeconds } from '../shared/format.ts';
+import { markdownTable } from '../shared/markdown.ts';
+import { meanMs } from '../shared/timing.ts';
+import { QUERIES } from './queries.ts';
+import { buildRow, queryRow, queryStatus, type StoreRun } from './run.ts';
+
+const STATUS_MARK = { verified: '✓', UNSUPPORTED: 'UNSUPPORTED', ERROR: 'ERROR', WRONG: 'WRONG ✗', 'not run': 'not run' } as const;
+
+function storeName(result: Result): string {
+  return `${result.store.name}${result.store.standIn ? ' (stand-in)' : ''}`;
+}
+
+/** The stand-in's name with its version, once (a local target's product name often carries it already). */
+function standInName(s: { name: string; version: string }): string {
+  return s.version === 'unknown' || s.name.includes(s.version) ? s.name : `${s.name} ${s.version}`;
+}
+
+function serverLine(result: Result): string {
+  const s = result.store;
+  const what = `${s.server} ${s.serverVersion} via ${s.driver}`;
+  return s.standIn ? `${what}. STAND-IN: ${s.standIn.name}, not the real product: ${s.standIn.note}` : `${what} (real server)`;
+}
+
+function variantsOf(result: Result): string[] {
+  const v = result.workload.properties.variants;
+  return typeof v === 'string' && v !== '' ? v.split(',') : [];
+}
+
+function expectedCount(result: Result, query: string): number | undefined {
+  const n = result.workload.properties[`oracle.${query}.count`];
+  return typeof n === 'number' ? n : undefined;
+}
+
+function datasetLine(result: Result): string {
+  const p = result.workload.properties;
+  const line = `${formatCount(Number(p.size))} ${String(p.shape)} persons, seed ${String(p.seed)}, ${p.indexes ? 'with secondary indexes' : 'no secondary indexes'}`;
+  return result.phase === 'run' ? `${line}, each query run ${String(p.repeat)}× (mean shown)` : `${line}, load only`;
+}
+
+/** The dataset's size on disk in MiB, or `n/a` when the store could not report one (the notes say why). */
+function diskMiB(result: Result): string {
+  return result.store.diskBytes !== undefined ? formatMiB(result.store.diskBytes) : 'n/a';
+}
+
+function usesIndexes(result: Result, variant: string): boolean {
+  return result.workload.properties[`variant.${variant}.usesIndexes`] !== false;
+}
+
+function compactedBytes(result: Result): number | undefined {
+  const b = result.store.extra?.['persons.disk.compactedBytes'];
+  return typeof b === 'number' ? b : undefined;
+}
+
+/** One store's run as a table, with how each figure was obtained underneath. */
+export function renderStoreTable(run: StoreRun): string {
+  const { load } = run;
+  const result = run.run ?? load;
+  const rows: string[][] = [];
+  rows.push(['insert', '', `${formatSeconds(load.overall.runtimeMs)} s`, formatCount(load.overall.throughputOpsPerSec), formatCount(load.overall.operations), '']);
+  const disk = diskMiB(result);
+  rows.push(['size on disk', '', disk === 'n/a' ? 'n/a (see notes)' : `${disk} MiB`, '', '', '']);
+  const compacted = compactedBytes(result);
+  const compactMs = meanMs(result, 'COMPACT');
+  if (compactMs !== undefined) rows.push(['compaction', '', `${formatMs(compactMs)} ms`, '', '', '']);
+  if (compacted !== undefined) rows.push(['size after compaction', '', `${formatMiB(compacted)} MiB`, '', '', '']);
+  if (run.run) {
+    const indexMs = meanMs(run.run, 'INDEX-BUILD');
+    if (indexMs !== undefined) rows.push(['index build', '', `${formatMs(indexMs)} ms`, '', '', '']);
+    for (const variant of variantsOf(run.run)) {
+      const buildMs = meanMs(run.run, buildRow(variant));
+      if (buildMs !== undefined) rows.push([`${variant} build`, variant, `${formatMs(buildMs)} ms`, '', '', '']);
+      for (const q of QUERIES) {
+        const status = queryStatus(run.run, variant, q.id);
+        const ms = meanMs(run.run, queryRow(variant, q.id));
+        const count = expectedCount(run.run, q.id);
+        rows.push([q.id, variant, ms !== undefined ? `${formatMs(ms)} ms` : '', '', status === 'verified' && count !== undefined ? formatCount(count) : '', STATUS_MARK[status]]);
+      }
+    }
+  }
+  const table = markdownTable(['step', 'variant', 'time', 'docs/s', 'count', 'verified'], rows, ['left', 'left', 'right', 'right', 'right', 'center']);
+  const notes = result.notes.map((n) => `- ${n}`).join('\n');
+  return `### ${storeName(result)}: ${datasetLine(result)}\n\n${serverLine(result)}\n\n${table}\n${notes}\n`;
+}
+
+/** Every store run side by side, in the thesis's terms. */
+export function renderComparison(runs: readonly StoreRun[]): string {
+  const withQueries = runs.filter((r) => r.run !== undefined);
+  const rows: string[][] = [];
+  for (const r of withQueries) {
+    const run = r.run!;
+    const compacted = compactedBytes(run);
+    const indexMs = meanMs(run, 'INDEX-BUILD');
+    for (const [i, variant] of variantsOf(run).entries()) {
+      // The secondary indexes count for the variants that use them (not for CouchDB's views).
+      const builds = [usesIndexes(run, variant) ? indexMs : undefined, meanMs(run, buildRow(variant))].filter((v): v is number => v !== undefined);
+      const cells = [
+        formatCount(r.settings.size),
+        r.settings.shape,
+        r.settings.indexes ? 'yes' : 'no',
+        i === 0 ? storeName(run) : '',
+        variant,
+        i === 0 ? formatSeconds(r.load.overall.runtimeMs) : '',
+        i === 0 ? formatCount(r.load.overall.throughputOpsPerSec) : '',
+        i === 0 ? diskMiB(run) : '',
+        i === 0 ? (compacted !== undefined ? formatMiB(compacted) : 'n/a') : '',
+        builds.length > 0 ? formatSeconds(builds.reduce((a, b) => a + b, 0)) : '',
+      ];
+      let verified = 0;
+      const problems = new Set<string>();
+      for (const q of QUERIES) {
+        const status = queryStatus(run, variant, q.id);
+        const ms = meanMs(run, queryRow(variant, q.id));
+        cells.push(status === 'verified' && ms !== undefined ? formatMs(ms) : STATUS_MARK[status]);
+        if (status === 'verified') verified++;
+        else problems.add(STATUS_MARK[status]);
+      }
+      cells.push(verified === QUERIES.length ? '✓ 5/5' : `${verified}/5 (${[...problems].join(', ')})`);
+      rows.push(cells);
+    }
+  }
+  const header = ['docs', 'shape', 'indexes', 'store', 'variant', 'insert (s)', 'docs/s', 'disk (MiB)', 'compacted (MiB)', 'index/view build (s)', ...QUERIES.map((q) => `${q.id} (ms)`), 'verified'];
+  const align = header.map((_, i) => (i < 5 ? 'left' : i === header.length - 1 ? 'center' : 'right') as 'left' | 'right' | 'center');
+  const lines = [markdownTable(header, rows, align)];
+  const counts = new Map<string, string>();
+  for (const r of withQueries) {
+    const key = `${formatCount(r.settings.size)} ${r.settings.shape}`;
+    if (!counts.has(key)) counts.set(key, QUERIES.map((q) => `${q.id} ${formatCount(expectedCount(r.run!, q.id) ?? 0)}`).join(', '));
+  }
+  for (const [key, text] of counts) lines.push(`Matching documents (the oracle's counts, every answer checked by count and id checksum), ${key}: ${text}.`);
+  const sizes = new Map<string, string>();
+  for (const r of withQueries) {
+    const extra = r.run!.store.extra ?? {};
+    const compacted = extra['persons.disk.compactedMethod'];
+    const after = compacted !== undefined ? `after compaction: ${String(compacted)}` : `compaction: ${String(extra['persons.compaction'] ?? 'none')}`;
+    sizes.set(r.store, `${r.store}: size on disk: ${String(extra['persons.disk.method'] ?? 'unknown')}; ${after}.`);
+  }
+  lines.push(...sizes.values());
+  const standIns = new Map(withQueries.filter((r) => r.run!.store.standIn).map((r) => [r.store, r.run!.store.standIn!]));
+  for (const [store, s] of standIns) lines.push(`${store}: figures come from a STAND-IN, ${standInName(s)}, not the real product.`);
+  lines.push(
+    'Query times are the mean of the repeats, from the first request to the last document read; "index/view build" is what a variant needs built before its queries (secondary indexes, views, an index catching up with the load), timed after the load and apart from insert and queries; Redis writes its index sets with each document, inside the insert time.',
+  );
+  return `${lines.join('\n')}\n`;
+}

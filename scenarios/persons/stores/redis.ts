@@ -1,0 +1,247 @@
+/**
+ * Persons on Redis, as a Redis user writes it without modules: one hash per person, and the
+ * application maintains its own secondary indexes, because core Redis has no query language.
+ *
+ * Data: `persons:<id>` is a hash of the document's fields; numbers as decimal strings, and in
+ * the nested shape each array as a JSON string (a hash holds strings only).
+ *
+ * Without indexes (`scan`): SCAN over the collection's keys, every hash fetched (HGETALL,
+ * pipelined) and filtered in the client with the scenario's own predicate: the only way to
+ * query Redis with no index, and the full-collection work the thesis's unindexed stores did.
+ * SCAN may return a key twice, so keys are de-duplicated.
+ *
+ * With indexes (`index-sets`), written in the same MULTI as the document, so a document never
+ * exists without its index entries:
+ *   persons#salary, persons#age        sorted sets scored by the value (range conditions)
+ *   persons#has:fax                    set of ids that have the field (exists conditions)
+ *   persons#pet=Penguin, …             one set per value (value conditions; every element of an array)
+ * A query runs server-side in one MULTI: ZRANGESTORE the salary range into a temporary sorted
+ * set; for age, ZINTERSTORE with WEIGHTS 0 1 (the score becomes the age) and ZREMRANGEBYSCORE
+ * the ages outside the range; for a set condition, ZINTERSTORE with WEIGHTS 1 0 (SUNIONSTORE
+ * first when several values qualify); then ZRANGE the ids and UNLINK the temporaries. The
+ * matching hashes are then fetched (pipelined HGETALL), as a page of results would be.
+ * Which keys exist is derived from the query definitions, not listed here.
+ *
+ * Size: what the keys add to an RDB snapshot, measured as the DUMP payload of every key (in a
+ * Lua script, so the binary payload never crosses the wire). Redis holds the dataset in memory;
+ * the snapshot is rewritten whole on every save, so there is no compaction to run.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RedisConnection } from '../../../src/stores/redis/connection.ts';
+import { RedisStore } from '../../../src/stores/redis.ts';
+import type { Store } from '../../../src/stores/store.ts';
+import type { DialectContext, DiskSize, PersonsDialect, QueryVariant } from '../dialect.ts';
+import { OPTIONAL_FIELDS, type Person, type PersonRecord } from '../model.ts';
+import { matches, queriedFields, type Condition, type PersonsQuery } from '../queries.ts';
+
+/** Hashes fetched per pipeline, and keys asked of SCAN per step. */
+const CHUNK = 1000;
+
+/** Sum of DUMP payload sizes (minus DUMP's 10-byte envelope) plus key names, for KEYS. */
+const RDB_BYTES_SCRIPT = `local n = 0
+for _, k in ipairs(KEYS) do
+  local d = redis.call('DUMP', k)
+  if d then n = n + string.len(d) - 10 + string.len(k) end
+end
+return n`;
+
+export function createDialect(store: Store, context: DialectContext): PersonsDialect {
+  if (!(store instanceof RedisStore)) throw new Error(`the redis persons dialect needs the redis store, got ${store.name}`);
+  return new RedisPersons(store.connection(), context);
+}
+
+/** Key names, all under the collection's prefix so drop can find them. */
+class Keys {
+  constructor(private readonly collection: string) {}
+  document(id: string): string {
+    return `${this.collection}:${id}`;
+  }
+  /** Glob matching every document key (and nothing else: index keys use '#'). */
+  documents(): string {
+    return `${this.collection}:*`;
+  }
+  /** Glob matching every index and temporary key. */
+  indexes(): string {
+    return `${this.collection}#*`;
+  }
+  sorted(field: string): string {
+    return `${this.collection}#${field}`;
+  }
+  present(field: string): string {
+    return `${this.collection}#has:${field}`;
+  }
+  valued(field: string, value: string): string {
+    return `${this.collection}#${field}=${value}`;
+  }
+  temporary(): string {
+    return `${this.collection}#query:${randomUUID()}`;
+  }
+  idOf(key: string): string {
+    return key.slice(this.collection.length + 1);
+  }
+}
+
+function encode(person: Person): string[] {
+  const fields: string[] = [];
+  for (const [name, value] of Object.entries(person)) {
+    fields.push(name, Array.isArray(value) ? JSON.stringify(value) : String(value));
+  }
+  return fields;
+}
+
+function decode(pairs: readonly string[], nested: boolean): Person {
+  const doc: Record<string, unknown> = {};
+  for (let i = 0; i < pairs.length; i += 2) {
+    const name = pairs[i]!;
+    const value = pairs[i + 1]!;
+    if (name === 'salary' || name === 'age') doc[name] = Number(value);
+    else if (nested && (OPTIONAL_FIELDS as readonly string[]).includes(name)) doc[name] = JSON.parse(value);
+    else doc[name] = value;
+  }
+  return doc as unknown as Person;
+}
+
+const lowerBound = (above: number | undefined) => (above === undefined ? '-inf' : `(${above}`);
+const upperBound = (below: number | undefined) => (below === undefined ? '+inf' : `(${below}`);
+
+class RedisPersons implements PersonsDialect {
+  readonly variants: readonly QueryVariant[];
+  readonly noCompaction = 'none: Redis holds the data in memory and rewrites the whole snapshot on every save';
+  private readonly keys: Keys;
+  private readonly indexed: Condition[];
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly context: DialectContext,
+  ) {
+    this.keys = new Keys(context.collection);
+    this.indexed = queriedFields();
+    this.variants = context.indexes
+      ? [{ name: 'index-sets', description: 'application-maintained sorted sets and sets, intersected server-side in one MULTI; matching hashes fetched with pipelined HGETALL' }]
+      : [{ name: 'scan', description: 'SCAN every document key, pipelined HGETALL, filtered in the client (core Redis has no query language)' }];
+  }
+
+  async drop(): Promise<void> {
+    for (const pattern of [this.keys.documents(), this.keys.indexes()]) {
+      for await (const keys of this.scanKeys(pattern)) await this.redis.call(['UNLINK', ...keys]);
+    }
+  }
+
+  async prepare(): Promise<void> {
+    // Hashes and sets appear with the first write.
+  }
+
+  async insertMany(records: readonly PersonRecord[]): Promise<void> {
+    const commands: string[][] = records.map((r) => ['HSET', this.keys.document(r.id), ...encode(r.person)]);
+    if (!this.context.indexes) {
+      await this.redis.pipeline(commands);
+      return;
+    }
+    commands.push(...this.indexCommands(records));
+    await this.redis.transaction(commands);
+  }
+
+  /** One ZADD / SADD per index key for the whole batch. */
+  private indexCommands(records: readonly PersonRecord[]): string[][] {
+    const members = new Map<string, { sorted: boolean; args: string[] }>();
+    const add = (key: string, sorted: boolean, ...args: string[]) => {
+      let entry = members.get(key);
+      if (!entry) members.set(key, (entry = { sorted, args: [] }));
+      entry.args.push(...args);
+    };
+    for (const { id, person } of records) {
+      const doc = person as unknown as Record<string, unknown>;
+      for (const c of this.indexed) {
+        const value = doc[c.field];
+        if (value === undefined) continue;
+        if (c.kind === 'range') add(this.keys.sorted(c.field), true, String(value), id);
+        else if (c.kind === 'exists') add(this.keys.present(c.field), false, id);
+        else for (const v of new Set(Array.isArray(value) ? value : [value])) add(this.keys.valued(c.field, String(v)), false, id);
+      }
+    }
+    return [...members].map(([key, { sorted, args }]) => [sorted ? 'ZADD' : 'SADD', key, ...args]);
+  }
+
+  async query(variant: string, query: PersonsQuery): Promise<string[]> {
+    if (variant === 'scan') return this.scanQuery(query);
+    if (variant === 'index-sets') return this.fetchExisting(await this.indexQuery(query));
+    throw new Error(`redis: unknown variant "${variant}"`);
+  }
+
+  private async scanQuery(query: PersonsQuery): Promise<string[]> {
+    const nested = this.context.shape === 'nested';
+    const seen = new Set<string>();
+    const ids: string[] = [];
+    for await (const keys of this.scanKeys(this.keys.documents())) {
+      const fresh = keys.filter((k) => !seen.has(k));
+      for (const k of fresh) seen.add(k);
+      const replies = (await this.redis.pipeline(fresh.map((k) => ['HGETALL', k]))) as string[][];
+      for (let i = 0; i < fresh.length; i++) {
+        const pairs = replies[i]!;
+        if (pairs.length > 0 && matches(query, decode(pairs, nested))) ids.push(this.keys.idOf(fresh[i]!));
+      }
+    }
+    return ids;
+  }
+
+  /** The ids the index sets say match, computed server-side in one MULTI. */
+  private async indexQuery(query: PersonsQuery): Promise<string[]> {
+    const result = this.keys.temporary();
+    const union = `${result}:any`;
+    const commands: string[][] = [];
+    query.where.forEach((c, i) => commands.push(...this.step(c, i === 0, result, union)));
+    commands.push(['ZRANGE', result, '0', '-1'], ['UNLINK', result, union]);
+    const replies = await this.redis.transaction(commands);
+    return replies[replies.length - 2] as string[];
+  }
+
+  /** Commands narrowing the temporary sorted set `result` by one condition. */
+  private step(c: Condition, first: boolean, result: string, union: string): string[][] {
+    if (c.kind === 'range') {
+      const index = this.keys.sorted(c.field);
+      if (first) return [['ZRANGESTORE', result, index, lowerBound(c.above), upperBound(c.below), 'BYSCORE']];
+      const narrow: string[][] = [['ZINTERSTORE', result, '2', result, index, 'WEIGHTS', '0', '1']];
+      if (c.above !== undefined) narrow.push(['ZREMRANGEBYSCORE', result, '-inf', String(c.above)]);
+      if (c.below !== undefined) narrow.push(['ZREMRANGEBYSCORE', result, String(c.below), '+inf']);
+      return narrow;
+    }
+    const sets = c.kind === 'exists' ? [this.keys.present(c.field)] : c.values.map((v) => this.keys.valued(c.field, v));
+    if (first) return [['ZUNIONSTORE', result, String(sets.length), ...sets]];
+    if (sets.length === 1) return [['ZINTERSTORE', result, '2', result, sets[0]!, 'WEIGHTS', '1', '0']];
+    return [
+      ['SUNIONSTORE', union, ...sets],
+      ['ZINTERSTORE', result, '2', result, union, 'WEIGHTS', '1', '0'],
+    ];
+  }
+
+  /** Fetch the documents (the answer a user reads), keeping the ids whose hash exists. */
+  private async fetchExisting(ids: readonly string[]): Promise<string[]> {
+    const found: string[] = [];
+    for (let start = 0; start < ids.length; start += CHUNK) {
+      const chunk = ids.slice(start, start + CHUNK);
+      const replies = (await this.redis.pipeline(chunk.map((id) => ['HGETALL', this.keys.document(id)]))) as string[][];
+      for (let i = 0; i < chunk.length; i++) if (replies[i]!.length > 0) found.push(chunk[i]!);
+    }
+    return found;
+  }
+
+  async sizeOnDisk(): Promise<DiskSize> {
+    let bytes = 0;
+    const seen = new Set<string>(); // SCAN may return a key twice
+    for await (const keys of this.scanKeys(this.keys.documents())) {
+      const fresh = keys.filter((k) => !seen.has(k));
+      for (const k of fresh) seen.add(k);
+      if (fresh.length > 0) bytes += Number(await this.redis.call(['EVAL', RDB_BYTES_SCRIPT, String(fresh.length), ...fresh]));
+    }
+    return { bytes, method: 'RDB serialization of the document keys (DUMP payloads + key names): what they add to a snapshot; Redis holds the data in memory' };
+  }
+
+  private async *scanKeys(pattern: string): AsyncGenerator<string[]> {
+    let cursor = '0';
+    do {
+      const [next, keys] = (await this.redis.call(['SCAN', cursor, 'MATCH', pattern, 'COUNT', String(CHUNK)])) as [string, string[]];
+      if (keys.length > 0) yield keys;
+      cursor = String(next);
+    } while (cursor !== '0');
+  }
+}
