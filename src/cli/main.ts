@@ -6,6 +6,7 @@ import { STORE_NAMES } from '../stores/registry.ts';
 import { docbenchVersion } from '../version.ts';
 import { COMPARE_DEFAULTS, runComparison } from './compare-command.ts';
 import { isUserError, USER_ERROR_EXIT_CODE } from './errors.ts';
+import { runEcommercePhase } from './ecommerce-command.ts';
 import { registerScenarioCommands } from './scenario-commands.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
@@ -48,14 +49,29 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     .description(description)
     .addOption(new Option('--store <name>', `store: ${STORE_NAMES.join(', ')}`).makeOptionMandatory())
     .option('--url <url>', 'connection URL (default: docbench\'s local server for the store, started if needed)')
-    .option('-P, --workload <file>', 'workload file (path or a shipped name: workloada … workloadh, record-10kb, record-1kb); repeatable', collect, [])
+    .addOption(new Option('--scenario <name>', 'ycsb (workload files) or ecommerce (seed 002: -P pagination|join|mix)').choices(['ycsb', 'ecommerce']).default('ycsb'))
+    .option('-P, --workload <file>', 'workload file (path or a shipped name: workloada … workloadh, record-10kb, record-1kb); with --scenario ecommerce a workload name; repeatable', collect, [])
     .option('-p, --property <key=value>', 'set a workload or store property; repeatable', collect, [])
     .option('--threads <n>', 'threadcount: concurrent workers', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second (0 = unthrottled)', nonNegativeNumber('--target'))
     .option('--out <file>', 'write the JSON result here (atomically)')
     .option('--fresh', 'load only: drop the table first so the load starts clean', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { store: string; url?: string; workload: string[]; property: string[]; threads?: number; target?: number; out?: string; fresh: boolean; quiet: boolean }) => {
+    .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string; workload: string[]; property: string[]; threads?: number; target?: number; out?: string; fresh: boolean; quiet: boolean }) => {
+      if (opts.scenario === 'ecommerce') {
+        await runEcommercePhase({
+          phase,
+          store: opts.store,
+          ...(opts.url !== undefined ? { url: opts.url } : {}),
+          workloads: opts.workload,
+          property: opts.property,
+          ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+          ...(opts.target !== undefined ? { target: opts.target } : {}),
+          ...(opts.out !== undefined ? { out: opts.out } : {}),
+          status: !opts.quiet,
+        });
+        return;
+      }
       await runYcsbPhase({
         phase,
         store: opts.store,

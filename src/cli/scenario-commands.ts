@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerEcommerceCommand, registerEcommerceSeed } from './ecommerce-command.ts';
 import { registerPersonsCommand, registerPersonsSeed } from './persons-command.ts';
 
 /**
@@ -8,5 +9,7 @@ import { registerPersonsCommand, registerPersonsSeed } from './persons-command.t
 export function registerScenarioCommands(program: Command): void {
   const seed = program.command('seed').description("load a scenario's dataset into a store (its load phase)");
   registerPersonsSeed(seed);
+  registerEcommerceSeed(seed);
   registerPersonsCommand(program);
+  registerEcommerceCommand(program);
 }

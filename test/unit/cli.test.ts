@@ -46,6 +46,20 @@ describe('CLI user errors', () => {
   it('unknown command', () => assert.equal(docbench('frobnicate').code, 2));
 });
 
+describe('CLI user errors: the e-commerce scenario', () => {
+  const out = join(work, 'ecommerce.json');
+  it('unknown workload', () => assertUserError(docbench('run', '--scenario', 'ecommerce', '--store', 'redis', '-P', 'paginate', '--out', out), /--workload: unknown ecommerce workload "paginate"; expected one of pagination, join, mix/, out));
+  it('no workload named', () => assertUserError(docbench('run', '--scenario', 'ecommerce', '--store', 'redis'), /--workload: name the ecommerce workload to run/));
+  it('a store without the scenario', () => assertUserError(docbench('run', '--scenario', 'ecommerce', '--store', 'basic', '-P', 'join'), /the ecommerce scenario runs on redis, cassandra, mongodb, couchdb, couchbase; got "basic"/));
+  it('unknown setting', () => assertUserError(docbench('run', '--scenario', 'ecommerce', '--store', 'redis', '-P', 'join', '-p', 'maxofset=3'), /-p maxofset: unknown ecommerce setting/));
+  it('bad setting value', () => assertUserError(docbench('run', '--scenario', 'ecommerce', '--store', 'redis', '-P', 'join', '-p', 'maxlimit=lots'), /-p maxlimit=lots: /));
+  it('load without a size', () => assertUserError(docbench('load', '--scenario', 'ecommerce', '--store', 'redis'), /-p customers: how many customers to seed/));
+  it('unknown scenario', () => assert.equal(docbench('run', '--scenario', 'shop', '--store', 'redis').code, 2));
+  it('comparison on an unknown store', () => assertUserError(docbench('ecommerce', '--stores', 'redis,dynamo'), /--stores: the ecommerce scenario runs on .*got "dynamo"/));
+  it('comparison of an unknown workload', () => assertUserError(docbench('ecommerce', '--workloads', 'join,checkout'), /--workloads: unknown ecommerce workload "checkout"/));
+  it('seed with a bad size', () => assertUserError(docbench('seed', 'ecommerce', '--store', 'redis', '--customers', '0'), /--customers expects a whole number >= 1, got "0"/));
+});
+
 describe('CLI on the basic store', () => {
   it('loads and runs workload A, printing YCSB text and writing a valid result', () => {
     const out = join(work, 'run.json');

@@ -1,0 +1,124 @@
+/**
+ * What each store implements for the e-commerce scenario: how it keeps customers and orders and
+ * how it runs the operations of queries.ts in its own idiom. One file per store under `stores/`,
+ * each exporting `createDialect(store)` (the same name everywhere, so two stores read side by
+ * side).
+ *
+ * The scenario owns the data (generator.ts), the operations and their parameters (queries.ts)
+ * and the right answers (oracle.ts); a dialect only translates. It never touches the clock
+ * (run.ts times every call) and never judges an answer (run.ts checks each against the oracle).
+ * An operation a store (or its local stand-in) cannot run throws `UnsupportedError`: it is
+ * counted as UNSUPPORTED, never as a success.
+ */
+import type { Store } from '../../src/stores/store.ts';
+import type { Customer, CustomerPatch, Order } from './model.ts';
+import type { JoinParams, JoinRow, PageParams, QueryKind } from './queries.ts';
+
+/** Names every store derives its collections, tables, databases or key prefixes from. */
+export const NAMES = {
+  customers: 'ecommerce_customers',
+  orders: 'ecommerce_orders',
+  /** Where the manifest lives, on stores that keep it apart from the documents. */
+  meta: 'ecommerce_meta',
+  /** Key prefix on key-value stores. */
+  prefix: 'ecommerce',
+} as const;
+
+/** What a store holds: written last by seeding, read first by every run. */
+export interface Manifest {
+  scenario: 'ecommerce';
+  generatorVersion: number;
+  seed: number;
+  customers: number;
+  ordersPerCustomer: number;
+  /** Sign-ups (customers inserted by runs) may exist at indexes [customers, signupsUpTo). */
+  signupsUpTo: number;
+  seededAt: string;
+}
+
+/** One way a store runs a query, e.g. MongoDB's JOIN as `lookup` or `two-phase`. */
+export interface QueryVariant {
+  name: string;
+  /** One line: what runs, in the store's terms (kept in the result's notes). */
+  description: string;
+}
+
+/** A batch of the seeded data: customers and all their orders, written together. */
+export interface SeedBatch {
+  customers: readonly Customer[];
+  orders: readonly Order[];
+}
+
+/** What removing a customer needs on stores that maintain their own index entries. */
+export interface CustomerKey {
+  id: string;
+  country: string;
+  zip: string;
+}
+
+export interface EcommerceDialect {
+  /** The ways this store runs each query kind, in the order they are measured. */
+  readonly variants: Readonly<Record<QueryKind, readonly QueryVariant[]>>;
+  /** How this store keeps and indexes the data, one line per choice (kept in the result's notes). */
+  readonly layout: readonly string[];
+  /** Whether a query sees every acknowledged write at once (false for eventually consistent indexes). */
+  readonly readsOwnWrites: boolean;
+  /** Remove everything the scenario created; fine when there is nothing. */
+  drop(): Promise<void>;
+  /** Create collections / tables (and whatever must exist before the first write). */
+  prepare(): Promise<void>;
+  /** Write one batch of seeded customers and their orders with the store's bulk API. */
+  insertMany(batch: SeedBatch): Promise<void>;
+  readManifest(): Promise<Manifest | null>;
+  writeManifest(manifest: Manifest): Promise<void>;
+  /** Delete customers (and their index entries); ids that do not exist are fine. */
+  removeCustomers(customers: readonly CustomerKey[]): Promise<void>;
+
+  /** Customer ids of the page, in ascending id order. */
+  pagination(variant: string, params: PageParams): Promise<string[]>;
+  /** The JOIN's groups, ordered by sale price (one zip and month: one group or none). */
+  join(variant: string, params: JoinParams): Promise<JoinRow[]>;
+  /** The whole customer, without store metadata (`_rev` and the like); null when absent. */
+  readCustomer(id: string): Promise<Customer | null>;
+  readOrder(id: string): Promise<Order | null>;
+  /** Insert a new customer with its index entries; an existing id is an error. */
+  insertCustomer(customer: Customer): Promise<void>;
+  /** Change the fields of `patch` only; false when the customer does not exist. */
+  updateCustomer(id: string, patch: CustomerPatch): Promise<boolean>;
+}
+
+/** Optional ability: secondary indexes built after the load (timed as INDEX-BUILD while seeding). */
+export interface IndexBuilder {
+  /** Build the indexes and resolve when queries can use them; one line per index built. */
+  buildIndexes(): Promise<string[]>;
+}
+
+export function canBuildIndexes(d: EcommerceDialect): d is EcommerceDialect & IndexBuilder {
+  return typeof (d as Partial<IndexBuilder>).buildIndexes === 'function';
+}
+
+/** Each store file's one export. */
+export type DialectFactory = (store: Store) => EcommerceDialect;
+
+/** Store name -> its dialect, imported lazily so one store's run never loads another's driver. */
+const DIALECTS: Record<string, () => Promise<DialectFactory>> = {
+  redis: async () => (await import('./stores/redis.ts')).createDialect,
+  cassandra: async () => (await import('./stores/cassandra.ts')).createDialect,
+  mongodb: async () => (await import('./stores/mongodb.ts')).createDialect,
+  couchdb: async () => (await import('./stores/couchdb.ts')).createDialect,
+  couchbase: async () => (await import('./stores/couchbase.ts')).createDialect,
+};
+
+export const ECOMMERCE_STORES = Object.keys(DIALECTS);
+
+export async function dialectFactory(store: string): Promise<DialectFactory | undefined> {
+  const load = DIALECTS[store];
+  return load ? load() : undefined;
+}
+
+/** The variant named `name` of a kind, or an error naming the ones there are. */
+export function findVariant(dialect: EcommerceDialect, kind: QueryKind, name: string): QueryVariant {
+  const found = dialect.variants[kind].find((v) => v.name === name);
+  if (!found) throw new Error(`unknown ${kind} variant "${name}"; this store has ${dialect.variants[kind].map((v) => v.name).join(', ')}`);
+  return found;
+}

@@ -1,0 +1,140 @@
+/**
+ * The e-commerce scenario's data model: YCSB-JSON's customer/order documents (the "soe" model
+ * behind seed 002's Pagination and JOIN workloads), with exactly the fields issue 5 lists.
+ * Pure types and id helpers; no store and no randomness here.
+ */
+
+/** A customer, about 4 KB as JSON (seed 002 §4.3.1). */
+export interface Customer {
+  _id: string;
+  doc_id: string;
+  gid: string;
+  first_name: string;
+  middle_name: string;
+  last_name: string;
+  /** YCSB-JSON's spelling; a formatted amount such as "$1,234.56". */
+  ballance_current: string;
+  /** Date of birth, YYYY-MM-DD. */
+  dob: string;
+  email: string;
+  isActive: boolean;
+  linear_score: number;
+  weighted_score: number;
+  /** ISO 3166 alpha-2 code (lower case) of the phone number's country. */
+  phone_country: string;
+  phone_by_country: string;
+  age_group: string;
+  age_by_group: number;
+  url_protocol: string;
+  url_site: string;
+  url_domain: string;
+  url: string;
+  devices: string[];
+  linked_devices: string[];
+  address: Address;
+  children: Child[];
+  visited_places: VisitedPlace[];
+  /** Ids of this customer's orders (the JOIN follows them). */
+  order_list: string[];
+}
+
+export interface Address {
+  street: string;
+  city: string;
+  zip: string;
+  country: string;
+  geo_region: string;
+  prev_address: PreviousAddress;
+}
+
+export interface PreviousAddress {
+  street: string;
+  city: string;
+  country: string;
+  zip: string;
+  property_current_owner: PropertyOwner;
+}
+
+export interface PropertyOwner {
+  first_name: string;
+  middle_name: string;
+  last_name: string;
+  phone: string;
+}
+
+export interface Child {
+  first_name: string;
+  gender: string;
+  age: number;
+}
+
+export interface VisitedPlace {
+  country: string;
+  cities: string[];
+}
+
+/** An order. Amounts are numbers with two decimals (the stores sum them as they are). */
+export interface Order {
+  _id: string;
+  customer_id: string;
+  year: number;
+  /** 1–12: the JOIN's month parameter. */
+  month: number;
+  day: number;
+  /** English weekday name of the order date. */
+  weekday: string;
+  quantity: number;
+  list_price: number;
+  discount_amount_percent: number;
+  sale_price: number;
+  tax: number;
+  coupon: string;
+  department: string;
+  product_name: string;
+}
+
+/**
+ * Customer fields the workloads' updates change. No query reads them, so updates never move a
+ * pagination page or a JOIN sum; reads check every other field.
+ */
+export const CUSTOMER_MUTABLE_FIELDS = ['ballance_current', 'linear_score', 'weighted_score', 'isActive'] as const;
+export type CustomerPatch = Pick<Customer, (typeof CUSTOMER_MUTABLE_FIELDS)[number]>;
+
+/** What a seeded dataset is: everything the generator needs to regenerate any document. */
+export interface Dataset {
+  /** Seed of the data (not of a run's parameter choices). */
+  seed: number;
+  /** Customers 0 … customers-1 were seeded; higher indexes are sign-ups inserted by a run. */
+  customers: number;
+  /** Orders per seeded customer (sign-ups have none). */
+  ordersPerCustomer: number;
+}
+
+/** Bumped whenever generated values change, so a run refuses data seeded by another version. */
+export const GENERATOR_VERSION = 1;
+
+/**
+ * Ids are zero-padded so that string order equals index order on every store: pagination pages
+ * are ordered by customer id, and each store compares ids as strings (byte order).
+ */
+const CUSTOMER_DIGITS = 10;
+const ORDER_DIGITS = 3;
+export const MAX_CUSTOMERS = 10 ** CUSTOMER_DIGITS;
+export const MAX_ORDERS_PER_CUSTOMER = 10 ** ORDER_DIGITS - 1;
+const CUSTOMER_PREFIX = 'customer:';
+const ORDER_PREFIX = 'order:';
+
+export function customerId(index: number): string {
+  return CUSTOMER_PREFIX + String(index).padStart(CUSTOMER_DIGITS, '0');
+}
+
+export function orderId(customerIndex: number, order: number): string {
+  return `${ORDER_PREFIX}${String(customerIndex).padStart(CUSTOMER_DIGITS, '0')}:${String(order).padStart(ORDER_DIGITS, '0')}`;
+}
+
+/** The index of a customer id, or -1 when the string is not one. */
+export function customerIndexOf(id: string): number {
+  if (!id.startsWith(CUSTOMER_PREFIX) || id.length !== CUSTOMER_PREFIX.length + CUSTOMER_DIGITS) return -1;
+  const digits = id.slice(CUSTOMER_PREFIX.length);
+  return /^[0-9]+$/.test(digits) ? Number(digits) : -1;
+}

@@ -1,0 +1,77 @@
+/**
+ * The e-commerce table, rendered from results alone (the common schema), so what is printed is
+ * what the JSON files hold: per run (store × workload × variant) the throughput, and per
+ * operation its count, p95 and p99, failures and oracle checks. A figure from a local stand-in
+ * says so in the store column.
+ */
+import type { Result } from '../../src/results/schema.ts';
+import { formatCount } from '../shared/format.ts';
+import { markdownTable } from '../shared/markdown.ts';
+import { OPERATIONS, operationRow } from './queries.ts';
+
+const MAIN_ROWS = OPERATIONS.map(operationRow);
+
+function storeName(result: Result): string {
+  return `${result.store.name}${result.store.standIn ? ' (stand-in)' : ''}`;
+}
+
+/** The variant(s) a result ran, e.g. `lookup`, or `find / -` for a mix without a JOIN. */
+export function variantOf(result: Result): string {
+  const p = result.workload.properties;
+  const parts = ['variant.pagination', 'variant.join'].map((k) => p[k]).filter((v): v is string => typeof v === 'string');
+  return parts.join(' + ') || '-';
+}
+
+/** Failed calls by status, e.g. `300 UNSUPPORTED` or `3 ERROR, 1 NOT_FOUND`; `0` when none. */
+export function describeNotOk(returns: Record<string, number> | undefined): string {
+  const failed = Object.entries(returns ?? {}).filter(([status, n]) => status !== 'OK' && n > 0);
+  return failed.length === 0 ? '0' : failed.map(([status, n]) => `${formatCount(n)} ${status}`).join(', ');
+}
+
+/** Whether any main operation of the run succeeded (else its throughput counts only failures). */
+function anySucceeded(result: Result): boolean {
+  return result.operations.some((o) => MAIN_ROWS.includes(o.name) && (o.returns?.OK ?? 0) > 0);
+}
+
+/** One line per (result, operation): throughput of the run, latency of the operation. */
+export function renderRunTable(results: readonly Result[]): string {
+  const header = ['store', 'workload', 'variant', 'ops/s', 'operation', 'count', 'p95 (µs)', 'p99 (µs)', 'not OK', 'checked'];
+  const rows: string[][] = [];
+  for (const result of results) {
+    const verify = result.operations.find((o) => o.name === 'VERIFY');
+    const checked = verify?.returns ? `${formatCount(verify.returns.OK ?? 0)}${verify.returns.UNEXPECTED_STATE ? ` (${verify.returns.UNEXPECTED_STATE} WRONG)` : ''}` : '0';
+    let first = true;
+    for (const op of result.operations) {
+      if (!MAIN_ROWS.includes(op.name)) continue;
+      rows.push([
+        storeName(result),
+        result.workload.name,
+        variantOf(result),
+        first ? (anySucceeded(result) ? formatCount(result.overall.throughputOpsPerSec) : '-') : '',
+        op.name,
+        formatCount(op.latency.operations),
+        op.latency.operations > 0 ? formatCount(op.latency.percentilesUs['95'] ?? 0) : '-',
+        op.latency.operations > 0 ? formatCount(op.latency.percentilesUs['99'] ?? 0) : '-',
+        describeNotOk(op.returns),
+        first ? checked : '',
+      ]);
+      first = false;
+    }
+  }
+  return markdownTable(header, rows, ['left', 'left', 'left', 'right', 'left', 'right', 'right', 'right', 'right', 'right']);
+}
+
+/** Lines under the table: the server behind each store, and whether it is the real product. */
+export function renderServers(results: readonly Result[]): string {
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  for (const r of results) {
+    const s = r.store;
+    const line = `${s.name}: ${s.server} ${s.serverVersion} via ${s.driver}${s.standIn ? `. STAND-IN: ${s.standIn.name}, not the real product (${s.standIn.note})` : ' (real server)'}`;
+    if (!seen.has(line)) {
+      seen.add(line);
+      lines.push(line);
+    }
+  }
+  return lines.map((l) => `- ${l}\n`).join('');
+}

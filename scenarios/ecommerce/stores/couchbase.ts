@@ -1,0 +1,363 @@
+/**
+ * Couchbase Server 7.x (the official `couchbase` SDK 4): the e-commerce scenario with seed 002's
+ * own GSI indexes and SQL++ (§4.3.2, §4.4.2, §6.3–6.4), written for the real server. Documents
+ * are read and written through the KV service, queried through the query service.
+ *
+ * Where the documents live. With `couchbase.management` and `couchbase.query` on (the defaults),
+ * customers and orders get collections of their own in the configured scope
+ * (`ecommerce_customers`, `ecommerce_orders`: Couchbase 7's unit for one kind of document, as
+ * seed 002's buckets were before collections), created and dropped with SQL++ DDL; the manifest
+ * is the customers collection's document `ecommerce:manifest`. With either off (no DDL rights,
+ * a KV-only cluster, the local stand-in) both kinds go to the configured collection: their ids
+ * (`customer:…`, `order:…`) keep them apart, and the queries' predicates match one kind only.
+ *
+ * Indexes (GSI, created deferred, built with one BUILD INDEX, waited for until online):
+ *   primary index on each collection   seed 002 §6.3; the ANSI JOIN's inner side looks orders up
+ *                                      by META().id through it
+ *   (address.country, META().id)       seed 002's `query1` plus the key: docbench orders a page by
+ *                                      id, and with the id in the index the ORDER BY is index order
+ *   (address.zip, order_list)          seed 002's `query2` on the customer side: covers the JOIN's
+ *                                      filter and the keys it follows
+ *   (month, sale_price)                orders: the JOIN's month filter and the summed field
+ *
+ * Operations (prepared statements, positional parameters)
+ *   pagination  SELECT RAW META(c).id FROM customers AS c WHERE c.address.country = $1
+ *               ORDER BY META(c).id OFFSET $2 LIMIT $3
+ *   join        both of seed 002's JOINs, measured separately:
+ *               `ansi`     INNER JOIN orders AS o ON META(o).id IN c.order_list
+ *               `on-keys`  INNER JOIN orders AS o ON KEYS c.order_list (index join)
+ *               … WHERE c.address.zip = $1 AND o.month = $2 GROUP BY o.month, c.address.zip
+ *               ORDER BY SUM(o.sale_price)
+ *   insert/read/update  KV insert (an existing key is an error), get, subdocument upsert of the
+ *               changed fields (a missing document: false)
+ * Queries run with the SDK's default scan consistency (not_bounded): a sign-up may reach the
+ * index after its insert was acknowledged, so this store does not read its own writes in queries
+ * (the oracle allows that, and still requires every seeded customer). After the index build, one
+ * query of each kind runs with request_plus, so the indexes have caught up with the whole load.
+ *
+ * Without SQL++ (`couchbase.query=false`, the KV-only local stand-in) pagination and JOIN are
+ * UNSUPPORTED; seeding and the key-value operations run, and `drop` removes the manifest's
+ * documents one key at a time, since nothing else can find them.
+ */
+import {
+  CollectionNotFoundError,
+  DocumentExistsError,
+  DocumentNotFoundError,
+  MutateInSpec,
+  QueryScanConsistency,
+  ScopeNotFoundError,
+  type Collection,
+  type QueryOptions,
+} from 'couchbase';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CouchbaseStore, keyspacePath } from '../../../src/stores/couchbase.ts';
+import { UnsupportedError, type Store } from '../../../src/stores/store.ts';
+import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch } from '../dialect.ts';
+import { NAMES } from '../dialect.ts';
+import { customerId, orderId, type Customer, type CustomerPatch, type Order } from '../model.ts';
+import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
+
+const WAIT_MS = 300_000;
+const MANIFEST_KEY = `${NAMES.prefix}:manifest`;
+/** Concurrent KV removals when dropping without SQL++. */
+const REMOVE_CONCURRENCY = 64;
+
+export type JoinVariant = 'ansi' | 'on-keys';
+
+/** Seed 002 §4.3.2 with an ORDER BY on the key, so a page is one exact list. */
+export function paginationStatement(customers: string): string {
+  return `SELECT RAW META(c).id FROM ${customers} AS c WHERE c.address.country = $1 ORDER BY META(c).id OFFSET $2 LIMIT $3`;
+}
+
+/** Seed 002 Table 4.4.2 as ANSI JOIN or as index join (ON KEYS). */
+export function joinStatement(variant: JoinVariant, customers: string, orders: string): string {
+  const on = variant === 'ansi' ? `ON META(o).id IN c.order_list` : `ON KEYS c.order_list`;
+  return (
+    `SELECT o.month, c.address.zip, SUM(o.sale_price) AS sale_price FROM ${customers} AS c INNER JOIN ${orders} AS o ${on} ` +
+    `WHERE c.address.zip = $1 AND o.month = $2 GROUP BY o.month, c.address.zip ORDER BY SUM(o.sale_price)`
+  );
+}
+
+export interface IndexDefinition {
+  name: string;
+  statement: string;
+}
+
+/** The GSI indexes, all deferred (built together by one BUILD INDEX per keyspace). */
+export function indexStatements(customers: string, orders: string): { customers: IndexDefinition[]; orders: IndexDefinition[] } {
+  const deferred = 'WITH {"defer_build": true}';
+  return {
+    customers: [
+      { name: 'ecommerce_country_id', statement: `CREATE INDEX \`ecommerce_country_id\` IF NOT EXISTS ON ${customers}(address.country, META().id) ${deferred}` },
+      { name: 'ecommerce_zip_orders', statement: `CREATE INDEX \`ecommerce_zip_orders\` IF NOT EXISTS ON ${customers}(address.zip, order_list) ${deferred}` },
+    ],
+    orders: [{ name: 'ecommerce_month_sale', statement: `CREATE INDEX \`ecommerce_month_sale\` IF NOT EXISTS ON ${orders}(month, sale_price) ${deferred}` }],
+  };
+}
+
+const VARIANTS: Record<QueryKind, QueryVariant[]> = {
+  pagination: [{ name: 'sqlpp', description: 'SQL++ WHERE c.address.country = $1 ORDER BY META(c).id OFFSET $2 LIMIT $3 on GSI (address.country, META().id)' }],
+  join: [
+    { name: 'ansi', description: 'SQL++ ANSI JOIN ON META(o).id IN c.order_list, GROUP BY month, zip, SUM(sale_price) (seed 002 Table 4.4.2)' },
+    { name: 'on-keys', description: 'SQL++ index join ON KEYS c.order_list, GROUP BY month, zip, SUM(sale_price)' },
+  ],
+};
+
+class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
+  readonly variants = VARIANTS;
+  readonly layout: readonly string[];
+  readonly readsOwnWrites = false;
+  private readonly caps: ReturnType<CouchbaseStore['capabilities']>;
+  /** The dialect creates and drops its own collections (needs management and SQL++). */
+  private readonly ownCollections: boolean;
+  private readonly customerCollection: string;
+  private readonly orderCollection: string;
+  private readonly customersKeyspace: string;
+  private readonly ordersKeyspace: string;
+
+  constructor(private readonly store: CouchbaseStore) {
+    this.caps = store.capabilities();
+    this.ownCollections = this.caps.management && this.caps.query;
+    this.customerCollection = this.ownCollections ? NAMES.customers : this.caps.collection;
+    this.orderCollection = this.ownCollections ? NAMES.orders : this.caps.collection;
+    this.customersKeyspace = keyspacePath(this.caps.bucket, this.caps.scope, this.customerCollection);
+    this.ordersKeyspace = keyspacePath(this.caps.bucket, this.caps.scope, this.orderCollection);
+    this.layout = [
+      this.ownCollections
+        ? `couchbase: collections ${this.customersKeyspace} and ${this.ordersKeyspace}, written through KV, queried with SQL++`
+        : `couchbase: customers and orders both in ${this.customersKeyspace} (no DDL: management or query off), written through KV`,
+      this.caps.query
+        ? 'couchbase: GSI primary indexes, (address.country, META().id), (address.zip, order_list) and orders (month, sale_price); queries not_bounded'
+        : 'couchbase: no query service (couchbase.query=false): pagination and JOIN are UNSUPPORTED, key-value operations run',
+    ];
+  }
+
+  private customers(): Collection {
+    return this.store.bucket().scope(this.caps.scope).collection(this.customerCollection);
+  }
+
+  private orders(): Collection {
+    return this.store.bucket().scope(this.caps.scope).collection(this.orderCollection);
+  }
+
+  private requireQuery(operation: string): void {
+    if (!this.caps.query) throw new UnsupportedError(operation, 'SQL++ is switched off (couchbase.query=false): this cluster or stand-in has no query service');
+  }
+
+  private async sqlpp<T = unknown>(statement: string, options: QueryOptions = {}): Promise<T[]> {
+    return (await this.store.cluster().query<T>(statement, options)).rows;
+  }
+
+  async drop(): Promise<void> {
+    if (this.ownCollections) {
+      await this.sqlpp(`DROP COLLECTION ${this.customersKeyspace} IF EXISTS`);
+      await this.sqlpp(`DROP COLLECTION ${this.ordersKeyspace} IF EXISTS`);
+      return;
+    }
+    if (this.caps.query) {
+      await this.sqlpp(`DELETE FROM ${this.customersKeyspace} WHERE META().id LIKE "customer:%" OR META().id LIKE "order:%" OR META().id = $1`, {
+        parameters: [MANIFEST_KEY],
+        scanConsistency: QueryScanConsistency.RequestPlus,
+      });
+      return;
+    }
+    // KV only: the manifest says which keys a previous seed (and its runs' sign-ups) wrote.
+    const manifest = await this.readManifest();
+    if (manifest === null) return;
+    const keys: string[] = [MANIFEST_KEY];
+    for (let i = 0; i < manifest.signupsUpTo; i++) {
+      keys.push(customerId(i));
+      if (i < manifest.customers) for (let j = 0; j < manifest.ordersPerCustomer; j++) keys.push(orderId(i, j));
+    }
+    // The manifest goes last: if this is interrupted, the next drop still knows what to remove.
+    await this.removeKeys(this.customers(), keys.slice(1));
+    await this.removeKeys(this.customers(), [MANIFEST_KEY]);
+  }
+
+  private async removeKeys(collection: Collection, keys: readonly string[]): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      while (next < keys.length) {
+        const key = keys[next++]!;
+        try {
+          await collection.remove(key);
+        } catch (error) {
+          if (!(error instanceof DocumentNotFoundError)) throw error;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(REMOVE_CONCURRENCY, keys.length) }, worker));
+  }
+
+  async prepare(): Promise<void> {
+    if (!this.ownCollections) return;
+    for (const [keyspace, collection] of [
+      [this.customersKeyspace, () => this.customers()],
+      [this.ordersKeyspace, () => this.orders()],
+    ] as const) {
+      await this.sqlpp(`CREATE COLLECTION ${keyspace} IF NOT EXISTS`);
+      // A new collection reaches the KV and query services a moment later.
+      await this.retry(`${keyspace} to answer KV requests`, async () => {
+        try {
+          await collection().get('docbench::probe');
+        } catch (error) {
+          if (error instanceof DocumentNotFoundError) return;
+          throw error;
+        }
+      }, (error) => error instanceof CollectionNotFoundError || error instanceof ScopeNotFoundError);
+      // Before the load, so it is maintained during the load as an application's would be.
+      await this.retry(`the primary index on ${keyspace}`, () => this.sqlpp(`CREATE PRIMARY INDEX IF NOT EXISTS ON ${keyspace}`), () => true);
+    }
+  }
+
+  async insertMany(batch: SeedBatch): Promise<void> {
+    const customers = this.customers();
+    const orders = this.orders();
+    const write = (collection: Collection, key: string, doc: object) => (this.caps.upsert ? collection.upsert(key, doc) : collection.insert(key, doc));
+    // The SDK pipelines concurrent KV requests over its connections: this is its bulk write.
+    const outcomes = await Promise.allSettled([
+      ...batch.customers.map((c) => write(customers, c._id, c)),
+      ...batch.orders.map((o) => write(orders, o._id, o)),
+    ]);
+    const failed = outcomes.findIndex((o) => o.status === 'rejected');
+    if (failed !== -1) {
+      const all = [...batch.customers, ...batch.orders];
+      const count = outcomes.filter((o) => o.status === 'rejected').length;
+      const reason = (outcomes[failed] as PromiseRejectedResult).reason as unknown;
+      throw new Error(`stored ${all.length - count} of ${all.length} documents; first failure "${all[failed]!._id}": ${reason instanceof Error ? reason.message : String(reason)}`);
+    }
+  }
+
+  async buildIndexes(): Promise<string[]> {
+    this.requireQuery('INDEX-BUILD');
+    if (!this.caps.management) throw new UnsupportedError('INDEX-BUILD', 'couchbase.management=false: docbench creates no index; create them yourself');
+    if (!this.ownCollections) throw new UnsupportedError('INDEX-BUILD', 'no collections of its own');
+    const indexes = indexStatements(this.customersKeyspace, this.ordersKeyspace);
+    const built: string[] = [];
+    for (const [keyspace, collection, list] of [
+      [this.customersKeyspace, this.customerCollection, indexes.customers],
+      [this.ordersKeyspace, this.orderCollection, indexes.orders],
+    ] as const) {
+      for (const index of list) await this.sqlpp(index.statement);
+      const names = list.map((i) => i.name);
+      await this.sqlpp(`BUILD INDEX ON ${keyspace}(${names.map((n) => `\`${n}\``).join(', ')})`);
+      await this.waitFor(`the GSI indexes on ${keyspace} to be online`, async () => {
+        const states = await this.sqlpp<string>('SELECT RAW state FROM system:indexes WHERE bucket_id = $1 AND scope_id = $2 AND keyspace_id = $3 AND name IN $4', {
+          parameters: [this.caps.bucket, this.caps.scope, collection, names],
+        });
+        return states.length === names.length && states.every((s) => s === 'online');
+      });
+      built.push(`couchbase: GSI ${names.join(', ')} on ${keyspace}, created deferred, one BUILD INDEX`);
+    }
+    // Let the indexes catch up with the whole load before the first timed (not_bounded) query.
+    const consistent = { scanConsistency: QueryScanConsistency.RequestPlus, readOnly: true };
+    await this.sqlpp(paginationStatement(this.customersKeyspace), { ...consistent, parameters: ['', 0, 1] });
+    await this.sqlpp(joinStatement('ansi', this.customersKeyspace, this.ordersKeyspace), { ...consistent, parameters: ['', 1] });
+    return built;
+  }
+
+  async readManifest(): Promise<Manifest | null> {
+    try {
+      return (await this.customers().get(MANIFEST_KEY)).content as Manifest;
+    } catch (error) {
+      if (error instanceof DocumentNotFoundError) return null;
+      throw error;
+    }
+  }
+
+  async writeManifest(manifest: Manifest): Promise<void> {
+    await this.customers().upsert(MANIFEST_KEY, manifest);
+  }
+
+  async removeCustomers(customers: readonly CustomerKey[]): Promise<void> {
+    await this.removeKeys(this.customers(), customers.map((c) => c.id));
+  }
+
+  async pagination(variant: string, params: PageParams): Promise<string[]> {
+    checkVariant('pagination', variant);
+    this.requireQuery('PAGINATION');
+    return this.sqlpp<string>(paginationStatement(this.customersKeyspace), {
+      parameters: [params.country, params.offset, params.limit],
+      adhoc: false,
+      readOnly: true,
+    });
+  }
+
+  async join(variant: string, params: JoinParams): Promise<JoinRow[]> {
+    checkVariant('join', variant);
+    this.requireQuery('JOIN');
+    const rows = await this.sqlpp<JoinRow>(joinStatement(variant as JoinVariant, this.customersKeyspace, this.ordersKeyspace), {
+      parameters: [params.zip, params.month],
+      adhoc: false,
+      readOnly: true,
+    });
+    return rows.map((r) => ({ month: r.month, zip: r.zip, sale_price: r.sale_price }));
+  }
+
+  async readCustomer(id: string): Promise<Customer | null> {
+    return this.getOrNull<Customer>(this.customers(), id);
+  }
+
+  async readOrder(id: string): Promise<Order | null> {
+    return this.getOrNull<Order>(this.orders(), id);
+  }
+
+  private async getOrNull<T>(collection: Collection, id: string): Promise<T | null> {
+    try {
+      return (await collection.get(id)).content as T;
+    } catch (error) {
+      if (error instanceof DocumentNotFoundError) return null;
+      throw error;
+    }
+  }
+
+  async insertCustomer(customer: Customer): Promise<void> {
+    try {
+      await this.customers().insert(customer._id, customer);
+    } catch (error) {
+      if (error instanceof DocumentExistsError) throw new Error(`customer ${customer._id} exists`, { cause: error });
+      throw error;
+    }
+  }
+
+  async updateCustomer(id: string, patch: CustomerPatch): Promise<boolean> {
+    try {
+      await this.customers().mutateIn(id, Object.entries(patch).map(([field, value]) => MutateInSpec.upsert(field, value)));
+      return true;
+    } catch (error) {
+      if (error instanceof DocumentNotFoundError) return false;
+      throw error;
+    }
+  }
+
+  private async retry(what: string, call: () => Promise<unknown>, retryable: (error: unknown) => boolean): Promise<void> {
+    const deadline = performance.now() + WAIT_MS;
+    for (;;) {
+      try {
+        await call();
+        return;
+      } catch (error) {
+        if (!retryable(error)) throw error;
+        if (performance.now() > deadline) throw new Error(`couchbase: gave up waiting for ${what} after ${WAIT_MS / 1000} s`, { cause: error });
+        await sleep(500);
+      }
+    }
+  }
+
+  private async waitFor(what: string, done: () => Promise<boolean>): Promise<void> {
+    const deadline = performance.now() + WAIT_MS;
+    while (!(await done())) {
+      if (performance.now() > deadline) throw new Error(`couchbase: gave up waiting for ${what} after ${WAIT_MS / 1000} s`);
+      await sleep(500);
+    }
+  }
+}
+
+function checkVariant(kind: QueryKind, variant: string): void {
+  if (!VARIANTS[kind].some((v) => v.name === variant)) throw new Error(`couchbase: unknown ${kind} variant "${variant}"`);
+}
+
+export function createDialect(store: Store): EcommerceDialect {
+  if (!(store instanceof CouchbaseStore)) throw new Error(`the couchbase dialect needs the couchbase store, got ${store.name}`);
+  return new CouchbaseDialect(store);
+}

@@ -1,0 +1,240 @@
+/**
+ * CouchDB (HTTP API through nano): the e-commerce scenario as a CouchDB developer builds it.
+ * CouchDB has no collections, and its docs recommend one database per application with the kind
+ * of document in the id or a field; a view can then follow links between documents of the one
+ * database. So customers and orders share the database `ecommerce` (ids `customer:…`,
+ * `order:…`), and the manifest is its document `ecommerce:manifest`.
+ *
+ * Indexes (built after the load, each by a first query, since CouchDB builds an index lazily):
+ *   Mango JSON index ["address.country", "_id"]  pagination: equality on the country, then id
+ *                                                 order, so skip/limit walk the index in order
+ *   Mango JSON index ["address.zip"]              the `mango-keys` JOIN's first step
+ *   view _design/ecommerce/orders_by_zip          map over customers: for each id in order_list
+ *                                                 emit(zip, {_id: order id}), a linked document
+ *
+ * Operations
+ *   pagination  POST /ecommerce/_find {selector: {address.country: c}, fields: [_id],
+ *               sort: [{address.country: asc}, {_id: asc}], skip, limit}
+ *   join        CouchDB cannot join or group across documents on the server; two ways a CouchDB
+ *               developer writes it, both measured, the month filter and the SUM in the client:
+ *               `view-linked`  one request: GET the view with key = zip and include_docs=true;
+ *                              CouchDB returns the linked order documents themselves;
+ *               `mango-keys`   _find the zip's customers (order_list only), then
+ *                              POST _all_docs {keys: order ids} with include_docs=true.
+ *   insert      PUT without _rev (an existing id is a 409 conflict: an error)
+ *   update      GET the customer, PUT it back with its _rev and the changed fields; a conflict
+ *               (another writer in between) is an error, counted, never retried
+ *   read        GET, `_rev` stripped
+ * Views and Mango indexes are brought up to date on read (CouchDB's default update=true), so a
+ * query sees every acknowledged write.
+ */
+import type nano from 'nano';
+import { CouchdbStore } from '../../../src/stores/couchdb.ts';
+import type { Store } from '../../../src/stores/store.ts';
+import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch } from '../dialect.ts';
+import { NAMES } from '../dialect.ts';
+import type { Customer, CustomerPatch, Order } from '../model.ts';
+import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
+
+const DESIGN = 'ecommerce';
+const JOIN_VIEW = 'orders_by_zip';
+const COUNTRY_INDEX = { ddoc: 'ecommerce-by-country', name: 'by-country' } as const;
+const ZIP_INDEX = { ddoc: 'ecommerce-by-zip', name: 'by-zip' } as const;
+const MANIFEST_ID = `${NAMES.prefix}:manifest`;
+
+/** The view's map function (ES5 for CouchDB's JavaScript engines): customers only. */
+export const ORDERS_BY_ZIP_MAP = `function (doc) {
+  if (!doc.address || !Array.isArray(doc.order_list)) return;
+  for (var i = 0; i < doc.order_list.length; i++) emit(doc.address.zip, { _id: doc.order_list[i] });
+}`;
+
+type Doc = Record<string, unknown> & { _id: string; _rev?: string };
+
+const VARIANTS: Record<QueryKind, QueryVariant[]> = {
+  pagination: [{ name: 'mango', description: '_find {address.country} sorted by [address.country, _id] with skip/limit, on the Mango index ["address.country", "_id"]' }],
+  join: [
+    { name: 'view-linked', description: `view ${JOIN_VIEW} (zip -> linked order ids) read with include_docs=true in one request; month filter and SUM in the client` },
+    { name: 'mango-keys', description: '_find the zip\'s customers (order_list), then _all_docs {keys} include_docs=true for their orders; month filter and SUM in the client' },
+  ],
+};
+
+const LAYOUT = [
+  'couchdb: one database "ecommerce" for customers and orders (ids customer:…, order:…), as CouchDB recommends; manifest document ecommerce:manifest',
+  'couchdb: Mango JSON indexes ["address.country", "_id"] and ["address.zip"], view orders_by_zip with linked documents; each built by a first query after the load',
+  'couchdb: no server-side join or group across documents: JOIN month filter and SUM run in the client; updates carry _rev, conflicts are errors',
+];
+
+function statusOf(error: unknown): number | undefined {
+  return typeof error === 'object' && error !== null ? (error as { statusCode?: number }).statusCode : undefined;
+}
+
+function withoutRev<T>(doc: Doc): T {
+  const { _rev, ...rest } = doc;
+  return rest as T;
+}
+
+class CouchdbDialect implements EcommerceDialect, IndexBuilder {
+  readonly variants = VARIANTS;
+  readonly layout = LAYOUT;
+  readonly readsOwnWrites = true;
+  private readonly server: nano.ServerScope;
+  private readonly name: string;
+  private readonly db: nano.DocumentScope<Doc>;
+
+  constructor(store: CouchdbStore) {
+    this.server = store.serverScope();
+    this.name = store.databaseNameFor(NAMES.prefix);
+    this.db = this.server.use<Doc>(this.name);
+  }
+
+  async drop(): Promise<void> {
+    try {
+      await this.server.db.destroy(this.name);
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+  }
+
+  async prepare(): Promise<void> {
+    try {
+      await this.server.db.create(this.name);
+    } catch (error) {
+      if (statusOf(error) !== 412) throw error; // exists already
+    }
+  }
+
+  async insertMany(batch: SeedBatch): Promise<void> {
+    await this.bulk([...batch.customers, ...batch.orders] as unknown as Doc[]);
+  }
+
+  /** `_bulk_docs`, every per-document result checked (CouchDB answers 201 even when some fail). */
+  private async bulk(docs: Doc[]): Promise<void> {
+    if (docs.length === 0) return;
+    const results = await this.db.bulk({ docs });
+    const failed = results.filter((r) => r.error);
+    if (failed.length > 0) {
+      const first = failed[0]!;
+      throw new Error(`_bulk_docs stored ${docs.length - failed.length} of ${docs.length} documents; first failure "${first.id}": ${first.error} (${first.reason ?? 'no reason given'})`);
+    }
+  }
+
+  async buildIndexes(): Promise<string[]> {
+    await this.db.createIndex({ index: { fields: ['address.country', '_id'] }, ddoc: COUNTRY_INDEX.ddoc, name: COUNTRY_INDEX.name, type: 'json' });
+    await this.db.createIndex({ index: { fields: ['address.zip'] }, ddoc: ZIP_INDEX.ddoc, name: ZIP_INDEX.name, type: 'json' });
+    await this.db.insert({ _id: `_design/${DESIGN}`, language: 'javascript', views: { [JOIN_VIEW]: { map: ORDERS_BY_ZIP_MAP } } } as unknown as Doc);
+    // First queries build each index and the view, so a run's queries are reads of built indexes.
+    await this.db.find({ selector: { 'address.country': { $gte: null } }, use_index: [COUNTRY_INDEX.ddoc, COUNTRY_INDEX.name], limit: 1 });
+    await this.db.find({ selector: { 'address.zip': { $gte: null } }, use_index: [ZIP_INDEX.ddoc, ZIP_INDEX.name], limit: 1 });
+    await this.db.view(DESIGN, JOIN_VIEW, { limit: 0 });
+    return ['couchdb: built Mango indexes ["address.country", "_id"] and ["address.zip"] and view orders_by_zip (each by a first query)'];
+  }
+
+  async readManifest(): Promise<Manifest | null> {
+    const doc = await this.getOrNull(MANIFEST_ID);
+    if (doc === null) return null;
+    const { _id, ...manifest } = withoutRev<Doc>(doc);
+    return manifest as unknown as Manifest;
+  }
+
+  async writeManifest(manifest: Manifest): Promise<void> {
+    const existing = await this.getOrNull(MANIFEST_ID);
+    await this.db.insert({ ...manifest, _id: MANIFEST_ID, ...(existing?._rev ? { _rev: existing._rev } : {}) } as Doc);
+  }
+
+  async removeCustomers(customers: readonly CustomerKey[]): Promise<void> {
+    if (customers.length === 0) return;
+    const found = await this.db.fetchRevs({ keys: customers.map((c) => c.id) });
+    const deletions: Doc[] = [];
+    for (const row of found.rows) {
+      if ('value' in row && row.value && !(row.value as { deleted?: boolean }).deleted) deletions.push({ _id: row.id, _rev: row.value.rev, _deleted: true });
+    }
+    await this.bulk(deletions);
+  }
+
+  async pagination(variant: string, params: PageParams): Promise<string[]> {
+    checkVariant('pagination', variant);
+    if (params.limit <= 0) return [];
+    const response = await this.db.find({
+      selector: { 'address.country': { $eq: params.country } },
+      fields: ['_id'],
+      sort: [{ 'address.country': 'asc' }, { _id: 'asc' }],
+      use_index: [COUNTRY_INDEX.ddoc, COUNTRY_INDEX.name],
+      skip: params.offset,
+      limit: params.limit,
+    });
+    return response.docs.map((d) => d._id);
+  }
+
+  async join(variant: string, params: JoinParams): Promise<JoinRow[]> {
+    checkVariant('join', variant);
+    let orders: (Doc | null | undefined)[];
+    if (variant === 'view-linked') {
+      const response = await this.db.view<{ _id: string }>(DESIGN, JOIN_VIEW, { key: params.zip, include_docs: true });
+      orders = response.rows.map((r) => r.doc as Doc | null | undefined);
+    } else {
+      // Every customer of the zip: Mango's default limit is 25, so the limit is set explicitly.
+      const customers = await this.db.find({
+        selector: { 'address.zip': { $eq: params.zip } },
+        fields: ['order_list'],
+        use_index: [ZIP_INDEX.ddoc, ZIP_INDEX.name],
+        limit: Number.MAX_SAFE_INTEGER,
+      });
+      const keys = customers.docs.flatMap((c) => (c as unknown as { order_list?: string[] }).order_list ?? []);
+      if (keys.length === 0) return [];
+      const response = await this.db.fetch({ keys });
+      orders = response.rows.map((r) => ('doc' in r ? (r.doc as Doc | null | undefined) : undefined));
+    }
+    return sumMonth(orders, params);
+  }
+
+  async readCustomer(id: string): Promise<Customer | null> {
+    const doc = await this.getOrNull(id);
+    return doc === null ? null : withoutRev<Customer>(doc);
+  }
+
+  async readOrder(id: string): Promise<Order | null> {
+    const doc = await this.getOrNull(id);
+    return doc === null ? null : withoutRev<Order>(doc);
+  }
+
+  async insertCustomer(customer: Customer): Promise<void> {
+    await this.db.insert({ ...customer } as unknown as Doc);
+  }
+
+  async updateCustomer(id: string, patch: CustomerPatch): Promise<boolean> {
+    const doc = await this.getOrNull(id);
+    if (doc === null) return false;
+    await this.db.insert({ ...doc, ...patch });
+    return true;
+  }
+
+  private async getOrNull(id: string): Promise<Doc | null> {
+    try {
+      return await this.db.get(id);
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+}
+
+/** The JOIN's group from the joined order documents: the month's orders summed, or no group. */
+function sumMonth(orders: readonly (Doc | null | undefined)[], params: JoinParams): JoinRow[] {
+  let sum = 0;
+  let matched = 0;
+  for (const order of orders) {
+    if (!order || order.month !== params.month || typeof order.sale_price !== 'number') continue;
+    sum += order.sale_price;
+    matched++;
+  }
+  return matched === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: sum }];
+}
+
+function checkVariant(kind: QueryKind, variant: string): void {
+  if (!VARIANTS[kind].some((v) => v.name === variant)) throw new Error(`couchdb: unknown ${kind} variant "${variant}"`);
+}
+
+export function createDialect(store: Store): EcommerceDialect {
+  if (!(store instanceof CouchdbStore)) throw new Error(`the couchdb dialect needs the couchdb store, got ${store.name}`);
+  return new CouchdbDialect(store);
+}

@@ -1,0 +1,199 @@
+/**
+ * MongoDB (the official `mongodb` driver): the e-commerce scenario as seed 002 ran it on Atlas and
+ * as a MongoDB developer writes it: two collections in the store's database,
+ * `ecommerce_customers` and `ecommerce_orders`, documents keyed by `_id`, and the manifest in
+ * `ecommerce_meta`.
+ *
+ * Indexes, built after the load with one `createIndexes` per collection:
+ *   customers  {"address.country": 1, _id: 1}  seed 002's country index plus `_id`: docbench
+ *                                               orders a page by id (seed 002 did not order it),
+ *                                               and with `_id` in the key the sort is index order
+ *                                               and the query is covered (no document fetched),
+ *                                               MongoDB's equality-sort rule;
+ *              {"address.zip": 1}              the JOIN's filter (seed 002 §6.4);
+ *   orders     {month: 1}                      seed 002 §6.4.
+ *
+ * Operations
+ *   pagination  find({"address.country": c}, {projection: {_id: 1}}).sort({_id: 1}).skip(o).limit(l)
+ *   join        two variants, both measured (seed 002 §4.4):
+ *               `lookup`     one aggregation: $match zip, $lookup the orders by order_list,
+ *                            $unwind, $match month, $group by month and zip with $sum, $sort;
+ *                            the server coalesces $lookup + $unwind + $match into one lookup;
+ *               `two-phase`  seed 002 Table 4.4.2: find the zip's customers (order_list only),
+ *                            then aggregate the orders {_id: {$in: ids}, month} with $group $sum.
+ *   insert      insertOne (a duplicate _id is an error, E11000)
+ *   update      updateOne({_id}, {$set: changed fields}); matchedCount says whether it existed
+ *   read        findOne({_id})
+ * Reads go to the primary (the driver's default), so a query sees every acknowledged write.
+ */
+import { MongoServerError, type Collection, type Document } from 'mongodb';
+import { MongodbStore } from '../../../src/stores/mongodb.ts';
+import type { Store } from '../../../src/stores/store.ts';
+import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch } from '../dialect.ts';
+import { NAMES } from '../dialect.ts';
+import type { Customer, CustomerPatch, Order } from '../model.ts';
+import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
+
+const NAMESPACE_NOT_FOUND = 26;
+const NAMESPACE_EXISTS = 48;
+const MANIFEST_ID = 'manifest';
+
+type CustomerDoc = Customer & Document;
+type OrderDoc = Order & Document;
+type ManifestDoc = Manifest & { _id: string };
+
+const VARIANTS: Record<QueryKind, QueryVariant[]> = {
+  pagination: [{ name: 'find', description: 'find({address.country}, projection _id).sort({_id: 1}).skip().limit(), covered by the index {address.country: 1, _id: 1}' }],
+  join: [
+    { name: 'lookup', description: 'aggregate: $match address.zip, $lookup orders by order_list, $unwind, $match month, $group $sum sale_price, $sort' },
+    { name: 'two-phase', description: 'seed 002 Table 4.4.2: find the zip\'s customers (order_list), then aggregate orders {_id: {$in}, month} with $group $sum' },
+  ],
+};
+
+const LAYOUT = [
+  `mongodb: collections ${NAMES.customers} and ${NAMES.orders}, documents keyed by _id; the manifest in ${NAMES.meta}`,
+  'mongodb: indexes {address.country: 1, _id: 1} and {address.zip: 1} on customers, {month: 1} on orders, built after the load',
+  'mongodb: reads from the primary (driver default): queries see every acknowledged write',
+];
+
+/** The `lookup` variant's pipeline on the customers collection. */
+export function lookupPipeline(params: JoinParams): Document[] {
+  return [
+    { $match: { 'address.zip': params.zip } },
+    { $project: { _id: 0, zip: '$address.zip', order_list: 1 } },
+    { $lookup: { from: NAMES.orders, localField: 'order_list', foreignField: '_id', as: 'order' } },
+    { $unwind: '$order' },
+    { $match: { 'order.month': params.month } },
+    { $group: { _id: { month: '$order.month', zip: '$zip' }, sale_price: { $sum: '$order.sale_price' } } },
+    { $sort: { sale_price: 1 } },
+  ];
+}
+
+class MongodbDialect implements EcommerceDialect, IndexBuilder {
+  readonly variants = VARIANTS;
+  readonly layout = LAYOUT;
+  readonly readsOwnWrites = true;
+  private readonly customers: Collection<CustomerDoc>;
+  private readonly orders: Collection<OrderDoc>;
+  private readonly meta: Collection<ManifestDoc>;
+
+  constructor(private readonly store: MongodbStore) {
+    this.customers = store.collection<CustomerDoc>(NAMES.customers);
+    this.orders = store.collection<OrderDoc>(NAMES.orders);
+    this.meta = store.collection<ManifestDoc>(NAMES.meta);
+  }
+
+  async drop(): Promise<void> {
+    for (const name of [NAMES.customers, NAMES.orders, NAMES.meta]) {
+      try {
+        await this.store.db().dropCollection(name);
+      } catch (error) {
+        if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
+      }
+    }
+  }
+
+  async prepare(): Promise<void> {
+    for (const name of [NAMES.customers, NAMES.orders, NAMES.meta]) {
+      try {
+        await this.store.db().createCollection(name);
+      } catch (error) {
+        if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+      }
+    }
+  }
+
+  async insertMany(batch: SeedBatch): Promise<void> {
+    if (batch.customers.length > 0) {
+      const r = await this.customers.insertMany(batch.customers.map((c) => ({ ...c })), { ordered: false });
+      if (r.insertedCount !== batch.customers.length) throw new Error(`insertMany stored ${r.insertedCount} of ${batch.customers.length} customers`);
+    }
+    if (batch.orders.length > 0) {
+      const r = await this.orders.insertMany(batch.orders.map((o) => ({ ...o })), { ordered: false });
+      if (r.insertedCount !== batch.orders.length) throw new Error(`insertMany stored ${r.insertedCount} of ${batch.orders.length} orders`);
+    }
+  }
+
+  async buildIndexes(): Promise<string[]> {
+    // createIndexes returns once the indexes are built (the load is over: nothing else writes).
+    await this.customers.createIndexes([
+      { key: { 'address.country': 1, _id: 1 }, name: 'ecommerce_country_id' },
+      { key: { 'address.zip': 1 }, name: 'ecommerce_zip' },
+    ]);
+    await this.orders.createIndexes([{ key: { month: 1 }, name: 'ecommerce_month' }]);
+    return ['mongodb: built {address.country: 1, _id: 1} and {address.zip: 1} on customers, {month: 1} on orders (createIndexes)'];
+  }
+
+  async readManifest(): Promise<Manifest | null> {
+    const doc = await this.meta.findOne({ _id: MANIFEST_ID });
+    if (doc === null) return null;
+    const { _id, ...manifest } = doc;
+    return manifest as Manifest;
+  }
+
+  async writeManifest(manifest: Manifest): Promise<void> {
+    await this.meta.replaceOne({ _id: MANIFEST_ID }, { ...manifest }, { upsert: true });
+  }
+
+  async removeCustomers(customers: readonly CustomerKey[]): Promise<void> {
+    if (customers.length === 0) return;
+    await this.customers.deleteMany({ _id: { $in: customers.map((c) => c.id) } });
+  }
+
+  async pagination(variant: string, params: PageParams): Promise<string[]> {
+    checkVariant('pagination', variant);
+    if (params.limit <= 0) return [];
+    const docs = await this.customers
+      .find({ 'address.country': params.country }, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .skip(params.offset)
+      .limit(params.limit)
+      .toArray();
+    return docs.map((d) => d._id);
+  }
+
+  async join(variant: string, params: JoinParams): Promise<JoinRow[]> {
+    checkVariant('join', variant);
+    if (variant === 'lookup') {
+      const groups = await this.customers.aggregate<{ _id: { month: number; zip: string }; sale_price: number }>(lookupPipeline(params)).toArray();
+      return groups.map((g) => ({ month: g._id.month, zip: g._id.zip, sale_price: g.sale_price }));
+    }
+    const customers = await this.customers.find({ 'address.zip': params.zip }, { projection: { _id: 0, order_list: 1 } }).toArray();
+    const orderIds = customers.flatMap((c) => c.order_list ?? []);
+    if (orderIds.length === 0) return [];
+    const sums = await this.orders
+      .aggregate<{ sale_price: number; count: number }>([
+        { $match: { _id: { $in: orderIds }, month: params.month } },
+        { $group: { _id: null, sale_price: { $sum: '$sale_price' }, count: { $sum: 1 } } },
+      ])
+      .toArray();
+    const sum = sums[0];
+    return sum === undefined || sum.count === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: sum.sale_price }];
+  }
+
+  async readCustomer(id: string): Promise<Customer | null> {
+    return (await this.customers.findOne({ _id: id })) as Customer | null;
+  }
+
+  async readOrder(id: string): Promise<Order | null> {
+    return (await this.orders.findOne({ _id: id })) as Order | null;
+  }
+
+  async insertCustomer(customer: Customer): Promise<void> {
+    await this.customers.insertOne({ ...customer });
+  }
+
+  async updateCustomer(id: string, patch: CustomerPatch): Promise<boolean> {
+    const result = await this.customers.updateOne({ _id: id }, { $set: { ...patch } });
+    return result.matchedCount === 1;
+  }
+}
+
+function checkVariant(kind: QueryKind, variant: string): void {
+  if (!VARIANTS[kind].some((v) => v.name === variant)) throw new Error(`mongodb: unknown ${kind} variant "${variant}"`);
+}
+
+export function createDialect(store: Store): EcommerceDialect {
+  if (!(store instanceof MongodbStore)) throw new Error(`the mongodb dialect needs the mongodb store, got ${store.name}`);
+  return new MongodbDialect(store);
+}

@@ -1,0 +1,172 @@
+/**
+ * Redis: the e-commerce scenario as a Redis developer builds it without modules (no RedisJSON,
+ * no RediSearch: plain Redis, as docbench's local server and most managed plans offer it).
+ *
+ * Data
+ *   - one hash per document, `ecommerce:customer:…` / `ecommerce:order:…`; each top-level field
+ *     is a hash field holding its JSON text, so nested values (address, children) keep their
+ *     shape and a scalar field can be changed alone with HSET, no read-modify-write;
+ *   - application-maintained indexes, written in the same MULTI/EXEC (or Lua script) as the
+ *     document: a sorted set per country (`ecommerce:idx:country:<country>`, every score 0, so
+ *     members are ordered by id, byte-wise) and a set per postal code (`ecommerce:idx:zip:<zip>`).
+ *
+ * Operations
+ *   pagination  ZRANGE idx:country:<c> offset offset+limit-1: the page by rank, already in id
+ *               order, one command.
+ *   join        application-side, three round trips: SMEMBERS idx:zip:<z>; a pipeline of
+ *               HGET order_list for those customers; a pipeline of HMGET month sale_price for
+ *               their orders; filter the month and sum in the client.
+ *   insert      a Lua script: refuse an existing id, else HSET the fields plus ZADD and SADD,
+ *               atomically (MULTI cannot make a write conditional).
+ *   update      a Lua script: HSET the changed fields only when the customer exists.
+ *   read        HGETALL, every field parsed from JSON.
+ */
+import { RedisStore } from '../../../src/stores/redis.ts';
+import type { RedisConnection } from '../../../src/stores/redis/connection.ts';
+import type { Store } from '../../../src/stores/store.ts';
+import type { CustomerKey, EcommerceDialect, Manifest, QueryVariant, SeedBatch } from '../dialect.ts';
+import { NAMES } from '../dialect.ts';
+import type { Customer, CustomerPatch, Order } from '../model.ts';
+import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
+
+const P = NAMES.prefix;
+const docKey = (id: string) => `${P}:${id}`;
+const countryKey = (country: string) => `${P}:idx:country:${country}`;
+const zipKey = (zip: string) => `${P}:idx:zip:${zip}`;
+const MANIFEST_KEY = `${P}:manifest`;
+
+/** KEYS[1] document, KEYS[2] country index, KEYS[3] zip index; ARGV[1] id, then field/value pairs. */
+const INSERT_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('document ' .. ARGV[1] .. ' exists') end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[1])
+return 1`;
+
+/** KEYS[1] document; ARGV field/value pairs. */
+const UPDATE_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1`;
+
+const VARIANTS: Record<QueryKind, QueryVariant[]> = {
+  pagination: [{ name: 'zrange', description: 'ZRANGE on a per-country sorted set (score 0, members ordered by id) by rank: OFFSET/LIMIT in one command' }],
+  join: [{ name: 'app-join', description: 'SMEMBERS of the zip set, pipelined HGET order_list, pipelined HMGET month sale_price; filter and SUM in the client' }],
+};
+
+const LAYOUT = [
+  'redis: one hash per document, each top-level field holding its JSON text (no modules needed)',
+  'redis: application-maintained indexes written atomically with each document: sorted set per country (score 0, id order), set per zip',
+  'redis: JOIN is application-side (3 round trips); pagination is one ZRANGE by rank',
+];
+
+/** A document as HSET arguments: field, JSON text, field, JSON text, … */
+function fieldArgs(doc: object): string[] {
+  const args: string[] = [];
+  for (const [field, value] of Object.entries(doc)) args.push(field, JSON.stringify(value));
+  return args;
+}
+
+function fromHash<T>(pairs: readonly string[]): T | null {
+  if (pairs.length === 0) return null;
+  const doc: Record<string, unknown> = {};
+  for (let i = 0; i < pairs.length; i += 2) doc[pairs[i]!] = JSON.parse(pairs[i + 1]!);
+  return doc as T;
+}
+
+class RedisDialect implements EcommerceDialect {
+  readonly variants = VARIANTS;
+  readonly layout = LAYOUT;
+  readonly readsOwnWrites = true;
+
+  constructor(private readonly redis: RedisConnection) {}
+
+  async drop(): Promise<void> {
+    // Only the scenario's keys, found with SCAN: never FLUSHDB a user's server.
+    let cursor = '0';
+    do {
+      const [next, keys] = (await this.redis.call(['SCAN', cursor, 'MATCH', `${P}:*`, 'COUNT', '1000'])) as [string, string[]];
+      if (keys.length > 0) await this.redis.call(['UNLINK', ...keys]);
+      cursor = String(next);
+    } while (cursor !== '0');
+  }
+
+  /** Nothing to create: hashes and index sets appear with their first member. */
+  async prepare(): Promise<void> {}
+
+  async insertMany(batch: SeedBatch): Promise<void> {
+    const commands: string[][] = [];
+    for (const c of batch.customers) {
+      commands.push(['HSET', docKey(c._id), ...fieldArgs(c)]);
+      commands.push(['ZADD', countryKey(c.address.country), '0', c._id]);
+      commands.push(['SADD', zipKey(c.address.zip), c._id]);
+    }
+    for (const o of batch.orders) commands.push(['HSET', docKey(o._id), ...fieldArgs(o)]);
+    await this.redis.pipeline(commands);
+  }
+
+  async readManifest(): Promise<Manifest | null> {
+    const text = (await this.redis.call(['GET', MANIFEST_KEY])) as string | null;
+    return text === null ? null : (JSON.parse(text) as Manifest);
+  }
+
+  async writeManifest(manifest: Manifest): Promise<void> {
+    await this.redis.call(['SET', MANIFEST_KEY, JSON.stringify(manifest)]);
+  }
+
+  async removeCustomers(customers: readonly CustomerKey[]): Promise<void> {
+    if (customers.length === 0) return;
+    const commands: string[][] = [];
+    for (const c of customers) {
+      commands.push(['UNLINK', docKey(c.id)], ['ZREM', countryKey(c.country), c.id], ['SREM', zipKey(c.zip), c.id]);
+    }
+    await this.redis.pipeline(commands);
+  }
+
+  async pagination(_variant: string, params: PageParams): Promise<string[]> {
+    if (params.limit <= 0) return [];
+    const stop = params.offset + params.limit - 1;
+    return (await this.redis.call(['ZRANGE', countryKey(params.country), String(params.offset), String(stop)])) as string[];
+  }
+
+  async join(_variant: string, params: JoinParams): Promise<JoinRow[]> {
+    const customers = (await this.redis.call(['SMEMBERS', zipKey(params.zip)])) as string[];
+    if (customers.length === 0) return [];
+    const lists = await this.redis.pipeline(customers.map((id) => ['HGET', docKey(id), 'order_list']));
+    const orderIds: string[] = [];
+    for (const list of lists) if (list !== null) orderIds.push(...(JSON.parse(list as string) as string[]));
+    if (orderIds.length === 0) return [];
+    const orders = await this.redis.pipeline(orderIds.map((id) => ['HMGET', docKey(id), 'month', 'sale_price']));
+    let sum = 0;
+    let matched = 0;
+    for (const reply of orders) {
+      const [month, salePrice] = reply as [string | null, string | null];
+      if (month === null || salePrice === null || Number(month) !== params.month) continue;
+      sum += Number(salePrice);
+      matched++;
+    }
+    return matched === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: sum }];
+  }
+
+  async readCustomer(id: string): Promise<Customer | null> {
+    return fromHash<Customer>((await this.redis.call(['HGETALL', docKey(id)])) as string[]);
+  }
+
+  async readOrder(id: string): Promise<Order | null> {
+    return fromHash<Order>((await this.redis.call(['HGETALL', docKey(id)])) as string[]);
+  }
+
+  async insertCustomer(customer: Customer): Promise<void> {
+    const keys = [docKey(customer._id), countryKey(customer.address.country), zipKey(customer.address.zip)];
+    await this.redis.call(['EVAL', INSERT_SCRIPT, String(keys.length), ...keys, customer._id, ...fieldArgs(customer)]);
+  }
+
+  async updateCustomer(id: string, patch: CustomerPatch): Promise<boolean> {
+    return Number(await this.redis.call(['EVAL', UPDATE_SCRIPT, '1', docKey(id), ...fieldArgs(patch)])) === 1;
+  }
+}
+
+export function createDialect(store: Store): EcommerceDialect {
+  if (!(store instanceof RedisStore)) throw new Error(`the redis dialect needs the redis store, got ${store.name}`);
+  return new RedisDialect(store.connection());
+}

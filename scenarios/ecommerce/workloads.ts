@@ -1,0 +1,50 @@
+/**
+ * The scenario's named workloads: operation proportions, as YCSB-JSON defines them (seed 002
+ * §4.3–4.4 and YCSB-JSON's "soe" mix). Any proportion can be changed with
+ * `-p <operation>proportion=…` (e.g. `-p customerreadproportion=0.5`), so the key-value
+ * operations can be mixed in too.
+ */
+import { OPERATIONS, type OperationName, type QueryKind } from './queries.ts';
+
+export interface EcommerceWorkload {
+  name: string;
+  description: string;
+  proportions: Readonly<Partial<Record<OperationName, number>>>;
+}
+
+export const WORKLOADS: Readonly<Record<string, EcommerceWorkload>> = {
+  pagination: {
+    name: 'pagination',
+    description: 'seed 002 §4.3: customers of a country, OFFSET uniform 0–5, LIMIT uniform 1–100, ids only; 100% read',
+    proportions: { pagination: 1 },
+  },
+  join: {
+    name: 'join',
+    description: 'seed 002 §4.4: customers of a zip joined to their orders of a month, SUM(sale_price) by month and zip; 100% read',
+    proportions: { join: 1 },
+  },
+  mix: {
+    name: 'mix',
+    description: "YCSB-JSON's pagination mix: pagination 90%, customer insert 5%, customer update 5%",
+    proportions: { pagination: 0.9, 'customer-insert': 0.05, 'customer-update': 0.05 },
+  },
+};
+
+export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
+
+/** The property that overrides an operation's proportion: `customer-read` -> `customerreadproportion`. */
+export function proportionProperty(operation: OperationName): string {
+  return `${operation.replace(/-/g, '')}proportion`;
+}
+
+/** A workload's proportions with the overrides applied (operations at 0 dropped). */
+export function effectiveProportions(workload: EcommerceWorkload, overrides: Readonly<Partial<Record<OperationName, number>>>): [OperationName, number][] {
+  return OPERATIONS.map((op): [OperationName, number] => [op, overrides[op] ?? workload.proportions[op] ?? 0]).filter(([, p]) => p > 0);
+}
+
+/** The query kinds a set of proportions uses: each is measured once per store variant. */
+export function queryKinds(proportions: readonly [OperationName, number][]): QueryKind[] {
+  const kinds: QueryKind[] = [];
+  for (const [op] of proportions) if (op === 'pagination' || op === 'join') kinds.push(op);
+  return kinds;
+}

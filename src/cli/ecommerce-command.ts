@@ -1,0 +1,309 @@
+/**
+ * The e-commerce scenario's commands (seed 002's Pagination and JOIN workloads):
+ *
+ *   docbench seed ecommerce --store X --customers N [--orders-per-customer M]     the load phase
+ *   docbench load --scenario ecommerce --store X -p customers=N                   the same, YCSB spelling
+ *   docbench run --scenario ecommerce --workload pagination|join|mix --store X   one workload on one store
+ *   docbench ecommerce --stores X,Y,… --customers N [--workloads pagination,join] seed + run + one table
+ *
+ * Every answer is checked against the oracle while the run goes; a wrong answer stops that run,
+ * everything measured is still written, and the command fails naming store, operation and
+ * parameters.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { basename, dirname, extname, join } from 'node:path';
+import { DOCKER_URLS } from '../local/docker.ts';
+import type { FlatProperties } from '../results/build.ts';
+import type { Result } from '../results/schema.ts';
+import { writeFileAtomic, writeResult } from '../results/write.ts';
+import { renderYcsbText } from '../report/ycsb-text.ts';
+import { workloadFromText } from '../workload/properties.ts';
+import { ECOMMERCE_STORES } from '../../scenarios/ecommerce/dialect.ts';
+import type { Dataset } from '../../scenarios/ecommerce/model.ts';
+import { renderRunTable, renderServers } from '../../scenarios/ecommerce/report.ts';
+import { seedEcommerce } from '../../scenarios/ecommerce/seed.ts';
+import { ecommerceWorkload, runEcommerce, type VariantRun } from '../../scenarios/ecommerce/session.ts';
+import { flatSettings, parseSettings, type EcommerceSettings } from '../../scenarios/ecommerce/settings.ts';
+import { WORKLOAD_NAMES } from '../../scenarios/ecommerce/workloads.ts';
+import { scenarioResult } from '../../scenarios/shared/timing.ts';
+import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
+import { UsageError } from './errors.ts';
+import { describeStore, openStore, type OpenStore } from './store-session.ts';
+import { checkOutPath } from './ycsb-command.ts';
+
+export const SCENARIO = 'ecommerce';
+
+/** What a comparison seeds when not told: fits this kind of machine in a few minutes per store. */
+export const ECOMMERCE_DEFAULTS = { customers: 10_000, ordersPerCustomer: 5, workloads: ['pagination', 'join'], maxexecutiontime: 30 } as const;
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+const positive = (flag: string) => (value: string) => {
+  const n = Number(value.replace(/_/g, ''));
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} expects a whole number >= 1, got "${value}"`);
+  return n;
+};
+const nonNegative = (flag: string) => (value: string) => {
+  const n = Number(value.replace(/_/g, ''));
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${flag} expects a number >= 0, got "${value}"`);
+  return n;
+};
+
+function storeList(value: string, flag: string): string[] {
+  const stores = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (stores.length === 0) throw new UsageError(`${flag} is empty`);
+  for (const s of stores) {
+    if (!ECOMMERCE_STORES.includes(s)) throw new UsageError(`${flag}: the ecommerce scenario runs on ${ECOMMERCE_STORES.join(', ')}; got "${s}"`);
+  }
+  const twice = stores.find((s, i) => stores.indexOf(s) !== i);
+  if (twice !== undefined) throw new UsageError(`${flag}: "${twice}" is listed twice`);
+  return stores;
+}
+
+function workloadList(values: readonly string[], flag: string): string[] {
+  const names = values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new UsageError(`${flag}: name a workload: ${WORKLOAD_NAMES.join(', ')}`);
+  for (const name of names) {
+    if (!WORKLOAD_NAMES.includes(name)) throw new UsageError(`${flag}: unknown ecommerce workload "${name}"; expected one of ${WORKLOAD_NAMES.join(', ')}`);
+  }
+  return names;
+}
+
+/** Flags that are settings too: appended after `-p` so the flag wins, as YCSB's -threads does. */
+function assignments(property: readonly string[], flags: { threads?: number; target?: number; customers?: number; ordersPerCustomer?: number; seed?: number }): string[] {
+  const out = [...property];
+  if (flags.threads !== undefined) out.push(`threadcount=${flags.threads}`);
+  if (flags.target !== undefined) out.push(`target=${flags.target}`);
+  if (flags.customers !== undefined) out.push(`customers=${flags.customers}`);
+  if (flags.ordersPerCustomer !== undefined) out.push(`orderspercustomer=${flags.ordersPerCustomer}`);
+  if (flags.seed !== undefined) out.push(`seed=${flags.seed}`);
+  return out;
+}
+
+/** Open a store with the store settings (`redis.*`, …) of `-p` and a pool sized for the workers. */
+async function open(store: string, url: string | undefined, settings: EcommerceSettings): Promise<OpenStore> {
+  const storeAssignments = Object.entries(settings.storeSettings).map(([k, v]) => `${k}=${v}`);
+  return openStore(store, url, workloadFromText('', SCENARIO, [...storeAssignments, `threadcount=${settings.threadcount}`]));
+}
+
+function datasetOf(settings: EcommerceSettings, flag: string): Dataset {
+  if (settings.customers === undefined) throw new UsageError(`${flag}: how many customers to seed? give --customers N (or -p customers=N)`);
+  return { seed: settings.seed, customers: settings.customers, ordersPerCustomer: settings.orderspercustomer };
+}
+
+/** Seed one store; the load result (INSERT-BATCH, INDEX-BUILD rows) is returned for printing. */
+async function seedStore(opened: OpenStore, settings: EcommerceSettings, dataset: Dataset, progress: boolean): Promise<Result> {
+  const { outcome } = await seedEcommerce({
+    store: opened.store,
+    dataset,
+    batchSize: settings.batchsize,
+    concurrency: settings.threadcount,
+    progress,
+    label: `[${opened.store.name} seed ecommerce]`,
+  });
+  const properties: FlatProperties = { ...flatSettings(settings), customers: dataset.customers, orderspercustomer: dataset.ordersPerCustomer };
+  return scenarioResult(outcome, { scenario: SCENARIO, workloadName: 'seed', properties, store: await describeStore(opened) });
+}
+
+/** One result per variant run, with the variants, the dataset and what each variant did. */
+async function runStore(opened: OpenStore, workloadName: string, settings: EcommerceSettings, status: boolean, onResult: (result: Result) => void): Promise<string[]> {
+  const workload = ecommerceWorkload(workloadName);
+  const store = await describeStore(opened);
+  const mismatches: string[] = [];
+  await runEcommerce({
+    store: opened.store,
+    workload,
+    settings,
+    status,
+    onRun: (run, dataset) => {
+      const properties: FlatProperties = {
+        ...flatSettings(settings),
+        // The dataset as its manifest describes it; the run's own `seed` seeds the parameter choices.
+        'dataset.seed': dataset.seed,
+        customers: dataset.customers,
+        orderspercustomer: dataset.ordersPerCustomer,
+        ...Object.fromEntries(Object.entries(run.variants).map(([kind, name]) => [`variant.${kind}`, name])),
+      };
+      const result = scenarioResult(run.outcome, { scenario: SCENARIO, workloadName: workload.name, properties, store });
+      result.notes.push(workload.description, ...run.descriptions);
+      if (run.mismatch !== undefined) {
+        result.notes.push(`WRONG ANSWER, run stopped: ${run.mismatch}`);
+        mismatches.push(`${opened.store.name} ${workload.name}: ${run.mismatch}`);
+      }
+      onResult(result);
+    },
+  });
+  return mismatches;
+}
+
+/** `results/x.json` -> `results/x-lookup.json` when a run wrote one result per variant. */
+function variantPath(out: string, result: Result, several: boolean): string {
+  if (!several) return out;
+  const variants = ['variant.pagination', 'variant.join'].map((k) => result.workload.properties[k]).filter((v) => typeof v === 'string');
+  const ext = extname(out) || '.json';
+  return join(dirname(out), `${basename(out, extname(out))}-${variants.join('-')}${ext}`);
+}
+
+function failIfWrong(mismatches: readonly string[]): void {
+  if (mismatches.length > 0) throw new AnswerMismatchError(`ecommerce: ${mismatches.length} wrong ${mismatches.length === 1 ? 'answer' : 'answers'}:\n${mismatches.join('\n')}`);
+}
+
+export interface EcommercePhaseOptions {
+  phase: 'load' | 'run';
+  store: string;
+  url?: string;
+  /** Workload names (run) given with -P / --workload. */
+  workloads: readonly string[];
+  property: readonly string[];
+  threads?: number;
+  target?: number;
+  out?: string;
+  status: boolean;
+}
+
+/** `docbench load|run --scenario ecommerce …`: the scenario on the YCSB-shaped commands. */
+export async function runEcommercePhase(options: EcommercePhaseOptions): Promise<void> {
+  if (!ECOMMERCE_STORES.includes(options.store)) throw new UsageError(`--store: the ecommerce scenario runs on ${ECOMMERCE_STORES.join(', ')}; got "${options.store}"`);
+  checkOutPath(options.out);
+  const settings = parseSettings(assignments(options.property, options));
+  if (options.phase === 'load') {
+    if (options.workloads.length > 0) throw new UsageError('--workload: the ecommerce load phase seeds customers and orders; give -p customers=N (workloads are for `run`)');
+    const dataset = datasetOf(settings, '-p customers');
+    const opened = await open(options.store, options.url, settings);
+    try {
+      const result = await seedStore(opened, settings, dataset, options.status);
+      process.stdout.write(renderYcsbText(result));
+      if (options.out) writeResult(options.out, result);
+    } finally {
+      await opened.store.close();
+    }
+    return;
+  }
+  if (options.workloads.length === 0) throw new UsageError(`--workload: name the ecommerce workload to run: ${WORKLOAD_NAMES.join(', ')}`);
+  const names = workloadList(options.workloads, '--workload');
+  if (names.length > 1) throw new UsageError(`--workload: run takes one ecommerce workload at a time; got ${names.join(', ')} (\`docbench ecommerce --workloads …\` runs several)`);
+  const opened = await open(options.store, options.url, settings);
+  const results: Result[] = [];
+  let mismatches: string[];
+  try {
+    mismatches = await runStore(opened, names[0]!, settings, options.status, (result) => {
+      process.stdout.write(renderYcsbText(result));
+      results.push(result);
+    });
+  } finally {
+    await opened.store.close();
+  }
+  if (options.out) for (const r of results) writeResult(variantPath(options.out, r, results.length > 1), r);
+  process.stdout.write(`\n${renderRunTable(results)}\n${renderServers(results)}`);
+  failIfWrong(mismatches);
+}
+
+/** The scenario's store-setting-aware options shared by `seed ecommerce` and `ecommerce`. */
+function addCommonOptions(command: Command): Command {
+  return command
+    .option('--customers <n>', 'customers to seed (each about 4 KB)', positive('--customers'))
+    .option('--orders-per-customer <n>', 'orders per customer', positive('--orders-per-customer'))
+    .option('--seed <n>', 'seed of the dataset (seeding) and of the parameter choices (running)', nonNegative('--seed'))
+    .option('--threads <n>', 'threadcount: concurrent workers (bulk writers while seeding)', positive('--threads'))
+    .option('-p, --property <key=value>', 'scenario setting (operationcount, maxexecutiontime, maxoffset, variant, …) or store setting (redis.*, mongodb.*, …); repeatable', collect, [])
+    .option('-q, --quiet', 'no progress bar or status lines on stderr', false);
+}
+
+interface CommonOptions {
+  customers?: number;
+  ordersPerCustomer?: number;
+  seed?: number;
+  threads?: number;
+  property: string[];
+  quiet: boolean;
+}
+
+/** `docbench seed ecommerce …` on the scenario commands' `seed` command. */
+export function registerEcommerceSeed(seed: Command): void {
+  addCommonOptions(
+    seed
+      .command('ecommerce')
+      .description("the e-commerce scenario's load phase: customers and their orders in bulk, then the store's indexes (same data on every store for the same seed)")
+      .addOption(new Option('--store <name>', `store: ${ECOMMERCE_STORES.join(', ')}`).makeOptionMandatory())
+      .option('--url <url>', "connection URL (default: docbench's local server for the store, started if needed)")
+      .option('--out <file>', 'write the load result as JSON (atomically)'),
+  ).action(async (opts: CommonOptions & { store: string; url?: string; out?: string }) => {
+    const stores = storeList(opts.store, '--store');
+    if (stores.length > 1) throw new UsageError(`--store: seed ecommerce loads one store at a time; got ${stores.join(', ')}`);
+    await runEcommercePhase({
+      phase: 'load',
+      store: stores[0]!,
+      ...(opts.url !== undefined ? { url: opts.url } : {}),
+      workloads: [],
+      property: assignments(opts.property, { ...opts, customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers, ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer }),
+      ...(opts.out !== undefined ? { out: opts.out } : {}),
+      status: !opts.quiet,
+    });
+  });
+}
+
+/** `docbench ecommerce …`: seed every store, run every workload, one table. */
+export function registerEcommerceCommand(program: Command): void {
+  addCommonOptions(
+    program
+      .command('ecommerce')
+      .description('seed 002 on several stores: seed customers and orders, run pagination / join / mix (every answer checked against the oracle), one table')
+      .option('--stores <list>', `comma-separated stores: ${ECOMMERCE_STORES.join(', ')}`, ECOMMERCE_STORES.join(','))
+      .option('--workloads <list>', `comma-separated workloads: ${WORKLOAD_NAMES.join(', ')}`, ECOMMERCE_DEFAULTS.workloads.join(','))
+      .option('--skip-seed', 'run on the dataset each store already holds (from an earlier seed)', false)
+      .option('--out-dir <dir>', 'where result files go (default: results/ecommerce-<timestamp>)')
+      .option('--docker', 'use the real servers started by `docbench up --docker`', false),
+  ).action(async (opts: CommonOptions & { stores: string; workloads: string; skipSeed: boolean; outDir?: string; docker: boolean }) => {
+    const stores = storeList(opts.stores, '--stores');
+    const workloads = workloadList([opts.workloads], '--workloads');
+    const reseed = !opts.skipSeed;
+    // A comparison is bounded in time unless told otherwise (-p operationcount=N -p maxexecutiontime=0).
+    const settings = parseSettings([
+      `maxexecutiontime=${ECOMMERCE_DEFAULTS.maxexecutiontime}`,
+      'operationcount=0',
+      ...assignments(opts.property, {
+        ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+        customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers,
+        ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer,
+        ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+      }),
+    ]);
+    const urlOf = (store: string): string | undefined => {
+      if (!opts.docker) return undefined;
+      const url = DOCKER_URLS[store];
+      if (url === undefined) throw new UsageError(`--docker: docker/compose.yaml has no server for "${store}"`);
+      return url;
+    };
+    for (const store of stores) urlOf(store);
+    const outDir = opts.outDir ?? join('results', `ecommerce-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    const results: Result[] = [];
+    const mismatches: string[] = [];
+    for (const store of stores) {
+      const opened = await open(store, urlOf(store), settings);
+      try {
+        if (reseed) {
+          const load = await seedStore(opened, settings, datasetOf(settings, '--customers'), !opts.quiet);
+          writeResult(join(outDir, `${store}-ecommerce-seed.json`), load);
+          const insert = load.operations.find((o) => o.name === 'INSERT-BATCH');
+          process.stderr.write(`${store}: seeded ${settings.customers} customers in ${(load.overall.runtimeMs / 1000).toFixed(1)} s${insert ? ` (${insert.latency.operations} bulk writes)` : ''}\n`);
+        }
+        for (const workload of workloads) {
+          mismatches.push(
+            ...(await runStore(opened, workload, settings, !opts.quiet, (result) => {
+              const variants = ['variant.pagination', 'variant.join'].map((k) => result.workload.properties[k]).filter((v) => typeof v === 'string');
+              writeResult(join(outDir, `${store}-ecommerce-${workload}${variants.map((v) => `-${v}`).join('')}.json`), result);
+              results.push(result);
+            })),
+          );
+        }
+      } finally {
+        await opened.store.close();
+      }
+    }
+    const table = `${renderRunTable(results)}\n${renderServers(results)}`;
+    process.stdout.write(`\n${table}`);
+    writeFileAtomic(join(outDir, 'comparison.md'), `# E-commerce scenario (seed 002): ${settings.customers} customers × ${settings.orderspercustomer} orders\n\n${table}`);
+    process.stderr.write(`results written to ${outDir}\n`);
+    failIfWrong(mismatches);
+  });
+}

@@ -1,0 +1,150 @@
+/**
+ * The e-commerce scenario end to end on every local store, at a small size: seed customers and
+ * orders, run pagination, JOIN (every variant the store has) and the pagination mix, every answer
+ * checked against the oracle; then the key-value operations and their error cases, and the
+ * `docbench run --scenario ecommerce` command with its result file. On the Couchbase stand-in
+ * (KV only) seeding and key-value operations must run and every query must say UNSUPPORTED.
+ *
+ * The test seeds the scenario's own collections (as `docbench seed ecommerce` does) and drops
+ * them at the end: a dataset seeded for a benchmark on the same local servers is replaced.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { openStore, type OpenStore } from '../../src/cli/store-session.ts';
+import { resultSchema } from '../../src/results/schema.ts';
+import { CouchbaseStore } from '../../src/stores/couchbase.ts';
+import { workloadFromText } from '../../src/workload/properties.ts';
+import type { EcommerceDialect } from '../../scenarios/ecommerce/dialect.ts';
+import { customerCore, generateCustomer } from '../../scenarios/ecommerce/generator.ts';
+import { customerId, orderId, type Dataset } from '../../scenarios/ecommerce/model.ts';
+import { EcommerceOracle } from '../../scenarios/ecommerce/oracle.ts';
+import { seedEcommerce } from '../../scenarios/ecommerce/seed.ts';
+import { ecommerceDialect, ecommerceWorkload, readDataset, restoreSeededState, runEcommerce } from '../../scenarios/ecommerce/session.ts';
+import { parseSettings } from '../../scenarios/ecommerce/settings.ts';
+
+const STORES = (process.env.DOCBENCH_TEST_STORES ?? 'redis,cassandra,mongodb,couchdb,couchbase').split(',').filter(Boolean);
+const DATASET: Dataset = { seed: 2002, customers: 300, ordersPerCustomer: 4 };
+const OPERATIONS = 150;
+const CLI = join(import.meta.dirname, '..', '..', 'bin', 'docbench.js');
+
+/** A target without SQL++ (the local Couchbase stand-in) cannot run the queries. */
+function hasQueries(open: OpenStore): boolean {
+  return !(open.store instanceof CouchbaseStore) || open.store.capabilities().query;
+}
+
+const count = (statuses: ReadonlyMap<string, number>, status: string) => statuses.get(status) ?? 0;
+
+for (const store of STORES) {
+  describe(`ecommerce on ${store}`, { timeout: 300_000 }, () => {
+    let open: OpenStore;
+    let dialect: EcommerceDialect;
+    const oracle = new EcommerceOracle(DATASET);
+
+    before(async () => {
+      open = await openStore(store, undefined, workloadFromText('', 'ecommerce', ['threadcount=4']));
+      dialect = await ecommerceDialect(open.store);
+    });
+
+    after(async () => {
+      if (!open) return;
+      await dialect.drop();
+      await open.store.close();
+    });
+
+    it('seeds customers and orders in bulk and writes the manifest last', async () => {
+      const { outcome, manifest } = await seedEcommerce({ store: open.store, dataset: DATASET, batchSize: 100, concurrency: 4, progress: false, label: `[${store}]` });
+      assert.equal(count(outcome.measurements.statusCounts('INSERT-BATCH'), 'OK'), 3, 'three bulk writes of 100 customers');
+      assert.equal(count(outcome.measurements.statusCounts('INSERT-BATCH'), 'ERROR'), 0);
+      assert.deepEqual({ ...manifest, seededAt: '' }, { ...(await readDataset(dialect, store)), seededAt: '' });
+      assert.equal(manifest.signupsUpTo, DATASET.customers);
+    });
+
+    for (const name of ['pagination', 'join']) {
+      it(`${name}: every variant answers as the oracle does (UNSUPPORTED where the target has no queries)`, async () => {
+        const row = name.toUpperCase();
+        const { runs } = await runEcommerce({ store: open.store, workload: ecommerceWorkload(name), settings: parseSettings([`operationcount=${OPERATIONS}`, 'threadcount=4']), status: false });
+        assert.equal(runs.length, dialect.variants[name as 'pagination' | 'join'].length, 'one run per variant');
+        for (const run of runs) {
+          const m = run.outcome.measurements;
+          assert.equal(run.mismatch, undefined, run.mismatch);
+          if (hasQueries(open)) {
+            assert.equal(count(m.statusCounts(row), 'OK'), OPERATIONS, `${JSON.stringify(run.variants)}: ${m.errorSamples(row).join('; ')}`);
+            assert.equal(count(m.statusCounts('VERIFY'), 'OK'), OPERATIONS, 'every answer checked');
+          } else {
+            assert.equal(count(m.statusCounts(row), 'UNSUPPORTED'), OPERATIONS, 'a query the stand-in cannot run is UNSUPPORTED, never a success');
+            assert.equal(count(m.statusCounts(row), 'OK'), 0);
+          }
+        }
+      });
+    }
+
+    it('mix: pages stay right while customers sign up and change; the next run starts from the seeded state', async () => {
+      const { runs } = await runEcommerce({ store: open.store, workload: ecommerceWorkload('mix'), settings: parseSettings(['operationcount=300', 'threadcount=4', 'seed=9']), status: false });
+      for (const run of runs) {
+        const m = run.outcome.measurements;
+        assert.equal(run.mismatch, undefined, run.mismatch);
+        assert.ok(count(m.statusCounts('CUSTOMER-INSERT'), 'OK') > 0, `sign-ups inserted: ${m.errorSamples('CUSTOMER-INSERT').join('; ')}`);
+        assert.ok(count(m.statusCounts('CUSTOMER-UPDATE'), 'OK') > 0, `customers updated: ${m.errorSamples('CUSTOMER-UPDATE').join('; ')}`);
+        assert.equal(count(m.statusCounts('VERIFY'), 'UNEXPECTED_STATE'), 0);
+      }
+      const manifest = await readDataset(dialect, store);
+      assert.ok(manifest.signupsUpTo > DATASET.customers, 'the manifest records how far sign-ups may reach');
+      const firstSignup = customerId(DATASET.customers);
+      assert.notEqual(await dialect.readCustomer(firstSignup), null, 'the first sign-up was stored');
+      const restored = await restoreSeededState(dialect, manifest);
+      assert.equal(restored.signupsUpTo, DATASET.customers);
+      assert.equal(await dialect.readCustomer(firstSignup), null, 'restoring removes every sign-up');
+      if (hasQueries(open)) {
+        const country = customerCore(DATASET.seed, DATASET.customers).country;
+        const page = { country, offset: 0, limit: oracle.countryCount(country) + 5 };
+        assert.deepEqual(await dialect.pagination(dialect.variants.pagination[0]!.name, page), oracle.page(page), 'the removed sign-up left no index entry');
+      }
+    });
+
+    it('key-value operations: documents read back whole, and the error cases say so', async () => {
+      assert.equal(oracle.checkCustomer(7, await dialect.readCustomer(customerId(7))), undefined);
+      assert.equal(oracle.checkOrder(7, 3, await dialect.readOrder(orderId(7, 3))), undefined);
+      assert.equal(await dialect.readCustomer(customerId(DATASET.customers + 999)), null, 'a missing customer reads as null');
+      assert.equal(await dialect.readOrder(orderId(7, 99)), null, 'a missing order reads as null');
+      const patch = { ballance_current: '$1.00', linear_score: 1, weighted_score: 2, isActive: false };
+      assert.equal(await dialect.updateCustomer(customerId(7), patch), true);
+      const updated = await dialect.readCustomer(customerId(7));
+      assert.equal(updated?.ballance_current, '$1.00');
+      assert.equal(updated?.isActive, false);
+      assert.equal(oracle.checkCustomer(7, updated), undefined, 'an update changes the patched fields only');
+      if (store !== 'cassandra') {
+        // Every Cassandra write is an upsert: it cannot tell a missing row without a lightweight transaction.
+        assert.equal(await dialect.updateCustomer(customerId(DATASET.customers + 999), patch), false, 'updating a missing customer reports it');
+        await assert.rejects(dialect.insertCustomer(generateCustomer(DATASET, 7)), 'inserting an existing id is an error');
+      }
+    });
+
+    it('docbench run --scenario ecommerce --workload join writes a result per variant in the common schema', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'docbench-ecommerce-'));
+      try {
+        const out = join(dir, 'join.json');
+        const cli = spawnSync(process.execPath, [CLI, 'run', '--scenario', 'ecommerce', '--store', store, '--workload', 'join', '-p', 'operationcount=50', '-q', '--out', out], { encoding: 'utf8', timeout: 240_000 });
+        assert.equal(cli.status, 0, cli.stderr);
+        assert.match(cli.stdout, /\[OVERALL\], Throughput\(ops\/sec\)/);
+        assert.match(cli.stdout, /\| store/, 'the summary table is printed');
+        const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+        assert.equal(files.length, dialect.variants.join.length, files.join(', '));
+        for (const file of files) {
+          const result = resultSchema.parse(JSON.parse(readFileSync(join(dir, file), 'utf8')));
+          assert.equal(result.workload.name, 'join');
+          assert.equal(result.store.name, store);
+          assert.equal(typeof result.workload.properties['variant.join'], 'string');
+          const joinRow = result.operations.find((o) => o.name === 'JOIN');
+          assert.ok(joinRow, 'a JOIN row');
+          assert.equal(joinRow.returns?.[hasQueries(open) ? 'OK' : 'UNSUPPORTED'], 50);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
