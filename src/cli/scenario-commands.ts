@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { registerEcommerceCommand, registerEcommerceSeed } from './ecommerce-command.ts';
 import { registerPersonsCommand, registerPersonsSeed } from './persons-command.ts';
+import { registerK6Command } from './k6-command.ts';
+import { registerServeCommand } from './serve-command.ts';
 
 /**
  * Commands of the scenarios (`docbench seed <scenario>`, `docbench persons`, …). Each scenario
@@ -12,4 +14,7 @@ export function registerScenarioCommands(program: Command): void {
   registerEcommerceSeed(seed);
   registerPersonsCommand(program);
   registerEcommerceCommand(program);
+  // End-to-end mode: the HTTP service and the k6 runner.
+  registerServeCommand(program);
+  registerK6Command(program);
 }

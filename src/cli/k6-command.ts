@@ -1,0 +1,493 @@
+/**
+ * `docbench k6 <script> --store X[,Y…] [-P …] [-p …] [--direct]`: end-to-end runs, start to finish.
+ *
+ *   1. k6 from the cache (built once with Go if missing);
+ *   2. the data: for YCSB scripts the load phase, direct, exactly as `docbench load --fresh`
+ *      (loading through HTTP would measure nothing anyone asked for, and take longer); for the
+ *      scenario scripts `docbench seed <scenario>` when asked (--customers, --size);
+ *   3. `docbench serve` with the same workload, as a child process on a free port;
+ *   4. k6 with the load shape in YCSB's terms mapped to the script's settings (threadcount ->
+ *      VUS, operationcount -> ITERATIONS, target -> the open model's RATE, maxexecutiontime ->
+ *      DURATION), the k6 process's CPU sampled from outside;
+ *   5. the result k6's handleSummary wrote, completed with k6's CPU and this machine, checked
+ *      against the result schema, printed as YCSB text and written with --out / --out-dir.
+ *
+ * `--direct` first runs the same workload directly (`docbench run`, from its own fresh load) on
+ * each store, and a table puts both modes side by side with what each side's CPU cost.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { CLIENT_CPU_NOT_MEASURED } from '../../k6/lib/summary.ts';
+import { installK6 } from '../local/k6.ts';
+import { renderRunContext } from '../report/comparison-table.ts';
+import { renderYcsbText } from '../report/ycsb-text.ts';
+import { describeMachine } from '../results/machine.ts';
+import { resultSchema, type Result } from '../results/schema.ts';
+import { writeFileAtomic, writeResult } from '../results/write.ts';
+import { CpuSampler, cpuBetween, reapedChildrenCpu, type ChildCpu } from '../service/process-cpu.ts';
+import { startServiceProcess } from '../service/service-process.ts';
+import { SCENARIOS, type ScenarioName } from '../service/scenarios.ts';
+import { STORE_NAMES } from '../stores/registry.ts';
+import { workloadFromText, type WorkloadProperties } from '../workload/properties.ts';
+import { loadWorkload } from '../workload/workload-file.ts';
+import { UsageError } from './errors.ts';
+import { checkOutPath, flagOverrides, runYcsbPhase } from './ycsb-command.ts';
+import { openStore } from './store-session.ts';
+
+const K6_DIR = fileURLToPath(new URL('../../k6/', import.meta.url));
+
+export interface K6CommandOptions {
+  script: string;
+  stores: string[];
+  url?: string;
+  /** Which scenario a script of the user's own drives (shipped scripts are known by name). */
+  scenario?: ScenarioName;
+  workloadFiles: string[];
+  overrides: string[];
+  threads?: number;
+  target?: number;
+  /** Operations to run (YCSB operationcount; k6 ITERATIONS). */
+  operations?: number;
+  /** Seconds to run (YCSB maxexecutiontime; k6 DURATION). */
+  duration?: number;
+  workers: number;
+  /** Load (YCSB) before the run; false: the table already holds this workload. */
+  load: boolean;
+  /** Also run the workload directly on each store, for a side-by-side table. */
+  direct: boolean;
+  /** E-commerce scripts: seed this many customers first (else use the seeded dataset). */
+  customers?: number;
+  /** Persons script: seed this many documents first (else use the seeded dataset). */
+  size?: number;
+  nested: boolean;
+  /** Extra k6 environment (`P99_MS=50`), applied last. */
+  k6Env: string[];
+  out?: string;
+  outDir?: string;
+  quiet: boolean;
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** A path as given, or a shipped script by name (`ycsb-a`, `ycsb-a.ts`, `pagination`). */
+export function resolveScript(given: string): string {
+  for (const candidate of [given, join(K6_DIR, given), join(K6_DIR, `${given}.ts`)]) {
+    if (existsSync(candidate) && !candidate.endsWith('/')) return resolve(candidate);
+  }
+  throw new UsageError(`k6 script ${given} not found (a path, or a script in k6/: ycsb-a … ycsb-h, ycsb, pagination, join, persons)`);
+}
+
+/** Which scenario a shipped script drives, by its name; null for a script of the user's own. */
+export function scenarioOfScript(script: string): ScenarioName | null {
+  const name = basename(script);
+  if (/^ycsb(-[a-h])?\.ts$/.test(name)) return 'ycsb';
+  if (name === 'pagination.ts' || name === 'join.ts') return 'ecommerce';
+  if (name === 'persons.ts') return 'persons';
+  return null;
+}
+
+/** The workload a per-workload YCSB script runs (`ycsb-a.ts` -> `workloada`), when no -P is given. */
+export function workloadOfScript(script: string): string | null {
+  const letter = /^ycsb-([a-h])\.ts$/.exec(basename(script))?.[1];
+  return letter ? `workload${letter}` : null;
+}
+
+/** The k6 settings (k6/lib/settings.ts) for a YCSB workload's load shape, in YCSB's terms. */
+export function k6Environment(p: Pick<WorkloadProperties, 'threadcount' | 'target' | 'operationcount' | 'maxexecutiontime' | 'hdrhistogram.percentiles'>): Record<string, string> {
+  const env: Record<string, string> = { VUS: String(p.threadcount) };
+  if (p.target > 0) {
+    env.MODEL = 'open';
+    env.RATE = String(p.target);
+    const seconds = p.maxexecutiontime > 0 ? p.maxexecutiontime : Math.ceil(p.operationcount / p.target);
+    env.DURATION = `${seconds}s`;
+    // Enough VUs to keep the rate through latency spikes; k6 adds them only when needed.
+    env.MAX_VUS = String(p.threadcount * 4);
+  } else {
+    env.MODEL = 'closed';
+    if (p.operationcount > 0) env.ITERATIONS = String(p.operationcount);
+    if (p.maxexecutiontime > 0) env.DURATION = `${p.maxexecutiontime}s`;
+    // Both given: the run ends at whichever comes first, as YCSB's does.
+    if (p.operationcount === 0 && p.maxexecutiontime === 0) throw new UsageError('the run needs operationcount > 0 or maxexecutiontime > 0');
+  }
+  if (p['hdrhistogram.percentiles'].length > 0) env.PERCENTILES = p['hdrhistogram.percentiles'].join(',');
+  return env;
+}
+
+function parseEnvAssignments(assignments: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const a of assignments) {
+    const eq = a.indexOf('=');
+    if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.slice(0, eq))) throw new UsageError(`--k6-env ${a}: expected NAME=value`);
+    env[a.slice(0, eq)] = a.slice(eq + 1);
+  }
+  return env;
+}
+
+interface K6Run {
+  code: number | null;
+  /** The k6 process's CPU sampled while it ran (null where /proc is not available). */
+  sampler: CpuSampler | null;
+  /** The whole k6 process, start-up and summary included. */
+  total: ChildCpu | null;
+}
+
+function runK6(binary: string, script: string, env: Record<string, string>, quiet: boolean): Promise<K6Run> {
+  const before = reapedChildrenCpu();
+  // k6's stdout is its summary, which docbench prints itself once completed; stderr (progress,
+  // logs, crossed thresholds) passes through.
+  const child = spawn(binary, ['run', ...(quiet ? ['--quiet'] : []), '--no-color', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const sampler = child.pid !== undefined && process.platform === 'linux' ? new CpuSampler(child.pid) : null;
+  return new Promise((resolveRun, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      sampler?.stop();
+      resolveRun({ code, sampler, total: cpuBetween(before, reapedChildrenCpu()) });
+    });
+  });
+}
+
+/** k6's result, completed with what only this side knows: the client's CPU and machine. */
+export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'total'>, workloadFile: string | undefined, overrides: string[]): Result {
+  const ops = result.overall.operations;
+  const requests = Number(result.store.extra?.['service.requests'] ?? 0);
+  // The measured window: from the end of setup() to handleSummary, without k6's start-up
+  // (compiling the script for every VU) which a short run would otherwise be dominated by.
+  const window = run.sampler?.between(Date.parse(result.startedAt), Date.parse(result.endedAt)) ?? null;
+  const cpu = window ?? run.total;
+  const cpuUs = cpu ? (cpu.userMs + cpu.systemMs) * 1000 : 0;
+  const perRequest = requests > 0 ? round1(cpuUs / requests) : 0;
+  const perOp = ops > 0 ? round1(cpuUs / ops) : 0;
+  const totalMs = run.total ? round1(run.total.userMs + run.total.systemMs) : null;
+  const note = cpu
+    ? `client CPU (k6 process${window ? ', measured window' : ', whole process incl. start-up'}): ${perRequest} us per request, ${perOp} us per operation` +
+      (window && totalMs !== null ? `; the whole k6 process used ${totalMs} ms incl. start-up` : '')
+    : 'client CPU: not measured (needs /proc, i.e. Linux)';
+  return {
+    ...result,
+    workload: { ...result.workload, ...(workloadFile ? { file: workloadFile } : {}), overrides },
+    store: { ...result.store, extra: { ...result.store.extra, ...(cpu ? { 'client.cpuUsPerRequest': perRequest } : {}) } },
+    machine: describeMachine(),
+    clientCpu: cpu ? { userMs: round1(cpu.userMs), systemMs: round1(cpu.systemMs), usPerOp: perOp } : result.clientCpu,
+    notes: result.notes.map((n) => (n === CLIENT_CPU_NOT_MEASURED ? note : n)),
+  };
+}
+
+/** One store's end-to-end run: service up, k6 run, service down; the completed result. */
+async function runEndToEnd(k6: string, script: string, store: string, options: K6CommandOptions, plan: RunPlan): Promise<{ result: Result; code: number | null }> {
+  const serveArgs = ['--store', store, '--port', '0', '--workers', String(options.workers), '--scenario', plan.scenario, ...plan.serveArgs];
+  if (options.url !== undefined) serveArgs.push('--url', options.url);
+  const service = await startServiceProcess(serveArgs);
+  const scratch = mkdtempSync(join(tmpdir(), 'docbench-k6-'));
+  try {
+    const resultFile = join(scratch, 'result.json');
+    const env = { ...plan.env, BASE_URL: service.baseUrl, RESULT_FILE: resultFile };
+    if (!options.quiet) log(`k6: ${basename(script)} against ${service.baseUrl} (${store}; ${Object.entries(plan.env).map(([k, v]) => `${k}=${v}`).join(' ')})`);
+    const run = await runK6(k6, script, env, options.quiet);
+    if (!existsSync(resultFile)) {
+      const said = service.stderr().trim().split('\n').slice(-3).join(' | ');
+      throw new UsageError(`k6 exited with code ${run.code} and wrote no result; see its messages above${said ? ` (service: ${said})` : ''}`);
+    }
+    const raw = JSON.parse(readFileSync(resultFile, 'utf8')) as Result;
+    const result = resultSchema.parse(completeResult(raw, run, plan.workloadFile, plan.overrides));
+    return { result, code: run.code };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+    await service.stop();
+  }
+}
+
+/** What one script needs, resolved once before any store is touched. */
+interface RunPlan {
+  scenario: ScenarioName;
+  env: Record<string, string>;
+  serveArgs: string[];
+  /** YCSB: the workload files and overrides (load phase, direct run, service). */
+  files: string[];
+  overrides: string[];
+  workloadFile?: string;
+}
+
+function planRun(script: string, options: K6CommandOptions): RunPlan {
+  const scenario = scenarioOfScript(script) ?? options.scenario ?? 'ycsb';
+  const extraEnv = parseEnvAssignments(options.k6Env);
+  if (scenario === 'ycsb') {
+    const files = options.workloadFiles.length > 0 ? options.workloadFiles : [workloadOfScript(script) ?? ''].filter(Boolean);
+    if (files.length === 0) throw new UsageError(`${basename(script)} runs whatever workload the service runs: give it with -P (e.g. -P workloada)`);
+    const overrides = [
+      ...options.overrides,
+      ...flagOverrides(options),
+      ...(options.operations !== undefined ? [`operationcount=${options.operations}`] : []),
+      ...(options.duration !== undefined ? [`maxexecutiontime=${options.duration}`] : []),
+    ];
+    const workload = loadWorkload(files, overrides);
+    return {
+      scenario,
+      env: { ...k6Environment(workload.properties), ...extraEnv },
+      serveArgs: [...files.flatMap((f) => ['-P', f]), ...overrides.flatMap((o) => ['-p', o])],
+      files,
+      overrides,
+      workloadFile: files.join(' '),
+    };
+  }
+  if (options.workloadFiles.length > 0) throw new UsageError(`-P: ${basename(script)} drives the ${scenario} scenario, which takes no YCSB workload file`);
+  if (options.direct) throw new UsageError(`--direct compares YCSB workloads; for the ${scenario} scenario run its own command for the direct numbers`);
+  const env: Record<string, string> = { VUS: String(options.threads ?? 8) };
+  if (options.target !== undefined && options.target > 0) {
+    env.MODEL = 'open';
+    env.RATE = String(options.target);
+    env.DURATION = `${options.duration ?? 30}s`;
+  } else {
+    env.MODEL = 'closed';
+    if (options.operations !== undefined) env.ITERATIONS = String(options.operations);
+    if (options.duration !== undefined) env.DURATION = `${options.duration}s`;
+  }
+  if (scenario === 'persons' && options.nested) env.NESTED = 'true';
+  // The scenario's own settings (-p maxlimit=…) reach the service as `ecommerce.maxlimit=…`;
+  // store settings (redis.*, …) as they are. The persons service must know the seeded size.
+  const storePrefixes = STORE_NAMES.map((s) => `${s}.`);
+  const serveSettings = options.overrides.map((o) => (storePrefixes.some((p) => o.startsWith(p)) || o.startsWith(`${scenario}.`) ? o : `${scenario}.${o}`));
+  if (scenario === 'persons' && options.size !== undefined) serveSettings.push(`persons.size=${options.size}`);
+  return { scenario, env: { ...env, ...extraEnv }, serveArgs: serveSettings.flatMap((o) => ['-p', o]), files: [], overrides: options.overrides };
+}
+
+/**
+ * Seed a scenario's dataset with the scenario's own exported seed function (the same code as
+ * `docbench seed <scenario>`): e-commerce with --customers, persons with --size [--nested].
+ */
+async function seedScenario(store: string, scenario: 'ecommerce' | 'persons', options: K6CommandOptions): Promise<void> {
+  const storePrefixes = STORE_NAMES.map((name) => `${name}.`);
+  const storeSettings = options.overrides.filter((o) => storePrefixes.some((p) => o.startsWith(p)));
+  const own = options.overrides.filter((o) => !storePrefixes.some((p) => o.startsWith(p))).map((o) => o.replace(new RegExp(`^${scenario}\\.`), ''));
+  const open = await openStore(store, options.url, workloadFromText('', scenario, [...storeSettings, 'threadcount=4']));
+  try {
+    // Imported here: the e-commerce generator brings faker, which the rest of the CLI does not need.
+    if (scenario === 'ecommerce') {
+      const { parseSettings: parseEcommerceSettings } = await import('../../scenarios/ecommerce/settings.ts');
+      const { seedEcommerce } = await import('../../scenarios/ecommerce/seed.ts');
+      const s = parseEcommerceSettings(own);
+      if (!options.quiet) log(`k6: ${store}: seeding ${options.customers} customers (docbench seed ecommerce)`);
+      await seedEcommerce({
+        store: open.store,
+        dataset: { seed: s.seed, customers: options.customers!, ordersPerCustomer: s.orderspercustomer },
+        batchSize: s.batchsize,
+        concurrency: 4,
+        progress: !options.quiet,
+        label: `[${store} ecommerce seed]`,
+      });
+    } else {
+      const { parsePersonsSettings, personsCollection } = await import('../service/persons-routes.ts');
+      const { PERSONS_DEFAULTS, seedPersons } = await import('../../scenarios/persons/run.ts');
+      const s = parsePersonsSettings(own);
+      const shape = options.nested ? ('nested' as const) : ('flat' as const);
+      if (!options.quiet) log(`k6: ${store}: seeding ${options.size} ${shape} persons (docbench seed persons)`);
+      const settings = { seed: s.seed, size: options.size!, shape, indexes: s.indexes, batchSize: PERSONS_DEFAULTS.batchSize, concurrency: PERSONS_DEFAULTS.concurrency, repeat: 1 };
+      await seedPersons(open, settings, { progress: !options.quiet, collection: personsCollection(s, shape) });
+    }
+  } finally {
+    await open.store.close();
+  }
+}
+
+export async function runK6Command(options: K6CommandOptions): Promise<Result[]> {
+  checkOutPath(options.out);
+  if (options.stores.length === 0) throw new UsageError('--store: give at least one store');
+  for (const store of options.stores) if (!STORE_NAMES.includes(store)) throw new UsageError(`--store: unknown store "${store}"; expected one of ${STORE_NAMES.join(', ')}`);
+  if (options.url !== undefined && options.stores.length > 1) throw new UsageError('--url applies to one store; give one --store with it');
+  const manyResults = options.stores.length > 1 || options.direct;
+  if (options.out !== undefined && manyResults) throw new UsageError('--out takes one result; with several stores or --direct use --out-dir');
+  const script = resolveScript(options.script);
+  const plan = planRun(script, options);
+  if (plan.scenario !== 'ecommerce' && options.customers !== undefined) throw new UsageError(`--customers seeds the e-commerce scenario; ${basename(script)} drives ${plan.scenario}`);
+  if (plan.scenario !== 'persons' && (options.size !== undefined || options.nested)) throw new UsageError(`--size and --nested seed the persons scenario; ${basename(script)} drives ${plan.scenario}`);
+  const outDir = options.outDir ?? (manyResults ? join('results', new Date().toISOString().replace(/[:.]/g, '-')) : undefined);
+
+  const k6 = await installK6(log);
+  const results: Result[] = [];
+  const failures: string[] = [];
+  const ycsbPhase = (phase: 'load' | 'run', store: string) =>
+    runYcsbPhase({
+      phase,
+      store,
+      ...(options.url !== undefined ? { url: options.url } : {}),
+      workloadFiles: plan.files,
+      overrides: plan.overrides,
+      fresh: true,
+      status: phase === 'run' && !options.quiet,
+      print: false,
+    });
+
+  for (const store of options.stores) {
+    if (plan.scenario === 'ycsb') {
+      if (options.direct) {
+        if (!options.quiet) log(`k6: ${store}: load, then the direct run (docbench run) for comparison`);
+        await ycsbPhase('load', store);
+        const direct = await ycsbPhase('run', store);
+        process.stdout.write(`${renderYcsbText(direct)}\n`);
+        results.push(direct);
+      }
+      if (options.load) {
+        if (!options.quiet) log(`k6: ${store}: loading (direct, as docbench load --fresh)`);
+        await ycsbPhase('load', store);
+      }
+    } else if ((plan.scenario === 'ecommerce' && options.customers !== undefined) || (plan.scenario === 'persons' && options.size !== undefined)) {
+      await seedScenario(store, plan.scenario, options);
+    }
+    const { result, code } = await runEndToEnd(k6, script, store, options, plan);
+    process.stdout.write(`${renderYcsbText(result)}\n`);
+    results.push(result);
+    // 99: a threshold was crossed (e.g. a failed request); the result is still written, for reading.
+    if (code !== 0) failures.push(`${store}: k6 exited with code ${code}${code === 99 ? ' (a threshold was crossed)' : ''}`);
+  }
+
+  if (options.out !== undefined) writeResult(options.out, results[0]!);
+  if (outDir !== undefined) {
+    for (const r of results) writeResult(join(outDir, `${r.store.name}-${r.workload.name}-${r.mode}.json`), r);
+    if (manyResults) {
+      const table = `${renderModeComparison(results)}\n${renderRunContext(results)}`;
+      process.stdout.write(`${table}`);
+      writeFileAtomic(join(outDir, 'comparison.md'), table);
+    }
+    if (!options.quiet) log(`results written to ${outDir}`);
+  }
+  if (failures.length > 0) throw new UsageError(`${failures.join('; ')}${options.out ? `; the result is in ${options.out}` : outDir ? `; results are in ${outDir}` : ''}`);
+  return results;
+}
+
+/**
+ * Direct and end-to-end results side by side: throughput, p99 per operation, and what each
+ * side's CPU cost (docbench's process in direct mode, k6 in end-to-end mode; plus the service's
+ * CPU per request), so a reader sees whether the store, the service or the load generator was
+ * the limit.
+ */
+export function renderModeComparison(results: readonly Result[]): string {
+  const rows: string[] = [];
+  for (const r of results) for (const op of r.operations) if (op.returns && op.name !== 'VERIFY' && !rows.includes(op.name)) rows.push(op.name);
+  const header = ['store', 'workload', 'mode', 'ops/s', ...rows.map((row) => `${row === 'READ-MODIFY-WRITE' ? 'RMW' : row} p99 (us)`), 'client CPU (us/op)', 'service CPU (us/req)', 'not OK'];
+  const body = results.map((r) => {
+    const cells = [`${r.store.name}${r.store.standIn ? ' (stand-in)' : ''}`, r.workload.name, r.mode === 'http' ? 'end to end' : 'direct', Math.round(r.overall.throughputOpsPerSec).toLocaleString('en-US')];
+    for (const row of rows) {
+      const op = r.operations.find((o) => o.name === row);
+      const p99 = op?.latency.percentilesUs['99'];
+      cells.push(op && op.latency.operations > 0 && p99 !== undefined ? p99.toLocaleString('en-US') : '');
+    }
+    cells.push(String(r.clientCpu.usPerOp));
+    const service = r.store.extra?.['service.cpuUsPerRequest'];
+    cells.push(service === undefined ? '' : String(service));
+    const notOk = Object.entries(r.returns).filter(([s]) => s !== 'OK').map(([s, n]) => `${s}=${n}`);
+    cells.push(notOk.length > 0 ? notOk.join(' ') : '0');
+    return cells;
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const left = 3;
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const separator = `|${widths.map((w, i) => (i < left ? `${'-'.repeat(w + 2)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  const notes = [
+    '',
+    'client CPU: docbench itself per operation in direct mode (runner + driver); the k6 process per operation in end-to-end mode.',
+    'service CPU: docbench serve per HTTP request (Fastify + driver), end-to-end mode only.',
+  ];
+  return `${[line(header), separator, ...body.map(line), ...notes].join('\n')}\n`;
+}
+
+function round1(v: number): number {
+  return Math.round(v * 10) / 10;
+}
+
+const positiveInteger = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} expects a whole number >= 1, got "${value}"`);
+  return n;
+};
+const nonNegativeNumber = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} expects a number >= 0, got "${value}"`);
+  return n;
+};
+const storeList = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+const scenarioName = (value: string): ScenarioName => {
+  if (!(SCENARIOS as readonly string[]).includes(value)) throw new InvalidArgumentError(`--scenario expects one of ${SCENARIOS.join(', ')}, got "${value}"`);
+  return value as ScenarioName;
+};
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function registerK6Command(program: Command): void {
+  program
+    .command('k6')
+    .description('end-to-end runs: load or seed the store, start docbench serve, drive it with a k6 script, write the results (mode http)')
+    .argument('<script>', 'k6 script: a path, or a shipped one by name (ycsb-a … ycsb-h, ycsb, pagination, join, persons)')
+    .addOption(new Option('--store <list>', `store, or comma-separated stores: ${STORE_NAMES.join(', ')}`).argParser(storeList).makeOptionMandatory())
+    .option('--url <url>', "connection URL, with one store (default: docbench's local server for the store, started if needed)")
+    .option('--scenario <name>', `what a script of your own drives: ${SCENARIOS.join(', ')} (shipped scripts are known by name)`, scenarioName)
+    .option('-P, --workload <file>', 'YCSB workload file (default for ycsb-<x>: workload<x>); repeatable', collect, [])
+    .option('-p, --property <key=value>', 'workload, scenario or store property; repeatable', collect, [])
+    .option('--threads <n>', 'threadcount: k6 VUs', positiveInteger('--threads'))
+    .option('--target <ops>', 'target operations per second: the open model (constant-arrival-rate)', nonNegativeNumber('--target'))
+    .option('--operations <n>', 'operations to run (YCSB operationcount)', positiveInteger('--operations'))
+    .option('--duration <seconds>', 'seconds to run (YCSB maxexecutiontime; with operationcount, whichever ends first)', positiveInteger('--duration'))
+    .option('--workers <n>', 'service processes (node cluster)', positiveInteger('--workers'), 1)
+    .option('--no-load', 'YCSB: skip the load phase (the table already holds this workload)')
+    .option('--direct', 'YCSB: also run the workload directly (docbench run) on each store, and print both side by side', false)
+    .option('--customers <n>', 'pagination, join: seed this many customers first (docbench seed ecommerce)', positiveInteger('--customers'))
+    .option('--size <n>', 'persons: seed this many documents first (docbench seed persons)', positiveInteger('--size'))
+    .option('--nested', 'persons: the nested documents', false)
+    .option('-e, --k6-env <NAME=value>', 'extra k6 setting (see k6/README.md, e.g. P99_MS=50); repeatable', collect, [])
+    .option('--out <file>', 'write the JSON result here (one store, without --direct)')
+    .option('--out-dir <dir>', 'write every result and the comparison here (default with several stores or --direct: results/<timestamp>)')
+    .option('-q, --quiet', 'no progress on stderr', false)
+    .action(
+      async (
+        script: string,
+        opts: {
+          store: string[];
+          url?: string;
+          scenario?: ScenarioName;
+          workload: string[];
+          property: string[];
+          threads?: number;
+          target?: number;
+          operations?: number;
+          duration?: number;
+          workers: number;
+          load: boolean;
+          direct: boolean;
+          customers?: number;
+          size?: number;
+          nested: boolean;
+          k6Env: string[];
+          out?: string;
+          outDir?: string;
+          quiet: boolean;
+        },
+      ) => {
+        await runK6Command({
+          script,
+          stores: opts.store,
+          ...(opts.url !== undefined ? { url: opts.url } : {}),
+          ...(opts.scenario !== undefined ? { scenario: opts.scenario } : {}),
+          workloadFiles: opts.workload,
+          overrides: opts.property,
+          ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+          ...(opts.target !== undefined ? { target: opts.target } : {}),
+          ...(opts.operations !== undefined ? { operations: opts.operations } : {}),
+          ...(opts.duration !== undefined ? { duration: opts.duration } : {}),
+          workers: opts.workers,
+          load: opts.load,
+          direct: opts.direct,
+          ...(opts.customers !== undefined ? { customers: opts.customers } : {}),
+          ...(opts.size !== undefined ? { size: opts.size } : {}),
+          nested: opts.nested,
+          k6Env: opts.k6Env,
+          ...(opts.out !== undefined ? { out: opts.out } : {}),
+          ...(opts.outDir !== undefined ? { outDir: opts.outDir } : {}),
+          quiet: opts.quiet,
+        });
+      },
+    );
+}

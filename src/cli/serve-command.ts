@@ -1,0 +1,171 @@
+/**
+ * `docbench serve --store X [--url …] [--scenario …] [--host 127.0.0.1] [--port …] [--workers N]
+ * [-P …] [-p …]`: the thin HTTP service k6 drives in end-to-end mode. The store is resolved once
+ * here (its local server started when no --url is given); each service process then connects on
+ * its own.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { isClusterWorker, runPrimary, runWorker } from '../service/cluster.ts';
+import type { ServeConfig } from '../service/config.ts';
+import { exitOnSignals, startService } from '../service/server.ts';
+import { SCENARIOS, scenarioStores, splitScenarioSettings, type ScenarioName } from '../service/scenarios.ts';
+import { RequestCounter, combineStats } from '../service/stats.ts';
+import { STORE_NAMES, storeFactory } from '../stores/registry.ts';
+import { UnreachableError } from '../stores/store.ts';
+import { loadWorkload } from '../workload/workload-file.ts';
+import { UsageError } from './errors.ts';
+import { openStore } from './store-session.ts';
+
+export const SERVE_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 18080,
+  workers: 1,
+  /** Large enough for a 20 × 500 B record (record-10kb) many times over; small enough to refuse abuse. */
+  bodyLimitBytes: 1024 * 1024,
+  retryIntervalMs: 1000,
+};
+
+export interface ServeOptions {
+  store: string;
+  url?: string;
+  /** Scenarios to serve; undefined: every scenario that runs on the store. */
+  scenarios?: ScenarioName[];
+  host: string;
+  port: number;
+  workers: number;
+  bodyLimitBytes: number;
+  retryIntervalMs: number;
+  workloadFiles: string[];
+  overrides: string[];
+}
+
+const log = (line: string) => process.stderr.write(`docbench serve: ${line}\n`);
+
+/** The store's URL and what it is: the local server's when none is given (started if needed). */
+async function resolveStore(options: ServeOptions): Promise<Pick<ServeConfig, 'url' | 'local' | 'targetProduct' | 'targetStandIn'>> {
+  // A given URL is used as it is, even when nothing answers yet: the service starts anyway,
+  // answers 503 and connects when the store comes up.
+  if (options.url !== undefined) return { url: options.url, local: false };
+  const properties = loadWorkload(options.workloadFiles, splitScenarioSettings(options.overrides).ycsb).properties;
+  const open = await openStore(options.store, undefined, properties);
+  await open.store.close();
+  return {
+    url: open.url,
+    local: open.local,
+    ...(open.targetProduct ? { targetProduct: open.targetProduct } : {}),
+    ...(open.targetStandIn ? { targetStandIn: open.targetStandIn } : {}),
+  };
+}
+
+/**
+ * Run the service until SIGTERM/SIGINT. Prints one line on stdout once it listens,
+ * `listening on http://host:port`, which tools (docbench k6, tests) wait for.
+ */
+export async function serve(options: ServeOptions): Promise<never> {
+  if (isClusterWorker()) {
+    await runWorker(log);
+    return new Promise<never>(() => {});
+  }
+  // Bad input (unknown store, bad workload, a scenario the store has no code for) fails here,
+  // before any process starts.
+  await storeFactory(options.store);
+  const settings = splitScenarioSettings(options.overrides);
+  loadWorkload(options.workloadFiles, settings.ycsb);
+  const available = scenarioStores(options.store);
+  const scenarios = options.scenarios ?? available;
+  for (const s of scenarios) {
+    if (!available.includes(s)) throw new UsageError(`--scenario ${s}: the ${s} scenario does not run on ${options.store} (it does on ${storesOf(s).join(', ')})`);
+  }
+  for (const s of ['ecommerce', 'persons'] as const) {
+    if (settings.scenario[s].length > 0 && !scenarios.includes(s)) throw new UsageError(`-p ${s}.${settings.scenario[s][0]}: the ${s} scenario is not served (--scenario ${scenarios.join(',')})`);
+  }
+  let store: Awaited<ReturnType<typeof resolveStore>>;
+  try {
+    store = await resolveStore(options);
+  } catch (error) {
+    if (!(error instanceof UnreachableError) || options.url === undefined) throw error;
+    store = { url: options.url, local: false };
+  }
+  // The scenarios' own settings are checked now too (each service process parses them again).
+  if (scenarios.some((s) => s !== 'ycsb')) (await import('../service/scenario-routes.ts')).scenarioSettings({ scenarios, scenarioSettings: settings.scenario });
+  const config: ServeConfig = {
+    store: options.store,
+    host: options.host,
+    port: options.port,
+    workers: options.workers,
+    bodyLimitBytes: options.bodyLimitBytes,
+    retryIntervalMs: options.retryIntervalMs,
+    workloadFiles: options.workloadFiles,
+    overrides: settings.ycsb,
+    scenarios,
+    scenarioSettings: settings.scenario,
+    ...store,
+  };
+  let address: string;
+  if (options.workers > 1) {
+    address = await runPrimary(config, log);
+  } else {
+    const counter = new RequestCounter();
+    const service = await startService({ config, counter, stats: async () => combineStats([counter.snapshot()], 1), log });
+    exitOnSignals(service, log);
+    address = service.address;
+  }
+  process.stdout.write(`listening on ${address} (store ${options.store}, ${scenarios.join(' + ')}, ${options.workers} worker${options.workers > 1 ? 's' : ''})\n`);
+  if (!isLoopback(options.host)) log(`bound to ${options.host}: anyone who can reach this address can read and write the store through this service`);
+  return new Promise<never>(() => {});
+}
+
+const positiveInteger = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} expects a whole number >= 1, got "${value}"`);
+  return n;
+};
+const port = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`--port expects 0 … 65535 (0: any free port), got "${value}"`);
+  return n;
+};
+const collect = (value: string, previous: string[]) => [...previous, value];
+const scenarioList = (value: string): ScenarioName[] => {
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new InvalidArgumentError('--scenario is empty');
+  for (const n of names) if (!(SCENARIOS as readonly string[]).includes(n)) throw new InvalidArgumentError(`--scenario expects some of ${SCENARIOS.join(', ')}, got "${n}"`);
+  return [...new Set(names)] as ScenarioName[];
+};
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+function storesOf(scenario: ScenarioName): string[] {
+  return STORE_NAMES.filter((store) => scenarioStores(store).includes(scenario));
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('end-to-end mode: a thin HTTP service (the scenarios as REST routes) in front of a store, for k6 to drive')
+    .addOption(new Option('--store <name>', `store: ${STORE_NAMES.join(', ')}`).makeOptionMandatory())
+    .option('--url <url>', "connection URL (default: docbench's local server for the store, started if needed)")
+    .option('--scenario <list>', `scenarios to serve, comma-separated: ${SCENARIOS.join(', ')} (default: every one that runs on the store)`, scenarioList)
+    .option('--host <address>', 'address to bind; anything but loopback exposes the store to the network', SERVE_DEFAULTS.host)
+    .option('--port <n>', 'port to listen on (0: any free port)', port, SERVE_DEFAULTS.port)
+    .option('--workers <n>', 'service processes sharing the port (node cluster), to use more cores', positiveInteger('--workers'), SERVE_DEFAULTS.workers)
+    .option('--body-limit <bytes>', 'largest request body accepted', positiveInteger('--body-limit'), SERVE_DEFAULTS.bodyLimitBytes)
+    .option('-P, --workload <file>', 'workload file: the table layout (table, fieldcount, …) and what k6 scripts run; repeatable', collect, [])
+    .option('-p, --property <key=value>', 'workload or store property, or a scenario setting as ecommerce.<key>=… / persons.<key>=…; repeatable', collect, [])
+    .action(async (opts: { store: string; url?: string; scenario?: ScenarioName[]; host: string; port: number; workers: number; bodyLimit: number; workload: string[]; property: string[] }) => {
+      await serve({
+        store: opts.store,
+        ...(opts.url !== undefined ? { url: opts.url } : {}),
+        ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
+        host: opts.host,
+        port: opts.port,
+        workers: opts.workers,
+        bodyLimitBytes: opts.bodyLimit,
+        retryIntervalMs: SERVE_DEFAULTS.retryIntervalMs,
+        workloadFiles: opts.workload,
+        overrides: opts.property,
+      });
+    });
+}

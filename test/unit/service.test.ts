@@ -1,0 +1,367 @@
+/**
+ * The HTTP service without a server: its routes through Fastify's inject() on an in-memory store
+ * (YCSB's BasicDB keeping records), the parameter validation, the store gate (503 and recovery),
+ * the stats, and the pure parts of the k6 side (settings, the result conversion, the k6 command's
+ * mapping of YCSB's load shape).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { completeResult, k6Environment, renderModeComparison, scenarioOfScript, workloadOfScript } from '../../src/cli/k6-command.ts';
+import { describeMachine } from '../../src/results/machine.ts';
+import { resultSchema } from '../../src/results/schema.ts';
+import { buildApp, oneLine, type ServiceInfo } from '../../src/service/app.ts';
+import { CpuSampler, processCpu } from '../../src/service/process-cpu.ts';
+import { splitScenarioSettings } from '../../src/service/scenarios.ts';
+import { tableLayout } from '../../src/service/server.ts';
+import { combineStats, RequestCounter } from '../../src/service/stats.ts';
+import { StoreGate } from '../../src/service/store-gate.ts';
+import { keySchema, parseParameters, ValidationError, ycsbSchemas } from '../../src/service/validation.ts';
+import { createBasicStore } from '../../src/stores/basic.ts';
+import { UnsupportedError, type Store } from '../../src/stores/store.ts';
+import { loadWorkload } from '../../src/workload/workload-file.ts';
+import { metricName, statusMetricName, SERVICE_CPU_METRIC, SERVICE_REQUESTS_METRIC, statusOfHttp } from '../../k6/lib/metric-names.ts';
+import { loadSettings, maxVusOf, scenarioFor } from '../../k6/lib/settings.ts';
+import { CLIENT_CPU_NOT_MEASURED, durationSeconds, toResult, type SummaryData, type SummarySetup } from '../../k6/lib/summary.ts';
+
+const properties = loadWorkload(['workloada'], ['fieldcount=3', 'maxscanlength=50']).properties;
+const layout = tableLayout(properties);
+
+/** An app on BasicDB keeping records, optionally with a store that fails or throws UnsupportedError. */
+async function appOn(options: { store?: Store; open?: () => Promise<Store>; bodyLimitBytes?: number } = {}) {
+  const store = options.store ?? createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' } });
+  const gate = new StoreGate({ open: options.open ?? (async () => store), probe: (s) => s.read(layout.table, 'probe', null), retryIntervalMs: 50, log: () => {} });
+  await gate.start();
+  const counter = new RequestCounter();
+  const app = buildApp({
+    gate,
+    layout,
+    bodyLimitBytes: options.bodyLimitBytes ?? 64 * 1024,
+    counter,
+    stats: async () => combineStats([counter.snapshot()], 1),
+    info: async () => ({}) as ServiceInfo,
+    log: () => {},
+  });
+  await app.ready();
+  return { app, gate, store, counter };
+}
+
+const json = (body: unknown) => ({ 'content-type': 'application/json', payload: JSON.stringify(body) });
+
+async function call(app: FastifyInstance, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}) {
+  const raw = typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body);
+  const response = await app.inject({
+    method,
+    url,
+    ...(raw !== undefined ? { payload: raw, headers: { 'content-type': 'application/json', ...headers } } : { headers }),
+  });
+  const text = response.body;
+  return { status: response.statusCode, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+describe('service: YCSB routes', () => {
+  it('insert, read (all and some fields), update, scan, delete, with REST status codes', async () => {
+    const { app } = await appOn();
+    const fields = { field0: 'a', field1: 'b', field2: 'c' };
+    const created = await call(app, 'POST', '/usertable', { key: 'user1', fields });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers.location, '/usertable/user1');
+    await call(app, 'POST', '/usertable', { key: 'user2', fields });
+    assert.deepEqual((await call(app, 'GET', '/usertable/user1')).body, { key: 'user1', fields });
+    assert.deepEqual((await call(app, 'GET', '/usertable/user1?fields=field1,field2')).body, { key: 'user1', fields: { field1: 'b', field2: 'c' } });
+    assert.equal((await call(app, 'PUT', '/usertable/user1', { field0: 'z' })).status, 204);
+    assert.equal(((await call(app, 'GET', '/usertable/user1')).body!.fields as Record<string, string>).field0, 'z');
+    const scan = await call(app, 'GET', '/usertable?start=user1&count=5&fields=field0');
+    assert.deepEqual(scan.body, { records: [{ key: 'user1', fields: { field0: 'z' } }, { key: 'user2', fields: { field0: 'a' } }] });
+    assert.equal((await call(app, 'DELETE', '/usertable/user1')).status, 204);
+    assert.deepEqual((await call(app, 'GET', '/usertable/user1')).body, { error: 'not found', key: 'user1' });
+    assert.equal((await call(app, 'GET', '/usertable/user1')).status, 404);
+    assert.equal((await call(app, 'DELETE', '/usertable/user1')).status, 404);
+    assert.equal((await call(app, 'PUT', '/usertable/user1', { field0: 'x' })).status, 404);
+    await app.close();
+  });
+
+  it('answers 400 naming the parameter for every kind of bad input, and leaves the data alone', async () => {
+    const { app, store } = await appOn();
+    await store.insert('usertable', 'user1', { field0: 'a', field1: 'b', field2: 'c' });
+    const cases: [string, 'GET' | 'PUT' | 'POST' | 'DELETE', string, unknown, string][] = [
+      ['operator object as insert key', 'POST', '/usertable', { key: { $gt: '' }, fields: { field0: 'x' } }, 'key'],
+      ['operator object as field value', 'PUT', '/usertable/user1', { field0: { $set: 'x' } }, 'field0'],
+      ['operator as field name', 'PUT', '/usertable/user1', { $set: { field0: 'x' } }, '$set'],
+      ['array body', 'POST', '/usertable', [{ key: 'user9' }], 'body'],
+      ['unknown body member', 'POST', '/usertable', { key: 'user9', fields: { field0: 'x' }, upsert: true }, 'upsert'],
+      ['unknown field', 'POST', '/usertable', { key: 'user9', fields: { nofield: 'x' } }, 'fields.nofield'],
+      ['empty update', 'PUT', '/usertable/user1', {}, 'body'],
+      ['number value', 'PUT', '/usertable/user1', { field0: 1 }, 'field0'],
+      ['operator-looking path key', 'GET', `/usertable/${encodeURIComponent('{"$gt":""}')}`, undefined, 'key'],
+      ['$ in key', 'GET', '/usertable/%24where', undefined, 'key'],
+      ['CouchDB reserved id', 'GET', '/usertable/_all_docs', undefined, 'key'],
+      ['slash in key', 'DELETE', '/usertable/a%2Fb', undefined, 'key'],
+      ['NUL in key', 'GET', '/usertable/a%00b', undefined, 'key'],
+      ['key too long', 'GET', `/usertable/${'k'.repeat(251)}`, undefined, 'key'],
+      ['bracket query (qs-style object)', 'GET', '/usertable?start[$gt]=&count=5', undefined, 'start'],
+      ['repeated query parameter', 'GET', '/usertable?start=a&start=b&count=5', undefined, 'start'],
+      ['count not a number', 'GET', '/usertable?start=a&count=ten', undefined, 'count'],
+      ['count over maxscanlength', 'GET', '/usertable?start=a&count=51', undefined, 'count'],
+      ['count zero', 'GET', '/usertable?start=a&count=0', undefined, 'count'],
+      ['unknown fields', 'GET', '/usertable/user1?fields=field0,$where', undefined, 'fields'],
+      ['unknown query parameter', 'DELETE', '/usertable/user1?cascade=true', undefined, 'cascade'],
+      ['invalid JSON', 'POST', '/usertable', '{"key": "user9",', 'body'],
+      ['__proto__ poisoning', 'POST', '/usertable', '{"key":"user9","fields":{"field0":"x"},"__proto__":{"admin":true}}', 'body'],
+      ['constructor.prototype poisoning', 'PUT', '/usertable/user1', '{"constructor":{"prototype":{"admin":true}}}', 'body'],
+      ['bad percent-encoding', 'GET', '/usertable/%E0%A4%A', undefined, 'path'],
+    ];
+    for (const [name, method, url, body, parameter] of cases) {
+      const r = await call(app, method, url, body);
+      assert.equal(r.status, 400, `${name}: status (${JSON.stringify(r.body)})`);
+      assert.equal(r.body!.parameter, parameter, `${name}: parameter (${JSON.stringify(r.body)})`);
+      assert.equal(typeof r.body!.message, 'string', name);
+    }
+    assert.deepEqual(await store.read('usertable', 'user1', null), { field0: 'a', field1: 'b', field2: 'c' });
+    assert.equal(await store.read('usertable', 'user9', null), null);
+    await app.close();
+  });
+
+  it('refuses a body over the limit (413) and a non-JSON content type (415)', async () => {
+    const { app } = await appOn({ bodyLimitBytes: 1000 });
+    const big = await call(app, 'PUT', '/usertable/user1', { field0: 'x'.repeat(2000) });
+    assert.equal(big.status, 413);
+    assert.equal(big.body!.parameter, 'body');
+    const form = await app.inject({ method: 'POST', url: '/usertable', payload: 'key=user1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(form.statusCode, 415);
+    assert.equal(JSON.parse(form.body).parameter, 'body');
+    await app.close();
+  });
+
+  it('answers 404 as JSON for an unknown route and does not count internal routes', async () => {
+    const { app, counter } = await appOn();
+    const r = await call(app, 'GET', '/nothing/here');
+    assert.equal(r.status, 404);
+    assert.match(String(r.body!.message), /not a route/);
+    await call(app, 'GET', '/_docbench/health');
+    await call(app, 'GET', '/_docbench/stats');
+    const snapshot = counter.snapshot();
+    assert.equal(snapshot.requests, 1);
+    assert.deepEqual(snapshot.routes['(no route)'], { requests: 1, statuses: { '404': 1 } });
+    await app.close();
+  });
+
+  it('answers 501 for what the store cannot do, never fake data', async () => {
+    const base = createBasicStore({ url: 'basic://', settings: {} });
+    const store: Store = Object.assign(Object.create(base) as Store, {
+      scan: async () => {
+        throw new UnsupportedError('SCAN', 'the stand-in has no query service');
+      },
+    });
+    const { app } = await appOn({ store });
+    const r = await call(app, 'GET', '/usertable?start=user1&count=5');
+    assert.equal(r.status, 501);
+    assert.equal(r.body!.error, 'unsupported');
+    assert.match(String(r.body!.message), /SCAN is not supported/);
+    await app.close();
+  });
+
+  it('answers 503 with Retry-After while the store is down, and serves again when it is back', async () => {
+    let up = false;
+    const store = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' } });
+    const open = async () => {
+      if (!up) throw new Error('connect ECONNREFUSED 127.0.0.1:1\n    at a stack line');
+      return store;
+    };
+    const { app, gate } = await appOn({ open });
+    const down = await call(app, 'GET', '/usertable/user1');
+    assert.equal(down.status, 503);
+    assert.equal(down.headers['retry-after'], '1');
+    assert.equal(down.body!.retryAfterSeconds, 1);
+    assert.doesNotMatch(String(down.body!.message), /stack line/, 'one line, no stack');
+    assert.equal((await call(app, 'GET', '/_docbench/health')).status, 503);
+    up = true;
+    for (let i = 0; i < 50 && !gate.up; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal((await call(app, 'GET', '/usertable/user1')).status, 404);
+    assert.deepEqual((await call(app, 'GET', '/_docbench/health')).body, { store: 'up' });
+    await app.close();
+    await gate.close();
+  });
+
+  it('tells a failed call (500) from a store that went away (503)', async () => {
+    let reachable = true;
+    const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' } });
+    const failing: Store = Object.assign(Object.create(base) as Store, {
+      read: async (table: string, key: string) => {
+        if (!reachable) throw new Error('socket closed');
+        if (key === 'boom') throw new Error('a store error\nwith a second line');
+        return base.read(table, key, null);
+      },
+    });
+    const { app, gate } = await appOn({
+      store: failing,
+      open: async () => {
+        if (!reachable) throw new Error('ECONNREFUSED');
+        return failing;
+      },
+    });
+    const own = await call(app, 'GET', '/usertable/boom');
+    assert.equal(own.status, 500);
+    assert.equal(own.body!.message, 'a store error');
+    reachable = false;
+    // The probe that found the store up a moment ago is trusted for a second.
+    await new Promise((r) => setTimeout(r, 1100));
+    assert.equal((await call(app, 'GET', '/usertable/user1')).status, 503);
+    assert.equal(gate.up, false);
+    await app.close();
+    await gate.close();
+  });
+});
+
+describe('service: validation', () => {
+  it('accepts YCSB keys and refuses anything that is not a short plain string', () => {
+    for (const ok of ['user1', 'user6284781860667377211', 'a', 'k'.repeat(250), 'a.b_c~d:e-f']) assert.equal(keySchema.safeParse(ok).success, true, ok);
+    for (const bad of ['', '_design/x', '-x', 'a/b', 'a b', '$gt', 'k'.repeat(251), 'ü', { $gt: '' }, ['a'], 1, null]) assert.equal(keySchema.safeParse(bad).success, false, JSON.stringify(bad));
+  });
+
+  it('names the first bad parameter, truncating what it echoes', () => {
+    const s = ycsbSchemas(layout, 100);
+    assert.throws(() => parseParameters(s.scanQuery, { start: 'a', count: '5', ['x'.repeat(100)]: '1' }, 'query'), (e: ValidationError) => e.parameter === `${'x'.repeat(40)}…` && e.location === 'query');
+    assert.throws(() => parseParameters(s.updateBody, { field0: 'x'.repeat(101) }, 'body'), (e: ValidationError) => e.parameter === 'field0' && /at most 100/.test(e.message));
+    assert.deepEqual(s.fieldList('field0,field2'), ['field0', 'field2']);
+    assert.equal(s.fieldList(undefined), null);
+    assert.throws(() => s.fieldList('field0,'), (e: ValidationError) => e.parameter === 'fields');
+  });
+
+  it('takes the table name from the workload, refusing one that cannot be a path segment', () => {
+    assert.deepEqual(layout, { table: 'usertable', fieldNames: ['field0', 'field1', 'field2'], maxScanLength: 50 });
+    assert.throws(() => tableLayout(loadWorkload(['workloada'], ['table=a/b']).properties), /letters, digits and _/);
+  });
+
+  it('keeps error messages to one bounded line', () => {
+    assert.equal(oneLine('first\nsecond'), 'first');
+    assert.equal(oneLine('x'.repeat(400)).length, 301);
+  });
+
+  it('splits scenario settings from YCSB properties', () => {
+    assert.deepEqual(splitScenarioSettings(['recordcount=10', 'ecommerce.maxlimit=50', 'persons.size=5000', 'redis.driver=ioredis']), {
+      ycsb: ['recordcount=10', 'redis.driver=ioredis'],
+      scenario: { ecommerce: ['maxlimit=50'], persons: ['size=5000'] },
+    });
+  });
+});
+
+describe('service: stats', () => {
+  it('counts requests by route pattern and status, and sums processes', () => {
+    const a = new RequestCounter();
+    a.record('GET /usertable/:key', 200);
+    a.record('GET /usertable/:key', 404);
+    const b = new RequestCounter();
+    b.record('GET /usertable/:key', 200);
+    const total = combineStats([a.snapshot(), b.snapshot()], 2);
+    assert.equal(total.requests, 3);
+    assert.deepEqual(total.routes['GET /usertable/:key'], { requests: 3, statuses: { '200': 2, '404': 1 } });
+    assert.equal(total.workers, 2);
+    assert.ok(total.cpuUserUs > 0);
+  });
+
+  it('samples a process CPU and interpolates a window', async () => {
+    assert.ok(processCpu(process.pid) !== null || process.platform !== 'linux');
+    if (process.platform !== 'linux') return;
+    const sampler = new CpuSampler(process.pid, 20);
+    const from = Date.now();
+    const until = from + 200;
+    while (Date.now() < until) Math.sqrt(Math.random()); // burn CPU
+    await new Promise((r) => setTimeout(r, 50));
+    sampler.stop();
+    const cpu = sampler.between(from, until)!;
+    assert.ok(cpu.userMs + cpu.systemMs > 50, `busy 200 ms, measured ${JSON.stringify(cpu)}`);
+    assert.equal(sampler.between(from - 60_000, until), null, 'a window the samples do not cover');
+  });
+});
+
+describe('k6 side: settings, result conversion, command mapping', () => {
+  it('reads the load shape from the environment, naming a bad variable', () => {
+    const s = loadSettings({});
+    assert.deepEqual(scenarioFor(s), { executor: 'constant-vus', vus: 8, duration: '30s' });
+    assert.deepEqual(scenarioFor(loadSettings({ VUS: '4', ITERATIONS: '100' })), { executor: 'shared-iterations', vus: 4, iterations: 100, maxDuration: '24h' });
+    assert.deepEqual(scenarioFor(loadSettings({ VUS: '4', ITERATIONS: '100', DURATION: '5s' })), { executor: 'shared-iterations', vus: 4, iterations: 100, maxDuration: '5s' });
+    const open = loadSettings({ MODEL: 'open', RATE: '500', DURATION: '10s', VUS: '10' });
+    assert.deepEqual(scenarioFor(open), { executor: 'constant-arrival-rate', rate: 500, timeUnit: '1s', duration: '10s', preAllocatedVUs: 10, maxVUs: 40 });
+    assert.equal(maxVusOf(open), 40);
+    assert.throws(() => loadSettings({ MODEL: 'opened' }), /MODEL must be closed or open/);
+    assert.throws(() => loadSettings({ MODEL: 'open' }), /needs RATE/);
+    assert.throws(() => loadSettings({ VUS: '0' }), /VUS must be a whole number/);
+    assert.throws(() => loadSettings({ DURATION: '10' }), /DURATION must be a k6 duration/);
+    assert.throws(() => loadSettings({ BASE_URL: 'http://host/path' }), /BASE_URL must be/);
+    assert.equal(durationSeconds('1m30s'), 90);
+  });
+
+  it("maps YCSB's load shape to k6 settings", () => {
+    const p = loadWorkload(['workloada'], ['threadcount=8', 'operationcount=1000']).properties;
+    assert.deepEqual(k6Environment(p), { VUS: '8', MODEL: 'closed', ITERATIONS: '1000', PERCENTILES: '50,95,99,99.9' });
+    const open = loadWorkload(['workloada'], ['threadcount=4', 'target=200', 'maxexecutiontime=15']).properties;
+    assert.deepEqual(k6Environment(open), { VUS: '4', MODEL: 'open', RATE: '200', DURATION: '15s', MAX_VUS: '16', PERCENTILES: '50,95,99,99.9' });
+    assert.equal(workloadOfScript('/x/k6/ycsb-c.ts'), 'workloadc');
+    assert.equal(workloadOfScript('/x/k6/ycsb.ts'), null);
+    assert.equal(scenarioOfScript('/x/k6/pagination.ts'), 'ecommerce');
+    assert.equal(scenarioOfScript('/x/k6/persons.ts'), 'persons');
+    assert.equal(scenarioOfScript('/x/mine.ts'), null);
+  });
+
+  it("turns k6's summary into a result in the common schema, and completes it with k6's CPU", () => {
+    const settings = loadSettings({ VUS: '2', ITERATIONS: '100', PERCENTILES: '50,99' });
+    const trend = (count: number, avg: number) => ({ values: { count, avg, min: 0.5, max: 9, 'p(50)': avg, 'p(99)': 8 } });
+    const counter = (count: number) => ({ values: { count, rate: 1 } });
+    const data: SummaryData = {
+      state: { testRunDurationMs: 2000 },
+      metrics: {
+        iterations: counter(100),
+        [metricName('READ')]: trend(48, 1.5),
+        [statusMetricName('READ', 'OK')]: counter(48),
+        [statusMetricName('READ', 'NOT_FOUND')]: counter(2),
+        [`${metricName('READ')}_failed`]: trend(2, 1),
+        [metricName('UPDATE')]: trend(50, 2),
+        [statusMetricName('UPDATE', 'OK')]: counter(50),
+        [statusMetricName('VERIFY', 'OK')]: counter(48),
+        [SERVICE_CPU_METRIC]: counter(30_000),
+        [SERVICE_REQUESTS_METRIC]: counter(100),
+      },
+    };
+    const store = { name: 'redis', url: 'redis://127.0.0.1:16379', server: 'Redis', serverVersion: '7', driver: 'ioredis 5', localTarget: true };
+    const setup: SummarySetup = {
+      info: { store, scenarios: ['ycsb'], service: { framework: 'fastify 5', node: 'v20', workers: 1, pid: 1 }, machine: describeMachine() } as unknown as ServiceInfo,
+      startedAt: new Date(Date.now() - 3000).toISOString(),
+      run: { kind: 'ycsb', workloadName: 'workloada', properties: { recordcount: 1000, 'hdrhistogram.percentiles': [50, 99] }, rows: ['READ', 'UPDATE', 'INSERT'], notes: ['a note'] },
+    };
+    const result = resultSchema.parse(toResult(data, setup, settings));
+    assert.equal(result.mode, 'http');
+    assert.equal(result.overall.operations, 100);
+    assert.equal(result.overall.throughputOpsPerSec, 50);
+    assert.deepEqual(result.returns, { OK: 146, NOT_FOUND: 2 });
+    assert.deepEqual(
+      result.operations.map((o) => o.name),
+      ['READ', 'READ-FAILED', 'UPDATE', 'VERIFY'],
+    );
+    assert.deepEqual(result.operations[0]!.latency, { operations: 48, averageUs: 1500, minUs: 500, maxUs: 9000, percentilesUs: { '50': 1500, '99': 8000 } });
+    assert.equal(result.store.extra!['service.cpuUsPerRequest'], 300);
+    assert.equal(result.workload.properties.threadcount, 2);
+    assert.equal(result.workload.properties.operationcount, 100);
+    assert.ok(result.notes.includes(CLIENT_CPU_NOT_MEASURED));
+    assert.ok(result.notes.includes('a note'));
+
+    const start = Date.parse(result.startedAt);
+    const end = Date.parse(result.endedAt);
+    const sampler = { between: (from: number, to: number) => (from === start && to === end ? { userMs: 8, systemMs: 2 } : null) } as unknown as CpuSampler;
+    const completed = resultSchema.parse(completeResult(result, { sampler, total: { userMs: 400, systemMs: 100 } }, 'workloada', ['recordcount=1000']));
+    assert.deepEqual(completed.clientCpu, { userMs: 8, systemMs: 2, usPerOp: 100 });
+    assert.equal(completed.store.extra!['client.cpuUsPerRequest'], 100);
+    assert.ok(completed.notes.some((n) => /k6 process, measured window\): 100 us per request, 100 us per operation; the whole k6 process used 500 ms/.test(n)), completed.notes.join('\n'));
+    assert.ok(!completed.notes.includes(CLIENT_CPU_NOT_MEASURED));
+    assert.deepEqual(completed.workload.overrides, ['recordcount=1000']);
+
+    const table = renderModeComparison([completed]);
+    assert.match(table, /\| redis +\| workloada \| end to end \| +50 \|/);
+    assert.match(table, /\| +100 \| +300 \| NOT_FOUND=2 \|/);
+  });
+
+  it('maps HTTP statuses to YCSB return statuses', () => {
+    assert.deepEqual([200, 201, 204, 404, 501, 400, 500, 503, 0].map(statusOfHttp), ['OK', 'OK', 'OK', 'NOT_FOUND', 'UNSUPPORTED', 'ERROR', 'ERROR', 'ERROR', 'ERROR']);
+  });
+});
+
