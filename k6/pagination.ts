@@ -7,29 +7,12 @@
  * Load shape from the environment (BASE_URL, MODEL, VUS, ITERATIONS, DURATION, RATE, …) and
  * VARIANT (the store's way of running the query; default its first): see README.md.
  */
-import { defineEcommerceOperations, ROW, runEcommerce, setupEcommerce, type EcommerceSetup } from './lib/ecommerce.ts';
-import { scriptOptions } from './lib/options.ts';
-import { teardownRun } from './lib/service.ts';
-import { loadSettings } from './lib/settings.ts';
-import { summarize, type SummaryData } from './lib/summary.ts';
+import { ecommerceScript } from './lib/scripts.ts';
 
-const settings = loadSettings(__ENV);
-defineEcommerceOperations('pagination');
+const script = ecommerceScript('pagination');
 
-export const options = scriptOptions(settings, 'pagination', [ROW.pagination]);
-
-export function setup(): EcommerceSetup {
-  return setupEcommerce(settings, 'pagination', __ENV);
-}
-
-export default function (data: EcommerceSetup): void {
-  runEcommerce(settings, data);
-}
-
-export function teardown(data: EcommerceSetup): void {
-  teardownRun(settings, data);
-}
-
-export function handleSummary(data: SummaryData): Record<string, string> {
-  return summarize(data, settings);
-}
+export const options = script.options;
+export const setup = script.setup;
+export default script.iteration;
+export const teardown = script.teardown;
+export const handleSummary = script.handleSummary;

@@ -8,28 +8,12 @@
  * Load shape from the environment (BASE_URL, MODEL, VUS, ITERATIONS, DURATION, RATE, …): see
  * lib/settings.ts and README.md.
  */
-import { scriptOptions } from './lib/options.ts';
-import { teardownRun } from './lib/service.ts';
-import { loadSettings, maxVusOf } from './lib/settings.ts';
-import { summarize, type SummaryData } from './lib/summary.ts';
-import { runOperation, setupRun, type SetupData } from './lib/ycsb.ts';
+import { ycsbScript } from './lib/scripts.ts';
 
-const settings = loadSettings(__ENV);
+const script = ycsbScript('workloadd', ['READ', 'INSERT']);
 
-export const options = scriptOptions(settings, 'ycsb', ['READ', 'INSERT']);
-
-export function setup(): SetupData {
-  return setupRun(settings, maxVusOf(settings), 'workloadd');
-}
-
-export default function (data: SetupData): void {
-  runOperation(settings, data);
-}
-
-export function teardown(data: SetupData): void {
-  teardownRun(settings, data);
-}
-
-export function handleSummary(data: SummaryData): Record<string, string> {
-  return summarize(data, settings);
-}
+export const options = script.options;
+export const setup = script.setup;
+export default script.iteration;
+export const teardown = script.teardown;
+export const handleSummary = script.handleSummary;

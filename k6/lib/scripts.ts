@@ -1,0 +1,49 @@
+/**
+ * The exports every k6 script needs (options, setup, the iteration, teardown, handleSummary),
+ * built once per kind of script, so each script file only names its workload. Called in k6's
+ * init context: settings are read and custom metrics defined there, as k6 requires.
+ */
+import { defineEcommerceOperations, ROW, runEcommerce, setupEcommerce, type EcommerceQuery, type EcommerceSetup } from './ecommerce.ts';
+import type { Options } from 'k6/options';
+import { YCSB_OPERATIONS } from './metric-names.ts';
+import { scriptOptions } from './options.ts';
+import { teardownRun } from './service.ts';
+import { loadSettings, maxVusOf } from './settings.ts';
+import { summarize, type SummaryData } from './summary.ts';
+import { runOperation, setupRun, type SetupData } from './ycsb.ts';
+
+export interface Script<Data> {
+  options: Options;
+  setup: () => Data;
+  iteration: (data: Data) => void;
+  teardown: (data: Data) => void;
+  handleSummary: (data: SummaryData) => Record<string, string>;
+}
+
+/**
+ * A YCSB script: `workload` is the shipped workload the service must run (null: whatever it
+ * was started with); `rows` are the operations the workload has, each with its thresholds.
+ */
+export function ycsbScript(workload: string | null, rows: readonly string[] = YCSB_OPERATIONS): Script<SetupData> {
+  const settings = loadSettings(__ENV);
+  return {
+    options: scriptOptions(settings, 'ycsb', rows),
+    setup: () => setupRun(settings, maxVusOf(settings), workload),
+    iteration: (data) => runOperation(settings, data),
+    teardown: (data) => teardownRun(settings, data),
+    handleSummary: (data) => summarize(data, settings),
+  };
+}
+
+/** An e-commerce script for one query of the scenario. */
+export function ecommerceScript(query: EcommerceQuery): Script<EcommerceSetup> {
+  const settings = loadSettings(__ENV);
+  defineEcommerceOperations(query);
+  return {
+    options: scriptOptions(settings, query, [ROW[query]]),
+    setup: () => setupEcommerce(settings, query, __ENV),
+    iteration: (data) => runEcommerce(settings, data),
+    teardown: (data) => teardownRun(settings, data),
+    handleSummary: (data) => summarize(data, settings),
+  };
+}
