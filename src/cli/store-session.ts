@@ -58,14 +58,18 @@ export async function openStore(name: string, url: string | undefined, propertie
 /** What the result records about the store, from the server itself and from the local target. */
 export async function describeStore(open: OpenStore): Promise<StoreInfo> {
   const stats = await open.store.stats();
+  // A server that cannot say what it is (CouchbaseMock answers no version call) is named from
+  // the local target docbench installed and started, and the result says so.
+  const fromTarget = stats.serverVersion === 'unknown' && open.targetProduct ? splitProduct(open.targetProduct) : undefined;
+  const extra = fromTarget ? { ...stats.extra, serverVersionFrom: 'the local target docbench installed' } : stats.extra;
   const standIn =
     stats.standIn ??
-    (open.targetStandIn ? { name: open.targetStandIn.name, version: stats.serverVersion, note: open.targetStandIn.note } : undefined);
+    (open.targetStandIn ? { name: fromTarget?.name ?? open.targetStandIn.name, version: fromTarget?.version ?? stats.serverVersion, note: open.targetStandIn.note } : undefined);
   return {
     name: open.store.name,
     url: redactUrl(open.url),
-    server: stats.server,
-    serverVersion: stats.serverVersion,
+    server: fromTarget?.name ?? stats.server,
+    serverVersion: fromTarget?.version ?? stats.serverVersion,
     driver: stats.driver,
     ...(standIn ? { standIn } : {}),
     localTarget: open.local,
@@ -73,8 +77,14 @@ export async function describeStore(open: OpenStore): Promise<StoreInfo> {
     ...(stats.diskBytes !== undefined ? { diskBytes: stats.diskBytes } : {}),
     ...(stats.memoryBytes !== undefined ? { memoryBytes: stats.memoryBytes } : {}),
     ...(stats.recordCount !== undefined ? { recordCount: stats.recordCount } : {}),
-    ...(stats.extra ? { extra: stats.extra } : {}),
+    ...(extra ? { extra } : {}),
   };
+}
+
+/** "CouchbaseMock 1.5.27" -> name and version; a product without a trailing version keeps "unknown". */
+function splitProduct(product: string): { name: string; version: string } {
+  const match = /^(.*\S)\s+v?(\d[\w.+-]*)$/.exec(product);
+  return match ? { name: match[1]!, version: match[2]! } : { name: product, version: 'unknown' };
 }
 
 /** Drop any password from a URL before it goes into a result file. */
