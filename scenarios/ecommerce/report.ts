@@ -5,6 +5,7 @@
  * says so in the store column.
  */
 import type { Result } from '../../src/results/schema.ts';
+import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import { formatCount } from '../shared/format.ts';
 import { markdownTable } from '../shared/markdown.ts';
 import { OPERATIONS, operationRow } from './queries.ts';
@@ -73,5 +74,7 @@ export function renderServers(results: readonly Result[]): string {
       lines.push(line);
     }
   }
+  const cpu = describeMachineCpu(results);
+  if (cpu !== undefined) lines.push(cpu);
   return lines.map((l) => `- ${l}\n`).join('');
 }

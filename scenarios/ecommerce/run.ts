@@ -15,6 +15,7 @@ import { Measurements } from '../../src/measure/measurements.ts';
 import { StatusReporter } from '../../src/measure/status-reporter.ts';
 import type { Status } from '../../src/measure/status.ts';
 import type { PhaseOutcome } from '../../src/runner/phases.ts';
+import { CpuMeter } from '../../src/runner/cpu-meter.ts';
 import { UnsupportedError } from '../../src/stores/store.ts';
 import { DiscreteGenerator } from '../../src/workload/generators/discrete.ts';
 import { Random } from '../../src/workload/random.ts';
@@ -159,14 +160,14 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
   const startedAt = new Date();
   const startMs = performance.now();
   let measureStartMs = startMs;
-  let cpuStart = process.cpuUsage();
+  const cpuMeter = new CpuMeter();
   if (s.warmuptime > 0) {
     measurements.recording = false;
     timers.push(
       setTimeout(() => {
         measurements.recording = true;
         measureStartMs = performance.now();
-        cpuStart = process.cpuUsage();
+        cpuMeter.restart();
       }, s.warmuptime * 1000),
     );
   }
@@ -203,7 +204,7 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
   }
 
   const endMs = performance.now();
-  const cpu = process.cpuUsage(cpuStart);
+  const cpu = cpuMeter.read();
   const notes: string[] = [];
   if (!measurements.recording) notes.push(`the run ended before warmuptime (${s.warmuptime} s) was over: nothing was recorded`);
   if (s.warmuptime > 0) notes.push(`the first ${s.warmuptime} s (${measurements.warmupOperations} operations) were warm-up, excluded from statistics`);
@@ -216,7 +217,7 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
       endedAt: new Date(),
       runtimeMs: measurements.recording ? endMs - measureStartMs : 0,
       timeSeries: reporter.series,
-      cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
+      cpu,
       recordsLoaded: 0,
       notes,
     },

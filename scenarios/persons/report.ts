@@ -4,6 +4,7 @@
  * verification), and one comparison across stores in the thesis's terms (insert time, size,
  * query times). A figure from a local stand-in is marked wherever it appears.
  */
+import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import type { Result } from '../../src/results/schema.ts';
 import { formatCount, formatMiB, formatMs, formatSeconds } from '../shared/format.ts';
 import { markdownTable } from '../shared/markdown.ts';
@@ -144,6 +145,8 @@ export function renderComparison(runs: readonly StoreRun[]): string {
   lines.push(...sizes.values());
   const standIns = new Map(withQueries.filter((r) => r.run!.store.standIn).map((r) => [r.store, r.run!.store.standIn!]));
   for (const [store, s] of standIns) lines.push(`${store}: figures come from a STAND-IN, ${standInName(s)}, not the real product.`);
+  const cpu = describeMachineCpu(withQueries.flatMap((r) => [r.load, r.run!]));
+  if (cpu !== undefined) lines.push(`${cpu}.`);
   lines.push(
     'Query times are the mean of the repeats, from the first request to the last document read; "index/view build" is what a variant needs built before its queries (secondary indexes, views, an index catching up with the load), timed after the load and apart from insert and queries; Redis writes its index sets with each document, inside the insert time.',
   );

@@ -12,6 +12,7 @@ import { Measurements } from '../../src/measure/measurements.ts';
 import { buildResult, type FlatProperties } from '../../src/results/build.ts';
 import type { Result, StoreInfo } from '../../src/results/schema.ts';
 import type { PhaseOutcome } from '../../src/runner/phases.ts';
+import { CpuMeter } from '../../src/runner/cpu-meter.ts';
 import { UnsupportedError } from '../../src/stores/store.ts';
 
 export interface Timed<T> {
@@ -23,7 +24,7 @@ export class ScenarioTimer {
   readonly measurements = new Measurements(true, false);
   private readonly startedAt = new Date();
   private readonly startMs = performance.now();
-  private readonly cpuStart = process.cpuUsage();
+  private readonly cpuMeter = new CpuMeter();
   private readonly notes: string[] = [];
 
   /**
@@ -64,7 +65,6 @@ export class ScenarioTimer {
   /** Close the phase: wall time since the timer was made, client CPU, notes. */
   outcome(phase: 'load' | 'run'): PhaseOutcome {
     const runtimeMs = performance.now() - this.startMs;
-    const cpu = process.cpuUsage(this.cpuStart);
     return {
       phase,
       measurements: this.measurements,
@@ -72,7 +72,7 @@ export class ScenarioTimer {
       endedAt: new Date(),
       runtimeMs,
       timeSeries: [],
-      cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
+      cpu: this.cpuMeter.read(),
       recordsLoaded: phase === 'load' ? this.measurements.measuredOperations : 0,
       notes: [...this.notes],
     };

@@ -26,6 +26,7 @@ import { installK6 } from '../local/k6.ts';
 import { renderRunContext } from '../report/comparison-table.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { describeMachine } from '../results/machine.ts';
+import { CpuMeter, type MachineCpu } from '../runner/cpu-meter.ts';
 import { resultSchema, type Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { CpuSampler, cpuBetween, reapedChildrenCpu, type ChildCpu } from '../service/process-cpu.ts';
@@ -133,6 +134,8 @@ interface K6Run {
   sampler: CpuSampler | null;
   /** The whole k6 process, start-up and summary included. */
   total: ChildCpu | null;
+  /** The whole machine's CPU over the k6 run (Linux), start-up included. */
+  machine?: MachineCpu;
 }
 
 function runK6(binary: string, script: string, env: Record<string, string>, quiet: boolean): Promise<K6Run> {
@@ -144,17 +147,19 @@ function runK6(binary: string, script: string, env: Record<string, string>, quie
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const sampler = child.pid !== undefined && process.platform === 'linux' ? new CpuSampler(child.pid) : null;
+  const machineMeter = new CpuMeter();
   return new Promise((resolveRun, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => {
       sampler?.stop();
-      resolveRun({ code, sampler, total: cpuBetween(before, reapedChildrenCpu()) });
+      const machine = machineMeter.read().machine;
+      resolveRun({ code, sampler, total: cpuBetween(before, reapedChildrenCpu()), ...(machine ? { machine } : {}) });
     });
   });
 }
 
 /** k6's result, completed with what only this side knows: the client's CPU and machine. */
-export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'total'>, workloadFile: string | undefined, overrides: string[]): Result {
+export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'total' | 'machine'>, workloadFile: string | undefined, overrides: string[]): Result {
   const ops = result.overall.operations;
   const requests = Number(result.store.extra?.['service.requests'] ?? 0);
   // The measured window: from the end of setup() to handleSummary, without k6's start-up
@@ -175,6 +180,7 @@ export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'tot
     store: { ...result.store, extra: { ...result.store.extra, ...(cpu ? { 'client.cpuUsPerRequest': perRequest } : {}) } },
     machine: describeMachine(),
     clientCpu: cpu ? { userMs: round1(cpu.userMs), systemMs: round1(cpu.systemMs), usPerOp: perOp } : result.clientCpu,
+    ...(run.machine ? { machineCpu: run.machine } : {}),
     notes: result.notes.map((n) => (n === CLIENT_CPU_NOT_MEASURED ? note : n)),
   };
 }

@@ -1,4 +1,5 @@
 import type { Result } from '../results/schema.ts';
+import { describeMachineCpu } from './machine-cpu.ts';
 
 const COLUMNS = ['READ', 'UPDATE', 'INSERT', 'SCAN', 'READ-MODIFY-WRITE'] as const;
 
@@ -8,7 +9,9 @@ const COLUMNS = ['READ', 'UPDATE', 'INSERT', 'SCAN', 'READ-MODIFY-WRITE'] as con
  * reads in a terminal and pastes into an issue as it is.
  */
 export function renderComparisonTable(results: readonly Result[]): string {
-  const header = ['workload', 'store', 'ops/s', ...COLUMNS.map((c) => `${c === 'READ-MODIFY-WRITE' ? 'RMW' : c} p99 (us)`), 'not OK'];
+  // Steal per run, when measured: a row's figures mean less the more the hypervisor took.
+  const withSteal = results.some((r) => r.machineCpu !== undefined);
+  const header = ['workload', 'store', 'ops/s', ...COLUMNS.map((c) => `${c === 'READ-MODIFY-WRITE' ? 'RMW' : c} p99 (us)`), 'not OK', ...(withSteal ? ['CPU steal'] : [])];
   const rows = results.map((r) => {
     const cells = [
       r.workload.name,
@@ -22,6 +25,7 @@ export function renderComparisonTable(results: readonly Result[]): string {
     }
     const notOk = Object.entries(r.returns).filter(([s]) => s !== 'OK').map(([s, n]) => `${s}=${n}`);
     cells.push(notOk.length > 0 ? notOk.join(' ') : '0');
+    if (withSteal) cells.push(r.machineCpu ? `${r.machineCpu.stealPercent}%` : '');
     return cells;
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
@@ -42,5 +46,6 @@ export function renderRunContext(results: readonly Result[]): string {
   return [
     `machine: ${m.cpus} x ${m.cpuModel}, ${(m.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${m.platform} ${m.release}, node ${m.node}, docbench ${m.docbench}`,
     ...stores,
+    ...[describeMachineCpu(results)].filter((line) => line !== undefined),
   ].join('\n') + '\n';
 }

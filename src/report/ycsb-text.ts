@@ -15,6 +15,10 @@ export function renderYcsbText(result: Result): string {
   lines.push(`[OVERALL], RunTime(ms), ${result.overall.runtimeMs}`);
   lines.push(`[OVERALL], Throughput(ops/sec), ${formatNumber(result.overall.throughputOpsPerSec)}`);
   lines.push(`[CLIENT], CpuTimePerOp(us), ${result.clientCpu.usPerOp}`);
+  if (result.machineCpu) {
+    lines.push(`[MACHINE], CpuBusy(%), ${result.machineCpu.busyPercent}`);
+    lines.push(`[MACHINE], CpuSteal(%), ${result.machineCpu.stealPercent}`);
+  }
   for (const op of result.operations) {
     const name = `[${op.name}]`;
     const l = op.latency;

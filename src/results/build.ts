@@ -56,6 +56,7 @@ export function buildResult(outcome: PhaseOutcome, context: ResultContext): Resu
       systemMs: round3(outcome.cpu.systemMs),
       usPerOp: operations > 0 ? Math.round((cpuMs * 10_000) / operations) / 10 : 0,
     },
+    ...(outcome.cpu.machine ? { machineCpu: outcome.cpu.machine } : {}),
     returns: totalReturns(m),
     operations: operationRows(m, percentilesOf(p)),
     timeSeries: outcome.timeSeries.map((point) => ({ ...point, opsPerSec: round3(point.opsPerSec) })),

@@ -93,6 +93,11 @@ export const resultSchema = z.object({
   warmup: z.object({ seconds: z.number().nonnegative(), operations: count }),
   /** The client's own CPU while measuring, so a reader can tell when the harness was the limit. */
   clientCpu: z.object({ userMs: z.number().nonnegative(), systemMs: z.number().nonnegative(), usPerOp: z.number().nonnegative() }),
+  /**
+   * The whole machine's CPU while measuring (Linux): how busy all cores were, and the share a
+   * hypervisor gave to other guests (steal), which depresses every figure of the run.
+   */
+  machineCpu: z.object({ busyPercent: z.number().min(0).max(100), stealPercent: z.number().min(0).max(100) }).optional(),
   /** Outcome counts over all operations. */
   returns: returnsSchema,
   operations: z.array(operationSchema),

@@ -6,6 +6,7 @@ import type { CoreWorkload } from '../workload/core-workload.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
 import { TimedStore } from './timed-store.ts';
 import { doTransaction } from './transactions.ts';
+import { CpuMeter, type CpuSpent } from './cpu-meter.ts';
 
 /** What one phase measured, before it is turned into a result. */
 export interface PhaseOutcome {
@@ -16,7 +17,7 @@ export interface PhaseOutcome {
   /** Measured window (after warm-up) in ms. */
   runtimeMs: number;
   timeSeries: TimeSeriesPoint[];
-  cpu: { userMs: number; systemMs: number };
+  cpu: CpuSpent;
   /** Records written by the load phase (OVERALL counts records, not batches). */
   recordsLoaded: number;
   notes: string[];
@@ -48,7 +49,7 @@ export async function runLoadPhase(options: PhaseOptions): Promise<PhaseOutcome>
     maxSeconds: 0,
     label: options.label,
   });
-  const cpuStart = process.cpuUsage();
+  const cpuMeter = new CpuMeter();
   const startedAt = new Date();
   const startMs = performance.now();
   if (options.status) reporter.start();
@@ -82,7 +83,7 @@ export async function runLoadPhase(options: PhaseOptions): Promise<PhaseOutcome>
 
   const runtimeMs = performance.now() - startMs;
   if (options.status) reporter.stop();
-  const cpu = process.cpuUsage(cpuStart);
+  const cpu = cpuMeter.read();
   const notes = batchSize > 1 ? [`load used bulk writes of ${batchSize} records; INSERT-BATCH rows count batches, OVERALL counts records`] : [];
   return {
     phase: 'load',
@@ -91,7 +92,7 @@ export async function runLoadPhase(options: PhaseOptions): Promise<PhaseOutcome>
     endedAt: new Date(),
     runtimeMs,
     timeSeries: reporter.series,
-    cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
+    cpu,
     recordsLoaded: total,
     notes,
   };
@@ -125,14 +126,14 @@ export async function runTransactionPhase(options: PhaseOptions): Promise<PhaseO
   const startedAt = new Date();
   const startMs = performance.now();
   let measureStartMs = startMs;
-  let cpuStart = process.cpuUsage();
+  const cpuMeter = new CpuMeter();
   if (p.warmuptime > 0) {
     measurements.recording = false;
     timers.push(
       setTimeout(() => {
         measurements.recording = true;
         measureStartMs = performance.now();
-        cpuStart = process.cpuUsage();
+        cpuMeter.restart();
       }, p.warmuptime * 1000),
     );
   }
@@ -171,7 +172,7 @@ export async function runTransactionPhase(options: PhaseOptions): Promise<PhaseO
   const endMs = performance.now();
   for (const t of timers) clearTimeout(t);
   if (options.status) reporter.stop();
-  const cpu = process.cpuUsage(cpuStart);
+  const cpu = cpuMeter.read();
   const notes: string[] = [];
   if (!measurements.recording) notes.push(`the run ended before warmuptime (${p.warmuptime} s) was over: nothing was recorded`);
   if (p.warmuptime > 0) notes.push(`the first ${p.warmuptime} s (${measurements.warmupOperations} operations) were warm-up, excluded from statistics`);
@@ -182,7 +183,7 @@ export async function runTransactionPhase(options: PhaseOptions): Promise<PhaseO
     endedAt: new Date(),
     runtimeMs: measurements.recording ? endMs - measureStartMs : 0,
     timeSeries: reporter.series,
-    cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
+    cpu,
     recordsLoaded: 0,
     notes,
   };

@@ -1,0 +1,77 @@
+/**
+ * CPU spent while a phase is measured: the client process's own (so a reader can tell when the
+ * harness was the limit) and, on Linux, the whole machine's from /proc/stat: how busy all cores
+ * were, and how much time the hypervisor gave to someone else (steal). On a shared VM steal can
+ * take a third of the CPU and depress every figure of a run; a result that does not say so
+ * cannot be compared with another. Two reads per phase, none on the hot path.
+ */
+import { readFileSync } from 'node:fs';
+
+/** The machine's CPU over a phase, as shares of all cores' time. */
+export interface MachineCpu {
+  /** Time any process (client, servers, anything else) ran, of the time the cores had. */
+  busyPercent: number;
+  /** Time the hypervisor ran another guest on these cores (Linux `steal`). */
+  stealPercent: number;
+}
+
+export interface CpuSpent {
+  userMs: number;
+  systemMs: number;
+  machine?: MachineCpu;
+}
+
+interface ProcStatSample {
+  total: number;
+  idle: number;
+  steal: number;
+}
+
+/** The aggregate `cpu` line of /proc/stat, or undefined where there is none (not Linux). */
+export function readProcStat(text?: string): ProcStatSample | undefined {
+  let content = text;
+  if (content === undefined) {
+    try {
+      content = readFileSync('/proc/stat', 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+  const line = content.split('\n', 1)[0] ?? '';
+  if (!line.startsWith('cpu ')) return undefined;
+  // user nice system idle iowait irq softirq steal [guest guest_nice]; guest time is already
+  // counted in user and nice, so it is left out of the total.
+  const v = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  if (v.length < 8 || v.some((x) => !Number.isFinite(x))) return undefined;
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = v as [number, number, number, number, number, number, number, number];
+  return { total: user + nice + system + idle + iowait + irq + softirq + steal, idle: idle + iowait, steal };
+}
+
+/** Machine CPU between two samples, or undefined when too little time passed to say. */
+export function machineCpuBetween(start: ProcStatSample | undefined, end: ProcStatSample | undefined): MachineCpu | undefined {
+  if (start === undefined || end === undefined) return undefined;
+  const total = end.total - start.total;
+  if (total <= 0) return undefined;
+  const steal = end.steal - start.steal;
+  const idle = end.idle - start.idle;
+  const round1 = (x: number) => Math.round(x * 10) / 10;
+  return { busyPercent: round1((100 * (total - idle - steal)) / total), stealPercent: round1((100 * steal) / total) };
+}
+
+export class CpuMeter {
+  private processStart = process.cpuUsage();
+  private machineStart = readProcStat();
+
+  /** Start over (when a warm-up ends). */
+  restart(): void {
+    this.processStart = process.cpuUsage();
+    this.machineStart = readProcStat();
+  }
+
+  /** What was spent since the start. */
+  read(): CpuSpent {
+    const cpu = process.cpuUsage(this.processStart);
+    const machine = machineCpuBetween(this.machineStart, readProcStat());
+    return { userMs: cpu.user / 1000, systemMs: cpu.system / 1000, ...(machine ? { machine } : {}) };
+  }
+}
