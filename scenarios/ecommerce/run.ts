@@ -65,6 +65,12 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
   let issued = 0;
   let stopped = false;
   let mismatch: string | undefined;
+  // UNSUPPORTED is a property of the target and the operation, not of the parameters: once every
+  // operation of the mix has answered UNSUPPORTED and none anything else, further calls only
+  // repeat that answer (millions of times a minute), so the run stops and says why.
+  const unsupported = new Map<OperationName, string>();
+  let supportedSeen = false;
+  let allUnsupported: string | undefined;
 
   /** Time one dialect call; returns its value, or undefined when it failed. */
   async function timed<T>(operation: OperationName, clock: WorkerClock, call: () => Promise<T>, isFound: (value: T) => boolean = () => true): Promise<T | undefined> {
@@ -75,10 +81,20 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
     try {
       value = await call();
       status = isFound(value) ? 'OK' : 'NOT_FOUND';
+      supportedSeen = true;
     } catch (error) {
       status = error instanceof UnsupportedError ? 'UNSUPPORTED' : 'ERROR';
       failure = error;
       value = undefined;
+      if (status === 'UNSUPPORTED') {
+        if (!unsupported.has(operation)) unsupported.set(operation, error instanceof Error ? error.message : String(error));
+        if (!supportedSeen && allUnsupported === undefined && unsupported.size === options.proportions.length) {
+          allUnsupported = [...unsupported].map(([op, why]) => `${operationRow(op)}: ${why}`).join('; ');
+          stopped = true;
+        }
+      } else {
+        supportedSeen = true;
+      }
     }
     measurements.measure(operationRow(operation), status, clock.intendedMs, start, performance.now(), failure);
     return status === 'OK' ? value : undefined;
@@ -209,6 +225,7 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
   if (!measurements.recording) notes.push(`the run ended before warmuptime (${s.warmuptime} s) was over: nothing was recorded`);
   if (s.warmuptime > 0) notes.push(`the first ${s.warmuptime} s (${measurements.warmupOperations} operations) were warm-up, excluded from statistics`);
   if (mismatch !== undefined) notes.push(`stopped at the first answer the oracle rejected: ${mismatch}`);
+  if (allUnsupported !== undefined) notes.push(`stopped after ${issued} operations: every operation of this workload is UNSUPPORTED on this target (${allUnsupported})`);
   return {
     outcome: {
       phase: 'run',
