@@ -111,7 +111,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
     if (error instanceof UnsupportedError) return reply.code(501).send({ error: 'unsupported', message: error.message });
     const status = (error as FastifyError).statusCode;
-    if (status !== undefined && status >= 400 && status < 500) {
+    // Only Fastify's own errors (code FST_…) are about the request; drivers' errors may carry a
+    // statusCode too (nano: 409, 401, 404 from CouchDB) and are store errors.
+    const fastifyOwn = typeof (error as FastifyError).code === 'string' && (error as FastifyError).code.startsWith('FST_');
+    if (fastifyOwn && status !== undefined && status >= 400 && status < 500) {
       // Fastify's own refusals happen before a handler runs: unparsable or oversized body,
       // wrong content type, poisoned prototype keys. All are about the body.
       return reply.code(status).send({ error: 'invalid request', parameter: 'body', in: 'body', message: oneLine(error.message) });

@@ -10,7 +10,7 @@ import type { StoreInfo } from '../results/schema.ts';
 import { StartFailedError } from '../local/process.ts';
 import { packageVersion } from '../version.ts';
 import { fieldNames } from '../workload/fields.ts';
-import type { WorkloadProperties } from '../workload/properties.ts';
+import { WorkloadError, type WorkloadProperties } from '../workload/properties.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
 import { buildApp, type ServiceInfo } from './app.ts';
 import type { ServeConfig } from './config.ts';
@@ -44,7 +44,7 @@ export interface ServiceProcessOptions {
 
 /** Table layout from the workload properties: the same names a direct run would use. */
 export function tableLayout(p: WorkloadProperties): TableLayout {
-  if (!/^[A-Za-z0-9_]+$/.test(p.table)) throw new Error(`table "${p.table}": the service needs a table name of letters, digits and _ (it is a URL path segment)`);
+  if (!/^[A-Za-z0-9_]+$/.test(p.table)) throw new WorkloadError(`-p table=${p.table}: the service needs a table name of letters, digits and _ (it is a URL path segment)`);
   return { table: p.table, fieldNames: fieldNames(p.fieldnameprefix, p.fieldcount), maxScanLength: p.maxscanlength };
 }
 
@@ -88,6 +88,8 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
     machine: describeMachine(),
   });
 
+  // Declared before the app exists: its hooks read it from the first request on.
+  let closing: Promise<void> | null = null;
   const app = buildApp({
     gate,
     layout: config.scenarios.includes('ycsb') ? layout : null,
@@ -107,7 +109,6 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
     throw listenError(error, config);
   }
 
-  let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       // Stop accepting, let requests in flight finish (their answers close their connections),

@@ -6,9 +6,11 @@
  * store is back. Drivers differ in how they report a lost connection (some fail every call, some
  * queue, none agree on error classes), so the gate does not guess from error types: when a call
  * fails, it asks the store a cheap question that must succeed on a healthy store (a probe), and
- * if that fails too (it can on a healthy store: a Cassandra table that does not exist), whether a
- * fresh connection can be opened. Only when both fail is the store down; otherwise the failure
- * was the call's own. A store found up stays trusted for a second, so a burst of failing calls
+ * if that fails too (it can on a healthy store: a Cassandra table that does not exist, or a
+ * client whose socket died while the server stayed up), whether a fresh connection can be
+ * opened. Only when both fail is the store down. When only the old client failed, the fresh
+ * connection replaces it (drivers set never to reconnect would otherwise fail every later call);
+ * when the probe succeeds, the failure was the call's own. A store found up stays trusted for a second, so a burst of failing calls
  * does not become a burst of probes.
  *
  * Reconnecting opens a fresh store through the same factory as at start-up, so recovery works
@@ -126,13 +128,28 @@ export class StoreGate {
     return this.checking;
   }
 
-  /** Resolves when the store answers: the cheap probe, or else a fresh connection (closed at once). */
+  /**
+   * Resolves when the store answers: the cheap probe on the current client, or else a fresh
+   * connection, which then replaces the current client (its connection may be the broken part).
+   */
   private async probe(store: Store): Promise<void> {
     try {
       await this.options.probe(store);
-    } catch {
+    } catch (probeError) {
       const fresh = await this.options.open();
-      await fresh.close().catch(() => {});
+      let freshWorks = true;
+      try {
+        await this.options.probe(fresh);
+      } catch {
+        freshWorks = false; // the probe itself fails on a healthy store (a missing table): keep the old client
+      }
+      if (freshWorks && this.store === store && !this.closed) {
+        this.store = fresh;
+        this.options.log(`store connection replaced: the old one failed (${messageOf(probeError)}), a new one works`);
+        void store.close().catch(() => {});
+      } else {
+        await fresh.close().catch(() => {});
+      }
     }
   }
 

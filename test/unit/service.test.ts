@@ -46,8 +46,6 @@ async function appOn(options: { store?: Store; open?: () => Promise<Store>; body
   return { app, gate, store, counter };
 }
 
-const json = (body: unknown) => ({ 'content-type': 'application/json', payload: JSON.stringify(body) });
-
 async function call(app: FastifyInstance, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}) {
   const raw = typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body);
   const response = await app.inject({
@@ -208,6 +206,40 @@ describe('service: YCSB routes', () => {
     await new Promise((r) => setTimeout(r, 1100));
     assert.equal((await call(app, 'GET', '/usertable/user1')).status, 503);
     assert.equal(gate.up, false);
+    await app.close();
+    await gate.close();
+  });
+
+  it('replaces a client whose connection broke while the server stayed up', async () => {
+    const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' } });
+    const dead: Store = Object.assign(Object.create(base) as Store, {
+      read: async () => {
+        throw new Error('Connection is closed.');
+      },
+    });
+    let opened = 0;
+    const { app, gate } = await appOn({
+      store: dead,
+      open: async () => (opened++ === 0 ? dead : base),
+    });
+    assert.equal((await call(app, 'GET', '/usertable/user1')).status, 500, 'the call that met the broken client fails');
+    assert.equal(gate.current(), base, 'the fresh connection replaced the broken one');
+    assert.equal((await call(app, 'GET', '/usertable/user1')).status, 404, 'and serves the next calls');
+    await app.close();
+    await gate.close();
+  });
+
+  it('answers a driver error that carries an HTTP status (nano: 409) as a store error, not as a bad body', async () => {
+    const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' } });
+    const conflicting: Store = Object.assign(Object.create(base) as Store, {
+      read: async () => {
+        throw Object.assign(new Error('Document update conflict.'), { statusCode: 409 });
+      },
+    });
+    const { app, gate } = await appOn({ store: conflicting });
+    const answer = await call(app, 'GET', '/usertable/user1');
+    assert.equal(answer.status, 500);
+    assert.equal(answer.body!.error, 'store error');
     await app.close();
     await gate.close();
   });
