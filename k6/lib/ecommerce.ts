@@ -6,7 +6,8 @@
  * (`GET /_docbench/ecommerce/parameters`) with the oracle's expected answer for each: the
  * scenario's generator cannot be loaded into k6 (its filler values come from faker), and a second
  * implementation of its parameter choice here could drift from the direct runs'. Each VU draws
- * from streams of its own (one per block), as each direct-run worker draws from one chooser.
+ * from streams of its own (one per block); a direct run's workers share one seeded chooser, so
+ * both draw from the same distributions, not the same sequence.
  * Fetching a block is not an operation: it is tagged apart and not timed.
  *
  * Every answer is checked (the VERIFY row): a page must be the oracle's page, in ascending id
@@ -51,6 +52,18 @@ export function setupEcommerce(settings: LoadSettings, query: EcommerceQuery, en
   const variant = env.VARIANT ?? variants[0]!;
   if (!variants.includes(variant)) fail(`VARIANT=${variant}: ${info.store!.name} runs ${query} as ${variants.join(', ')}`);
   const dataset = shop.dataset;
+  if (dataset.signupsUpTo !== dataset.customers) {
+    fail(
+      `the ecommerce dataset in ${info.store!.name} may hold customers signed up by an earlier mix run, which the oracle does not know: ` +
+        `run any direct ecommerce workload first (it restores the seeded state) or seed again (docbench seed ecommerce --store ${info.store!.name} --customers ${dataset.customers})`,
+    );
+  }
+  // Each service worker builds the oracle on its first parameter request (one pass over the
+  // dataset): do that here, not inside the measured window. A new connection per request lets
+  // the cluster hand each to another worker.
+  for (let i = 0; i < 2 * info.service.workers; i++) {
+    http.get(`${settings.baseUrl}/_docbench/ecommerce/parameters?kind=${query}&stream=0&count=1`, { headers: { Connection: 'close' }, tags: { name: 'docbench warm-up' } });
+  }
   const description = shop.variants[query].find((v) => v.name === variant)!.description;
   const run = {
     kind: 'ecommerce',

@@ -25,6 +25,11 @@ export const statusMetricName = (row: string, status: Status) => `${metricName(r
 /** Service CPU and requests during the run (teardown adds the differences of two stats snapshots). */
 export const SERVICE_CPU_METRIC = 'docbench_service_cpu_us';
 export const SERVICE_REQUESTS_METRIC = 'docbench_service_requests';
+/**
+ * The measured window in ms, from the end of setup() to the start of teardown(): k6's own
+ * testRunDurationMs includes setup (which may seed data or build views) and teardown.
+ */
+export const RUN_WINDOW_METRIC = 'docbench_run_window_ms';
 
 /** HTTP status -> the result's return status, the same mapping for every script. */
 export function statusOfHttp(code: number): Status {

@@ -4,7 +4,7 @@
  * (answer checks) always exists. Rows that stay empty are left out of the result.
  */
 import { Counter, Trend } from 'k6/metrics';
-import { failedMetricName, metricName, SERVICE_CPU_METRIC, SERVICE_REQUESTS_METRIC, STATUSES, statusMetricName, VERIFY, type Status } from './metric-names.ts';
+import { failedMetricName, metricName, RUN_WINDOW_METRIC, SERVICE_CPU_METRIC, SERVICE_REQUESTS_METRIC, STATUSES, statusMetricName, VERIFY, type Status } from './metric-names.ts';
 
 const latency = new Map<string, Trend>();
 const failedLatency = new Map<string, Trend>();
@@ -32,6 +32,7 @@ defineStatuses(VERIFY);
 
 export const serviceCpuUs = new Counter(SERVICE_CPU_METRIC);
 export const serviceRequests = new Counter(SERVICE_REQUESTS_METRIC);
+export const runWindowMs = new Counter(RUN_WINDOW_METRIC);
 
 /** Record one operation: its latency (ms, as k6 measures) in the OK or FAILED trend, and its status. */
 export function recordOperation(row: string, status: Status, durationMs: number): void {

@@ -8,7 +8,7 @@ import http from 'k6/http';
 import { fail } from 'k6';
 import type { ServiceInfo } from '../../src/service/app.ts';
 import type { ServiceStats } from '../../src/service/stats.ts';
-import { serviceCpuUs, serviceRequests } from './metrics.ts';
+import { runWindowMs, serviceCpuUs, serviceRequests } from './metrics.ts';
 import type { LoadSettings } from './settings.ts';
 import type { RunDescription } from './summary.ts';
 
@@ -49,6 +49,7 @@ export function startRun(settings: LoadSettings, info: ServiceInfo, run: RunDesc
 
 /** teardown(): the service's CPU and requests during the run, as two counters the summary reads. */
 export function teardownRun(settings: LoadSettings, data: SetupBase): void {
+  runWindowMs.add(Date.now() - Date.parse(data.startedAt));
   const after = serviceCounters(settings);
   serviceCpuUs.add(after.cpuUs - data.statsBefore.cpuUs);
   serviceRequests.add(after.requests - data.statsBefore.requests);

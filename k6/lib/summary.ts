@@ -11,7 +11,7 @@
 import type { ServiceInfo } from '../../src/service/app.ts';
 import type { Result } from '../../src/results/schema.ts';
 import { renderYcsbText } from '../../src/report/ycsb-text.ts';
-import { failedMetricName, metricName, SERVICE_CPU_METRIC, SERVICE_REQUESTS_METRIC, STATUSES, statusMetricName, VERIFY, type Status } from './metric-names.ts';
+import { failedMetricName, metricName, RUN_WINDOW_METRIC, SERVICE_CPU_METRIC, SERVICE_REQUESTS_METRIC, STATUSES, statusMetricName, VERIFY, type Status } from './metric-names.ts';
 import { maxVusOf, scenarioFor, type LoadSettings } from './settings.ts';
 
 /** What a script ran, in the result's terms; each script builds it in setup(). */
@@ -63,7 +63,10 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: LoadS
   const value = (metric: string, stat: string) => data.metrics[metric]?.values[stat] ?? 0;
   const run = setup.run;
   const operations = Math.round(value('iterations', 'count'));
-  const runtimeMs = Math.round(data.state.testRunDurationMs);
+  // The window between setup and teardown, as direct mode measures; k6's testRunDurationMs
+  // (setup and teardown included) only when teardown did not run.
+  const windowMs = value(RUN_WINDOW_METRIC, 'count');
+  const runtimeMs = Math.round(windowMs > 0 ? windowMs : data.state.testRunDurationMs);
   const serviceRequests = Math.round(value(SERVICE_REQUESTS_METRIC, 'count'));
   const serviceCpuUs = Math.round(value(SERVICE_CPU_METRIC, 'count'));
   const serviceCpuPerRequest = serviceRequests > 0 ? round1(serviceCpuUs / serviceRequests) : 0;
@@ -95,6 +98,7 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: LoadS
     ...run.notes,
     'no Intended- rows: k6 reports no intended start times',
   ];
+  if (windowMs <= 0) notes.push('runtime is k6\'s whole test run, setup and teardown included (teardown did not record the measured window)');
   const dropped = value('dropped_iterations', 'count');
   if (dropped > 0) notes.push(`k6 dropped ${dropped} iterations: the open model's rate was not reached (too few VUs, or the service fell behind)`);
 
@@ -118,7 +122,7 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: LoadS
     },
     machine: info.machine,
     startedAt: setup.startedAt,
-    endedAt: endedAt.toISOString(),
+    endedAt: (windowMs > 0 ? new Date(Date.parse(setup.startedAt) + windowMs) : endedAt).toISOString(),
     overall: { runtimeMs, throughputOpsPerSec: runtimeMs > 0 ? round3((operations * 1000) / runtimeMs) : 0, operations },
     warmup: { seconds: 0, operations: 0 },
     clientCpu: { userMs: 0, systemMs: 0, usPerOp: 0 },

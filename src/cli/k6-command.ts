@@ -200,8 +200,20 @@ async function runEndToEnd(k6: string, script: string, store: string, options: K
       const said = service.stderr().trim().split('\n').slice(-3).join(' | ');
       throw new UsageError(`k6 exited with code ${run.code} and wrote no result; see its messages above${said ? ` (service: ${said})` : ''}`);
     }
-    const raw = JSON.parse(readFileSync(resultFile, 'utf8')) as Result;
-    const result = resultSchema.parse(completeResult(raw, run, plan.workloadFile, plan.overrides));
+    // The script is the user's (any script can be run): a result that is not docbench's schema
+    // is their error, named, not a stack trace.
+    let raw: Result;
+    try {
+      raw = JSON.parse(readFileSync(resultFile, 'utf8')) as Result;
+    } catch (error) {
+      throw new UsageError(`${basename(script)} wrote a result that is not JSON (${error instanceof Error ? error.message : String(error)}); its handleSummary must write docbench's result schema`);
+    }
+    const parsed = resultSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new UsageError(`${basename(script)} wrote a result that is not docbench's result schema: ${issue.path.join('.') || 'the document'}: ${issue.message}`);
+    }
+    const result = resultSchema.parse(completeResult(parsed.data, run, plan.workloadFile, plan.overrides));
     return { result, code: run.code };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -329,6 +341,13 @@ export async function runK6Command(options: K6CommandOptions): Promise<Result[]>
       print: false,
     });
 
+  // Each result is written as soon as it exists: a later store's failure must not lose it.
+  const keep = (r: Result) => {
+    results.push(r);
+    if (options.out !== undefined) writeResult(options.out, r);
+    if (outDir !== undefined) writeResult(join(outDir, `${r.store.name}-${r.workload.name}-${r.mode}.json`), r);
+  };
+
   for (const store of options.stores) {
     if (plan.scenario === 'ycsb') {
       if (options.direct) {
@@ -336,7 +355,7 @@ export async function runK6Command(options: K6CommandOptions): Promise<Result[]>
         await ycsbPhase('load', store);
         const direct = await ycsbPhase('run', store);
         process.stdout.write(`${renderYcsbText(direct)}\n`);
-        results.push(direct);
+        keep(direct);
       }
       if (options.load) {
         if (!options.quiet) log(`k6: ${store}: loading (direct, as docbench load --fresh)`);
@@ -347,14 +366,12 @@ export async function runK6Command(options: K6CommandOptions): Promise<Result[]>
     }
     const { result, code } = await runEndToEnd(k6, script, store, options, plan);
     process.stdout.write(`${renderYcsbText(result)}\n`);
-    results.push(result);
+    keep(result);
     // 99: a threshold was crossed (e.g. a failed request); the result is still written, for reading.
     if (code !== 0) failures.push(`${store}: k6 exited with code ${code}${code === 99 ? ' (a threshold was crossed)' : ''}`);
   }
 
-  if (options.out !== undefined) writeResult(options.out, results[0]!);
   if (outDir !== undefined) {
-    for (const r of results) writeResult(join(outDir, `${r.store.name}-${r.workload.name}-${r.mode}.json`), r);
     if (manyResults) {
       const table = `${renderModeComparison(results)}\n${renderRunContext(results)}`;
       process.stdout.write(`${table}`);

@@ -176,6 +176,13 @@ export function registerEcommerceRoutes(app: FastifyInstance, options: Ecommerce
       reply.code(404).send({ error: 'no dataset', message: error.message });
       return undefined;
     }
+    if (manifest.signupsUpTo !== manifest.customers) {
+      reply.code(409).send({
+        error: 'dataset has sign-ups',
+        message: 'the dataset may hold customers signed up by an earlier mix run, which the oracle does not know: run a direct ecommerce workload first (it restores the seeded state) or seed again',
+      });
+      return undefined;
+    }
     const dataset: Dataset = { seed: manifest.seed, customers: manifest.customers, ordersPerCustomer: manifest.ordersPerCustomer };
     const chooser = new ParameterChooser(dataset, new Random(settings.seed, q.stream), settings);
     const truth = oracleOf(dataset);
