@@ -116,9 +116,3 @@ export async function dialectFactory(store: string): Promise<DialectFactory | un
   return load ? load() : undefined;
 }
 
-/** The variant named `name` of a kind, or an error naming the ones there are. */
-export function findVariant(dialect: EcommerceDialect, kind: QueryKind, name: string): QueryVariant {
-  const found = dialect.variants[kind].find((v) => v.name === name);
-  if (!found) throw new Error(`unknown ${kind} variant "${name}"; this store has ${dialect.variants[kind].map((v) => v.name).join(', ')}`);
-  return found;
-}

@@ -213,7 +213,18 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
     }
   };
   try {
-    await Promise.all(Array.from({ length: s.threadcount }, (_, i) => worker(i)));
+    // A worker that throws (outside the timed calls: a sign-up's manifest write) stops the
+    // others too, and the run fails only once all have finished with the store.
+    const settled = await Promise.allSettled(
+      Array.from({ length: s.threadcount }, (_, i) =>
+        worker(i).catch((error: unknown) => {
+          stopped = true;
+          throw error;
+        }),
+      ),
+    );
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
   } finally {
     for (const t of timers) clearTimeout(t);
     if (options.status) reporter.stop();

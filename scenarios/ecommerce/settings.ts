@@ -66,7 +66,7 @@ export function parseSettings(assignments: readonly string[]): EcommerceSettings
     const key = assignment.slice(0, eq).trim();
     const value = assignment.slice(eq + 1).trim();
     if (STORE_PREFIXES.some((p) => key.startsWith(p))) storeSettings[key] = value;
-    else if (key in schema.shape) known[key] = value;
+    else if (Object.hasOwn(schema.shape, key)) known[key] = value;
     else throw new WorkloadError(`-p ${key}: unknown ecommerce setting; expected one of ${Object.keys(schema.shape).join(', ')} or a store setting (redis.*, mongodb.*, …)`);
   }
   const parsed = schema.safeParse(known);

@@ -22,7 +22,7 @@ import { ECOMMERCE_STORES } from '../../scenarios/ecommerce/dialect.ts';
 import type { Dataset } from '../../scenarios/ecommerce/model.ts';
 import { renderRunTable, renderServers } from '../../scenarios/ecommerce/report.ts';
 import { seedEcommerce } from '../../scenarios/ecommerce/seed.ts';
-import { ecommerceWorkload, runEcommerce, type VariantRun } from '../../scenarios/ecommerce/session.ts';
+import { ecommerceWorkload, runEcommerce } from '../../scenarios/ecommerce/session.ts';
 import { flatSettings, parseSettings, type EcommerceSettings } from '../../scenarios/ecommerce/settings.ts';
 import { WORKLOAD_NAMES } from '../../scenarios/ecommerce/workloads.ts';
 import { scenarioResult } from '../../scenarios/shared/timing.ts';

@@ -46,6 +46,8 @@ import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
 
 /** In-flight statements while seeding (the driver allows 2048 per connection; stay well below). */
 const SEED_CONCURRENCY = 128;
+/** In-flight order queries of one application-side JOIN. */
+const JOIN_CONCURRENCY = 32;
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   pagination: [{ name: 'query-table', description: 'customers_by_country (partition country, clustered by customer_id): LIMIT offset+limit, first offset rows skipped in the client' }],
@@ -213,7 +215,8 @@ class CassandraDialect implements EcommerceDialect {
   }
 
   async pagination(_variant: string, params: PageParams): Promise<string[]> {
-    const rows = await this.client.execute(this.q.page, [params.country, params.offset + params.limit], { prepare: true });
+    // One page of offset+limit rows (the driver's default page of 5,000 would cut a deep page short).
+    const rows = await this.client.execute(this.q.page, [params.country, params.offset + params.limit], { prepare: true, fetchSize: params.offset + params.limit });
     return rows.rows.slice(params.offset).map((r) => r.get('customer_id') as string);
   }
 
@@ -228,10 +231,15 @@ class CassandraDialect implements EcommerceDialect {
       }
     } else if (variant === 'app-join') {
       const customers = await this.client.execute(this.q.customersByZip, [params.zip], { prepare: true, fetchSize: 100_000 });
-      const perCustomer = await Promise.all(
-        customers.rows.map((r) => this.client.execute(this.q.ordersOfCustomerInMonth, [r.get('customer_id'), params.month], { prepare: true })),
+      // One query per customer of the zip, a bounded number in flight: a busy zip times the
+      // runner's workers must stay below the driver's in-flight limit per connection.
+      const perCustomer = await cassandra.concurrent.executeConcurrent(
+        this.client,
+        this.q.ordersOfCustomerInMonth,
+        customers.rows.map((r) => [r.get('customer_id'), params.month]),
+        { concurrencyLevel: JOIN_CONCURRENCY, collectResults: true },
       );
-      for (const result of perCustomer) {
+      for (const result of perCustomer.resultItems) {
         for (const row of result.rows) {
           sum += row.get('sale_price') as number;
           matched++;

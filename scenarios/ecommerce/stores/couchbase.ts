@@ -271,6 +271,15 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
 
   async removeCustomers(customers: readonly CustomerKey[]): Promise<void> {
     await this.removeKeys(this.customers(), customers.map((c) => c.id));
+    // Queries run not_bounded (see readsOwnWrites): wait once, here, until the GSI index has
+    // seen the removals, so the next run's pages cannot show sign-ups that are gone.
+    if (this.caps.query && customers.length > 0) {
+      await this.sqlpp(paginationStatement(this.customersKeyspace), {
+        parameters: [customers[0]!.country, 0, 1],
+        scanConsistency: QueryScanConsistency.RequestPlus,
+        readOnly: true,
+      });
+    }
   }
 
   async pagination(variant: string, params: PageParams): Promise<string[]> {
