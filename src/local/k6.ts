@@ -41,10 +41,6 @@ export function installedK6(): string | null {
   return readFileSync(p.done, 'utf8').trim() === K6_VERSION ? p.binary : null;
 }
 
-/** Where the k6 binary is (or will be) kept. */
-export function k6BinaryPath(): string {
-  return paths().binary;
-}
 
 /** The Go toolchain's version (`go1.24.2`), or null when `go` is not on PATH. */
 function goVersion(): string | null {

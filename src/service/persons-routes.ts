@@ -151,7 +151,3 @@ export function registerPersonsRoutes(app: FastifyInstance, options: PersonsRout
   });
 }
 
-/** What GET /_docbench/info says about this scenario: enough for a client to check every answer. */
-export function personsInfo(settings: PersonsServiceSettings): PersonsServiceSettings & { queries: readonly QueryId[] } {
-  return { ...settings, queries: QUERY_IDS };
-}

@@ -14,7 +14,7 @@ import { after, describe, it } from 'node:test';
 import { resultSchema, type StoreInfo } from '../../src/results/schema.ts';
 import type { DiskSize, PersonsDialect, QueryVariant } from '../../scenarios/persons/dialect.ts';
 import { DEFAULT_SEED, extraOf, generatePerson, generateRecords } from '../../scenarios/persons/generator.ts';
-import { EXTRAS, FIELD, JEDI_POWERS, LIMITS, personId, personIndex, PETS, type FlatPerson, type NestedPerson, type Person, type PersonRecord, type Shape } from '../../scenarios/persons/model.ts';
+import { EXTRAS, FIELD, JEDI_POWERS, LIMITS, personId, personIndex, PETS, type NestedPerson, type Person, type PersonRecord, type Shape } from '../../scenarios/persons/model.ts';
 import { expectedAnswers, expectedIds, vacuousQueries } from '../../scenarios/persons/oracle.ts';
 import { matches, QUERIES, queryById, type PersonsQuery, type QueryId } from '../../scenarios/persons/queries.ts';
 import { renderComparison, renderStoreTable } from '../../scenarios/persons/report.ts';

@@ -130,7 +130,7 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder {
 
   constructor(
     private readonly store: CouchbaseStore,
-    private readonly context: DialectContext,
+    context: DialectContext,
   ) {
     this.caps = store.capabilities();
     this.nested = context.shape === 'nested';
