@@ -257,7 +257,11 @@ describe('Couchbase store on the local target (CouchbaseMock)', { timeout: 180_0
     assert.equal(stats.serverVersion, 'unknown', 'a KV-only target cannot tell its version');
 
     const described = await describeStore(open);
-    assert.equal(described.standIn?.name, 'CouchbaseMock 1.5.27');
+    assert.equal(described.standIn?.name, 'CouchbaseMock', 'named from the local target, since the mock cannot say what it is');
+    assert.equal(described.standIn?.version, '1.5.27');
+    assert.equal(described.server, 'CouchbaseMock');
+    assert.equal(described.serverVersion, '1.5.27');
+    assert.equal(described.extra?.serverVersionFrom, 'the local target docbench installed');
     assert.match(described.standIn?.note ?? '', /KV only: no SQL\+\+/);
     assert.equal(described.localTarget, true);
     assert.equal(described.url.includes(':password@'), false, 'password redacted');

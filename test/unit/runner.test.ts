@@ -48,8 +48,11 @@ describe('runner', () => {
     const result = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties, overrides: [], store: storeInfo });
     const service = result.operations.find((o) => o.name === 'READ')!.latency;
     const intended = result.operations.find((o) => o.name === 'Intended-READ')!.latency;
-    assert.ok(service.percentilesUs['99']! <= 12_000, `service p99 ${service.percentilesUs['99']}`);
+    // Timers on a loaded 2-core machine can stretch a 10 ms call, so the service bound is loose;
+    // what must hold is that the queueing delay shows in Intended- rows, not in service time.
+    assert.ok(service.percentilesUs['99']! <= 50_000, `service p99 ${service.percentilesUs['99']}`);
     assert.ok(intended.percentilesUs['99']! > 100_000, `intended p99 ${intended.percentilesUs['99']}`);
+    assert.ok(intended.percentilesUs['99']! > 3 * service.percentilesUs['99']!, 'intended-time latency includes the queueing delay');
   });
 
   it('stops at maxexecutiontime and leaves warm-up out of the statistics', async () => {
