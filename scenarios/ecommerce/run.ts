@@ -10,12 +10,10 @@
  * answers are checked. The first wrong answer stops the run: numbers from a store that answers
  * wrongly are not worth reporting.
  */
-import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import { Measurements } from '../../src/measure/measurements.ts';
-import { StatusReporter } from '../../src/measure/status-reporter.ts';
 import type { Status } from '../../src/measure/status.ts';
 import type { PhaseOutcome } from '../../src/runner/phases.ts';
-import { CpuMeter } from '../../src/runner/cpu-meter.ts';
+import { runScheduled, RunControl } from '../../src/runner/schedule.ts';
 import { UnsupportedError } from '../../src/stores/store.ts';
 import { DiscreteGenerator } from '../../src/workload/generators/discrete.ts';
 import { Random } from '../../src/workload/random.ts';
@@ -60,10 +58,8 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
   const random = new Random(s.seed);
   const chooser = new ParameterChooser(dataset, random, s);
   const operations = new DiscreteGenerator<OperationName>(random, options.proportions);
-  const limit = s.operationcount > 0 ? s.operationcount : Number.POSITIVE_INFINITY;
+  const control = new RunControl();
   let updateVersion = 0;
-  let issued = 0;
-  let stopped = false;
   let mismatch: string | undefined;
   // UNSUPPORTED is a property of the target and the operation, not of the parameters: once every
   // operation of the mix has answered UNSUPPORTED and none anything else, further calls only
@@ -90,7 +86,7 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
         if (!unsupported.has(operation)) unsupported.set(operation, error instanceof Error ? error.message : String(error));
         if (!supportedSeen && allUnsupported === undefined && unsupported.size === options.proportions.length) {
           allUnsupported = [...unsupported].map(([op, why]) => `${operationRow(op)}: ${why}`).join('; ');
-          stopped = true;
+          control.stop();
         }
       } else {
         supportedSeen = true;
@@ -114,7 +110,7 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
     const message = `${options.store}${variant} ${operationRow(operation)} ${JSON.stringify(params)}: ${problem}`;
     measurements.measureCheck('UNEXPECTED_STATE', ms, message);
     if (mismatch === undefined) mismatch = message;
-    stopped = true;
+    control.stop();
   }
 
   async function doOperation(operation: OperationName, clock: WorkerClock): Promise<void> {
@@ -166,89 +162,32 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
     }
   }
 
-  const reporter = new StatusReporter(measurements, {
-    intervalSeconds: s['status.interval'],
-    totalOperations: s.operationcount,
-    maxSeconds: s.maxexecutiontime,
-    label: options.label,
-  });
-  const timers: NodeJS.Timeout[] = [];
-  const startedAt = new Date();
-  const startMs = performance.now();
-  let measureStartMs = startMs;
-  const cpuMeter = new CpuMeter();
-  if (s.warmuptime > 0) {
-    measurements.recording = false;
-    timers.push(
-      setTimeout(() => {
-        measurements.recording = true;
-        measureStartMs = performance.now();
-        cpuMeter.restart();
-      }, s.warmuptime * 1000),
-    );
-  }
-  if (s.maxexecutiontime > 0) timers.push(setTimeout(() => (stopped = true), s.maxexecutiontime * 1000));
-  if (options.status) reporter.start();
-
-  // Milliseconds between two operations of one worker under a target rate.
-  const tickMs = s.target > 0 ? (s.threadcount * 1000) / s.target : 0;
-  const worker = async (index: number) => {
-    const clock: WorkerClock = { intendedMs: 0 };
-    const scheduleStart = startMs + (tickMs * index) / s.threadcount;
-    let done = 0;
-    while (!stopped && issued < limit) {
-      issued++;
-      if (tickMs > 0) {
-        clock.intendedMs = scheduleStart + done * tickMs;
-        const wait = clock.intendedMs - performance.now();
-        if (wait >= 1) await sleep(wait);
-        if (stopped) break;
-      } else {
-        clock.intendedMs = performance.now();
-      }
-      await doOperation(operations.nextValue(), clock);
-      measurements.completeOperation(performance.now() - clock.intendedMs);
-      done++;
-      if ((done & 1023) === 0) await yieldToEventLoop();
-    }
-  };
-  try {
-    // A worker that throws (outside the timed calls: a sign-up's manifest write) stops the
-    // others too, and the run fails only once all have finished with the store.
-    const settled = await Promise.allSettled(
-      Array.from({ length: s.threadcount }, (_, i) =>
-        worker(i).catch((error: unknown) => {
-          stopped = true;
-          throw error;
-        }),
-      ),
-    );
-    const failed = settled.find((r) => r.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
-  } finally {
-    for (const t of timers) clearTimeout(t);
-    if (options.status) reporter.stop();
-  }
-
-  const endMs = performance.now();
-  const cpu = cpuMeter.read();
-  const notes: string[] = [];
-  if (!measurements.recording) notes.push(`the run ended before warmuptime (${s.warmuptime} s) was over: nothing was recorded`);
-  if (s.warmuptime > 0) notes.push(`the first ${s.warmuptime} s (${measurements.warmupOperations} operations) were warm-up, excluded from statistics`);
-  if (mismatch !== undefined) notes.push(`stopped at the first answer the oracle rejected: ${mismatch}`);
-  if (allUnsupported !== undefined) notes.push(`stopped after ${issued} operations: every operation of this workload is UNSUPPORTED on this target (${allUnsupported})`);
-  return {
-    outcome: {
-      phase: 'run',
-      measurements,
-      startedAt,
-      endedAt: new Date(),
-      runtimeMs: measurements.recording ? endMs - measureStartMs : 0,
-      timeSeries: reporter.series,
-      cpu,
-      recordsLoaded: 0,
-      notes,
+  const run = await runScheduled({
+    measurements,
+    settings: {
+      threadcount: s.threadcount,
+      target: s.target,
+      operationcount: s.operationcount,
+      maxexecutiontime: s.maxexecutiontime,
+      warmuptime: s.warmuptime,
+      statusIntervalSeconds: s['status.interval'],
     },
+    status: options.status,
+    label: options.label,
+    control,
+    worker: () => {
+      const clock: WorkerClock = { intendedMs: 0 };
+      return (intendedMs) => {
+        clock.intendedMs = intendedMs;
+        return doOperation(operations.nextValue(), clock);
+      };
+    },
+  });
+  const notes = run.notes;
+  if (mismatch !== undefined) notes.push(`stopped at the first answer the oracle rejected: ${mismatch}`);
+  if (allUnsupported !== undefined) notes.push(`stopped after ${control.issued} operations: every operation of this workload is UNSUPPORTED on this target (${allUnsupported})`);
+  return {
+    outcome: { phase: 'run', measurements, ...run, recordsLoaded: 0 },
     ...(mismatch !== undefined ? { mismatch } : {}),
   };
 }

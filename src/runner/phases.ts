@@ -1,4 +1,4 @@
-import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Measurements } from '../measure/measurements.ts';
 import { StatusReporter, type TimeSeriesPoint } from '../measure/status-reporter.ts';
 import { canInsertMany, type KeyedRecord, type Store } from '../stores/store.ts';
@@ -7,6 +7,7 @@ import type { WorkloadProperties } from '../workload/properties.ts';
 import { TimedStore } from './timed-store.ts';
 import { doTransaction } from './transactions.ts';
 import { CpuMeter, type CpuSpent } from './cpu-meter.ts';
+import { runScheduled } from './schedule.ts';
 
 /** What one phase measured, before it is turned into a result. */
 export interface PhaseOutcome {
@@ -99,92 +100,33 @@ export async function runLoadPhase(options: PhaseOptions): Promise<PhaseOutcome>
 }
 
 /**
- * Run phase. Closed model: `threadcount` workers, each doing one operation at a time.
- * With `target` ops/s, each worker follows a fixed schedule (YCSB's ClientThread): operation i
- * of a worker is due at start + i × threadcount/target; service time is measured from the
- * actual start, intended time from the due time, so a store that falls behind shows its queueing
- * delay in the Intended- rows instead of hiding it (coordinated omission).
- * Stops after `operationcount` operations or `maxexecutiontime` seconds, whichever comes first;
- * the first `warmuptime` seconds are run but not recorded.
+ * Run phase: YCSB's transactions on the shared run loop (closed model, optional target rate
+ * with intended-time latency, operationcount / maxexecutiontime, warm-up; see schedule.ts).
  */
 export async function runTransactionPhase(options: PhaseOptions): Promise<PhaseOutcome> {
   const { store, workload, properties: p } = options;
   const interval = p['measurement.interval'];
   const measurements = new Measurements(interval !== 'intended', interval !== 'op');
-  const limit = p.operationcount > 0 ? p.operationcount : Number.POSITIVE_INFINITY;
   const verify = p.dataintegrity;
-  let issued = 0;
-  let stopped = false;
-  const reporter = new StatusReporter(measurements, {
-    intervalSeconds: p['status.interval'],
-    totalOperations: p.operationcount,
-    maxSeconds: p.maxexecutiontime,
-    label: options.label,
-  });
-
-  const timers: NodeJS.Timeout[] = [];
-  const startedAt = new Date();
-  const startMs = performance.now();
-  let measureStartMs = startMs;
-  const cpuMeter = new CpuMeter();
-  if (p.warmuptime > 0) {
-    measurements.recording = false;
-    timers.push(
-      setTimeout(() => {
-        measurements.recording = true;
-        measureStartMs = performance.now();
-        cpuMeter.restart();
-      }, p.warmuptime * 1000),
-    );
-  }
-  if (p.maxexecutiontime > 0) timers.push(setTimeout(() => (stopped = true), p.maxexecutiontime * 1000));
-  if (options.status) reporter.start();
-
-  // Milliseconds between two operations of one worker under a target rate.
-  const tickMs = p.target > 0 ? (p.threadcount * 1000) / p.target : 0;
-
-  const worker = async (index: number) => {
-    const timed = new TimedStore(store, measurements);
-    // Stagger the workers' schedules so they don't fire in lockstep.
-    const scheduleStart = startMs + (tickMs * index) / p.threadcount;
-    let done = 0;
-    while (!stopped && issued < limit) {
-      issued++;
-      let intended: number;
-      if (tickMs > 0) {
-        intended = scheduleStart + done * tickMs;
-        const wait = intended - performance.now();
-        if (wait >= 1) await sleep(wait);
-        if (stopped) break;
-      } else {
-        intended = performance.now();
-      }
-      timed.intendedStartMs = intended;
-      await doTransaction(workload, timed, measurements, verify);
-      measurements.completeOperation(performance.now() - intended);
-      done++;
-      // A store whose promises resolve at once (basic) would otherwise starve the timers.
-      if ((done & 1023) === 0) await yieldToEventLoop();
-    }
-  };
-  await Promise.all(Array.from({ length: p.threadcount }, (_, i) => worker(i)));
-
-  const endMs = performance.now();
-  for (const t of timers) clearTimeout(t);
-  if (options.status) reporter.stop();
-  const cpu = cpuMeter.read();
-  const notes: string[] = [];
-  if (!measurements.recording) notes.push(`the run ended before warmuptime (${p.warmuptime} s) was over: nothing was recorded`);
-  if (p.warmuptime > 0) notes.push(`the first ${p.warmuptime} s (${measurements.warmupOperations} operations) were warm-up, excluded from statistics`);
-  return {
-    phase: 'run',
+  const run = await runScheduled({
     measurements,
-    startedAt,
-    endedAt: new Date(),
-    runtimeMs: measurements.recording ? endMs - measureStartMs : 0,
-    timeSeries: reporter.series,
-    cpu,
-    recordsLoaded: 0,
-    notes,
-  };
+    settings: {
+      threadcount: p.threadcount,
+      target: p.target,
+      operationcount: p.operationcount,
+      maxexecutiontime: p.maxexecutiontime,
+      warmuptime: p.warmuptime,
+      statusIntervalSeconds: p['status.interval'],
+    },
+    status: options.status,
+    label: options.label,
+    worker: () => {
+      const timed = new TimedStore(store, measurements);
+      return (intendedMs) => {
+        timed.intendedStartMs = intendedMs;
+        return doTransaction(workload, timed, measurements, verify);
+      };
+    },
+  });
+  return { phase: 'run', measurements, ...run, recordsLoaded: 0 };
 }
