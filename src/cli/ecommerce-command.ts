@@ -10,7 +10,7 @@
  * everything measured is still written, and the command fails naming store, operation and
  * parameters.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { basename, dirname, extname, join } from 'node:path';
 import { DOCKER_URLS } from '../local/docker.ts';
 import type { FlatProperties } from '../results/build.ts';
@@ -30,24 +30,13 @@ import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
 import { UsageError } from './errors.ts';
 import { describeStore, openStore, type OpenStore } from './store-session.ts';
 import { checkOutPath } from './ycsb-command.ts';
+import { positiveInteger, nonNegativeNumber, collect } from './option-parsers.ts';
 
 export const SCENARIO = 'ecommerce';
 
 /** What a comparison seeds when not told: fits this kind of machine in a few minutes per store. */
 export const ECOMMERCE_DEFAULTS = { customers: 10_000, ordersPerCustomer: 5, workloads: ['pagination', 'join'], maxexecutiontime: 30 } as const;
 
-const collect = (value: string, previous: string[]) => [...previous, value];
-
-const positive = (flag: string) => (value: string) => {
-  const n = Number(value.replace(/_/g, ''));
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} expects a whole number >= 1, got "${value}"`);
-  return n;
-};
-const nonNegative = (flag: string) => (value: string) => {
-  const n = Number(value.replace(/_/g, ''));
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${flag} expects a number >= 0, got "${value}"`);
-  return n;
-};
 
 function storeList(value: string, flag: string): string[] {
   const stores = value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -201,10 +190,10 @@ export async function runEcommercePhase(options: EcommercePhaseOptions): Promise
 /** The scenario's store-setting-aware options shared by `seed ecommerce` and `ecommerce`. */
 function addCommonOptions(command: Command): Command {
   return command
-    .option('--customers <n>', 'customers to seed (each about 4 KB)', positive('--customers'))
-    .option('--orders-per-customer <n>', 'orders per customer', positive('--orders-per-customer'))
-    .option('--seed <n>', 'seed of the dataset (seeding) and of the parameter choices (running)', nonNegative('--seed'))
-    .option('--threads <n>', 'threadcount: concurrent workers (bulk writers while seeding)', positive('--threads'))
+    .option('--customers <n>', 'customers to seed (each about 4 KB)', positiveInteger('--customers'))
+    .option('--orders-per-customer <n>', 'orders per customer', positiveInteger('--orders-per-customer'))
+    .option('--seed <n>', 'seed of the dataset (seeding) and of the parameter choices (running)', nonNegativeNumber('--seed'))
+    .option('--threads <n>', 'threadcount: concurrent workers (bulk writers while seeding)', positiveInteger('--threads'))
     .option('-p, --property <key=value>', 'scenario setting (operationcount, maxexecutiontime, maxoffset, variant, …) or store setting (redis.*, mongodb.*, …); repeatable', collect, [])
     .option('-q, --quiet', 'no progress bar or status lines on stderr', false);
 }

@@ -38,6 +38,7 @@ import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
 import { checkOutPath, flagOverrides, runYcsbPhase } from './ycsb-command.ts';
 import { openStore } from './store-session.ts';
+import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
 
 const K6_DIR = fileURLToPath(new URL('../../k6/', import.meta.url));
 
@@ -423,29 +424,16 @@ function round1(v: number): number {
   return Math.round(v * 10) / 10;
 }
 
-const positiveInteger = (name: string) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} expects a whole number >= 1, got "${value}"`);
-  return n;
-};
-const nonNegativeNumber = (name: string) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} expects a number >= 0, got "${value}"`);
-  return n;
-};
-const storeList = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
 const scenarioName = (value: string): ScenarioName => {
   if (!(SCENARIOS as readonly string[]).includes(value)) throw new InvalidArgumentError(`--scenario expects one of ${SCENARIOS.join(', ')}, got "${value}"`);
   return value as ScenarioName;
 };
-const collect = (value: string, previous: string[]) => [...previous, value];
-
 export function registerK6Command(program: Command): void {
   program
     .command('k6')
     .description('end-to-end runs: load or seed the store, start docbench serve, drive it with a k6 script, write the results (mode http)')
     .argument('<script>', 'k6 script: a path, or a shipped one by name (ycsb-a … ycsb-h, ycsb, pagination, join, persons)')
-    .addOption(new Option('--store <list>', `store, or comma-separated stores: ${STORE_NAMES.join(', ')}`).argParser(storeList).makeOptionMandatory())
+    .addOption(new Option('--store <list>', `store, or comma-separated stores: ${STORE_NAMES.join(', ')}`).argParser(list).makeOptionMandatory())
     .option('--url <url>', "connection URL, with one store (default: docbench's local server for the store, started if needed)")
     .option('--scenario <name>', `what a script of your own drives: ${SCENARIOS.join(', ')} (shipped scripts are known by name)`, scenarioName)
     .option('-P, --workload <file>', 'YCSB workload file (default for ycsb-<x>: workload<x>); repeatable', collect, [])

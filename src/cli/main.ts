@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STORE_NAMES } from '../stores/registry.ts';
@@ -10,6 +10,7 @@ import { runEcommercePhase } from './ecommerce-command.ts';
 import { registerScenarioCommands } from './scenario-commands.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
+import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
 
 /**
  * YCSB habits: `docbench -load …` / `docbench -t …`, and single-dash `-threads`, `-target`,
@@ -30,18 +31,6 @@ export function translateYcsbArgs(args: readonly string[]): string[] {
   return command ? [command, ...out] : out;
 }
 
-const positiveInteger = (name: string) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} expects a whole number >= 1, got "${value}"`);
-  return n;
-};
-const nonNegativeNumber = (name: string) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} expects a number >= 0, got "${value}"`);
-  return n;
-};
-const collect = (value: string, previous: string[]) => [...previous, value];
-const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
 
 function addPhaseCommand(program: Command, phase: 'load' | 'run', description: string): void {
   program

@@ -15,6 +15,7 @@ import { UnreachableError } from '../stores/store.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
 import { openStore } from './store-session.ts';
+import { positiveInteger, collect } from './option-parsers.ts';
 
 export const SERVE_DEFAULTS = {
   host: '127.0.0.1',
@@ -115,17 +116,11 @@ export async function serve(options: ServeOptions): Promise<never> {
   return new Promise<never>(() => {});
 }
 
-const positiveInteger = (name: string) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} expects a whole number >= 1, got "${value}"`);
-  return n;
-};
 const port = (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`--port expects 0 … 65535 (0: any free port), got "${value}"`);
   return n;
 };
-const collect = (value: string, previous: string[]) => [...previous, value];
 const scenarioList = (value: string): ScenarioName[] => {
   const names = value.split(',').map((s) => s.trim()).filter(Boolean);
   if (names.length === 0) throw new InvalidArgumentError('--scenario is empty');

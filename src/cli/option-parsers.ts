@@ -1,0 +1,26 @@
+/**
+ * Parsers for command-line option values, shared by every command, so a bad value gets the same
+ * one-line message everywhere (commander prints it and exits with code 2 via main.ts).
+ * Numbers may use _ as a digit separator (10_000).
+ */
+import { InvalidArgumentError } from 'commander';
+
+const numberOf = (value: string) => Number(value.replace(/_/g, ''));
+
+export const positiveInteger = (flag: string) => (value: string) => {
+  const n = numberOf(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} expects a whole number >= 1, got "${value}"`);
+  return n;
+};
+
+export const nonNegativeNumber = (flag: string) => (value: string) => {
+  const n = numberOf(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${flag} expects a number >= 0, got "${value}"`);
+  return n;
+};
+
+/** A repeatable option: each occurrence appended. */
+export const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** A comma-separated list, blanks dropped. */
+export const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
