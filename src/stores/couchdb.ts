@@ -104,7 +104,7 @@ function positiveInt(value: string | undefined, name: string, fallback: number):
 }
 
 /** HTTP status of a nano error (undefined for network errors, which carry none). */
-function statusOf(error: unknown): number | undefined {
+export function statusOf(error: unknown): number | undefined {
   return typeof error === 'object' && error !== null ? (error as { statusCode?: number }).statusCode : undefined;
 }
 
@@ -188,16 +188,26 @@ export class CouchdbStore implements Store, BatchInserter {
 
   async prepare(schema: YcsbSchema): Promise<void> {
     this.lastTable = schema.table;
+    await this.createDatabase(this.databaseName(schema.table));
+  }
+
+  async drop(schema: YcsbSchema): Promise<void> {
+    await this.destroyDatabase(this.databaseName(schema.table));
+  }
+
+  /** Create a database (the scenarios' too); one that exists already is fine. */
+  async createDatabase(name: string): Promise<void> {
     try {
-      await this.server.db.create(this.databaseName(schema.table));
+      await this.server.db.create(name);
     } catch (error) {
       if (statusOf(error) !== 412) throw error; // 412 file_exists: already there, fine
     }
   }
 
-  async drop(schema: YcsbSchema): Promise<void> {
+  /** Delete a database (the scenarios' too); one that does not exist is fine. */
+  async destroyDatabase(name: string): Promise<void> {
     try {
-      await this.server.db.destroy(this.databaseName(schema.table));
+      await this.server.db.destroy(name);
     } catch (error) {
       if (statusOf(error) !== 404) throw error; // nothing to drop
     }

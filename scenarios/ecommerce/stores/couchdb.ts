@@ -29,7 +29,7 @@
  * query sees every acknowledged write.
  */
 import type nano from 'nano';
-import { CouchdbStore } from '../../../src/stores/couchdb.ts';
+import { CouchdbStore, statusOf } from '../../../src/stores/couchdb.ts';
 import type { Store } from '../../../src/stores/store.ts';
 import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
@@ -64,10 +64,6 @@ const LAYOUT = [
   'couchdb: no server-side join or group across documents: JOIN month filter and SUM run in the client; updates carry _rev, conflicts are errors',
 ];
 
-function statusOf(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null ? (error as { statusCode?: number }).statusCode : undefined;
-}
-
 function withoutRev<T>(doc: Doc): T {
   const { _rev, ...rest } = doc;
   return rest as T;
@@ -81,26 +77,18 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder {
   private readonly name: string;
   private readonly db: nano.DocumentScope<Doc>;
 
-  constructor(store: CouchdbStore) {
+  constructor(private readonly store: CouchdbStore) {
     this.server = store.serverScope();
     this.name = store.databaseNameFor(NAMES.prefix);
     this.db = this.server.use<Doc>(this.name);
   }
 
   async drop(): Promise<void> {
-    try {
-      await this.server.db.destroy(this.name);
-    } catch (error) {
-      if (statusOf(error) !== 404) throw error;
-    }
+    await this.store.destroyDatabase(this.name);
   }
 
   async prepare(): Promise<void> {
-    try {
-      await this.server.db.create(this.name);
-    } catch (error) {
-      if (statusOf(error) !== 412) throw error; // exists already
-    }
+    await this.store.createDatabase(this.name);
   }
 
   async insertMany(batch: SeedBatch): Promise<void> {

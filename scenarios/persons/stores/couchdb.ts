@@ -40,10 +40,6 @@ export function createDialect(store: Store, context: DialectContext): PersonsDia
   return new CouchdbPersons(store, context);
 }
 
-function statusOf(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null ? (error as { statusCode?: number }).statusCode : undefined;
-}
-
 /** A name usable in a design document id: `jedi power` -> `jedi-power`. */
 const slug = (field: string) => field.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
@@ -98,7 +94,7 @@ class CouchdbPersons implements PersonsDialect, IndexBuilder, VariantBuilder, Co
   private readonly nested: boolean;
 
   constructor(
-    store: CouchdbStore,
+    private readonly store: CouchdbStore,
     private readonly context: DialectContext,
   ) {
     this.server = store.serverScope();
@@ -117,19 +113,11 @@ class CouchdbPersons implements PersonsDialect, IndexBuilder, VariantBuilder, Co
   }
 
   async drop(): Promise<void> {
-    try {
-      await this.server.db.destroy(this.name);
-    } catch (error) {
-      if (statusOf(error) !== 404) throw error;
-    }
+    await this.store.destroyDatabase(this.name);
   }
 
   async prepare(): Promise<void> {
-    try {
-      await this.server.db.create(this.name);
-    } catch (error) {
-      if (statusOf(error) !== 412) throw error; // exists already
-    }
+    await this.store.createDatabase(this.name);
   }
 
   async insertMany(records: readonly PersonRecord[]): Promise<void> {
