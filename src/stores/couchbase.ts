@@ -77,8 +77,10 @@ import {
   type Bucket,
   type Cluster,
   type Collection,
+  type QueryOptions,
 } from 'couchbase';
 import { packageVersion } from '../version.ts';
+import { retryWhile, waitFor } from './wait.ts';
 import { WorkloadError } from '../workload/properties.ts';
 import {
   UnreachableError,
@@ -373,6 +375,62 @@ export class CouchbaseStore implements Store, BatchInserter {
   capabilities(): { bucket: string; scope: string; collection: string; query: boolean; management: boolean; upsert: boolean } {
     const s = this.settings;
     return { bucket: this.target.bucket, scope: s.scope, collection: s.collection, query: s.query, management: s.management, upsert: s.upsert };
+  }
+
+  /** SQL++ rows, for scenario code (which checks requireQuery first where the target may have no query service). */
+  async queryRows<T = unknown>(statement: string, options: QueryOptions = {}): Promise<T[]> {
+    return (await this.cluster().query<T>(statement, options)).rows;
+  }
+
+  /** UnsupportedError for `operation` when SQL++ is switched off (couchbase.query=false, the KV-only stand-in). */
+  requireQuery(operation: string): void {
+    if (!this.settings.query) throw new UnsupportedError(operation, 'SQL++ is switched off (couchbase.query=false): this cluster or stand-in has no query service');
+  }
+
+  /**
+   * Create a collection of the configured scope with its primary index (scenario code's own
+   * collections), and wait until the KV and query services both answer for it: a new
+   * collection reaches them a moment after CREATE COLLECTION returns.
+   */
+  async createCollection(name: string): Promise<void> {
+    const keyspace = keyspacePath(this.target.bucket, this.settings.scope, name);
+    await this.queryRows(`CREATE COLLECTION ${keyspace} IF NOT EXISTS`);
+    const collection = this.bucket().scope(this.settings.scope).collection(name);
+    await retryWhile(
+      `${keyspace} to answer KV requests`,
+      async () => {
+        try {
+          await collection.get('docbench::probe');
+        } catch (error) {
+          if (error instanceof DocumentNotFoundError) return;
+          throw error;
+        }
+      },
+      (error) => error instanceof CollectionNotFoundError || error instanceof ScopeNotFoundError,
+      { store: 'couchbase' },
+    );
+    // Before the load, so it is maintained during the load as an application's would be.
+    await retryWhile(`the primary index on ${keyspace}`, () => this.queryRows(`CREATE PRIMARY INDEX IF NOT EXISTS ON ${keyspace}`), () => true, { store: 'couchbase' });
+  }
+
+  /**
+   * Create GSI indexes (their statements create them deferred), build them with one BUILD INDEX,
+   * and wait until every one is online.
+   */
+  async buildDeferredIndexes(keyspace: string, collection: string, indexes: readonly { name: string; statement: string }[]): Promise<void> {
+    for (const index of indexes) await this.queryRows(index.statement);
+    const names = indexes.map((i) => i.name);
+    await this.queryRows(`BUILD INDEX ON ${keyspace}(${names.map(identifier).join(', ')})`);
+    await waitFor(
+      `the GSI indexes ${names.join(', ')} on ${keyspace} to be online`,
+      async () => {
+        const states = await this.queryRows<string>('SELECT RAW state FROM system:indexes WHERE bucket_id = $1 AND scope_id = $2 AND keyspace_id = $3 AND name IN $4', {
+          parameters: [this.target.bucket, this.settings.scope, collection, names],
+        });
+        return states.length === names.length && states.every((state) => state === 'online');
+      },
+      { store: 'couchbase' },
+    );
   }
 
   /** GET on the management REST API (for scenario code's statistics); refused when couchbase.management=false. */

@@ -40,16 +40,12 @@
  * documents one key at a time, since nothing else can find them.
  */
 import {
-  CollectionNotFoundError,
   DocumentExistsError,
   DocumentNotFoundError,
   MutateInSpec,
   QueryScanConsistency,
-  ScopeNotFoundError,
   type Collection,
-  type QueryOptions,
 } from 'couchbase';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CouchbaseStore, keyspacePath } from '../../../src/stores/couchbase.ts';
 import { UnsupportedError, type Store } from '../../../src/stores/store.ts';
 import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch } from '../dialect.ts';
@@ -57,7 +53,6 @@ import { NAMES } from '../dialect.ts';
 import { customerId, orderId, type Customer, type CustomerPatch, type Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
 
-const WAIT_MS = 300_000;
 const MANIFEST_KEY = `${NAMES.prefix}:manifest`;
 /** Concurrent KV removals when dropping without SQL++. */
 const REMOVE_CONCURRENCY = 64;
@@ -140,22 +135,14 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
     return this.store.bucket().scope(this.caps.scope).collection(this.orderCollection);
   }
 
-  private requireQuery(operation: string): void {
-    if (!this.caps.query) throw new UnsupportedError(operation, 'SQL++ is switched off (couchbase.query=false): this cluster or stand-in has no query service');
-  }
-
-  private async sqlpp<T = unknown>(statement: string, options: QueryOptions = {}): Promise<T[]> {
-    return (await this.store.cluster().query<T>(statement, options)).rows;
-  }
-
   async drop(): Promise<void> {
     if (this.ownCollections) {
-      await this.sqlpp(`DROP COLLECTION ${this.customersKeyspace} IF EXISTS`);
-      await this.sqlpp(`DROP COLLECTION ${this.ordersKeyspace} IF EXISTS`);
+      await this.store.queryRows(`DROP COLLECTION ${this.customersKeyspace} IF EXISTS`);
+      await this.store.queryRows(`DROP COLLECTION ${this.ordersKeyspace} IF EXISTS`);
       return;
     }
     if (this.caps.query) {
-      await this.sqlpp(`DELETE FROM ${this.customersKeyspace} WHERE META().id LIKE "customer:%" OR META().id LIKE "order:%" OR META().id = $1`, {
+      await this.store.queryRows(`DELETE FROM ${this.customersKeyspace} WHERE META().id LIKE "customer:%" OR META().id LIKE "order:%" OR META().id = $1`, {
         parameters: [MANIFEST_KEY],
         scanConsistency: QueryScanConsistency.RequestPlus,
       });
@@ -191,23 +178,8 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
 
   async prepare(): Promise<void> {
     if (!this.ownCollections) return;
-    for (const [keyspace, collection] of [
-      [this.customersKeyspace, () => this.customers()],
-      [this.ordersKeyspace, () => this.orders()],
-    ] as const) {
-      await this.sqlpp(`CREATE COLLECTION ${keyspace} IF NOT EXISTS`);
-      // A new collection reaches the KV and query services a moment later.
-      await this.retry(`${keyspace} to answer KV requests`, async () => {
-        try {
-          await collection().get('docbench::probe');
-        } catch (error) {
-          if (error instanceof DocumentNotFoundError) return;
-          throw error;
-        }
-      }, (error) => error instanceof CollectionNotFoundError || error instanceof ScopeNotFoundError);
-      // Before the load, so it is maintained during the load as an application's would be.
-      await this.retry(`the primary index on ${keyspace}`, () => this.sqlpp(`CREATE PRIMARY INDEX IF NOT EXISTS ON ${keyspace}`), () => true);
-    }
+    await this.store.createCollection(this.customerCollection);
+    await this.store.createCollection(this.orderCollection);
   }
 
   async insertMany(batch: SeedBatch): Promise<void> {
@@ -229,7 +201,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
   }
 
   async buildIndexes(): Promise<string[]> {
-    this.requireQuery('INDEX-BUILD');
+    this.store.requireQuery('INDEX-BUILD');
     if (!this.caps.management) throw new UnsupportedError('INDEX-BUILD', 'couchbase.management=false: docbench creates no index; create them yourself');
     if (!this.ownCollections) throw new UnsupportedError('INDEX-BUILD', 'no collections of its own');
     const indexes = indexStatements(this.customersKeyspace, this.ordersKeyspace);
@@ -238,21 +210,14 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
       [this.customersKeyspace, this.customerCollection, indexes.customers],
       [this.ordersKeyspace, this.orderCollection, indexes.orders],
     ] as const) {
-      for (const index of list) await this.sqlpp(index.statement);
+      await this.store.buildDeferredIndexes(keyspace, collection, list);
       const names = list.map((i) => i.name);
-      await this.sqlpp(`BUILD INDEX ON ${keyspace}(${names.map((n) => `\`${n}\``).join(', ')})`);
-      await this.waitFor(`the GSI indexes on ${keyspace} to be online`, async () => {
-        const states = await this.sqlpp<string>('SELECT RAW state FROM system:indexes WHERE bucket_id = $1 AND scope_id = $2 AND keyspace_id = $3 AND name IN $4', {
-          parameters: [this.caps.bucket, this.caps.scope, collection, names],
-        });
-        return states.length === names.length && states.every((s) => s === 'online');
-      });
       built.push(`couchbase: GSI ${names.join(', ')} on ${keyspace}, created deferred, one BUILD INDEX`);
     }
     // Let the indexes catch up with the whole load before the first timed (not_bounded) query.
     const consistent = { scanConsistency: QueryScanConsistency.RequestPlus, readOnly: true };
-    await this.sqlpp(paginationStatement(this.customersKeyspace), { ...consistent, parameters: ['', 0, 1] });
-    await this.sqlpp(joinStatement('ansi', this.customersKeyspace, this.ordersKeyspace), { ...consistent, parameters: ['', 1] });
+    await this.store.queryRows(paginationStatement(this.customersKeyspace), { ...consistent, parameters: ['', 0, 1] });
+    await this.store.queryRows(joinStatement('ansi', this.customersKeyspace, this.ordersKeyspace), { ...consistent, parameters: ['', 1] });
     return built;
   }
 
@@ -274,7 +239,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
     // Queries run not_bounded (see readsOwnWrites): wait once, here, until the GSI index has
     // seen the removals, so the next run's pages cannot show sign-ups that are gone.
     if (this.caps.query && customers.length > 0) {
-      await this.sqlpp(paginationStatement(this.customersKeyspace), {
+      await this.store.queryRows(paginationStatement(this.customersKeyspace), {
         parameters: [customers[0]!.country, 0, 1],
         scanConsistency: QueryScanConsistency.RequestPlus,
         readOnly: true,
@@ -284,8 +249,8 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
 
   async pagination(variant: string, params: PageParams): Promise<string[]> {
     checkVariant('pagination', variant);
-    this.requireQuery('PAGINATION');
-    return this.sqlpp<string>(paginationStatement(this.customersKeyspace), {
+    this.store.requireQuery('PAGINATION');
+    return this.store.queryRows<string>(paginationStatement(this.customersKeyspace), {
       parameters: [params.country, params.offset, params.limit],
       adhoc: false,
       readOnly: true,
@@ -294,8 +259,8 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
 
   async join(variant: string, params: JoinParams): Promise<JoinRow[]> {
     checkVariant('join', variant);
-    this.requireQuery('JOIN');
-    const rows = await this.sqlpp<JoinRow>(joinStatement(variant as JoinVariant, this.customersKeyspace, this.ordersKeyspace), {
+    this.store.requireQuery('JOIN');
+    const rows = await this.store.queryRows<JoinRow>(joinStatement(variant as JoinVariant, this.customersKeyspace, this.ordersKeyspace), {
       parameters: [params.zip, params.month],
       adhoc: false,
       readOnly: true,
@@ -336,28 +301,6 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
     } catch (error) {
       if (error instanceof DocumentNotFoundError) return false;
       throw error;
-    }
-  }
-
-  private async retry(what: string, call: () => Promise<unknown>, retryable: (error: unknown) => boolean): Promise<void> {
-    const deadline = performance.now() + WAIT_MS;
-    for (;;) {
-      try {
-        await call();
-        return;
-      } catch (error) {
-        if (!retryable(error)) throw error;
-        if (performance.now() > deadline) throw new Error(`couchbase: gave up waiting for ${what} after ${WAIT_MS / 1000} s`, { cause: error });
-        await sleep(500);
-      }
-    }
-  }
-
-  private async waitFor(what: string, done: () => Promise<boolean>): Promise<void> {
-    const deadline = performance.now() + WAIT_MS;
-    while (!(await done())) {
-      if (performance.now() > deadline) throw new Error(`couchbase: gave up waiting for ${what} after ${WAIT_MS / 1000} s`);
-      await sleep(500);
     }
   }
 }

@@ -30,7 +30,7 @@
  * Compaction runs in the background and has no CQL command (`nodetool compact`).
  */
 import cassandra from 'cassandra-driver';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from '../../../src/stores/wait.ts';
 import { CassandraStore } from '../../../src/stores/cassandra.ts';
 import type { Store } from '../../../src/stores/store.ts';
 import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant } from '../dialect.ts';
@@ -45,8 +45,6 @@ const FETCH_SIZE = 5000;
  * rather than queueing them.
  */
 const INSERT_CONCURRENCY = 100;
-/** How long to wait for SAI builds and for a flush to show on disk. */
-const WAIT_MS = 300_000;
 
 export function createDialect(store: Store, context: DialectContext): PersonsDialect {
   if (!(store instanceof CassandraStore)) throw new Error(`the cassandra persons dialect needs the cassandra store, got ${store.name}`);
@@ -250,11 +248,7 @@ class CassandraPersons implements PersonsDialect, IndexBuilder {
     return { bytes: mib * 1048576, method: 'system_views.disk_usage after a memtable flush (SSTables only, whole MiB, rounded up)' };
   }
 
-  private async waitFor(done: () => Promise<boolean>, what: string): Promise<void> {
-    const deadline = performance.now() + WAIT_MS;
-    while (!(await done())) {
-      if (performance.now() > deadline) throw new Error(`cassandra: gave up waiting for ${what} after ${WAIT_MS / 1000} s`);
-      await sleep(250);
-    }
+  private waitFor(done: () => Promise<boolean>, what: string): Promise<void> {
+    return waitFor(what, done, { store: 'cassandra', intervalMs: 250 });
   }
 }

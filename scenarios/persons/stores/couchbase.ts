@@ -42,22 +42,17 @@
  * statistics API, so the size is reported as unavailable, never guessed.
  */
 import {
-  CollectionNotFoundError,
-  DocumentNotFoundError,
   QueryScanConsistency,
-  ScopeNotFoundError,
   type Collection,
-  type QueryOptions,
 } from 'couchbase';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CouchbaseStore, keyspacePath } from '../../../src/stores/couchbase.ts';
+import { waitFor } from '../../../src/stores/wait.ts';
 import { UnsupportedError, type Store } from '../../../src/stores/store.ts';
 import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant, VariantBuilder } from '../dialect.ts';
 import type { PersonRecord } from '../model.ts';
 import { queriedFields, QUERIES, type Condition, type PersonsQuery } from '../queries.ts';
 
 /** How long to wait for a new collection to answer, for index builds, and for a steady size figure. */
-const WAIT_MS = 300_000;
 /** The statistics API samples every 10 s: a size is steady when it held over this long. */
 const STEADY_SIZE_MS = 12_000;
 /** The variable of every ANY … SATISFIES and array index: SQL++ matches a query to an array index by it. */
@@ -146,37 +141,19 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder {
     return this.store.bucket().scope(this.caps.scope).collection(this.collectionName);
   }
 
-  private requireQuery(operation: string): void {
-    if (!this.caps.query) throw new UnsupportedError(operation, 'SQL++ is switched off (couchbase.query=false): this cluster or stand-in has no query service');
-  }
-
-  private async sqlpp<T = unknown>(statement: string, options: QueryOptions = {}): Promise<T[]> {
-    return (await this.store.cluster().query<T>(statement, options)).rows;
-  }
-
   async drop(): Promise<void> {
     if (this.ownCollection) {
-      await this.sqlpp(`DROP COLLECTION ${this.keyspace} IF EXISTS`);
+      await this.store.queryRows(`DROP COLLECTION ${this.keyspace} IF EXISTS`);
       return;
     }
     // Without DDL rights: empty the configured collection (no SQL++: nothing can be deleted, and
     // the store's upsert setting lets the load overwrite what an earlier load left).
-    if (this.caps.query) await this.sqlpp(`DELETE FROM ${this.keyspace}`, { scanConsistency: QueryScanConsistency.RequestPlus });
+    if (this.caps.query) await this.store.queryRows(`DELETE FROM ${this.keyspace}`, { scanConsistency: QueryScanConsistency.RequestPlus });
   }
 
   async prepare(): Promise<void> {
     if (!this.ownCollection) return;
-    await this.sqlpp(`CREATE COLLECTION ${this.keyspace} IF NOT EXISTS`);
-    // A new collection reaches the KV and query services a moment later.
-    await this.retry('the new collection to answer KV requests', async () => {
-      try {
-        await this.collection().get('docbench::probe');
-      } catch (error) {
-        if (error instanceof DocumentNotFoundError) return;
-        throw error;
-      }
-    }, (error) => error instanceof CollectionNotFoundError || error instanceof ScopeNotFoundError);
-    await this.retry('the primary index', () => this.sqlpp(`CREATE PRIMARY INDEX IF NOT EXISTS ON ${this.keyspace}`), () => true);
+    await this.store.createCollection(this.collectionName);
   }
 
   async insertMany(records: readonly PersonRecord[]): Promise<void> {
@@ -192,36 +169,29 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder {
   }
 
   async buildIndexes(): Promise<string> {
-    this.requireQuery('INDEX-BUILD');
+    this.store.requireQuery('INDEX-BUILD');
     if (!this.caps.management) throw new UnsupportedError('INDEX-BUILD', 'couchbase.management=false: docbench creates no index; create them yourself');
     const indexes = gsiIndexes(this.keyspace, this.collectionName, this.nested);
-    for (const index of indexes) await this.sqlpp(index.statement);
-    await this.sqlpp(`BUILD INDEX ON ${this.keyspace}(${indexes.map((i) => quote(i.name)).join(', ')})`);
+    await this.store.buildDeferredIndexes(this.keyspace, this.collectionName, indexes);
     const names = indexes.map((i) => i.name);
-    await this.waitFor('the GSI indexes to be online', async () => {
-      const states = await this.sqlpp<string>('SELECT RAW state FROM system:indexes WHERE bucket_id = $1 AND scope_id = $2 AND keyspace_id = $3 AND name IN $4', {
-        parameters: [this.caps.bucket, this.caps.scope, this.collectionName, names],
-      });
-      return states.length === names.length && states.every((s) => s === 'online');
-    });
     return `GSI indexes ${names.join(', ')}, created deferred and built with one BUILD INDEX`;
   }
 
   async buildVariant(variant: string): Promise<string> {
     this.checkVariant(variant);
-    this.requireQuery(`${variant}:BUILD`);
+    this.store.requireQuery(`${variant}:BUILD`);
     for (const q of QUERIES) {
       const { statement, parameters } = sqlppQuery(this.keyspace, q, this.nested);
-      await this.sqlpp(statement, { parameters, scanConsistency: QueryScanConsistency.RequestPlus, readOnly: true });
+      await this.store.queryRows(statement, { parameters, scanConsistency: QueryScanConsistency.RequestPlus, readOnly: true });
     }
     return `each query once with request_plus consistency, so the ${variant === 'gsi' ? 'GSI' : 'primary'} indexes have caught up with the load`;
   }
 
   async query(variant: string, query: PersonsQuery): Promise<string[]> {
     this.checkVariant(variant);
-    this.requireQuery(query.id);
+    this.store.requireQuery(query.id);
     const { statement, parameters } = sqlppQuery(this.keyspace, query, this.nested);
-    const rows = await this.sqlpp<{ id: string; doc: unknown }>(statement, { parameters, adhoc: false, readOnly: true });
+    const rows = await this.store.queryRows<{ id: string; doc: unknown }>(statement, { parameters, adhoc: false, readOnly: true });
     return rows.map((r) => r.id);
   }
 
@@ -232,7 +202,7 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder {
     const path = collectionSizePath(this.caps.bucket, this.caps.scope, this.collectionName);
     let last = -1;
     let steadySince = 0;
-    await this.waitFor('a steady kv_collection_data_size_bytes', async () => {
+    await waitFor('a steady kv_collection_data_size_bytes', async () => {
       const bytes = latestValue(await this.store.managementGet(path));
       if (bytes === undefined || bytes !== last) {
         last = bytes ?? -1;
@@ -240,35 +210,12 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder {
         return false;
       }
       return bytes > 0 && performance.now() - steadySince >= STEADY_SIZE_MS;
-    }, 2000);
+    }, { store: 'couchbase', intervalMs: 2000 });
     return { bytes: last, method: `statistic kv_collection_data_size_bytes of ${this.caps.scope}.${this.collectionName} (data on disk, active vbuckets, summed over nodes)` };
   }
 
   private checkVariant(variant: string): void {
     if (variant !== 'primary' && variant !== 'gsi') throw new Error(`couchbase: unknown variant "${variant}"`);
-  }
-
-  /** Call until it succeeds, while the error is one a just-created collection gives; at most WAIT_MS. */
-  private async retry(what: string, call: () => Promise<unknown>, retryable: (error: unknown) => boolean): Promise<void> {
-    const deadline = performance.now() + WAIT_MS;
-    for (;;) {
-      try {
-        await call();
-        return;
-      } catch (error) {
-        if (!retryable(error)) throw error;
-        if (performance.now() > deadline) throw new Error(`couchbase: gave up waiting for ${what} after ${WAIT_MS / 1000} s`, { cause: error });
-        await sleep(500);
-      }
-    }
-  }
-
-  private async waitFor(what: string, done: () => Promise<boolean>, intervalMs = 500): Promise<void> {
-    const deadline = performance.now() + WAIT_MS;
-    while (!(await done())) {
-      if (performance.now() > deadline) throw new Error(`couchbase: gave up waiting for ${what} after ${WAIT_MS / 1000} s`);
-      await sleep(intervalMs);
-    }
   }
 }
 
