@@ -452,53 +452,8 @@ export function registerK6Command(program: Command): void {
     .option('--out <file>', 'write the JSON result here (one store, without --direct)')
     .option('--out-dir <dir>', 'write every result and the comparison here (default with several stores or --direct: results/<timestamp>)')
     .option('-q, --quiet', 'no progress on stderr', false)
-    .action(
-      async (
-        script: string,
-        opts: {
-          store: string[];
-          url?: string;
-          scenario?: ScenarioName;
-          workload: string[];
-          property: string[];
-          threads?: number;
-          target?: number;
-          operations?: number;
-          duration?: number;
-          workers: number;
-          load: boolean;
-          direct: boolean;
-          customers?: number;
-          size?: number;
-          nested: boolean;
-          k6Env: string[];
-          out?: string;
-          outDir?: string;
-          quiet: boolean;
-        },
-      ) => {
-        await runK6Command({
-          script,
-          stores: opts.store,
-          ...(opts.url !== undefined ? { url: opts.url } : {}),
-          ...(opts.scenario !== undefined ? { scenario: opts.scenario } : {}),
-          workloadFiles: opts.workload,
-          overrides: opts.property,
-          ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
-          ...(opts.target !== undefined ? { target: opts.target } : {}),
-          ...(opts.operations !== undefined ? { operations: opts.operations } : {}),
-          ...(opts.duration !== undefined ? { duration: opts.duration } : {}),
-          workers: opts.workers,
-          load: opts.load,
-          direct: opts.direct,
-          ...(opts.customers !== undefined ? { customers: opts.customers } : {}),
-          ...(opts.size !== undefined ? { size: opts.size } : {}),
-          nested: opts.nested,
-          k6Env: opts.k6Env,
-          ...(opts.out !== undefined ? { out: opts.out } : {}),
-          ...(opts.outDir !== undefined ? { outDir: opts.outDir } : {}),
-          quiet: opts.quiet,
-        });
-      },
-    );
+    .action(async (script: string, opts: Omit<K6CommandOptions, 'script' | 'stores' | 'workloadFiles' | 'overrides'> & { store: string[]; workload: string[]; property: string[] }) => {
+      const { store, workload, property, ...rest } = opts;
+      await runK6Command({ ...rest, script, stores: store, workloadFiles: workload, overrides: property });
+    });
 }
