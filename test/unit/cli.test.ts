@@ -1,31 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { translateYcsbArgs } from '../../src/cli/main.ts';
 import { resultSchema } from '../../src/results/schema.ts';
+import { assertUserError, runDocbench } from '../support/cli.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'docbench-cli-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function docbench(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], { cwd: work, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** A user error: exit 2, one line naming the culprit, no stack trace, no result file. */
-function assertUserError(r: ReturnType<typeof docbench>, pattern: RegExp, out?: string) {
-  assert.equal(r.code, 2, `exit code (stderr: ${r.stderr})`);
-  const lines = r.stderr.trim().split('\n');
-  assert.equal(lines.length, 1, `one line, got: ${r.stderr}`);
-  assert.match(lines[0]!, /^docbench: /);
-  assert.match(lines[0]!, pattern);
-  assert.doesNotMatch(r.stderr, /\n\s+at /);
-  if (out) assert.equal(existsSync(out), false, 'no result file written');
-}
+const docbench = (...args: string[]) => runDocbench(args, { cwd: work });
 
 describe('CLI user errors', () => {
   const out = join(work, 'result.json');
