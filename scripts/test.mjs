@@ -19,14 +19,14 @@ if (run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'
 }
 
 const docbench = (args, options) => run(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], options);
-// DOCBENCH_TEST_STORES=redis,cassandra narrows the integration tests (and the servers started).
-const targets = (process.env.DOCBENCH_TEST_STORES ?? 'redis,cassandra,mongodb,couchdb,couchbase').split(',').filter(Boolean);
-const wasRunning = new Set(
-  execFileSync(process.execPath, [join(root, 'bin', 'docbench.js'), 'status'], { cwd: root, encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => / running /.test(line))
-    .map((line) => line.split(/\s+/)[0]),
-);
+// `docbench status` lists every local store (the STORES table is the one list of them) and
+// whether it runs; DOCBENCH_TEST_STORES=redis,cassandra narrows the tests and the servers started.
+const statusLines = execFileSync(process.execPath, [join(root, 'bin', 'docbench.js'), 'status'], { cwd: root, encoding: 'utf8' })
+  .split('\n')
+  .filter((line) => !line.startsWith(' ') && / (running|stopped) /.test(line));
+const localStores = statusLines.map((line) => line.split(/\s+/)[0]);
+const targets = process.env.DOCBENCH_TEST_STORES ? process.env.DOCBENCH_TEST_STORES.split(',').filter(Boolean) : localStores;
+const wasRunning = new Set(statusLines.filter((line) => / running /.test(line)).map((line) => line.split(/\s+/)[0]));
 console.error(`test: starting local servers (${targets.join(', ')})`);
 if (docbench(['up', ...targets]).status !== 0) {
   console.error('test: a local server did not start; see the message above');

@@ -10,7 +10,8 @@
  * An operation a store (or its local stand-in) cannot run throws `UnsupportedError`: it is
  * counted as UNSUPPORTED, never as a success.
  */
-import type { Store } from '../../src/stores/store.ts';
+import type { StoreName } from '../../src/stores/stores.ts';
+import type { DialectDefinition } from '../shared/dialects.ts';
 import type { Customer, CustomerPatch, Order } from './model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from './queries.ts';
 
@@ -56,6 +57,9 @@ export interface CustomerKey {
   zip: string;
 }
 
+/** What a dialect is told when it is made (nothing yet: the e-commerce layout is fixed). */
+export type EcommerceContext = Readonly<Record<string, never>>;
+
 export interface EcommerceDialect {
   /** The ways this store runs each query kind, in the order they are measured. */
   readonly variants: Readonly<Record<QueryKind, readonly QueryVariant[]>>;
@@ -97,22 +101,5 @@ export function canBuildIndexes(d: EcommerceDialect): d is EcommerceDialect & In
   return typeof (d as Partial<IndexBuilder>).buildIndexes === 'function';
 }
 
-/** Each store file's one export. */
-export type DialectFactory = (store: Store) => EcommerceDialect;
-
-/** Store name -> its dialect, imported lazily so one store's run never loads another's driver. */
-const DIALECTS: Record<string, () => Promise<DialectFactory>> = {
-  redis: async () => (await import('./stores/redis.ts')).createDialect,
-  cassandra: async () => (await import('./stores/cassandra.ts')).createDialect,
-  mongodb: async () => (await import('./stores/mongodb.ts')).createDialect,
-  couchdb: async () => (await import('./stores/couchdb.ts')).createDialect,
-  couchbase: async () => (await import('./stores/couchbase.ts')).createDialect,
-};
-
-export const ECOMMERCE_STORES = Object.keys(DIALECTS);
-
-export async function dialectFactory(store: string): Promise<DialectFactory | undefined> {
-  const load = DIALECTS[store];
-  return load ? load() : undefined;
-}
-
+/** Each store file's one export: `export const dialect: EcommerceDialectDefinition<'redis'> = { store: 'redis', create: … }`. */
+export type EcommerceDialectDefinition<K extends StoreName> = DialectDefinition<K, EcommerceContext, EcommerceDialect>;

@@ -11,10 +11,9 @@
  * wrongly are not worth reporting.
  */
 import { Measurements } from '../../src/measure/measurements.ts';
-import type { Status } from '../../src/measure/status.ts';
+import { timed } from '../../src/measure/timed.ts';
 import type { PhaseOutcome } from '../../src/runner/phases.ts';
 import { runScheduled, RunControl } from '../../src/runner/schedule.ts';
-import { UnsupportedError } from '../../src/stores/store.ts';
 import { DiscreteGenerator } from '../../src/workload/generators/discrete.ts';
 import { Random } from '../../src/workload/random.ts';
 import type { EcommerceDialect } from './dialect.ts';
@@ -69,31 +68,19 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
   let allUnsupported: string | undefined;
 
   /** Time one dialect call; returns its value, or undefined when it failed. */
-  async function timed<T>(operation: OperationName, clock: WorkerClock, call: () => Promise<T>, isFound: (value: T) => boolean = () => true): Promise<T | undefined> {
-    const start = performance.now();
-    let status: Status;
-    let value: T | undefined;
-    let failure: unknown;
-    try {
-      value = await call();
-      status = isFound(value) ? 'OK' : 'NOT_FOUND';
-      supportedSeen = true;
-    } catch (error) {
-      status = error instanceof UnsupportedError ? 'UNSUPPORTED' : 'ERROR';
-      failure = error;
-      value = undefined;
-      if (status === 'UNSUPPORTED') {
-        if (!unsupported.has(operation)) unsupported.set(operation, error instanceof Error ? error.message : String(error));
-        if (!supportedSeen && allUnsupported === undefined && unsupported.size === options.proportions.length) {
-          allUnsupported = [...unsupported].map(([op, why]) => `${operationRow(op)}: ${why}`).join('; ');
-          control.stop();
-        }
-      } else {
-        supportedSeen = true;
+  async function timedCall<T>(operation: OperationName, clock: WorkerClock, call: () => Promise<T>, isFound: (value: T) => boolean = () => true): Promise<T | undefined> {
+    const t = await timed(call, (value) => (isFound(value) ? 'OK' : 'NOT_FOUND'));
+    if (t.status === 'UNSUPPORTED') {
+      if (!unsupported.has(operation)) unsupported.set(operation, t.error instanceof Error ? t.error.message : String(t.error));
+      if (!supportedSeen && allUnsupported === undefined && unsupported.size === options.proportions.length) {
+        allUnsupported = [...unsupported].map(([op, why]) => `${operationRow(op)}: ${why}`).join('; ');
+        control.stop();
       }
+    } else {
+      supportedSeen = true;
     }
-    measurements.measure(operationRow(operation), status, clock.intendedMs, start, performance.now(), failure);
-    return status === 'OK' ? value : undefined;
+    measurements.measure(operationRow(operation), t.status, clock.intendedMs, t.startMs, t.endMs, t.error);
+    return t.status === 'OK' ? t.value : undefined;
   }
 
   /** Record a check; the first failed one stops the run and is kept for the caller to raise. */
@@ -118,41 +105,41 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
       case 'pagination': {
         const params = chooser.page();
         const view = signups.view(params.country, dialect.readsOwnWrites);
-        const ids = await timed(operation, clock, () => dialect.pagination(options.variants.pagination!, params));
+        const ids = await timedCall(operation, clock, () => dialect.pagination(options.variants.pagination!, params));
         if (ids !== undefined) check(operation, params, () => oracle.checkPage(params, ids, view));
         return;
       }
       case 'join': {
         const params = chooser.join();
-        const rows = await timed(operation, clock, () => dialect.join(options.variants.join!, params));
+        const rows = await timedCall(operation, clock, () => dialect.join(options.variants.join!, params));
         if (rows !== undefined) check(operation, params, () => oracle.checkJoin(params, rows));
         return;
       }
       case 'customer-read': {
         const index = chooser.customerIndex();
         const id = customerId(index);
-        const doc = await timed(operation, clock, () => dialect.readCustomer(id), (d) => d !== null);
+        const doc = await timedCall(operation, clock, () => dialect.readCustomer(id), (d) => d !== null);
         if (doc !== undefined) check(operation, { id }, () => oracle.checkCustomer(index, doc));
         return;
       }
       case 'order-read': {
         const { customer, order } = chooser.orderOf();
         const id = orderId(customer, order);
-        const doc = await timed(operation, clock, () => dialect.readOrder(id), (d) => d !== null);
+        const doc = await timedCall(operation, clock, () => dialect.readOrder(id), (d) => d !== null);
         if (doc !== undefined) check(operation, { id }, () => oracle.checkOrder(customer, order, doc));
         return;
       }
       case 'customer-update': {
         const index = chooser.customerIndex();
         const patch = customerPatch(dataset.seed, index, ++updateVersion);
-        await timed(operation, clock, () => dialect.updateCustomer(customerId(index), patch), (found) => found);
+        await timedCall(operation, clock, () => dialect.updateCustomer(customerId(index), patch), (found) => found);
         return;
       }
       case 'customer-insert': {
         const index = await signups.allocate();
         const customer = generateCustomer(dataset, index);
         signups.sent(index);
-        const done = await timed(operation, clock, async () => {
+        const done = await timedCall(operation, clock, async () => {
           await dialect.insertCustomer(customer);
           return true;
         });

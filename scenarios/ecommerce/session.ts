@@ -6,7 +6,8 @@
  */
 import type { Store } from '../../src/stores/store.ts';
 import { WorkloadError } from '../../src/workload/properties.ts';
-import { dialectFactory, ECOMMERCE_STORES, type EcommerceDialect, type Manifest } from './dialect.ts';
+import type { EcommerceDialect, Manifest } from './dialect.ts';
+import { ECOMMERCE_DIALECTS } from './dialects.ts';
 import { customerCore } from './generator.ts';
 import { customerId, GENERATOR_VERSION, type Dataset } from './model.ts';
 import { EcommerceOracle } from './oracle.ts';
@@ -19,10 +20,8 @@ import { effectiveProportions, queryKinds, WORKLOADS, WORKLOAD_NAMES, type Ecomm
 /** Sign-ups removed per call when restoring the seeded state. */
 const REMOVE_BATCH = 500;
 
-export async function ecommerceDialect(store: Store): Promise<EcommerceDialect> {
-  const factory = await dialectFactory(store.name);
-  if (!factory) throw new WorkloadError(`the ecommerce scenario runs on ${ECOMMERCE_STORES.join(', ')}; not on "${store.name}"`);
-  return factory(store);
+export function ecommerceDialect(store: Store): Promise<EcommerceDialect> {
+  return ECOMMERCE_DIALECTS.create(store, {});
 }
 
 export function ecommerceWorkload(name: string): EcommerceWorkload {

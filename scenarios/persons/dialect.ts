@@ -15,7 +15,8 @@
  * A query a store (or its local stand-in) cannot run throws `UnsupportedError`: it is reported
  * as UNSUPPORTED, never as a success.
  */
-import type { Store } from '../../src/stores/store.ts';
+import type { StoreName } from '../../src/stores/stores.ts';
+import type { DialectDefinition } from '../shared/dialects.ts';
 import type { PersonRecord, Shape } from './model.ts';
 import type { PersonsQuery } from './queries.ts';
 
@@ -94,21 +95,5 @@ export function canCompact(d: PersonsDialect): d is PersonsDialect & Compactor {
   return typeof (d as Partial<Compactor>).compact === 'function';
 }
 
-/** Each store file's one export. */
-export type DialectFactory = (store: Store, context: DialectContext) => PersonsDialect;
-
-/** Store name -> its dialect, imported lazily so one store's run never loads another's driver. */
-const DIALECTS: Record<string, () => Promise<DialectFactory>> = {
-  redis: async () => (await import('./stores/redis.ts')).createDialect,
-  cassandra: async () => (await import('./stores/cassandra.ts')).createDialect,
-  mongodb: async () => (await import('./stores/mongodb.ts')).createDialect,
-  couchdb: async () => (await import('./stores/couchdb.ts')).createDialect,
-  couchbase: async () => (await import('./stores/couchbase.ts')).createDialect,
-};
-
-export const PERSONS_STORES = Object.keys(DIALECTS);
-
-export async function dialectFactory(store: string): Promise<DialectFactory | undefined> {
-  const load = DIALECTS[store];
-  return load ? load() : undefined;
-}
+/** Each store file's one export: `export const dialect: PersonsDialectDefinition<'redis'> = { store: 'redis', create: … }`. */
+export type PersonsDialectDefinition<K extends StoreName> = DialectDefinition<K, DialectContext, PersonsDialect>;

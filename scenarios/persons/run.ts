@@ -23,7 +23,8 @@ import { ProgressBar } from '../shared/progress.ts';
 import { ScenarioTimer, scenarioResult } from '../shared/timing.ts';
 import { checkAnswer } from '../shared/verify.ts';
 import { formatMs } from '../shared/format.ts';
-import { canBuildIndexes, canBuildVariant, canCompact, dialectFactory, type DiskSize, type PersonsDialect } from './dialect.ts';
+import { canBuildIndexes, canBuildVariant, canCompact, type DiskSize, type PersonsDialect } from './dialect.ts';
+import { PERSONS_DIALECTS } from './dialects.ts';
 import { generateRecords } from './generator.ts';
 import { collectionName } from './model.ts';
 import { expectedAnswers, expectedIds, vacuousQueries, type DatasetSpec, type Expectations } from './oracle.ts';
@@ -73,10 +74,8 @@ const verifyRow = (variant: string, query: string) => `${variant}:${query}-VERIF
 export const queryRow = (variant: string, query: string) => `${variant}:${query}`;
 export const buildRow = (variant: string) => `${variant}:BUILD`;
 
-export async function openDialect(open: OpenStore, settings: PersonsSettings, collection = collectionName(settings.shape)): Promise<PersonsDialect> {
-  const factory = await dialectFactory(open.store.name);
-  if (!factory) throw new Error(`no persons dialect for store "${open.store.name}"`);
-  return factory(open.store, { shape: settings.shape, indexes: settings.indexes, size: settings.size, collection });
+export function openDialect(open: OpenStore, settings: PersonsSettings, collection = collectionName(settings.shape)): Promise<PersonsDialect> {
+  return PERSONS_DIALECTS.create(open.store, { shape: settings.shape, indexes: settings.indexes, size: settings.size, collection });
 }
 
 /** What goes into both results' `workload.properties`: every setting, and what the oracle expects. */

@@ -13,7 +13,7 @@ import { buildResult, type FlatProperties } from '../../src/results/build.ts';
 import type { Result, StoreInfo } from '../../src/results/schema.ts';
 import type { PhaseOutcome } from '../../src/runner/phases.ts';
 import { CpuMeter } from '../../src/runner/cpu-meter.ts';
-import { UnsupportedError } from '../../src/stores/store.ts';
+import { timed } from '../../src/measure/timed.ts';
 
 export interface Timed<T> {
   value: T;
@@ -34,18 +34,12 @@ export class ScenarioTimer {
    * rethrown so the caller decides whether the phase goes on.
    */
   async time<T>(operation: string, call: () => Promise<T>, operations = 1): Promise<Timed<T>> {
-    const start = performance.now();
-    try {
-      const value = await call();
-      const end = performance.now();
-      this.measurements.measure(operation, 'OK', start, start, end);
-      for (let i = 0; i < operations; i++) this.measurements.completeOperation(end - start);
-      return { value, ms: end - start };
-    } catch (error) {
-      const end = performance.now();
-      this.measurements.measure(operation, error instanceof UnsupportedError ? 'UNSUPPORTED' : 'ERROR', start, start, end, error);
-      throw error;
-    }
+    const t = await timed(call);
+    this.measurements.measure(operation, t.status, t.startMs, t.startMs, t.endMs, t.error);
+    if (t.status !== 'OK') throw t.error;
+    const ms = t.endMs - t.startMs;
+    for (let i = 0; i < operations; i++) this.measurements.completeOperation(ms);
+    return { value: t.value as T, ms };
   }
 
   /**

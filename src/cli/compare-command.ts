@@ -6,7 +6,7 @@ import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { renderComparisonTable, renderRunContext } from '../report/comparison-table.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
-import { STORE_NAMES } from '../stores/registry.ts';
+import { LOCAL_STORE_NAMES, storeName } from '../stores/stores.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
@@ -16,7 +16,7 @@ import { flagOverrides } from './ycsb-command.ts';
 
 export const COMPARE_DEFAULTS = {
   /** All five; the three whose local server is a stand-in are labelled so in every row. */
-  stores: ['redis', 'cassandra', 'mongodb', 'couchdb', 'couchbase'],
+  stores: LOCAL_STORE_NAMES,
   workloads: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
   /**
    * Sized so all of A–H on five stores finishes in well under half an hour on a 2-core machine.
@@ -48,7 +48,7 @@ export interface CompareOptions {
  * file plus the table under `outDir`.
  */
 export async function runComparison(options: CompareOptions): Promise<Result[]> {
-  for (const store of options.stores) if (!STORE_NAMES.includes(store)) throw new UsageError(`--stores: unknown store "${store}"; expected some of ${STORE_NAMES.join(', ')}`);
+  for (const store of options.stores) storeName(store, '--stores');
   const overrides = [...COMPARE_DEFAULTS.overrides, ...options.overrides, ...flagOverrides(options)];
   // Parse every workload before touching a store, so a typo fails in a second, not after a run.
   const workloads = options.workloads.map((w) => ({ given: w, loaded: loadWorkload([w, ...options.extraFiles], overrides) }));

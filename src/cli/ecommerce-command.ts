@@ -18,7 +18,7 @@ import type { Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { workloadFromText } from '../workload/properties.ts';
-import { ECOMMERCE_STORES } from '../../scenarios/ecommerce/dialect.ts';
+import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
 import type { Dataset } from '../../scenarios/ecommerce/model.ts';
 import { renderRunTable, renderServers } from '../../scenarios/ecommerce/report.ts';
 import { seedEcommerce } from '../../scenarios/ecommerce/seed.ts';
@@ -42,7 +42,7 @@ function storeList(value: string, flag: string): string[] {
   const stores = value.split(',').map((s) => s.trim()).filter(Boolean);
   if (stores.length === 0) throw new UsageError(`${flag} is empty`);
   for (const s of stores) {
-    if (!ECOMMERCE_STORES.includes(s)) throw new UsageError(`${flag}: the ecommerce scenario runs on ${ECOMMERCE_STORES.join(', ')}; got "${s}"`);
+    if (!ECOMMERCE_DIALECTS.runsOn(s)) throw new UsageError(`${flag}: the ecommerce scenario runs on ${ECOMMERCE_DIALECTS.stores.join(', ')}; got "${s}"`);
   }
   const twice = stores.find((s, i) => stores.indexOf(s) !== i);
   if (twice !== undefined) throw new UsageError(`${flag}: "${twice}" is listed twice`);
@@ -152,7 +152,7 @@ export interface EcommercePhaseOptions {
 
 /** `docbench load|run --scenario ecommerce …`: the scenario on the YCSB-shaped commands. */
 export async function runEcommercePhase(options: EcommercePhaseOptions): Promise<void> {
-  if (!ECOMMERCE_STORES.includes(options.store)) throw new UsageError(`--store: the ecommerce scenario runs on ${ECOMMERCE_STORES.join(', ')}; got "${options.store}"`);
+  if (!ECOMMERCE_DIALECTS.runsOn(options.store)) throw new UsageError(`--store: the ecommerce scenario runs on ${ECOMMERCE_DIALECTS.stores.join(', ')}; got "${options.store}"`);
   checkOutPath(options.out);
   const settings = parseSettings(assignments(options.property, options));
   if (options.phase === 'load') {
@@ -213,7 +213,7 @@ export function registerEcommerceSeed(seed: Command): void {
     seed
       .command('ecommerce')
       .description("the e-commerce scenario's load phase: customers and their orders in bulk, then the store's indexes (same data on every store for the same seed)")
-      .addOption(new Option('--store <name>', `store: ${ECOMMERCE_STORES.join(', ')}`).makeOptionMandatory())
+      .addOption(new Option('--store <name>', `store: ${ECOMMERCE_DIALECTS.stores.join(', ')}`).makeOptionMandatory())
       .option('--url <url>', "connection URL (default: docbench's local server for the store, started if needed)")
       .option('--out <file>', 'write the load result as JSON (atomically)'),
   ).action(async (opts: CommonOptions & { store: string; url?: string; out?: string }) => {
@@ -237,7 +237,7 @@ export function registerEcommerceCommand(program: Command): void {
     program
       .command('ecommerce')
       .description('seed 002 on several stores: seed customers and orders, run pagination / join / mix (every answer checked against the oracle), one table')
-      .option('--stores <list>', `comma-separated stores: ${ECOMMERCE_STORES.join(', ')}`, ECOMMERCE_STORES.join(','))
+      .option('--stores <list>', `comma-separated stores: ${ECOMMERCE_DIALECTS.stores.join(', ')}`, ECOMMERCE_DIALECTS.stores.join(','))
       .option('--workloads <list>', `comma-separated workloads: ${WORKLOAD_NAMES.join(', ')}`, ECOMMERCE_DEFAULTS.workloads.join(','))
       .option('--skip-seed', 'run on the dataset each store already holds (from an earlier seed)', false)
       .option('--out-dir <dir>', 'where result files go (default: results/ecommerce-<timestamp>)')

@@ -32,7 +32,7 @@ import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { CpuSampler, cpuBetween, reapedChildrenCpu, type ChildCpu } from '../service/process-cpu.ts';
 import { startServiceProcess } from '../service/service-process.ts';
 import { SCENARIOS, type ScenarioName } from '../service/scenarios.ts';
-import { STORE_NAMES } from '../stores/registry.ts';
+import { STORE_NAMES, storeName } from '../stores/stores.ts';
 import { workloadFromText, type WorkloadProperties } from '../workload/properties.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
@@ -317,7 +317,7 @@ async function seedScenario(store: string, scenario: 'ecommerce' | 'persons', op
 export async function runK6Command(options: K6CommandOptions): Promise<Result[]> {
   checkOutPath(options.out);
   if (options.stores.length === 0) throw new UsageError('--store: give at least one store');
-  for (const store of options.stores) if (!STORE_NAMES.includes(store)) throw new UsageError(`--store: unknown store "${store}"; expected one of ${STORE_NAMES.join(', ')}`);
+  for (const store of options.stores) storeName(store, '--store');
   if (options.url !== undefined && options.stores.length > 1) throw new UsageError('--url applies to one store; give one --store with it');
   const manyResults = options.stores.length > 1 || options.direct;
   if (options.out !== undefined && manyResults) throw new UsageError('--out takes one result; with several stores or --direct use --out-dir');

@@ -2,7 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STORE_NAMES } from '../stores/registry.ts';
+import { STORE_NAMES } from '../stores/stores.ts';
 import { docbenchVersion } from '../version.ts';
 import { COMPARE_DEFAULTS, runComparison } from './compare-command.ts';
 import { isUserError, USER_ERROR_EXIT_CODE } from './errors.ts';

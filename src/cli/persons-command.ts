@@ -15,7 +15,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { join } from 'node:path';
 import { DOCKER_URLS } from '../local/docker.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
-import { PERSONS_STORES } from '../../scenarios/persons/dialect.ts';
+import { PERSONS_DIALECTS } from '../../scenarios/persons/dialects.ts';
 import { DEFAULT_SEED } from '../../scenarios/persons/generator.ts';
 import type { Shape } from '../../scenarios/persons/model.ts';
 import { renderComparison, renderStoreTable } from '../../scenarios/persons/report.ts';
@@ -67,7 +67,7 @@ function storeList(value: string, flag = '--store'): string[] {
   const stores = value.split(',').map((s) => s.trim()).filter(Boolean);
   if (stores.length === 0) throw new UsageError(`${flag} is empty`);
   for (const s of stores) {
-    if (!PERSONS_STORES.includes(s)) throw new UsageError(`${flag}: the persons scenario runs on ${PERSONS_STORES.join(', ')}; got "${s}"`);
+    if (!PERSONS_DIALECTS.runsOn(s)) throw new UsageError(`${flag}: the persons scenario runs on ${PERSONS_DIALECTS.stores.join(', ')}; got "${s}"`);
   }
   const twice = stores.find((s, i) => stores.indexOf(s) !== i);
   if (twice !== undefined) throw new UsageError(`${flag}: "${twice}" is listed twice`);
@@ -124,7 +124,7 @@ export function registerPersonsSeed(seed: Command): void {
     seed
       .command('persons')
       .description("the persons scenario's load phase: drop, create and bulk-load the dataset (same data on every store for the same seed)")
-      .addOption(new Option('--store <name>', `store: ${PERSONS_STORES.join(', ')}`).makeOptionMandatory())
+      .addOption(new Option('--store <name>', `store: ${PERSONS_DIALECTS.stores.join(', ')}`).makeOptionMandatory())
       .option('--size <n>', `documents (thesis sizes: ${SIZE_PRESETS.join(', ')})`, positive('--size'), PERSONS_DEFAULTS.size)
       .option('--out <file>', 'write the load result as JSON (atomically)'),
   ).action(async (opts: CommonOptions & { store: string; size: number; out?: string }) => {
@@ -151,7 +151,7 @@ export function registerPersonsCommand(program: Command): void {
     program
       .command('persons')
       .description('the 2011 thesis benchmark on every store: insert time, size on disk, Q1–Q5 (each answer verified against the oracle)')
-      .option('--store <list>', `store, or comma-separated stores: ${PERSONS_STORES.join(', ')}`)
+      .option('--store <list>', `store, or comma-separated stores: ${PERSONS_DIALECTS.stores.join(', ')}`)
       .option('--stores <list>', 'the same as --store (the comparison spelling)')
       .option('--size <list>', `documents, or a comma-separated list; "thesis" = ${SIZE_PRESETS.join(',')}`, sizes, [PERSONS_DEFAULTS.size])
       .option('--repeat <n>', 'runs of each query (the mean is shown)', positive('--repeat'), PERSONS_DEFAULTS.repeat)
@@ -159,7 +159,7 @@ export function registerPersonsCommand(program: Command): void {
       .option('--docker', 'use the real servers started by `docbench up --docker`', false),
   ).action(async (opts: CommonOptions & { store?: string; stores?: string; size: number[]; repeat: number; outDir?: string; docker: boolean }) => {
     if (opts.store !== undefined && opts.stores !== undefined) throw new UsageError('give --store or --stores, not both');
-    if (opts.store === undefined && opts.stores === undefined) throw new UsageError(`--store (or --stores) is required: one or more of ${PERSONS_STORES.join(', ')}`);
+    if (opts.store === undefined && opts.stores === undefined) throw new UsageError(`--store (or --stores) is required: one or more of ${PERSONS_DIALECTS.stores.join(', ')}`);
     const stores = opts.store !== undefined ? storeList(opts.store) : storeList(opts.stores!, '--stores');
     if (opts.url !== undefined && stores.length > 1) throw new UsageError('--url names one server: give a single --store with it');
     if (opts.url !== undefined && opts.docker) throw new UsageError('give --url or --docker, not both');

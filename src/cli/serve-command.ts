@@ -10,7 +10,7 @@ import type { ServeConfig } from '../service/config.ts';
 import { exitOnSignals, startService } from '../service/server.ts';
 import { SCENARIOS, scenarioStores, splitScenarioSettings, type ScenarioName } from '../service/scenarios.ts';
 import { RequestCounter, combineStats } from '../service/stats.ts';
-import { STORE_NAMES, storeFactory } from '../stores/registry.ts';
+import { STORE_NAMES, storeFactory } from '../stores/stores.ts';
 import { UnreachableError } from '../stores/store.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';

@@ -1,6 +1,6 @@
 import { localTarget, hasLocalTarget } from '../local/targets.ts';
 import type { StoreInfo } from '../results/schema.ts';
-import { storeFactory } from '../stores/registry.ts';
+import { settingsOf, storeFactory, storeName } from '../stores/stores.ts';
 import type { Store } from '../stores/store.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
 import { UsageError } from './errors.ts';
@@ -40,11 +40,8 @@ export async function openStore(name: string, url: string | undefined, propertie
       throw new UsageError(`--url is required for store "${name}"`);
     }
   }
-  const settings: Record<string, string> = {};
-  for (const [key, value] of Object.entries(properties.passthrough)) if (key.startsWith(`${name}.`) || key.startsWith('basicdb.')) settings[key] = value;
   // The runner's concurrency, so adapters can size their connection pools.
-  settings['docbench.threadcount'] = String(properties.threadcount);
-  const store = factory({ url: resolvedUrl, settings });
+  const store = factory({ url: resolvedUrl, settings: settingsOf(storeName(name), properties.passthrough), concurrency: properties.threadcount });
   await store.connect();
   return {
     store,

@@ -6,22 +6,22 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dockerServices, dockerUrl, isStoreName, STORE_NAMES } from '../stores/stores.ts';
 import { MissingPrerequisiteError, StartFailedError } from './process.ts';
 
 export const COMPOSE_FILE = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'docker', 'compose.yaml');
 
-/** Connection URL of each store as docker/compose.yaml publishes it (credentials as set there). */
-export const DOCKER_URLS: Readonly<Record<string, string>> = {
-  mongodb: 'mongodb://127.0.0.1:27017/?directConnection=true',
-  couchdb: 'http://admin:password@127.0.0.1:5984',
-  couchbase: 'couchbase://Administrator:password@127.0.0.1/docbench',
-  redis: 'redis://127.0.0.1:6379',
-  cassandra: 'cassandra://127.0.0.1:9042/?datacenter=datacenter1',
-};
+/** Connection URL of each store as docker/compose.yaml publishes it (credentials as set there), from the STORES table. */
+export const DOCKER_URLS: Readonly<Record<string, string>> = Object.fromEntries(
+  STORE_NAMES.flatMap((name) => {
+    const url = dockerUrl(name);
+    return url === undefined ? [] : [[name, url]];
+  }),
+);
 
-/** The compose services that serve a store (Couchbase also needs its one-shot init). */
+/** The compose services that serve the given stores (Couchbase also needs its one-shot init). */
 function servicesOf(stores: readonly string[]): string[] {
-  return stores.flatMap((s) => (s === 'couchbase' ? ['couchbase', 'couchbase-init'] : [s]));
+  return stores.flatMap((s) => (isStoreName(s) ? dockerServices(s) : [s]));
 }
 
 function compose(args: readonly string[]): void {

@@ -2,22 +2,13 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { UserError } from '../common/user-error.ts';
 
 /** A prerequisite (Java, Maven, apt, cargo, …) is missing; the message names it and how to get it. */
-export class MissingPrerequisiteError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MissingPrerequisiteError';
-  }
-}
+export class MissingPrerequisiteError extends UserError {}
 
 /** A local server did not come up; the message names the log file to read. */
-export class StartFailedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StartFailedError';
-  }
-}
+export class StartFailedError extends UserError {}
 
 export interface SpawnOptions {
   cwd?: string;

@@ -1,34 +1,27 @@
 import { join } from 'node:path';
+import { UserError } from '../common/user-error.ts';
+import { LOCAL_STORE_NAMES, STORES, isStoreName } from '../stores/stores.ts';
 import { runDir } from './paths.ts';
 import { withLockFile } from './process.ts';
 import type { LocalTarget } from './target.ts';
 
-/** Stores docbench can run on this machine, in the order `docbench up` starts them. */
-const TARGETS: Record<string, () => Promise<LocalTarget>> = {
-  redis: async () => (await import('./redis.ts')).redisTarget,
-  cassandra: async () => (await import('./cassandra.ts')).cassandraTarget,
-  mongodb: async () => (await import('./mongodb.ts')).mongodbTarget,
-  couchdb: async () => (await import('./couchdb.ts')).couchdbTarget,
-  couchbase: async () => (await import('./couchbase.ts')).couchbaseTarget,
-};
-
-export const LOCAL_TARGET_NAMES = Object.keys(TARGETS);
+/** Stores docbench can run on this machine, in the order `docbench up` starts them (from the STORES table). */
+export const LOCAL_TARGET_NAMES: readonly string[] = LOCAL_STORE_NAMES;
 
 export function hasLocalTarget(store: string): boolean {
-  return store in TARGETS;
+  return LOCAL_TARGET_NAMES.includes(store);
 }
 
-export class UnknownTargetError extends Error {
+export class UnknownTargetError extends UserError {
   constructor(name: string) {
     super(`no local target for "${name}"; expected one of ${LOCAL_TARGET_NAMES.join(', ')}`);
-    this.name = 'UnknownTargetError';
   }
 }
 
 export async function localTarget(store: string): Promise<LocalTarget> {
-  const load = TARGETS[store];
+  const load = isStoreName(store) ? (STORES[store] as { localTarget?: () => Promise<{ localTarget: LocalTarget }> }).localTarget : undefined;
   if (!load) throw new UnknownTargetError(store);
-  return serializeStarts(await load());
+  return serializeStarts((await load()).localTarget);
 }
 
 /** The same target, with install/start/stop serialized across processes by a lock file. */

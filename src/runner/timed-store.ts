@@ -1,21 +1,17 @@
 import type { Measurements } from '../measure/measurements.ts';
 import type { Status } from '../measure/status.ts';
-import {
-  UnsupportedError,
-  canInsertMany,
-  type FieldMap,
-  type KeyedRecord,
-  type Store,
-} from '../stores/store.ts';
+import { timed, type Timed } from '../measure/timed.ts';
+import { canInsertMany, type FieldMap, type KeyedRecord, type Store } from '../stores/store.ts';
 
-/** Map an adapter's exception to a YCSB status: UnsupportedError is UNSUPPORTED, anything else ERROR. */
-export function statusOfError(error: unknown): Status {
-  return error instanceof UnsupportedError ? 'UNSUPPORTED' : 'ERROR';
-}
+export { statusOfError } from '../measure/timed.ts';
+
+const readStatus = (record: FieldMap | null): Status => (record === null ? 'NOT_FOUND' : 'OK');
+const foundStatus = (found: boolean): Status => (found ? 'OK' : 'NOT_FOUND');
 
 /**
- * The one place store calls are timed (go-ycsb's dbwrapper): each call is measured, its
- * outcome mapped to a status and filed under the operation's name. Adapters never see a clock.
+ * The one place store calls are timed for YCSB (go-ycsb's dbwrapper): each call goes through
+ * `timed()`, and its outcome is filed under the operation's name. Every method returns the
+ * call's status with its value, so composite operations (READ-MODIFY-WRITE) need no shared state.
  *
  * One instance per worker, because `intendedStartMs` (the scheduled start of the worker's
  * current operation under a target rate) is per worker.
@@ -23,109 +19,42 @@ export function statusOfError(error: unknown): Status {
 export class TimedStore {
   /** Scheduled start of the current operation; equals the actual start when unthrottled. */
   intendedStartMs = 0;
-  /** Status of the last call, for composite operations (READ-MODIFY-WRITE). */
-  lastStatus: Status = 'OK';
 
   constructor(
     private readonly store: Store,
     private readonly measurements: Measurements,
   ) {}
 
-  async read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
-    const start = performance.now();
-    let status: Status;
-    let record: FieldMap | null = null;
-    let failure: unknown;
-    try {
-      record = await this.store.read(table, key, fields);
-      status = record === null ? 'NOT_FOUND' : 'OK';
-    } catch (error) {
-      status = statusOfError(error);
-      failure = error;
-    }
-    this.measurements.measure('READ', status, this.intendedStartMs, start, performance.now(), failure);
-    this.lastStatus = status;
-    return record;
+  read(table: string, key: string, fields: readonly string[] | null): Promise<Timed<FieldMap | null>> {
+    return this.file('READ', timed(() => this.store.read(table, key, fields), readStatus));
   }
 
-  async scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[] | null> {
-    const start = performance.now();
-    let status: Status;
-    let records: KeyedRecord[] | null = null;
-    let failure: unknown;
-    try {
-      records = await this.store.scan(table, startKey, count, fields);
-      status = 'OK';
-    } catch (error) {
-      status = statusOfError(error);
-      failure = error;
-    }
-    this.measurements.measure('SCAN', status, this.intendedStartMs, start, performance.now(), failure);
-    this.lastStatus = status;
-    return records;
+  scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<Timed<KeyedRecord[]>> {
+    return this.file('SCAN', timed(() => this.store.scan(table, startKey, count, fields)));
   }
 
-  async update(table: string, key: string, values: FieldMap): Promise<Status> {
-    const start = performance.now();
-    let status: Status;
-    let failure: unknown;
-    try {
-      status = (await this.store.update(table, key, values)) ? 'OK' : 'NOT_FOUND';
-    } catch (error) {
-      status = statusOfError(error);
-      failure = error;
-    }
-    this.measurements.measure('UPDATE', status, this.intendedStartMs, start, performance.now(), failure);
-    this.lastStatus = status;
-    return status;
+  update(table: string, key: string, values: FieldMap): Promise<Timed<boolean>> {
+    return this.file('UPDATE', timed(() => this.store.update(table, key, values), foundStatus));
   }
 
-  async insert(table: string, key: string, values: FieldMap): Promise<Status> {
-    const start = performance.now();
-    let status: Status;
-    let failure: unknown;
-    try {
-      await this.store.insert(table, key, values);
-      status = 'OK';
-    } catch (error) {
-      status = statusOfError(error);
-      failure = error;
-    }
-    this.measurements.measure('INSERT', status, this.intendedStartMs, start, performance.now(), failure);
-    this.lastStatus = status;
-    return status;
+  insert(table: string, key: string, values: FieldMap): Promise<Timed<void>> {
+    return this.file('INSERT', timed(() => this.store.insert(table, key, values)));
   }
 
-  async delete(table: string, key: string): Promise<Status> {
-    const start = performance.now();
-    let status: Status;
-    let failure: unknown;
-    try {
-      status = (await this.store.delete(table, key)) ? 'OK' : 'NOT_FOUND';
-    } catch (error) {
-      status = statusOfError(error);
-      failure = error;
-    }
-    this.measurements.measure('DELETE', status, this.intendedStartMs, start, performance.now(), failure);
-    this.lastStatus = status;
-    return status;
+  delete(table: string, key: string): Promise<Timed<boolean>> {
+    return this.file('DELETE', timed(() => this.store.delete(table, key), foundStatus));
   }
 
   /** Bulk load: one measured call per batch, filed as INSERT-BATCH (its Return counts are batches). */
-  async insertMany(table: string, records: readonly KeyedRecord[]): Promise<Status> {
-    if (!canInsertMany(this.store)) throw new Error('insertMany called on a store without bulk insert');
-    const start = performance.now();
-    let status: Status;
-    let failure: unknown;
-    try {
-      await this.store.insertMany(table, records);
-      status = 'OK';
-    } catch (error) {
-      status = statusOfError(error);
-      failure = error;
-    }
-    this.measurements.measure('INSERT-BATCH', status, this.intendedStartMs, start, performance.now(), failure);
-    this.lastStatus = status;
-    return status;
+  insertMany(table: string, records: readonly KeyedRecord[]): Promise<Timed<void>> {
+    const store = this.store;
+    if (!canInsertMany(store)) throw new Error('insertMany called on a store without bulk insert');
+    return this.file('INSERT-BATCH', timed(() => store.insertMany(table, records)));
+  }
+
+  private async file<T>(operation: string, pending: Promise<Timed<T>>): Promise<Timed<T>> {
+    const t = await pending;
+    this.measurements.measure(operation, t.status, this.intendedStartMs, t.startMs, t.endMs, t.error);
+    return t;
   }
 }

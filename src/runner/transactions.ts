@@ -14,8 +14,8 @@ export async function doTransaction(workload: CoreWorkload, store: TimedStore, m
   switch (workload.nextOperation()) {
     case 'READ': {
       const key = workload.nextTransactionKey();
-      const record = await store.read(table, key, workload.readFields());
-      if (verify && record !== null) verifyRecord(workload, measurements, key, record);
+      const { value: record } = await store.read(table, key, workload.readFields());
+      if (verify && record) verifyRecord(workload, measurements, key, record);
       return;
     }
     case 'UPDATE': {
@@ -35,19 +35,18 @@ export async function doTransaction(workload: CoreWorkload, store: TimedStore, m
     }
     case 'SCAN': {
       const startKey = workload.nextTransactionKey();
-      const records = await store.scan(table, startKey, workload.nextScanLength(), workload.readFields());
-      if (records !== null) verifyScan(workload, measurements, startKey, records, verify);
+      const { value: records } = await store.scan(table, startKey, workload.nextScanLength(), workload.readFields());
+      if (records) verifyScan(workload, measurements, startKey, records, verify);
       return;
     }
     case 'READ-MODIFY-WRITE': {
       const key = workload.nextTransactionKey();
       const start = performance.now();
-      const record = await store.read(table, key, workload.readFields());
-      const readStatus = store.lastStatus;
-      if (verify && record !== null) verifyRecord(workload, measurements, key, record);
-      const updateStatus = await store.update(table, key, workload.buildUpdate(key));
+      const read = await store.read(table, key, workload.readFields());
+      if (verify && read.value) verifyRecord(workload, measurements, key, read.value);
+      const update = await store.update(table, key, workload.buildUpdate(key));
       const end = performance.now();
-      const status = readStatus !== 'OK' ? readStatus : updateStatus;
+      const status = read.status !== 'OK' ? read.status : update.status;
       measurements.measure('READ-MODIFY-WRITE', status, store.intendedStartMs, start, end);
       return;
     }

@@ -17,7 +17,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { dialectFactory, canBuildVariant, type PersonsDialect } from '../../scenarios/persons/dialect.ts';
+import { canBuildVariant, type PersonsDialect } from '../../scenarios/persons/dialect.ts';
+import { PERSONS_DIALECTS } from '../../scenarios/persons/dialects.ts';
 import { DEFAULT_SEED } from '../../scenarios/persons/generator.ts';
 import { collectionName, type Shape } from '../../scenarios/persons/model.ts';
 import { queryById, QUERY_IDS, type QueryId } from '../../scenarios/persons/queries.ts';
@@ -97,10 +98,7 @@ class Dialects {
     if (shapes === undefined) this.byStore.set(store, (shapes = new Map()));
     let dialect = shapes.get(shape);
     if (dialect === undefined) {
-      dialect = dialectFactory(store.name).then((factory) => {
-        if (!factory) throw new Error(`no persons dialect for ${store.name}`);
-        return factory(store, { shape, indexes: this.settings.indexes, size: this.settings.size, collection: personsCollection(this.settings, shape) });
-      });
+      dialect = PERSONS_DIALECTS.create(store, { shape, indexes: this.settings.indexes, size: this.settings.size, collection: personsCollection(this.settings, shape) });
       // A failed creation is not cached: the next request tries again.
       dialect.catch(() => shapes.delete(shape));
       shapes.set(shape, dialect);

@@ -8,8 +8,8 @@
  * (`usertable` is the YCSB workload's `table`.) A scenario's routes exist only on the stores its
  * scenario code supports; scenario settings come as `-p <scenario>.<key>=value`.
  */
-import { ECOMMERCE_STORES } from '../../scenarios/ecommerce/dialect.ts';
-import { PERSONS_STORES } from '../../scenarios/persons/dialect.ts';
+import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
+import { PERSONS_DIALECTS } from '../../scenarios/persons/dialects.ts';
 
 export const SCENARIOS = ['ycsb', 'ecommerce', 'persons'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -28,7 +28,7 @@ export function splitScenarioSettings(assignments: readonly string[]): { ycsb: s
 /** The scenarios that run on a store, YCSB first (the scenarios' own modules say which stores they have code for). */
 export function scenarioStores(store: string): ScenarioName[] {
   const names: ScenarioName[] = ['ycsb'];
-  if (ECOMMERCE_STORES.includes(store)) names.push('ecommerce');
-  if (PERSONS_STORES.includes(store)) names.push('persons');
+  if (ECOMMERCE_DIALECTS.runsOn(store)) names.push('ecommerce');
+  if (PERSONS_DIALECTS.runsOn(store)) names.push('persons');
   return names;
 }

@@ -71,6 +71,10 @@ const identifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export class CassandraStore implements Store, BatchInserter {
   readonly name = 'cassandra';
+  /** Transitional: scenario code uses the store itself until the handle moves to handle.ts. */
+  get handle(): this {
+    return this;
+  }
   private readonly client: cassandra.Client;
   private readonly keyspace: string;
   private readonly replication: string;
@@ -302,4 +306,4 @@ function rowFields(row: cassandra.types.Row): FieldMap {
   return fields;
 }
 
-export const createCassandraStore: StoreFactory = (options) => new CassandraStore(options.url, options.settings);
+export const createCassandraStore: StoreFactory<Store> = (options) => new CassandraStore(options.url, options.settings);

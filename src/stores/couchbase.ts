@@ -331,6 +331,10 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: string, cleanup:
 
 export class CouchbaseStore implements Store, BatchInserter {
   readonly name = 'couchbase';
+  /** Transitional: scenario code uses the store itself until the handle moves to handle.ts. */
+  get handle(): this {
+    return this;
+  }
   private readonly target: CouchbaseTarget;
   private readonly settings: CouchbaseSettings;
   private clusterHandle: Cluster | null = null;
@@ -722,4 +726,4 @@ function toFieldMap(doc: Record<string, unknown> | null | undefined, fields: rea
   return out;
 }
 
-export const createCouchbaseStore: StoreFactory = (options) => new CouchbaseStore(options);
+export const createCouchbaseStore: StoreFactory<Store> = (options) => new CouchbaseStore(options);

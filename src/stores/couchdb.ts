@@ -126,6 +126,10 @@ function someFields(doc: CouchDoc, fields: readonly string[]): FieldMap {
 
 export class CouchdbStore implements Store, BatchInserter {
   readonly name = 'couchdb';
+  /** Transitional: scenario code uses the store itself until the handle moves to handle.ts. */
+  get handle(): this {
+    return this;
+  }
   private readonly target: CouchTarget;
   /** The one database every table uses, when the URL or a setting names it. */
   private readonly fixedDatabase: string | undefined;
@@ -381,4 +385,4 @@ export class CouchdbStore implements Store, BatchInserter {
   }
 }
 
-export const createCouchdbStore: StoreFactory = (options) => new CouchdbStore(options);
+export const createCouchdbStore: StoreFactory<Store> = (options) => new CouchdbStore(options);

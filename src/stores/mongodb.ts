@@ -183,6 +183,10 @@ function num(value: unknown): number | undefined {
 
 export class MongodbStore implements Store, BatchInserter {
   readonly name = 'mongodb';
+  /** Transitional: scenario code uses the store itself until the handle moves to handle.ts. */
+  get handle(): this {
+    return this;
+  }
   private readonly target: MongoTarget;
   private readonly options: MongoClientOptions;
   private readonly client: MongoClient;
@@ -407,4 +411,4 @@ export class MongodbStore implements Store, BatchInserter {
   }
 }
 
-export const createMongodbStore: StoreFactory = (options) => new MongodbStore(options);
+export const createMongodbStore: StoreFactory<Store> = (options) => new MongodbStore(options);

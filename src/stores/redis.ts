@@ -38,6 +38,10 @@ const indexKey = (table: string) => `${table}#index`;
 
 export class RedisStore implements Store, BatchInserter {
   readonly name = 'redis';
+  /** Transitional: scenario code uses the store itself until the handle moves to handle.ts. */
+  get handle(): this {
+    return this;
+  }
   private readonly redis: RedisConnection;
 
   constructor(
@@ -189,4 +193,4 @@ function parseInfo(text: string): Record<string, string> {
   return out;
 }
 
-export const createRedisStore: StoreFactory = (options) => new RedisStore(options.url, options.settings);
+export const createRedisStore: StoreFactory<Store> = (options) => new RedisStore(options.url, options.settings);

@@ -11,6 +11,7 @@
  *   - throwing `UnsupportedError`                                   -> UNSUPPORTED
  *   - throwing anything else                                        -> ERROR
  */
+import { UserError } from '../common/user-error.ts';
 
 /** One YCSB record: field name -> value. Values are strings (YCSB's fields are printable bytes). */
 export type FieldMap = Record<string, string>;
@@ -58,17 +59,23 @@ export class UnsupportedError extends Error {
 }
 
 /** Thrown when the store cannot be reached at all; the CLI turns it into a one-line user error. */
-export class UnreachableError extends Error {
+export class UnreachableError extends UserError {
   constructor(store: string, url: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(`cannot reach ${store} at ${url}: ${reason}`);
-    this.name = 'UnreachableError';
   }
 }
 
-export interface Store {
+/**
+ * `H` is the store's scenario-facing handle: what scenario dialects use to run their queries in
+ * the store's idiom (driver objects, helpers to create collections or indexes). Each store folder
+ * defines its own (`<store>/handle.ts`); a dialect factory is typed for its store's handle.
+ */
+export interface Store<H = unknown> {
   /** Short store name as used on the command line: `redis`, `cassandra`, `basic`, … */
   readonly name: string;
+  /** The scenario-facing handle (usable once connected). */
+  readonly handle: H;
   /** Open connections; throws UnreachableError when the server does not answer. */
   connect(): Promise<void>;
   /** Create what the YCSB table needs (keyspace/table/indexes); idempotent. */
@@ -100,13 +107,18 @@ export function canInsertMany(store: Store): store is Store & BatchInserter {
   return typeof (store as Partial<BatchInserter>).insertMany === 'function';
 }
 
-/** How a store is reached: a URL plus free-form options from `-p store.*` properties. */
+/** How a store is reached: a URL plus its `<store>.*` settings. */
 export interface StoreOptions {
   /** Connection URL, e.g. `redis://127.0.0.1:6390`, `cassandra://127.0.0.1:9042/docbench`. */
   url: string;
-  /** Store-specific settings (`cassandra.replication`, `mongodb.writeConcern`, …) as strings. */
+  /**
+   * Store-specific settings (`cassandra.replication`, `mongodb.writeConcern`, …) as strings, from
+   * `-p`, the URL or a config file. Each store checks its own with `common/settings.ts`.
+   */
   settings: Record<string, string>;
+  /** Operations the caller keeps in flight at once, so the store can size its connection pool. */
+  concurrency: number;
 }
 
-/** Each adapter module exports one factory of this shape; the registry maps names to them. */
-export type StoreFactory = (options: StoreOptions) => Store;
+/** Each store folder's `index.ts` exports one factory of this shape as `createStore`. */
+export type StoreFactory<S extends Store = Store> = (options: StoreOptions) => S;

@@ -7,14 +7,12 @@
  * `workload-file.ts`.
  */
 import { z } from 'zod';
+import { closestName } from '../common/suggest.ts';
+import { UserError } from '../common/user-error.ts';
+import { SETTINGS_PREFIXES } from '../stores/stores.ts';
 
 /** Thrown for any bad workload input; its message names the file/key and what was expected. */
-export class WorkloadError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WorkloadError';
-  }
-}
+export class WorkloadError extends UserError {}
 
 const DISTRIBUTIONS = ['uniform', 'zipfian', 'latest', 'hotspot', 'exponential', 'sequential'] as const;
 const FIELD_LENGTH_DISTRIBUTIONS = ['constant', 'uniform', 'zipfian'] as const;
@@ -145,17 +143,8 @@ const IGNORED_YCSB_KEYS = new Set([
   'maxexecutiontime.warmup',
 ]);
 
-/** Prefixes of store- and service-specific settings, passed to the store untouched. */
-const PASSTHROUGH_PREFIXES = [
-  'redis.',
-  'cassandra.',
-  'mongodb.',
-  'couchdb.',
-  'couchbase.',
-  'basic.',
-  'basicdb.',
-  'docbench.',
-];
+/** Prefixes of store settings, passed to the store untouched (each store checks its own). */
+const PASSTHROUGH_PREFIXES = SETTINGS_PREFIXES;
 
 /** Parse the text of a Java `.properties` file (the subset YCSB files use, plus escapes and continuations). */
 export function parsePropertiesText(text: string, origin: string, into?: RawProperties): RawProperties {
@@ -264,32 +253,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-/** The known key nearest to a misspelt one (edit distance <= 3), for "did you mean". */
+/** The known key nearest to a misspelt one, for "did you mean". */
 function closestKey(key: string): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 4;
-  for (const candidate of [...KNOWN_KEYS, ...IGNORED_YCSB_KEYS]) {
-    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = candidate;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
+  return closestName(key, [...KNOWN_KEYS, ...IGNORED_YCSB_KEYS]);
 }
 
 /** Parse properties text plus overrides in one call (used by tests and k6 scripts). */

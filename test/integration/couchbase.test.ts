@@ -53,9 +53,9 @@ describe('couchbase URL, settings and SQL++ text (no server)', () => {
       ['couchbase://db1.example.com', /no a user name, no a password, no a bucket name/],
     ];
     for (const [url, message] of cases) {
-      assert.throws(() => createCouchbaseStore({ url, settings: {} }), (e: Error) => e instanceof WorkloadError && message.test(e.message) && !e.message.includes('s3cret'), url);
+      assert.throws(() => createCouchbaseStore({ url, settings: {}, concurrency: 1 }), (e: Error) => e instanceof WorkloadError && message.test(e.message) && !e.message.includes('s3cret'), url);
     }
-    assert.throws(() => createCouchbaseStore({ url: 'http://app:s3cret@db1.example.com/travel', settings: {} }), /not a Couchbase URL; expected couchbase:\/\/USER:PASSWORD@host/);
+    assert.throws(() => createCouchbaseStore({ url: 'http://app:s3cret@db1.example.com/travel', settings: {} , concurrency: 1 }), /not a Couchbase URL; expected couchbase:\/\/USER:PASSWORD@host/);
   });
 
   it('validates every setting, naming the property and what was expected', () => {
@@ -75,7 +75,7 @@ describe('couchbase URL, settings and SQL++ text (no server)', () => {
     ];
     for (const [settings, message] of bad) assert.throws(() => couchbaseSettings(t, settings), (e: Error) => e instanceof WorkloadError && message.test(e.message), JSON.stringify(settings));
     // A bad setting given as a URL parameter is caught the same way.
-    assert.throws(() => createCouchbaseStore({ url: `${REAL_URL}?couchbase.durability=all`, settings: {} }), /couchbase\.durability must be one of/);
+    assert.throws(() => createCouchbaseStore({ url: `${REAL_URL}?couchbase.durability=all`, settings: {}, concurrency: 1 }), /couchbase\.durability must be one of/);
   });
 
   it('settings: defaults, URL parameters, and -p settings over URL parameters', () => {
@@ -198,7 +198,7 @@ describe('Couchbase store on the local target (CouchbaseMock)', { timeout: 180_0
 
   it('insert of an existing key: create-only by default (DocumentExists, the document untouched); with couchbase.upsert=true (the local URL) it overwrites the whole document', async () => {
     await insert(K('dup'), fields('first'));
-    const createOnly = createCouchbaseStore({ url: open.url, settings: { 'couchbase.upsert': 'false' } });
+    const createOnly = createCouchbaseStore({ url: open.url, settings: { 'couchbase.upsert': 'false' } , concurrency: 1 });
     await createOnly.connect();
     try {
       await assert.rejects(createOnly.insert(TABLE, K('dup'), { field0: 'second' }), DocumentExistsError);
@@ -220,7 +220,7 @@ describe('Couchbase store on the local target (CouchbaseMock)', { timeout: 180_0
 
   it('insertMany with create-only inserts stores the rest and names the first duplicate', async () => {
     await insert(K('batch-existing'), fields('e'));
-    const createOnly = createCouchbaseStore({ url: open.url, settings: { 'couchbase.upsert': 'false' } }) as CouchbaseStore;
+    const createOnly = createCouchbaseStore({ url: open.url, settings: { 'couchbase.upsert': 'false' } , concurrency: 1 }) as CouchbaseStore;
     await createOnly.connect();
     try {
       for (const k of ['batch-new1', 'batch-new2']) written.add(K(k));
@@ -272,7 +272,7 @@ describe('Couchbase store on the local target (CouchbaseMock)', { timeout: 180_0
 
   it('a bucket that does not exist: connect() throws UnreachableError naming it, within seconds', async () => {
     const url = open.url.replace('/docbench?', '/no-such-bucket?');
-    const wrong = createCouchbaseStore({ url, settings: { 'couchbase.connectTimeout': '2000' } });
+    const wrong = createCouchbaseStore({ url, settings: { 'couchbase.connectTimeout': '2000' }, concurrency: 1 });
     const started = Date.now();
     try {
       await assert.rejects(wrong.connect(), (e: Error) => e instanceof UnreachableError && /bucket "no-such-bucket"/.test(e.message));
@@ -285,7 +285,7 @@ describe('Couchbase store on the local target (CouchbaseMock)', { timeout: 180_0
 
 describe('an unreachable cluster', { timeout: 60_000 }, () => {
   it('connect() throws UnreachableError within seconds, without the password', async () => {
-    const nowhere = createCouchbaseStore({ url: 'couchbase://app:s3cret@127.0.0.1:1/travel', settings: { 'couchbase.connectTimeout': '2000' } });
+    const nowhere = createCouchbaseStore({ url: 'couchbase://app:s3cret@127.0.0.1:1/travel', settings: { 'couchbase.connectTimeout': '2000' } , concurrency: 1 });
     const started = Date.now();
     try {
       await assert.rejects(nowhere.connect(), (e: Error) => e instanceof UnreachableError && /no Couchbase cluster answered within 2000 ms/.test(e.message) && !e.message.includes('s3cret'));
@@ -300,7 +300,7 @@ describe('an unreachable cluster', { timeout: 60_000 }, () => {
     // code 0, once connect() has failed. A crash or a hang shows as a signal, a code or a timeout.
     const script = `
       import { createCouchbaseStore } from './src/stores/couchbase.ts';
-      const store = createCouchbaseStore({ url: 'couchbase://app:s3cret@127.0.0.1:1/travel', settings: { 'couchbase.connectTimeout': '1500' } });
+      const store = createCouchbaseStore({ url: 'couchbase://app:s3cret@127.0.0.1:1/travel', settings: { 'couchbase.connectTimeout': '1500' } , concurrency: 1 });
       try { await store.connect(); console.log('connected'); } catch (e) { console.log(e.name); }
       await store.close();
     `;

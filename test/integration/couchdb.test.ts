@@ -50,7 +50,7 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
   }
 
   const open = (storeUrl: string) =>
-    createCouchdbStore({ url: storeUrl, settings: { 'couchdb.database': DATABASE, 'couchdb.maxsockets': '8' } }) as Store & BatchInserter;
+    createCouchdbStore({ url: storeUrl, settings: { 'couchdb.database': DATABASE, 'couchdb.maxsockets': '8' } , concurrency: 1 }) as Store & BatchInserter;
 
   before(async () => {
     const status = await couchdbTarget.start(log);
@@ -252,7 +252,7 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
   });
 
   it('an unreachable server: connect() throws UnreachableError within 10 s', async () => {
-    const nowhere = createCouchdbStore({ url: 'http://admin:secret@127.0.0.1:1', settings: { 'couchdb.connecttimeout': '2000' } });
+    const nowhere = createCouchdbStore({ url: 'http://admin:secret@127.0.0.1:1', settings: { 'couchdb.connecttimeout': '2000' } , concurrency: 1 });
     const started = Date.now();
     try {
       await assert.rejects(nowhere.connect(), (e: Error) => e instanceof UnreachableError && !e.message.includes('secret'));

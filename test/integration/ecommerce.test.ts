@@ -25,8 +25,9 @@ import { EcommerceOracle } from '../../scenarios/ecommerce/oracle.ts';
 import { seedEcommerce } from '../../scenarios/ecommerce/seed.ts';
 import { ecommerceDialect, ecommerceWorkload, readDataset, restoreSeededState, runEcommerce } from '../../scenarios/ecommerce/session.ts';
 import { parseSettings } from '../../scenarios/ecommerce/settings.ts';
+import { TEST_STORES } from '../support/stores.ts';
 
-const STORES = (process.env.DOCBENCH_TEST_STORES ?? 'redis,cassandra,mongodb,couchdb,couchbase').split(',').filter(Boolean);
+const STORES = TEST_STORES;
 const DATASET: Dataset = { seed: 2002, customers: 300, ordersPerCustomer: 4 };
 const OPERATIONS = 150;
 const CLI = join(import.meta.dirname, '..', '..', 'bin', 'docbench.js');

@@ -16,10 +16,11 @@ import { after, before, describe, it } from 'node:test';
 import { installK6 } from '../../src/local/k6.ts';
 import { resultSchema, type Result } from '../../src/results/schema.ts';
 import { startServiceProcess } from '../../src/service/service-process.ts';
+import { TEST_STORES } from '../support/stores.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'docbench-k6-test-'));
-const STORES = (process.env.DOCBENCH_TEST_STORES ?? 'redis,cassandra,mongodb,couchdb,couchbase').split(',').filter(Boolean);
+const STORES = TEST_STORES;
 /** A table of these tests' own, so no other test's data is touched. */
 const TABLE = 'k6test';
 
@@ -150,11 +151,11 @@ after(async () => {
   if (!STORES.includes('redis')) return;
   const { openStore } = await import('../../src/cli/store-session.ts');
   const { loadWorkload } = await import('../../src/workload/workload-file.ts');
-  const { dialectFactory } = await import('../../scenarios/persons/dialect.ts');
+  const { PERSONS_DIALECTS } = await import('../../scenarios/persons/dialects.ts');
   const open = await openStore('redis', undefined, loadWorkload(['workloada'], [`table=${TABLE}`]).properties);
   try {
     await open.store.drop({ table: TABLE, fieldNames: [] });
-    const persons = (await dialectFactory('redis'))!(open.store, { shape: 'flat', indexes: false, size: 1000, collection: 'k6test_persons' });
+    const persons = await PERSONS_DIALECTS.create(open.store, { shape: 'flat', indexes: false, size: 1000, collection: 'k6test_persons' });
     await persons.drop();
   } finally {
     await open.store.close();

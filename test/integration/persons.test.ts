@@ -25,8 +25,9 @@ import { queryById, QUERIES, type PersonsQuery } from '../../scenarios/persons/q
 import { openDialect, queryStatus, runPersons, type PersonsSettings } from '../../scenarios/persons/run.ts';
 import { columnOf } from '../../scenarios/persons/stores/cassandra.ts';
 import { checkAnswer } from '../../scenarios/shared/verify.ts';
+import { TEST_STORES } from '../support/stores.ts';
 
-const STORES = (process.env.DOCBENCH_TEST_STORES ?? 'redis,cassandra,mongodb,couchdb,couchbase').split(',').filter(Boolean);
+const STORES = TEST_STORES;
 const SIZE = 1000;
 const REPEAT = 2;
 const SEED = 1337;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { localTarget } from '../../src/local/targets.ts';
-import { storeFactory } from '../../src/stores/registry.ts';
+import { storeFactory } from '../../src/stores/stores.ts';
 import { canInsertMany, UnreachableError, UnsupportedError, type FieldMap, type Store } from '../../src/stores/store.ts';
 
 export interface ContractOptions {
@@ -40,7 +40,7 @@ export function describeStoreContract(options: ContractOptions): void {
     before(async () => {
       const target = await localTarget(options.store);
       const status = await target.start(() => {});
-      store = (await storeFactory(options.store))({ url: status.url, settings: options.settings ?? {} });
+      store = (await storeFactory(options.store))({ url: status.url, settings: options.settings ?? {} , concurrency: 1 });
       await store.connect();
       for (const s of [schema, scanSchema]) {
         await store.drop(s);
@@ -115,7 +115,7 @@ export function describeStoreContract(options: ContractOptions): void {
     });
 
     it('fails fast with UnreachableError when the server is not there', async () => {
-      const unreachable = (await storeFactory(options.store))({ url: options.unreachableUrl, settings: options.settings ?? {} });
+      const unreachable = (await storeFactory(options.store))({ url: options.unreachableUrl, settings: options.settings ?? {} , concurrency: 1 });
       const started = Date.now();
       await assert.rejects(unreachable.connect(), UnreachableError);
       assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);

@@ -13,8 +13,9 @@ import { runLoadPhase, runTransactionPhase } from '../../src/runner/phases.ts';
 import { CoreWorkload } from '../../src/workload/core-workload.ts';
 import { Random } from '../../src/workload/random.ts';
 import { loadWorkload } from '../../src/workload/workload-file.ts';
+import { TEST_STORES } from '../support/stores.ts';
 
-const STORES = (process.env.DOCBENCH_TEST_STORES ?? 'redis,cassandra,mongodb,couchdb,couchbase').split(',');
+const STORES = TEST_STORES;
 const WORKLOADS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 const RECORDS = 1000;
 const OVERRIDES = [`recordcount=${RECORDS}`, 'operationcount=400', 'threadcount=4', 'dataintegrity=true', 'table=ycsbtest'];

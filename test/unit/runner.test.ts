@@ -6,7 +6,7 @@ import { buildResult } from '../../src/results/build.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { renderYcsbText } from '../../src/report/ycsb-text.ts';
 import { runLoadPhase, runTransactionPhase } from '../../src/runner/phases.ts';
-import { createBasicStore } from '../../src/stores/basic.ts';
+import { createStore as createBasicStore } from '../../src/stores/basic/index.ts';
 import { CoreWorkload } from '../../src/workload/core-workload.ts';
 import { workloadFromText } from '../../src/workload/properties.ts';
 import { Random } from '../../src/workload/random.ts';
@@ -15,7 +15,7 @@ const storeInfo = { name: 'basic', url: 'basic://', server: 'none', serverVersio
 
 async function loaded(overrides: string[]) {
   const properties = workloadFromText('recordcount=500\nrequestdistribution=zipfian', 'test', overrides);
-  const store = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' } });
+  const store = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
   await store.prepare({ table: properties.table, fieldNames: [] });
   await runLoadPhase({ store, workload: new CoreWorkload(properties, new Random(1)), properties, status: false, label: 'load' });
   return { store, properties };
@@ -43,7 +43,7 @@ describe('runner', () => {
   it('shows queueing delay in Intended- rows when the store falls behind the schedule', async () => {
     const properties = workloadFromText('recordcount=100\noperationcount=100\nthreadcount=1\ntarget=1000', 't');
     // Each call takes up to 10 ms, so a 1 ms schedule falls further behind with every operation.
-    const store = createBasicStore({ url: 'basic://', settings: { 'basic.simulatedelay': '10' } });
+    const store = createBasicStore({ url: 'basic://', settings: { 'basic.simulatedelay': '10' }, concurrency: 1 });
     const outcome = await runTransactionPhase({ store, workload: new CoreWorkload(properties, new Random(3)), properties, status: false, label: 'slow' });
     const result = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties, overrides: [], store: storeInfo });
     const service = result.operations.find((o) => o.name === 'READ')!.latency;
@@ -57,7 +57,7 @@ describe('runner', () => {
 
   it('stops at maxexecutiontime and leaves warm-up out of the statistics', async () => {
     const properties = workloadFromText('recordcount=100\noperationcount=0\nmaxexecutiontime=2\nwarmuptime=1\nthreadcount=2', 't');
-    const store = createBasicStore({ url: 'basic://', settings: { 'basic.simulatedelay': '2' } });
+    const store = createBasicStore({ url: 'basic://', settings: { 'basic.simulatedelay': '2' }, concurrency: 1 });
     const started = Date.now();
     const outcome = await runTransactionPhase({ store, workload: new CoreWorkload(properties, new Random(4)), properties, status: false, label: 'timed' });
     const elapsed = (Date.now() - started) / 1000;

@@ -17,7 +17,7 @@ import { tableLayout } from '../../src/service/server.ts';
 import { combineStats, RequestCounter } from '../../src/service/stats.ts';
 import { StoreGate } from '../../src/service/store-gate.ts';
 import { keySchema, parseParameters, ValidationError, ycsbSchemas } from '../../src/service/validation.ts';
-import { createBasicStore } from '../../src/stores/basic.ts';
+import { createStore as createBasicStore } from '../../src/stores/basic/index.ts';
 import { UnsupportedError, type Store } from '../../src/stores/store.ts';
 import { loadWorkload } from '../../src/workload/workload-file.ts';
 import { metricName, statusMetricName, SERVICE_CPU_METRIC, SERVICE_REQUESTS_METRIC, statusOfHttp } from '../../k6/lib/metric-names.ts';
@@ -29,7 +29,7 @@ const layout = tableLayout(properties);
 
 /** An app on BasicDB keeping records, optionally with a store that fails or throws UnsupportedError. */
 async function appOn(options: { store?: Store; open?: () => Promise<Store>; bodyLimitBytes?: number } = {}) {
-  const store = options.store ?? createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' } });
+  const store = options.store ?? createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
   const gate = new StoreGate({ open: options.open ?? (async () => store), probe: (s) => s.read(layout.table, 'probe', null), retryIntervalMs: 50, log: () => {} });
   await gate.start();
   const counter = new RequestCounter();
@@ -145,7 +145,7 @@ describe('service: YCSB routes', () => {
   });
 
   it('answers 501 for what the store cannot do, never fake data', async () => {
-    const base = createBasicStore({ url: 'basic://', settings: {} });
+    const base = createBasicStore({ url: 'basic://', settings: {}, concurrency: 1 });
     const store: Store = Object.assign(Object.create(base) as Store, {
       scan: async () => {
         throw new UnsupportedError('SCAN', 'the stand-in has no query service');
@@ -161,7 +161,7 @@ describe('service: YCSB routes', () => {
 
   it('answers 503 with Retry-After while the store is down, and serves again when it is back', async () => {
     let up = false;
-    const store = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' } });
+    const store = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
     const open = async () => {
       if (!up) throw new Error('connect ECONNREFUSED 127.0.0.1:1\n    at a stack line');
       return store;
@@ -183,7 +183,7 @@ describe('service: YCSB routes', () => {
 
   it('tells a failed call (500) from a store that went away (503)', async () => {
     let reachable = true;
-    const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' } });
+    const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
     const failing: Store = Object.assign(Object.create(base) as Store, {
       read: async (table: string, key: string) => {
         if (!reachable) throw new Error('socket closed');
@@ -211,7 +211,7 @@ describe('service: YCSB routes', () => {
   });
 
   it('replaces a client whose connection broke while the server stayed up', async () => {
-    const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' } });
+    const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
     const dead: Store = Object.assign(Object.create(base) as Store, {
       read: async () => {
         throw new Error('Connection is closed.');
@@ -230,7 +230,7 @@ describe('service: YCSB routes', () => {
   });
 
   it('answers a driver error that carries an HTTP status (nano: 409) as a store error, not as a bad body', async () => {
-    const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' } });
+    const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
     const conflicting: Store = Object.assign(Object.create(base) as Store, {
       read: async () => {
         throw Object.assign(new Error('Document update conflict.'), { statusCode: 409 });

@@ -37,9 +37,8 @@
  * bucket to the partition key and page across buckets.
  */
 import cassandra from 'cassandra-driver';
-import { CassandraStore } from '../../../src/stores/cassandra.ts';
-import type { Store } from '../../../src/stores/store.ts';
-import type { CustomerKey, EcommerceDialect, Manifest, QueryVariant, SeedBatch } from '../dialect.ts';
+
+import type { CustomerKey, EcommerceDialect, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -309,7 +308,7 @@ function customerFromRow(row: cassandra.types.Row): Customer {
   };
 }
 
-export function createDialect(store: Store): EcommerceDialect {
-  if (!(store instanceof CassandraStore)) throw new Error(`the cassandra dialect needs the cassandra store, got ${store.name}`);
-  return new CassandraDialect(store.cqlClient(), store.keyspaceName());
-}
+export const dialect: EcommerceDialectDefinition<'cassandra'> = {
+  store: 'cassandra',
+  create: (store) => new CassandraDialect(store.cqlClient(), store.keyspaceName()),
+};

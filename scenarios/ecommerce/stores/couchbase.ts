@@ -47,8 +47,8 @@ import {
   type Collection,
 } from 'couchbase';
 import { CouchbaseStore, keyspacePath } from '../../../src/stores/couchbase.ts';
-import { UnsupportedError, type Store } from '../../../src/stores/store.ts';
-import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch } from '../dialect.ts';
+import { UnsupportedError } from '../../../src/stores/store.ts';
+import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import { customerId, orderId, type Customer, type CustomerPatch, type Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -309,7 +309,7 @@ function checkVariant(kind: QueryKind, variant: string): void {
   if (!VARIANTS[kind].some((v) => v.name === variant)) throw new Error(`couchbase: unknown ${kind} variant "${variant}"`);
 }
 
-export function createDialect(store: Store): EcommerceDialect {
-  if (!(store instanceof CouchbaseStore)) throw new Error(`the couchbase dialect needs the couchbase store, got ${store.name}`);
-  return new CouchbaseDialect(store);
-}
+export const dialect: EcommerceDialectDefinition<'couchbase'> = {
+  store: 'couchbase',
+  create: (store) => new CouchbaseDialect(store),
+};

@@ -30,8 +30,7 @@
  */
 import type nano from 'nano';
 import { CouchdbStore, statusOf } from '../../../src/stores/couchdb.ts';
-import type { Store } from '../../../src/stores/store.ts';
-import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch } from '../dialect.ts';
+import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -222,7 +221,7 @@ function checkVariant(kind: QueryKind, variant: string): void {
   if (!VARIANTS[kind].some((v) => v.name === variant)) throw new Error(`couchdb: unknown ${kind} variant "${variant}"`);
 }
 
-export function createDialect(store: Store): EcommerceDialect {
-  if (!(store instanceof CouchdbStore)) throw new Error(`the couchdb dialect needs the couchdb store, got ${store.name}`);
-  return new CouchdbDialect(store);
-}
+export const dialect: EcommerceDialectDefinition<'couchdb'> = {
+  store: 'couchdb',
+  create: (store) => new CouchdbDialect(store),
+};

@@ -27,9 +27,8 @@
  * Reads go to the primary (the driver's default), so a query sees every acknowledged write.
  */
 import { MongoServerError, type Collection, type Document } from 'mongodb';
-import { MongodbStore } from '../../../src/stores/mongodb.ts';
-import type { Store } from '../../../src/stores/store.ts';
-import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch } from '../dialect.ts';
+import type { MongodbStore } from '../../../src/stores/mongodb.ts';
+import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -193,7 +192,7 @@ function checkVariant(kind: QueryKind, variant: string): void {
   if (!VARIANTS[kind].some((v) => v.name === variant)) throw new Error(`mongodb: unknown ${kind} variant "${variant}"`);
 }
 
-export function createDialect(store: Store): EcommerceDialect {
-  if (!(store instanceof MongodbStore)) throw new Error(`the mongodb dialect needs the mongodb store, got ${store.name}`);
-  return new MongodbDialect(store);
-}
+export const dialect: EcommerceDialectDefinition<'mongodb'> = {
+  store: 'mongodb',
+  create: (store) => new MongodbDialect(store),
+};

@@ -21,10 +21,9 @@
  *   update      a Lua script: HSET the changed fields only when the customer exists.
  *   read        HGETALL, every field parsed from JSON.
  */
-import { RedisStore } from '../../../src/stores/redis.ts';
+
 import type { RedisConnection } from '../../../src/stores/redis/connection.ts';
-import type { Store } from '../../../src/stores/store.ts';
-import type { CustomerKey, EcommerceDialect, Manifest, QueryVariant, SeedBatch } from '../dialect.ts';
+import type { CustomerKey, EcommerceDialect, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -166,7 +165,7 @@ class RedisDialect implements EcommerceDialect {
   }
 }
 
-export function createDialect(store: Store): EcommerceDialect {
-  if (!(store instanceof RedisStore)) throw new Error(`the redis dialect needs the redis store, got ${store.name}`);
-  return new RedisDialect(store.connection());
-}
+export const dialect: EcommerceDialectDefinition<'redis'> = {
+  store: 'redis',
+  create: (store) => new RedisDialect(store.connection()),
+};

@@ -31,9 +31,8 @@
  */
 import cassandra from 'cassandra-driver';
 import { waitFor } from '../../../src/stores/wait.ts';
-import { CassandraStore } from '../../../src/stores/cassandra.ts';
-import type { Store } from '../../../src/stores/store.ts';
-import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant } from '../dialect.ts';
+import type { CassandraStore } from '../../../src/stores/cassandra.ts';
+import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
 import { FIELD, type PersonRecord } from '../model.ts';
 import { queriedFields, type Condition, type PersonsQuery } from '../queries.ts';
 
@@ -46,10 +45,10 @@ const FETCH_SIZE = 5000;
  */
 const INSERT_CONCURRENCY = 100;
 
-export function createDialect(store: Store, context: DialectContext): PersonsDialect {
-  if (!(store instanceof CassandraStore)) throw new Error(`the cassandra persons dialect needs the cassandra store, got ${store.name}`);
-  return new CassandraPersons(store, context);
-}
+export const dialect: PersonsDialectDefinition<'cassandra'> = {
+  store: 'cassandra',
+  create: (store, context) => new CassandraPersons(store, context),
+};
 
 /** A field's column name (see the header: SAI needs plain identifiers). */
 export function columnOf(field: string): string {

@@ -47,8 +47,8 @@ import {
 } from 'couchbase';
 import { CouchbaseStore, keyspacePath } from '../../../src/stores/couchbase.ts';
 import { waitFor } from '../../../src/stores/wait.ts';
-import { UnsupportedError, type Store } from '../../../src/stores/store.ts';
-import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant, VariantBuilder } from '../dialect.ts';
+import { UnsupportedError } from '../../../src/stores/store.ts';
+import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant, VariantBuilder, PersonsDialectDefinition } from '../dialect.ts';
 import type { PersonRecord } from '../model.ts';
 import { queriedFields, QUERIES, type Condition, type PersonsQuery } from '../queries.ts';
 
@@ -58,10 +58,10 @@ const STEADY_SIZE_MS = 12_000;
 /** The variable of every ANY … SATISFIES and array index: SQL++ matches a query to an array index by it. */
 const ELEMENT = 'v';
 
-export function createDialect(store: Store, context: DialectContext): PersonsDialect {
-  if (!(store instanceof CouchbaseStore)) throw new Error(`the couchbase persons dialect needs the couchbase store, got ${store.name}`);
-  return new CouchbasePersons(store, context);
-}
+export const dialect: PersonsDialectDefinition<'couchbase'> = {
+  store: 'couchbase',
+  create: (store, context) => new CouchbasePersons(store, context),
+};
 
 /** A backtick-quoted SQL++ identifier. */
 const quote = (name: string) => `\`${name.replace(/`/g, '``')}\``;

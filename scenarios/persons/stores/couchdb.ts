@@ -24,9 +24,8 @@
  */
 import type nano from 'nano';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CouchdbStore } from '../../../src/stores/couchdb.ts';
-import type { Store } from '../../../src/stores/store.ts';
-import type { Compactor, DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant, VariantBuilder } from '../dialect.ts';
+import type { CouchdbStore } from '../../../src/stores/couchdb.ts';
+import type { Compactor, DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant, VariantBuilder, PersonsDialectDefinition } from '../dialect.ts';
 import type { PersonRecord } from '../model.ts';
 import { queriedFields, QUERIES, type Condition, type PersonsQuery } from '../queries.ts';
 
@@ -35,10 +34,10 @@ const COMPACTION_WAIT_MS = 600_000;
 
 type PersonDoc = Record<string, unknown> & { _id: string };
 
-export function createDialect(store: Store, context: DialectContext): PersonsDialect {
-  if (!(store instanceof CouchdbStore)) throw new Error(`the couchdb persons dialect needs the couchdb store, got ${store.name}`);
-  return new CouchdbPersons(store, context);
-}
+export const dialect: PersonsDialectDefinition<'couchdb'> = {
+  store: 'couchdb',
+  create: (store, context) => new CouchdbPersons(store, context),
+};
 
 /** A name usable in a design document id: `jedi power` -> `jedi-power`. */
 const slug = (field: string) => field.toLowerCase().replace(/[^a-z0-9]+/g, '-');

@@ -26,9 +26,9 @@
  * UNSUPPORTED, never faked.
  */
 import { MongoServerError, type Collection, type Document, type Filter } from 'mongodb';
-import { MongodbStore } from '../../../src/stores/mongodb.ts';
-import { UnsupportedError, type Store } from '../../../src/stores/store.ts';
-import type { Compactor, DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant } from '../dialect.ts';
+import type { MongodbStore } from '../../../src/stores/mongodb.ts';
+import { UnsupportedError } from '../../../src/stores/store.ts';
+import type { Compactor, DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
 import type { PersonRecord } from '../model.ts';
 import { queriedFields, type Condition, type PersonsQuery } from '../queries.ts';
 
@@ -40,10 +40,10 @@ const NAMESPACE_EXISTS = 48;
 const COMMAND_NOT_FOUND = 59;
 const COMMAND_NOT_SUPPORTED = 115;
 
-export function createDialect(store: Store, context: DialectContext): PersonsDialect {
-  if (!(store instanceof MongodbStore)) throw new Error(`the mongodb persons dialect needs the mongodb store, got ${store.name}`);
-  return new MongodbPersons(store, context);
-}
+export const dialect: PersonsDialectDefinition<'mongodb'> = {
+  store: 'mongodb',
+  create: (store, context) => new MongodbPersons(store, context),
+};
 
 /** The filter operators of one condition (the same for a flat value and an array of values). */
 function operators(c: Condition): unknown {

@@ -28,9 +28,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from '../../../src/stores/redis/connection.ts';
-import { RedisStore } from '../../../src/stores/redis.ts';
-import type { Store } from '../../../src/stores/store.ts';
-import type { DialectContext, DiskSize, PersonsDialect, QueryVariant } from '../dialect.ts';
+
+import type { DialectContext, DiskSize, PersonsDialect, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
 import { OPTIONAL_FIELDS, type Person, type PersonRecord } from '../model.ts';
 import { matches, queriedFields, type Condition, type PersonsQuery } from '../queries.ts';
 
@@ -45,10 +44,10 @@ for _, k in ipairs(KEYS) do
 end
 return n`;
 
-export function createDialect(store: Store, context: DialectContext): PersonsDialect {
-  if (!(store instanceof RedisStore)) throw new Error(`the redis persons dialect needs the redis store, got ${store.name}`);
-  return new RedisPersons(store.connection(), context);
-}
+export const dialect: PersonsDialectDefinition<'redis'> = {
+  store: 'redis',
+  create: (store, context) => new RedisPersons(store.connection(), context),
+};
 
 /** Key names, all under the collection's prefix so drop can find them. */
 class Keys {

@@ -7,15 +7,21 @@
  *                             and dataintegrity runs can verify
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { docbenchVersion } from '../version.ts';
-import type { BatchInserter, FieldMap, KeyedRecord, Store, StoreFactory, StoreStats, YcsbSchema } from './store.ts';
+import { parseSettings, setting } from '../../common/settings.ts';
+import { docbenchVersion } from '../../version.ts';
+import type { BatchInserter, FieldMap, KeyedRecord, Store, StoreFactory, StoreStats, YcsbSchema } from '../store.ts';
 
-function setting(settings: Record<string, string>, name: string): string | undefined {
-  return settings[`basic.${name}`] ?? settings[`basicdb.${name}`];
-}
+/** BasicDB's settings, under `basic.` or YCSB's own `basicdb.` prefix. */
+const SETTINGS = {
+  verbose: setting.boolean({ fallback: false, describe: 'print each operation on stderr' }),
+  simulatedelay: setting.wholeNumber({ min: 0, fallback: 0, describe: 'wait a random 0…ms before answering' }),
+  store: setting.boolean({ fallback: false, describe: 'keep records in memory so reads, scans and integrity checks see data' }),
+};
 
-class BasicStore implements Store, BatchInserter {
+export class BasicStore implements Store<undefined>, BatchInserter {
   readonly name = 'basic';
+  /** No scenario runs on BasicDB, so it has no scenario-facing handle. */
+  readonly handle = undefined;
   private readonly verbose: boolean;
   private readonly delayMs: number;
   private readonly keep: boolean;
@@ -23,9 +29,10 @@ class BasicStore implements Store, BatchInserter {
   private readonly counts: Record<string, number> = {};
 
   constructor(settings: Record<string, string>) {
-    this.verbose = setting(settings, 'verbose') === 'true';
-    this.delayMs = Number(setting(settings, 'simulatedelay') ?? 0) || 0;
-    this.keep = setting(settings, 'store') === 'true';
+    const s = parseSettings('basic', SETTINGS, settings, ['basic.', 'basicdb.']);
+    this.verbose = s.verbose;
+    this.delayMs = s.simulatedelay;
+    this.keep = s.store;
   }
 
   async connect(): Promise<void> {}
@@ -118,4 +125,4 @@ function pick(record: FieldMap, fields: readonly string[]): FieldMap {
   return out;
 }
 
-export const createBasicStore: StoreFactory = (options) => new BasicStore(options.settings);
+export const createStore: StoreFactory<BasicStore> = (options) => new BasicStore(options.settings);

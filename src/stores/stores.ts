@@ -1,0 +1,134 @@
+/**
+ * The one list of stores. Every other list (the CLI's choices and defaults, the registries of
+ * adapters and local servers, the settings prefixes the workload parser passes through, the
+ * test suite's stores, the Docker URLs) is derived from this table; scenario registries are
+ * typed by its names.
+ *
+ * Adding a store: its folder `src/stores/<name>/` (index.ts exporting `createStore`, and
+ * local-target.ts exporting `localTarget` if docbench can run it on this machine), one row here,
+ * and, per scenario it runs, one dialect file `scenarios/<scenario>/stores/<name>.ts` listed in
+ * that scenario's `dialects.ts`.
+ *
+ * Modules are imported lazily so that running one store never loads another's driver (the
+ * Couchbase SDK, for one, brings a native core).
+ */
+import { didYouMean } from '../common/suggest.ts';
+import { UserError } from '../common/user-error.ts';
+import type { LocalTarget } from '../local/target.ts';
+import type { Store, StoreFactory } from './store.ts';
+
+export interface StoreEntry {
+  /** One line for help texts: the product and the official driver. */
+  readonly summary: string;
+  /** The store's folder: its `createStore` factory. */
+  readonly load: () => Promise<{ createStore: StoreFactory<Store> }>;
+  /** docbench's local server for it (real or a labelled stand-in), where one runs on this machine. */
+  readonly localTarget?: () => Promise<{ localTarget: LocalTarget }>;
+  /** Prefixes of its settings; the first is the canonical one. Default `<name>.`. */
+  readonly settingsPrefixes?: readonly string[];
+  /** URL of the real server as docker/compose.yaml publishes it (credentials as set there). */
+  readonly dockerUrl?: string;
+  /** The compose services that serve it (default: the store's name). */
+  readonly dockerServices?: readonly string[];
+}
+
+export const STORES = {
+  basic: {
+    summary: "YCSB's BasicDB: no server, answers at once (try a workload, measure the harness)",
+    load: () => import('./basic/index.ts'),
+    // YCSB's own property names for BasicDB are accepted too.
+    settingsPrefixes: ['basic.', 'basicdb.'],
+  },
+  redis: {
+    summary: 'Redis on ioredis (or node-redis)',
+    load: () => import('./redis/index.ts'),
+    localTarget: () => import('./redis/local-target.ts'),
+    dockerUrl: 'redis://127.0.0.1:6379',
+  },
+  cassandra: {
+    summary: 'Apache Cassandra on cassandra-driver',
+    load: () => import('./cassandra/index.ts'),
+    localTarget: () => import('./cassandra/local-target.ts'),
+    dockerUrl: 'cassandra://127.0.0.1:9042/?datacenter=datacenter1',
+  },
+  mongodb: {
+    summary: 'MongoDB on the mongodb driver',
+    load: () => import('./mongodb/index.ts'),
+    localTarget: () => import('./mongodb/local-target.ts'),
+    dockerUrl: 'mongodb://127.0.0.1:27017/?directConnection=true',
+  },
+  couchdb: {
+    summary: 'Apache CouchDB on nano',
+    load: () => import('./couchdb/index.ts'),
+    localTarget: () => import('./couchdb/local-target.ts'),
+    dockerUrl: 'http://admin:password@127.0.0.1:5984',
+  },
+  couchbase: {
+    summary: 'Couchbase Server on the couchbase SDK',
+    load: () => import('./couchbase/index.ts'),
+    localTarget: () => import('./couchbase/local-target.ts'),
+    dockerUrl: 'couchbase://Administrator:password@127.0.0.1/docbench',
+    // The cluster, bucket and user are made by a one-shot init container.
+    dockerServices: ['couchbase', 'couchbase-init'],
+  },
+} as const satisfies Record<string, StoreEntry>;
+
+export type StoreName = keyof typeof STORES;
+
+/** The store object a name's factory makes (e.g. `StoreOf<'redis'>` is the Redis adapter). */
+export type StoreOf<K extends StoreName> = ReturnType<Awaited<ReturnType<(typeof STORES)[K]['load']>>['createStore']>;
+
+/** The scenario-facing handle of a store, which its scenario dialects are written against. */
+export type HandleOf<K extends StoreName> = StoreOf<K>['handle'];
+
+const entry = (name: StoreName): StoreEntry => STORES[name];
+
+/** Every store, in the table's order. */
+export const STORE_NAMES = Object.keys(STORES) as StoreName[];
+
+/** Stores docbench can run locally, in the order `docbench up` starts them: the default of `compare` and of the test suite. */
+export const LOCAL_STORE_NAMES = STORE_NAMES.filter((name) => entry(name).localTarget !== undefined);
+
+/** Every prefix of a store setting (`redis.`, `basicdb.`, …), for the workload parser to pass through. */
+export const SETTINGS_PREFIXES = STORE_NAMES.flatMap((name) => settingsPrefixes(name));
+
+export function isStoreName(name: string): name is StoreName {
+  return Object.hasOwn(STORES, name);
+}
+
+export function settingsPrefixes(name: StoreName): readonly string[] {
+  return entry(name).settingsPrefixes ?? [`${name}.`];
+}
+
+/** The settings of one store out of a mixed map (`-p` properties hold every store's). */
+export function settingsOf(name: StoreName, all: Readonly<Record<string, string>>): Record<string, string> {
+  const prefixes = settingsPrefixes(name);
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(all)) if (prefixes.some((p) => key.startsWith(p))) out[key] = value;
+  return out;
+}
+
+export function dockerUrl(name: StoreName): string | undefined {
+  return entry(name).dockerUrl;
+}
+
+export function dockerServices(name: StoreName): readonly string[] {
+  return entry(name).dockerServices ?? [name];
+}
+
+export class UnknownStoreError extends UserError {
+  constructor(name: string, where = 'store') {
+    super(`${where}: unknown store "${name}"${didYouMean(name, STORE_NAMES)}; expected one of ${STORE_NAMES.join(', ')}`);
+  }
+}
+
+/** A store name given by the user, checked. */
+export function storeName(name: string, where?: string): StoreName {
+  if (!isStoreName(name)) throw new UnknownStoreError(name, where);
+  return name;
+}
+
+/** The factory of a store's adapter (its folder is imported now, not before). */
+export async function storeFactory(name: string): Promise<StoreFactory<Store>> {
+  return (await entry(storeName(name)).load()).createStore;
+}
