@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openStore, type OpenStore } from '../../src/cli/store-session.ts';
 import { resultSchema } from '../../src/results/schema.ts';
-import { CouchbaseStore } from '../../src/stores/couchbase.ts';
+import { CouchbaseStore } from '../../src/stores/couchbase/index.ts';
 import { workloadFromText } from '../../src/workload/properties.ts';
 import type { EcommerceDialect } from '../../scenarios/ecommerce/dialect.ts';
 import { customerCore, generateCustomer } from '../../scenarios/ecommerce/generator.ts';
@@ -34,7 +34,7 @@ const CLI = join(import.meta.dirname, '..', '..', 'bin', 'docbench.js');
 
 /** A target without SQL++ (the local Couchbase stand-in) cannot run the queries. */
 function hasQueries(open: OpenStore): boolean {
-  return !(open.store instanceof CouchbaseStore) || open.store.capabilities().query;
+  return !(open.store instanceof CouchbaseStore) || open.store.handle.capabilities().query;
 }
 
 const count = (statuses: ReadonlyMap<string, number>, status: string) => statuses.get(status) ?? 0;

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openStore, type OpenStore } from '../../src/cli/store-session.ts';
 import { resultSchema } from '../../src/results/schema.ts';
-import { CouchbaseStore } from '../../src/stores/couchbase.ts';
+import { CouchbaseStore } from '../../src/stores/couchbase/index.ts';
 import { UnsupportedError } from '../../src/stores/store.ts';
 import { workloadFromText } from '../../src/workload/properties.ts';
 import { generatePerson } from '../../scenarios/persons/generator.ts';
@@ -45,7 +45,7 @@ const MISSPELT_Q5 = { ...queryById('Q5'), where: queryById('Q5').where.map((c) =
 
 /** A target without SQL++ (the local Couchbase stand-in) cannot run the queries at all. */
 function hasQueries(open: OpenStore): boolean {
-  return !(open.store instanceof CouchbaseStore) || open.store.capabilities().query;
+  return !(open.store instanceof CouchbaseStore) || open.store.handle.capabilities().query;
 }
 
 for (const store of STORES) {

@@ -27,7 +27,7 @@ import { expectedAnswers } from '../../scenarios/persons/oracle.ts';
 import { seedPersons } from '../../scenarios/persons/run.ts';
 import { summarizeIds } from '../../scenarios/shared/checksum.ts';
 import { openStore, type OpenStore } from '../../src/cli/store-session.ts';
-import { CouchbaseStore } from '../../src/stores/couchbase.ts';
+import { CouchbaseStore } from '../../src/stores/couchbase/index.ts';
 import { startServiceProcess, type ServiceProcess } from '../../src/service/service-process.ts';
 import type { FieldMap } from '../../src/stores/store.ts';
 import { Random } from '../../src/workload/random.ts';
@@ -208,7 +208,7 @@ for (const storeName of STORES) {
 
 /** A target without SQL++ (the local Couchbase stand-in) answers queries with 501. */
 function hasQueries(open: OpenStore): boolean {
-  return !(open.store instanceof CouchbaseStore) || open.store.capabilities().query;
+  return !(open.store instanceof CouchbaseStore) || open.store.handle.capabilities().query;
 }
 
 
