@@ -1,5 +1,5 @@
 /**
- * E-commerce join through docbench serve — YCSB-JSON's JOIN (seed 002 §4.4): the customers of a postal code joined to their orders of a month, SUM(sale_price) by month and zip.
+ * E-commerce join through docbench serve — YCSB-JSON's JOIN (Altoros 2022 §4.4): the customers of a postal code joined to their orders of a month, SUM(sale_price) by month and zip.
  *
  * Needs a seeded dataset and a service with the ecommerce routes: `docbench seed ecommerce
  * --store redis --customers 10000`, then `docbench serve --store redis`; or

@@ -1,5 +1,5 @@
 /**
- * E-commerce pagination through docbench serve — YCSB-JSON's Pagination (seed 002 §4.3): the customers of a country, OFFSET uniform 0–maxoffset, LIMIT uniform minlimit–maxlimit, ids only.
+ * E-commerce pagination through docbench serve — YCSB-JSON's Pagination (Altoros 2022 §4.3): the customers of a country, OFFSET uniform 0–maxoffset, LIMIT uniform minlimit–maxlimit, ids only.
  *
  * Needs a seeded dataset and a service with the ecommerce routes: `docbench seed ecommerce
  * --store redis --customers 10000`, then `docbench serve --store redis`; or

@@ -1,5 +1,5 @@
 /**
- * The persons scenario's queries over HTTP (Gabrielsson & Lundberg 2011: Q1–Q5 on the persons
+ * The persons scenario's queries over HTTP (Henricsson 2011: Q1–Q5 on the persons
  * dataset), through `GET /persons?q=…&nested=…` of docbench serve.
  *
  * The oracle is the scenario's own (scenarios/persons/oracle.ts, pure TypeScript like the

@@ -1,10 +1,10 @@
 /**
  * The e-commerce scenario's data model: YCSB-JSON's customer/order documents (the "soe" model
- * behind seed 002's Pagination and JOIN workloads), with exactly the fields issue 5 lists.
+ * behind Altoros 2022's Pagination and JOIN workloads), with the fields that model defines.
  * Pure types and id helpers; no store and no randomness here.
  */
 
-/** A customer, about 4 KB as JSON (seed 002 §4.3.1). */
+/** A customer, about 4 KB as JSON (Altoros 2022 §4.3.1). */
 export interface Customer {
   _id: string;
   doc_id: string;

@@ -2,12 +2,12 @@
  * The scenario's operations, defined once: what each one asks and how its parameters are drawn.
  * Every store dialect runs these in its own idiom; the oracle answers them from the generator.
  *
- *   pagination  seed 002 §4.3 (YCSB-JSON's Pagination workload): customers whose
+ *   pagination  Altoros 2022 §4.3 (YCSB-JSON's Pagination workload): customers whose
  *               `address.country` = $country, OFFSET $offset LIMIT $limit, ids only.
- *               seed 002's SQL++ has no ORDER BY, so its pages are whatever order the index
+ *               Altoros 2022's SQL++ has no ORDER BY, so its pages are whatever order the index
  *               yields; docbench orders by customer id (`_id` / `META().id`, the same string on
  *               every store) so a page is one exact list the oracle can compare.
- *   join        seed 002 §4.4 (YCSB-JSON's JOIN workload): customers with `address.zip` = $zip
+ *   join        Altoros 2022 §4.4 (YCSB-JSON's JOIN workload): customers with `address.zip` = $zip
  *               joined to their orders (`order_list` holds the order ids) with `month` = $month,
  *               SUM(sale_price) grouped by month and zip, ordered by that sum. One zip and one
  *               month make at most one group: the answer is that group or nothing.
@@ -57,9 +57,9 @@ export interface JoinRow {
 
 /** How pagination pages and key choices are drawn (YCSB-JSON's defaults unless told otherwise). */
 export interface ChooserSettings {
-  /** OFFSET is uniform in [0, maxoffset] (seed 002: at most 5). */
+  /** OFFSET is uniform in [0, maxoffset] (Altoros 2022: at most 5). */
   maxoffset: number;
-  /** LIMIT is uniform in [minlimit, maxlimit] (seed 002: at most 100). */
+  /** LIMIT is uniform in [minlimit, maxlimit] (Altoros 2022: at most 100). */
   minlimit: number;
   maxlimit: number;
   /** Which customers key-value operations pick: uniform or YCSB's scrambled zipfian. */

@@ -1,5 +1,5 @@
 /**
- * The scenario's named workloads: operation proportions, as YCSB-JSON defines them (seed 002
+ * The scenario's named workloads: operation proportions, as YCSB-JSON defines them (Altoros 2022
  * §4.3–4.4 and YCSB-JSON's "soe" mix). Any proportion can be changed with
  * `-p <operation>proportion=…` (e.g. `-p customerreadproportion=0.5`), so the key-value
  * operations can be mixed in too.
@@ -15,12 +15,12 @@ export interface EcommerceWorkload {
 export const WORKLOADS: Readonly<Record<string, EcommerceWorkload>> = {
   pagination: {
     name: 'pagination',
-    description: 'seed 002 §4.3: customers of a country, OFFSET uniform 0–5, LIMIT uniform 1–100, ids only; 100% read',
+    description: 'Altoros 2022 §4.3: customers of a country, OFFSET uniform 0–5, LIMIT uniform 1–100, ids only; 100% read',
     proportions: { pagination: 1 },
   },
   join: {
     name: 'join',
-    description: 'seed 002 §4.4: customers of a zip joined to their orders of a month, SUM(sale_price) by month and zip; 100% read',
+    description: 'Altoros 2022 §4.4: customers of a zip joined to their orders of a month, SUM(sale_price) by month and zip; 100% read',
     proportions: { join: 1 },
   },
   mix: {

@@ -1,5 +1,5 @@
 /**
- * The persons dataset of Gabrielsson & Lundberg's 2011 thesis "Document Oriented NoSQL
+ * The persons dataset of Henricsson 2011, Robin Henricsson's BTH bachelor thesis "Document Oriented NoSQL
  * Databases" (section 6.1 and its randPersons.py, appendix A.1), which timed MongoDB against
  * CouchDB on it. Every person has a name, a salary, an age and a telephone number; then exactly
  * one of: nothing more, a pet, a fax number, or a Jedi power. In the nested variant the optional

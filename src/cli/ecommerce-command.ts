@@ -1,5 +1,5 @@
 /**
- * The e-commerce scenario's commands (seed 002's Pagination and JOIN workloads):
+ * The e-commerce scenario's commands (Altoros 2022's Pagination and JOIN workloads):
  *
  *   docbench seed ecommerce --store X --customers N [--orders-per-customer M]     the load phase
  *   docbench load --scenario ecommerce --store X -p customers=N                   the same, YCSB spelling
@@ -236,7 +236,7 @@ export function registerEcommerceCommand(program: Command): void {
   addCommonOptions(
     program
       .command('ecommerce')
-      .description('seed 002 on several stores: seed customers and orders, run pagination / join / mix (every answer checked against the oracle), one table')
+      .description('Altoros 2022 on several stores: seed customers and orders, run pagination / join / mix (every answer checked against the oracle), one table')
       .option('--stores <list>', `comma-separated stores: ${ECOMMERCE_DIALECTS.stores.join(', ')}`, ECOMMERCE_DIALECTS.stores.join(','))
       .option('--workloads <list>', `comma-separated workloads: ${WORKLOAD_NAMES.join(', ')}`, ECOMMERCE_DEFAULTS.workloads.join(','))
       .option('--skip-seed', 'run on the dataset each store already holds (from an earlier seed)', false)
@@ -291,7 +291,7 @@ export function registerEcommerceCommand(program: Command): void {
     }
     const table = `${renderRunTable(results)}\n${renderServers(results)}`;
     process.stdout.write(`\n${table}`);
-    writeFileAtomic(join(outDir, 'comparison.md'), `# E-commerce scenario (seed 002): ${settings.customers} customers × ${settings.orderspercustomer} orders\n\n${table}`);
+    writeFileAtomic(join(outDir, 'comparison.md'), `# E-commerce scenario (Altoros 2022): ${settings.customers} customers × ${settings.orderspercustomer} orders\n\n${table}`);
     process.stderr.write(`results written to ${outDir}\n`);
     failIfWrong(mismatches);
   });

@@ -38,7 +38,7 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     .description(description)
     .addOption(new Option('--store <name>', `store: ${STORE_NAMES.join(', ')}`).makeOptionMandatory())
     .option('--url <url>', 'connection URL (default: docbench\'s local server for the store, started if needed)')
-    .addOption(new Option('--scenario <name>', 'ycsb (workload files) or ecommerce (seed 002: -P pagination|join|mix)').choices(['ycsb', 'ecommerce']).default('ycsb'))
+    .addOption(new Option('--scenario <name>', 'ycsb (workload files) or ecommerce (Altoros 2022: -P pagination|join|mix)').choices(['ycsb', 'ecommerce']).default('ycsb'))
     .option('-P, --workload <file>', 'workload file (path or a shipped name: workloada … workloadh, record-10kb, record-1kb); with --scenario ecommerce a workload name; repeatable', collect, [])
     .option('-p, --property <key=value>', 'set a workload or store property; repeatable', collect, [])
     .option('--threads <n>', 'threadcount: concurrent workers', positiveInteger('--threads'))

@@ -100,7 +100,7 @@ function addCommonOptions(command: Command): Command {
   return command
     .option('--url <url>', "connection URL (default: docbench's local server for the store, started if needed)")
     .option('--nested', 'nested documents: pet, fax and jedi power as arrays of 1–5 values', false)
-    .option('--indexes', "build secondary indexes for the queries (the thesis used none)", false)
+    .option('--indexes', "build secondary indexes for the queries (Henricsson 2011 used none)", false)
     .option('--seed <n>', 'seed of the generated dataset', seedValue, DEFAULT_SEED)
     .option('--batch-size <n>', 'documents per bulk write', positive('--batch-size'), PERSONS_DEFAULTS.batchSize)
     .option('--threads <n>', 'bulk writes in flight at once', positive('--threads'), PERSONS_DEFAULTS.concurrency)
@@ -150,7 +150,7 @@ export function registerPersonsCommand(program: Command): void {
   addCommonOptions(
     program
       .command('persons')
-      .description('the 2011 thesis benchmark on every store: insert time, size on disk, Q1–Q5 (each answer verified against the oracle)')
+      .description('Henricsson 2011 (MongoDB vs CouchDB thesis) on every store: insert time, size on disk, Q1–Q5 (each answer verified against the oracle)')
       .option('--store <list>', `store, or comma-separated stores: ${PERSONS_DIALECTS.stores.join(', ')}`)
       .option('--stores <list>', 'the same as --store (the comparison spelling)')
       .option('--size <list>', `documents, or a comma-separated list; "thesis" = ${SIZE_PRESETS.join(',')}`, sizes, [PERSONS_DEFAULTS.size])

@@ -1,5 +1,5 @@
 /**
- * The persons scenario (Gabrielsson & Lundberg 2011) as the route a web developer would write:
+ * The persons scenario (Henricsson 2011) as the route a web developer would write:
  *
  *   GET /persons?q=1..5[&nested=true|false][&variant=…]     200 {query, variant, count, ids}
  *

@@ -58,7 +58,7 @@ describe('ecommerce generator', () => {
     }
   });
 
-  it('makes customers of about 4 KB (seed 002 §4.3.1)', () => {
+  it('makes customers of about 4 KB (Altoros 2022 §4.3.1)', () => {
     const mean = customers.reduce((s, c) => s + JSON.stringify(c).length, 0) / customers.length;
     assert.ok(mean > 3000 && mean < 5500, `mean customer size ${mean.toFixed(0)} B`);
   });
@@ -219,7 +219,7 @@ describe('ecommerce settings and workloads', () => {
 });
 
 describe('ecommerce store query text', () => {
-  it('Couchbase pagination is seed 002 §4.3.2 with a key order and parameters, not values', () => {
+  it('Couchbase pagination is Altoros 2022 §4.3.2 with a key order and parameters, not values', () => {
     const statement = paginationStatement('`b`.`s`.`customers`');
     assert.match(statement, /^SELECT RAW META\(c\)\.id FROM `b`\.`s`\.`customers` AS c WHERE c\.address\.country = \$1 ORDER BY META\(c\)\.id OFFSET \$2 LIMIT \$3$/);
   });
