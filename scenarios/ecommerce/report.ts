@@ -7,7 +7,7 @@
 import type { Result } from '../../src/results/schema.ts';
 import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import { formatCount } from '../shared/format.ts';
-import { markdownTable } from '../shared/markdown.ts';
+import { markdownTable } from '../../src/report/markdown.ts';
 import { OPERATIONS, operationRow } from './queries.ts';
 
 const MAIN_ROWS = OPERATIONS.map(operationRow);

@@ -7,7 +7,7 @@
 import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import type { Result } from '../../src/results/schema.ts';
 import { formatCount, formatMiB, formatMs, formatSeconds } from '../shared/format.ts';
-import { markdownTable } from '../shared/markdown.ts';
+import { markdownTable } from '../../src/report/markdown.ts';
 import { meanMs } from '../shared/timing.ts';
 import { QUERIES } from './queries.ts';
 import { buildRow, queryRow, queryStatus, type StoreRun } from './run.ts';

@@ -15,21 +15,18 @@
  * `--direct` first runs the same workload directly (`docbench run`, from its own fresh load) on
  * each store, and a table puts both modes side by side with what each side's CPU cost.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { CLIENT_CPU_NOT_MEASURED } from '../../k6/lib/summary.ts';
 import { installK6 } from '../local/k6.ts';
 import { renderRunContext } from '../report/comparison-table.ts';
+import { renderModeComparison } from '../report/mode-comparison.ts';
+import { completeResult, runK6 } from './k6-process.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
-import { describeMachine } from '../results/machine.ts';
-import { CpuMeter, type MachineCpu } from '../runner/cpu-meter.ts';
 import { resultSchema, type Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
-import { CpuSampler, cpuBetween, reapedChildrenCpu, type ChildCpu } from '../service/process-cpu.ts';
 import { startServiceProcess } from '../service/service-process.ts';
 import { SCENARIOS, type ScenarioName } from '../service/scenarios.ts';
 import { STORE_NAMES, storeName } from '../stores/stores.ts';
@@ -127,63 +124,6 @@ function parseEnvAssignments(assignments: readonly string[]): Record<string, str
     env[a.slice(0, eq)] = a.slice(eq + 1);
   }
   return env;
-}
-
-interface K6Run {
-  code: number | null;
-  /** The k6 process's CPU sampled while it ran (null where /proc is not available). */
-  sampler: CpuSampler | null;
-  /** The whole k6 process, start-up and summary included. */
-  total: ChildCpu | null;
-  /** The whole machine's CPU over the k6 run (Linux), start-up included. */
-  machine?: MachineCpu;
-}
-
-function runK6(binary: string, script: string, env: Record<string, string>, quiet: boolean): Promise<K6Run> {
-  const before = reapedChildrenCpu();
-  // k6's stdout is its summary, which docbench prints itself once completed; stderr (progress,
-  // logs, crossed thresholds) passes through.
-  const child = spawn(binary, ['run', ...(quiet ? ['--quiet'] : []), '--no-color', script], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const sampler = child.pid !== undefined && process.platform === 'linux' ? new CpuSampler(child.pid) : null;
-  const machineMeter = new CpuMeter();
-  return new Promise((resolveRun, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      sampler?.stop();
-      const machine = machineMeter.read().machine;
-      resolveRun({ code, sampler, total: cpuBetween(before, reapedChildrenCpu()), ...(machine ? { machine } : {}) });
-    });
-  });
-}
-
-/** k6's result, completed with what only this side knows: the client's CPU and machine. */
-export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'total' | 'machine'>, workloadFile: string | undefined, overrides: string[]): Result {
-  const ops = result.overall.operations;
-  const requests = Number(result.store.extra?.['service.requests'] ?? 0);
-  // The measured window: from the end of setup() to handleSummary, without k6's start-up
-  // (compiling the script for every VU) which a short run would otherwise be dominated by.
-  const window = run.sampler?.between(Date.parse(result.startedAt), Date.parse(result.endedAt)) ?? null;
-  const cpu = window ?? run.total;
-  const cpuUs = cpu ? (cpu.userMs + cpu.systemMs) * 1000 : 0;
-  const perRequest = requests > 0 ? round1(cpuUs / requests) : 0;
-  const perOp = ops > 0 ? round1(cpuUs / ops) : 0;
-  const totalMs = run.total ? round1(run.total.userMs + run.total.systemMs) : null;
-  const note = cpu
-    ? `client CPU (k6 process${window ? ', measured window' : ', whole process incl. start-up'}): ${perRequest} us per request, ${perOp} us per operation` +
-      (window && totalMs !== null ? `; the whole k6 process used ${totalMs} ms incl. start-up` : '')
-    : 'client CPU: not measured (needs /proc, i.e. Linux)';
-  return {
-    ...result,
-    workload: { ...result.workload, ...(workloadFile ? { file: workloadFile } : {}), overrides },
-    store: { ...result.store, extra: { ...result.store.extra, ...(cpu ? { 'client.cpuUsPerRequest': perRequest } : {}) } },
-    machine: describeMachine(),
-    clientCpu: cpu ? { userMs: round1(cpu.userMs), systemMs: round1(cpu.systemMs), usPerOp: perOp } : result.clientCpu,
-    ...(run.machine ? { machineCpu: run.machine } : {}),
-    notes: result.notes.map((n) => (n === CLIENT_CPU_NOT_MEASURED ? note : n)),
-  };
 }
 
 /** One store's end-to-end run: service up, k6 run, service down; the completed result. */
@@ -382,46 +322,6 @@ export async function runK6Command(options: K6CommandOptions): Promise<Result[]>
   }
   if (failures.length > 0) throw new UsageError(`${failures.join('; ')}${options.out ? `; the result is in ${options.out}` : outDir ? `; results are in ${outDir}` : ''}`);
   return results;
-}
-
-/**
- * Direct and end-to-end results side by side: throughput, p99 per operation, and what each
- * side's CPU cost (docbench's process in direct mode, k6 in end-to-end mode; plus the service's
- * CPU per request), so a reader sees whether the store, the service or the load generator was
- * the limit.
- */
-export function renderModeComparison(results: readonly Result[]): string {
-  const rows: string[] = [];
-  for (const r of results) for (const op of r.operations) if (op.returns && op.name !== 'VERIFY' && !rows.includes(op.name)) rows.push(op.name);
-  const header = ['store', 'workload', 'mode', 'ops/s', ...rows.map((row) => `${row === 'READ-MODIFY-WRITE' ? 'RMW' : row} p99 (us)`), 'client CPU (us/op)', 'service CPU (us/req)', 'not OK'];
-  const body = results.map((r) => {
-    const cells = [`${r.store.name}${r.store.standIn ? ' (stand-in)' : ''}`, r.workload.name, r.mode === 'http' ? 'end to end' : 'direct', Math.round(r.overall.throughputOpsPerSec).toLocaleString('en-US')];
-    for (const row of rows) {
-      const op = r.operations.find((o) => o.name === row);
-      const p99 = op?.latency.percentilesUs['99'];
-      cells.push(op && op.latency.operations > 0 && p99 !== undefined ? p99.toLocaleString('en-US') : '');
-    }
-    cells.push(String(r.clientCpu.usPerOp));
-    const service = r.store.extra?.['service.cpuUsPerRequest'];
-    cells.push(service === undefined ? '' : String(service));
-    const notOk = Object.entries(r.returns).filter(([s]) => s !== 'OK').map(([s, n]) => `${s}=${n}`);
-    cells.push(notOk.length > 0 ? notOk.join(' ') : '0');
-    return cells;
-  });
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const left = 3;
-  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  const separator = `|${widths.map((w, i) => (i < left ? `${'-'.repeat(w + 2)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  const notes = [
-    '',
-    'client CPU: docbench itself per operation in direct mode (runner + driver); the k6 process per operation in end-to-end mode.',
-    'service CPU: docbench serve per HTTP request (Fastify + driver), end-to-end mode only.',
-  ];
-  return `${[line(header), separator, ...body.map(line), ...notes].join('\n')}\n`;
-}
-
-function round1(v: number): number {
-  return Math.round(v * 10) / 10;
 }
 
 const scenarioName = (value: string): ScenarioName => {

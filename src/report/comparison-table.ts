@@ -1,5 +1,6 @@
 import type { Result } from '../results/schema.ts';
 import { describeMachineCpu } from './machine-cpu.ts';
+import { markdownTable } from './markdown.ts';
 
 const COLUMNS = ['READ', 'UPDATE', 'INSERT', 'SCAN', 'READ-MODIFY-WRITE'] as const;
 
@@ -28,10 +29,7 @@ export function renderComparisonTable(results: readonly Result[]): string {
     if (withSteal) cells.push(r.machineCpu ? `${r.machineCpu.stealPercent}%` : '');
     return cells;
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  const separator = `|${widths.map((w, i) => (i < 2 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  const out = [line(header), separator, ...rows.map(line)];
+  const out = [markdownTable(header, rows, header.map((_, i) => (i < 2 ? 'left' : 'right'))).trimEnd()];
   const standIns = [...new Map(results.filter((r) => r.store.standIn).map((r) => [r.store.name, r.store.standIn!])).entries()];
   for (const [store, s] of standIns) out.push(`\n${store}: figures come from a STAND-IN, ${s.name}, not the real product. ${s.note}`);
   return `${out.join('\n')}\n`;

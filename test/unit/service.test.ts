@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { completeResult, k6Environment, renderModeComparison, scenarioOfScript, workloadOfScript } from '../../src/cli/k6-command.ts';
+import { k6Environment, scenarioOfScript, workloadOfScript } from '../../src/cli/k6-command.ts';
+import { completeResult } from '../../src/cli/k6-process.ts';
+import { renderModeComparison } from '../../src/report/mode-comparison.ts';
 import { describeMachine } from '../../src/results/machine.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { buildApp, oneLine, type ServiceInfo } from '../../src/service/app.ts';
