@@ -26,22 +26,27 @@ export async function openStore(name: string, url: string | undefined, propertie
   let local = false;
   let targetProduct: string | undefined;
   let targetStandIn: OpenStore['targetStandIn'];
+  let start: (() => Promise<void>) | undefined;
   if (resolvedUrl === undefined) {
     if (name === 'basic') resolvedUrl = 'basic://';
     else if (hasLocalTarget(name)) {
       const target = await localTarget(name);
-      const status = await target.start(log);
-      const info = await target.info();
-      resolvedUrl = status.url;
+      resolvedUrl = target.url;
       local = true;
-      targetProduct = info.product;
-      if (info.standIn) targetStandIn = { name: info.product, note: info.limits };
+      start = async () => {
+        await target.start(log);
+        const info = await target.info();
+        targetProduct = info.product;
+        if (info.standIn) targetStandIn = { name: info.product, note: info.limits };
+      };
     } else {
       throw new UsageError(`--url is required for store "${name}"`);
     }
   }
-  // The runner's concurrency, so adapters can size their connection pools.
+  // The store checks its URL and settings when it is made: a bad setting fails before any local
+  // server is installed or started. The runner's concurrency sizes the connection pools.
   const store = factory({ url: resolvedUrl, settings: settingsOf(storeName(name), properties.passthrough), concurrency: properties.threadcount });
+  await start?.();
   await store.connect();
   return {
     store,
@@ -86,5 +91,5 @@ function splitProduct(product: string): { name: string; version: string } {
 
 /** Drop any password from a URL before it goes into a result file. */
 export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]+):[^@/]*@/i, '$1:***@');
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
 }
