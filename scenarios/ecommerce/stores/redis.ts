@@ -22,7 +22,7 @@
  *   read        HGETALL, every field parsed from JSON.
  */
 
-import type { RedisConnection } from '../../../src/stores/redis/connection.ts';
+import type { RedisHandle } from '../../../src/stores/redis/handle.ts';
 import type { CustomerKey, EcommerceDialect, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
@@ -78,16 +78,11 @@ class RedisDialect implements EcommerceDialect {
   readonly layout = LAYOUT;
   readonly readsOwnWrites = true;
 
-  constructor(private readonly redis: RedisConnection) {}
+  constructor(private readonly redis: RedisHandle) {}
 
   async drop(): Promise<void> {
-    // Only the scenario's keys, found with SCAN: never FLUSHDB a user's server.
-    let cursor = '0';
-    do {
-      const [next, keys] = (await this.redis.call(['SCAN', cursor, 'MATCH', `${P}:*`, 'COUNT', '1000'])) as [string, string[]];
-      if (keys.length > 0) await this.redis.call(['UNLINK', ...keys]);
-      cursor = String(next);
-    } while (cursor !== '0');
+    // Only the scenario's keys: never FLUSHDB a user's server.
+    await this.redis.unlinkMatching(`${P}:*`);
   }
 
   /** Nothing to create: hashes and index sets appear with their first member. */
@@ -167,5 +162,5 @@ class RedisDialect implements EcommerceDialect {
 
 export const dialect: EcommerceDialectDefinition<'redis'> = {
   store: 'redis',
-  create: (store) => new RedisDialect(store.connection()),
+  create: (handle) => new RedisDialect(handle),
 };

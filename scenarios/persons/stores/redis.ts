@@ -27,13 +27,12 @@
  * the snapshot is rewritten whole on every save, so there is no compaction to run.
  */
 import { randomUUID } from 'node:crypto';
-import type { RedisConnection } from '../../../src/stores/redis/connection.ts';
-
+import type { RedisHandle } from '../../../src/stores/redis/handle.ts';
 import type { DialectContext, DiskSize, PersonsDialect, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
 import { OPTIONAL_FIELDS, type Person, type PersonRecord } from '../model.ts';
 import { matches, queriedFields, type Condition, type PersonsQuery } from '../queries.ts';
 
-/** Hashes fetched per pipeline, and keys asked of SCAN per step. */
+/** Hashes fetched per pipeline. */
 const CHUNK = 1000;
 
 /** Sum of DUMP payload sizes (minus DUMP's 10-byte envelope) plus key names, for KEYS. */
@@ -46,7 +45,7 @@ return n`;
 
 export const dialect: PersonsDialectDefinition<'redis'> = {
   store: 'redis',
-  create: (store, context) => new RedisPersons(store.connection(), context),
+  create: (handle, context) => new RedisPersons(handle, context),
 };
 
 /** Key names, all under the collection's prefix so drop can find them. */
@@ -110,7 +109,7 @@ class RedisPersons implements PersonsDialect {
   private readonly indexed: Condition[];
 
   constructor(
-    private readonly redis: RedisConnection,
+    private readonly redis: RedisHandle,
     private readonly context: DialectContext,
   ) {
     this.keys = new Keys(context.collection);
@@ -121,9 +120,7 @@ class RedisPersons implements PersonsDialect {
   }
 
   async drop(): Promise<void> {
-    for (const pattern of [this.keys.documents(), this.keys.indexes()]) {
-      for await (const keys of this.scanKeys(pattern)) await this.redis.call(['UNLINK', ...keys]);
-    }
+    for (const pattern of [this.keys.documents(), this.keys.indexes()]) await this.redis.unlinkMatching(pattern);
   }
 
   async prepare(): Promise<void> {
@@ -169,15 +166,12 @@ class RedisPersons implements PersonsDialect {
 
   private async scanQuery(query: PersonsQuery): Promise<string[]> {
     const nested = this.context.shape === 'nested';
-    const seen = new Set<string>();
     const ids: string[] = [];
-    for await (const keys of this.scanKeys(this.keys.documents())) {
-      const fresh = keys.filter((k) => !seen.has(k));
-      for (const k of fresh) seen.add(k);
-      const replies = (await this.redis.pipeline(fresh.map((k) => ['HGETALL', k]))) as string[][];
-      for (let i = 0; i < fresh.length; i++) {
+    for await (const keys of this.redis.scanKeys(this.keys.documents(), { distinct: true })) {
+      const replies = (await this.redis.pipeline(keys.map((k) => ['HGETALL', k]))) as string[][];
+      for (let i = 0; i < keys.length; i++) {
         const pairs = replies[i]!;
-        if (pairs.length > 0 && matches(query, decode(pairs, nested))) ids.push(this.keys.idOf(fresh[i]!));
+        if (pairs.length > 0 && matches(query, decode(pairs, nested))) ids.push(this.keys.idOf(keys[i]!));
       }
     }
     return ids;
@@ -226,21 +220,9 @@ class RedisPersons implements PersonsDialect {
 
   async sizeOnDisk(): Promise<DiskSize> {
     let bytes = 0;
-    const seen = new Set<string>(); // SCAN may return a key twice
-    for await (const keys of this.scanKeys(this.keys.documents())) {
-      const fresh = keys.filter((k) => !seen.has(k));
-      for (const k of fresh) seen.add(k);
-      if (fresh.length > 0) bytes += Number(await this.redis.call(['EVAL', RDB_BYTES_SCRIPT, String(fresh.length), ...fresh]));
+    for await (const keys of this.redis.scanKeys(this.keys.documents(), { distinct: true })) {
+      bytes += Number(await this.redis.call(['EVAL', RDB_BYTES_SCRIPT, String(keys.length), ...keys]));
     }
     return { bytes, method: 'RDB serialization of the document keys (DUMP payloads + key names): what they add to a snapshot; Redis holds the data in memory' };
-  }
-
-  private async *scanKeys(pattern: string): AsyncGenerator<string[]> {
-    let cursor = '0';
-    do {
-      const [next, keys] = (await this.redis.call(['SCAN', cursor, 'MATCH', pattern, 'COUNT', String(CHUNK)])) as [string, string[]];
-      if (keys.length > 0) yield keys;
-      cursor = String(next);
-    } while (cursor !== '0');
   }
 }

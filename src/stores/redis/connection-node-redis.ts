@@ -4,14 +4,12 @@ import type { RedisConnection, RedisConnectionOptions } from './connection.ts';
 
 type Client = ReturnType<typeof createClient>;
 
-/** node-redis (`@redis/client`): Redis's own Node client. */
+/** node-redis (`@redis/client`): Redis's own Node client (`redis.driver=node-redis`). */
 export class NodeRedisConnection implements RedisConnection {
   readonly driver = `@redis/client ${packageVersion('@redis/client')}`;
-  readonly host: string;
   private readonly client: Client;
 
   constructor(options: RedisConnectionOptions) {
-    this.host = new URL(options.url).hostname;
     this.client = createClient({
       url: options.url,
       // Fail fast: an unreachable server is an error, not a reason to wait.
@@ -23,7 +21,9 @@ export class NodeRedisConnection implements RedisConnection {
   }
 
   async connect(): Promise<void> {
+    // connect() selects the URL's database and rejects if that fails.
     await this.client.connect();
+    await this.client.sendCommand(['PING']);
   }
 
   call(args: readonly string[]): Promise<unknown> {

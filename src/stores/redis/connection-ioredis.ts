@@ -2,14 +2,17 @@ import { Redis } from 'ioredis';
 import { packageVersion } from '../../version.ts';
 import type { RedisConnection, RedisConnectionOptions } from './connection.ts';
 
-/** ioredis: the long-popular client, selectable with `redis.driver=ioredis`. */
+/** ioredis: the long-popular client, the store's default (`redis.driver=ioredis`). */
 export class IoredisConnection implements RedisConnection {
   readonly driver = `ioredis ${packageVersion('ioredis')}`;
-  readonly host: string;
   private readonly client: Redis;
+  /**
+   * ioredis reports why a connection failed (refused, timed out, bad password, no such database)
+   * only as an 'error' event; the call that failed rejects with a bare "Connection is closed.".
+   */
+  private lastError: Error | undefined;
 
   constructor(options: RedisConnectionOptions) {
-    this.host = new URL(options.url).hostname;
     this.client = new Redis(options.url, {
       lazyConnect: true,
       connectTimeout: options.connectTimeoutMs,
@@ -19,15 +22,25 @@ export class IoredisConnection implements RedisConnection {
       retryStrategy: () => null,
       enableAutoPipelining: options.autoPipelining,
     });
-    this.client.on('error', () => {});
+    this.client.on('error', (error: Error) => {
+      this.lastError = error;
+    });
   }
 
   async connect(): Promise<void> {
+    this.lastError = undefined;
     try {
       await this.client.connect();
+      await this.client.call('PING');
     } catch (error) {
       this.client.disconnect();
-      throw error;
+      throw this.lastError ?? error;
+    }
+    // A failed SELECT of the URL's database is only an 'error' event (ioredis then stays on
+    // database 0); it came before the PING's reply, so it is known by now.
+    if (this.lastError) {
+      this.client.disconnect();
+      throw this.lastError;
     }
   }
 

@@ -1,0 +1,41 @@
+/**
+ * The store's settings (`-p redis.<name>=<value>`), declared once, and the typed configuration
+ * the store is built from: the checked URL plus the settings.
+ *
+ * There is no pool to size from `StoreOptions.concurrency`: both clients multiplex every command
+ * over one connection (Redis answers a connection's commands in order), which is how Redis's
+ * docs and both clients' docs say to use them.
+ */
+import { parseSettings, setting, SettingError, type SettingsOf } from '../../common/settings.ts';
+import { parseRedisUrl, type RedisUrl } from './url.ts';
+
+export const REDIS_DRIVERS = ['ioredis', 'node-redis'] as const;
+export type RedisDriver = (typeof REDIS_DRIVERS)[number];
+
+export const SETTINGS = {
+  driver: setting.oneOf(REDIS_DRIVERS, { fallback: 'ioredis', describe: 'the client: ioredis, or node-redis (@redis/client)' }),
+  autopipelining: setting.boolean({ fallback: false, describe: 'ioredis only: coalesce concurrent commands into one socket write' }),
+};
+
+export type RedisSettings = SettingsOf<typeof SETTINGS>;
+
+/** How long a connection attempt may take, the same on both clients (ioredis's own default is 10 s). */
+const CONNECT_TIMEOUT_MS = 5000;
+
+export interface RedisConfig {
+  readonly url: RedisUrl;
+  readonly driver: RedisDriver;
+  /** Let the client coalesce concurrent commands into one socket write (ioredis's option). */
+  readonly autoPipelining: boolean;
+  readonly connectTimeoutMs: number;
+}
+
+/** The store's configuration from its URL and `redis.*` settings; any bad one is a user error. */
+export function redisConfig(url: string, settings: Readonly<Record<string, string>>): RedisConfig {
+  const s = parseSettings('redis', SETTINGS, settings);
+  if (s.autopipelining && s.driver !== 'ioredis') {
+    // node-redis has no such switch: it always writes the commands issued in one tick together.
+    throw new SettingError(`redis.autopipelining=true: applies to redis.driver=ioredis only (node-redis always pipelines commands issued together)`);
+  }
+  return { url: parseRedisUrl(url), driver: s.driver, autoPipelining: s.autopipelining, connectTimeoutMs: CONNECT_TIMEOUT_MS };
+}

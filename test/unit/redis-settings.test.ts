@@ -1,0 +1,102 @@
+/**
+ * The Redis store's URL and settings, checked before any connection: every bad one is a one-line
+ * user error naming it (with the URL's password masked), and the good ones give the typed
+ * configuration the store is built from.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SettingError } from '../../src/common/settings.ts';
+import { UserError } from '../../src/common/user-error.ts';
+import { createStore } from '../../src/stores/redis/index.ts';
+import { redisConfig } from '../../src/stores/redis/settings.ts';
+import { maskUrl, parseRedisUrl, RedisUrlError } from '../../src/stores/redis/url.ts';
+
+const URL = 'redis://127.0.0.1:6379';
+const store = (settings: Record<string, string>, url = URL) => createStore({ url, settings, concurrency: 4 });
+
+/** A one-line user error of the given class whose message matches `pattern`. */
+function assertOneLine(fn: () => unknown, type: new (...args: never[]) => UserError, pattern: RegExp): string {
+  let message = '';
+  assert.throws(fn, (error: unknown) => {
+    assert.ok(error instanceof type, `expected a ${type.name}, got ${String(error)}`);
+    message = error.message;
+    return true;
+  });
+  assert.doesNotMatch(message, /\n/);
+  assert.match(message, pattern);
+  return message;
+}
+
+describe('redis settings', () => {
+  it('defaults: ioredis, no auto-pipelining, the URL as given', () => {
+    const config = redisConfig(URL, {});
+    assert.equal(config.driver, 'ioredis');
+    assert.equal(config.autoPipelining, false);
+    assert.equal(config.url.text, URL);
+    assert.deepEqual({ host: config.url.host, port: config.url.port, database: config.url.database, tls: config.url.tls }, { host: '127.0.0.1', port: 6379, database: 0, tls: false });
+  });
+
+  it('reads every setting, and ignores other stores\' settings', () => {
+    const config = redisConfig(URL, { 'redis.driver': 'node-redis', 'mongodb.writeConcern': 'majority' });
+    assert.equal(config.driver, 'node-redis');
+    assert.equal(redisConfig(URL, { 'redis.autopipelining': 'true' }).autoPipelining, true);
+  });
+
+  it('an unknown redis.* setting is a SettingError with a did-you-mean', () => {
+    assertOneLine(() => store({ 'redis.drivr': 'ioredis' }), SettingError, /^unknown setting redis\.drivr \(did you mean "redis\.driver"\?\); redis understands redis\.driver, redis\.autopipelining$/);
+    assertOneLine(() => store({ 'redis.autopipeline': 'true' }), SettingError, /did you mean "redis\.autopipelining"/);
+  });
+
+  it('a bad value is a SettingError naming the key, the value and what was expected', () => {
+    assertOneLine(() => store({ 'redis.driver': 'jedis' }), SettingError, /^redis\.driver=jedis: expected one of ioredis, node-redis/);
+    assertOneLine(() => store({ 'redis.autopipelining': 'yes' }), SettingError, /^redis\.autopipelining=yes: expected true or false/);
+  });
+
+  it('auto-pipelining with node-redis is a SettingError (node-redis has no such switch)', () => {
+    assertOneLine(() => store({ 'redis.driver': 'node-redis', 'redis.autopipelining': 'true' }), SettingError, /^redis\.autopipelining=true: applies to redis\.driver=ioredis only/);
+  });
+});
+
+describe('redis URL', () => {
+  const badUrls: [string, RegExp][] = [
+    ['http://admin:s3cret@127.0.0.1:6379', /scheme "http:" is not redis: or rediss:/],
+    ['admin:s3cret@127.0.0.1:6379', /scheme "admin:" is not redis: or rediss:/],
+    ['redis://admin:s3cret@127.0.0.1:99999', /not a valid URL/],
+    ['redis://admin:s3cret@/0', /not a valid URL/],
+    ['redis://:s3cret@127.0.0.1:6379/users', /database "users" is not a whole number/],
+    ['redis://:s3cret@127.0.0.1:6379/1/2', /database "1\/2" is not a whole number/],
+    ['redis://admin:s3cret@127.0.0.1:6379/0?family=6', /parameters "\?family=6" are not read/],
+  ];
+  for (const [url, problem] of badUrls) {
+    it(url.replace('s3cret', '***'), () => {
+      const message = assertOneLine(() => store({}, url), RedisUrlError, problem);
+      assert.doesNotMatch(message, /s3cret/);
+      assert.match(message, /:\*\*\*@/, 'names the URL with its password masked');
+      assert.match(message, /expected redis:\/\/\[user:password@\]host\[:port\]\[\/database\]/);
+    });
+  }
+
+  it('a URL without a host is a RedisUrlError', () => {
+    assertOneLine(() => store({}, 'redis:///0'), RedisUrlError, /^redis URL redis:\/\/\/0: no host; expected /);
+  });
+
+  it('accepts the documented shapes', () => {
+    assert.deepEqual(pick(parseRedisUrl('rediss://app:pw@cache.example.com:6380/2')), { host: 'cache.example.com', port: 6380, database: 2, tls: true });
+    assert.deepEqual(pick(parseRedisUrl('redis://[::1]')), { host: '[::1]', port: 6379, database: 0, tls: false });
+    assert.deepEqual(pick(parseRedisUrl('redis://localhost/')), { host: 'localhost', port: 6379, database: 0, tls: false });
+  });
+
+  it('masks the password, also in text that is not a URL', () => {
+    assert.equal(maskUrl('redis://app:pw@host:6379/1'), 'redis://app:***@host:6379/1');
+    assert.equal(maskUrl('redis://:pw@host'), 'redis://:***@host');
+    assert.equal(maskUrl('redis://app:p@ss/word@host'), 'redis://app:***@host');
+    assert.equal(maskUrl('app:pw@host'), 'app:***@host');
+    assert.equal(maskUrl('redis://app@host'), 'redis://app@host', 'a user name alone is not a secret');
+    assert.equal(maskUrl('redis://host:6379'), 'redis://host:6379');
+    assert.equal(parseRedisUrl('redis://app:pw@host').masked, 'redis://app:***@host');
+  });
+});
+
+function pick(url: ReturnType<typeof parseRedisUrl>) {
+  return { host: url.host, port: url.port, database: url.database, tls: url.tls };
+}
