@@ -17,17 +17,17 @@ export const SETTINGS = {
   writeConcern: setting.text({
     pattern: /^(?:majority|\d+)$/,
     expected: 'a number of nodes (0, 1, 2, …) or majority',
-    describe: "write concern w (default: the URL's, else the server's)",
+    describe: "write concern w; default: the URL's, else the server's",
   }),
-  journal: setting.boolean({ describe: "wait for the journal, write concern j (default: the URL's, else the server's)" }),
-  readPreference: setting.oneOf(READ_PREFERENCES, { describe: "which members serve reads (default: the URL's, else primary)" }),
+  journal: setting.boolean({ describe: "wait for the journal, write concern j; default: the URL's, else the server's" }),
+  readPreference: setting.oneOf(READ_PREFERENCES, { describe: "which members serve reads; default: the URL's, else primary" }),
   maxPoolSize: setting.wholeNumber({
     min: 1,
-    describe: "connections per server (default: the URL's, else the number of operations in flight, so no worker waits for a connection)",
+    describe: "connections per server; default: the URL's, else the operations in flight, so no worker waits for a connection",
   }),
   serverSelectionTimeoutMS: setting.wholeNumber({
     min: 1,
-    describe: `ms connect() waits for a server to answer (default: the URL's, else ${DEFAULT_SERVER_SELECTION_TIMEOUT_MS})`,
+    describe: `ms connect() waits for a server to answer; default: the URL's, else ${DEFAULT_SERVER_SELECTION_TIMEOUT_MS}`,
   }),
 };
 
