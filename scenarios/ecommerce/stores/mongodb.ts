@@ -26,15 +26,13 @@
  *   read        findOne({_id})
  * Reads go to the primary (the driver's default), so a query sees every acknowledged write.
  */
-import { MongoServerError, type Collection, type Document } from 'mongodb';
-import type { MongodbStore } from '../../../src/stores/mongodb.ts';
+import type { Collection, Document } from 'mongodb';
+import type { MongodbHandle } from '../../../src/stores/mongodb/handle.ts';
 import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
 
-const NAMESPACE_NOT_FOUND = 26;
-const NAMESPACE_EXISTS = 48;
 const MANIFEST_ID = 'manifest';
 
 type CustomerDoc = Customer & Document;
@@ -76,30 +74,18 @@ class MongodbDialect implements EcommerceDialect, IndexBuilder {
   private readonly orders: Collection<OrderDoc>;
   private readonly meta: Collection<ManifestDoc>;
 
-  constructor(private readonly store: MongodbStore) {
-    this.customers = store.collection<CustomerDoc>(NAMES.customers);
-    this.orders = store.collection<OrderDoc>(NAMES.orders);
-    this.meta = store.collection<ManifestDoc>(NAMES.meta);
+  constructor(private readonly handle: MongodbHandle) {
+    this.customers = handle.collection<CustomerDoc>(NAMES.customers);
+    this.orders = handle.collection<OrderDoc>(NAMES.orders);
+    this.meta = handle.collection<ManifestDoc>(NAMES.meta);
   }
 
   async drop(): Promise<void> {
-    for (const name of [NAMES.customers, NAMES.orders, NAMES.meta]) {
-      try {
-        await this.store.db().dropCollection(name);
-      } catch (error) {
-        if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
-      }
-    }
+    for (const name of [NAMES.customers, NAMES.orders, NAMES.meta]) await this.handle.dropCollection(name);
   }
 
   async prepare(): Promise<void> {
-    for (const name of [NAMES.customers, NAMES.orders, NAMES.meta]) {
-      try {
-        await this.store.db().createCollection(name);
-      } catch (error) {
-        if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
-      }
-    }
+    for (const name of [NAMES.customers, NAMES.orders, NAMES.meta]) await this.handle.createCollection(name);
   }
 
   async insertMany(batch: SeedBatch): Promise<void> {
@@ -194,5 +180,5 @@ function checkVariant(kind: QueryKind, variant: string): void {
 
 export const dialect: EcommerceDialectDefinition<'mongodb'> = {
   store: 'mongodb',
-  create: (store) => new MongodbDialect(store),
+  create: (handle) => new MongodbDialect(handle),
 };

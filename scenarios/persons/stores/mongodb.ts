@@ -26,7 +26,7 @@
  * UNSUPPORTED, never faked.
  */
 import { MongoServerError, type Collection, type Document, type Filter } from 'mongodb';
-import type { MongodbStore } from '../../../src/stores/mongodb.ts';
+import type { MongodbHandle } from '../../../src/stores/mongodb/handle.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { Compactor, DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
 import type { PersonRecord } from '../model.ts';
@@ -34,15 +34,13 @@ import { queriedFields, type Condition, type PersonsQuery } from '../queries.ts'
 
 type PersonDocument = Document & { _id: string };
 
-/** MongoDB's error codes docbench tells apart. */
-const NAMESPACE_NOT_FOUND = 26;
-const NAMESPACE_EXISTS = 48;
+/** MongoDB's error codes that mean "this server has no such command". */
 const COMMAND_NOT_FOUND = 59;
 const COMMAND_NOT_SUPPORTED = 115;
 
 export const dialect: PersonsDialectDefinition<'mongodb'> = {
   store: 'mongodb',
-  create: (store, context) => new MongodbPersons(store, context),
+  create: (handle, context) => new MongodbPersons(handle, context),
 };
 
 /** The filter operators of one condition (the same for a flat value and an array of values). */
@@ -67,19 +65,15 @@ export function indexSpecs(): { key: Record<string, 1>; name: string }[] {
   return queriedFields().map((c) => ({ key: { [c.field]: 1 }, name: `persons_${c.field.replace(/[^A-Za-z0-9]+/g, '_')}` }));
 }
 
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
 class MongodbPersons implements PersonsDialect, IndexBuilder, Compactor {
   readonly variants: readonly QueryVariant[];
   private readonly persons: Collection<PersonDocument>;
 
   constructor(
-    private readonly store: MongodbStore,
+    private readonly handle: MongodbHandle,
     private readonly context: DialectContext,
   ) {
-    this.persons = store.collection<PersonDocument>(context.collection);
+    this.persons = handle.collection<PersonDocument>(context.collection);
     this.variants = [
       {
         name: 'find',
@@ -91,19 +85,11 @@ class MongodbPersons implements PersonsDialect, IndexBuilder, Compactor {
   }
 
   async drop(): Promise<void> {
-    try {
-      await this.store.db().dropCollection(this.context.collection);
-    } catch (error) {
-      if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
-    }
+    await this.handle.dropCollection(this.context.collection);
   }
 
   async prepare(): Promise<void> {
-    try {
-      await this.store.db().createCollection(this.context.collection);
-    } catch (error) {
-      if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
-    }
+    await this.handle.createCollection(this.context.collection);
   }
 
   async insertMany(records: readonly PersonRecord[]): Promise<void> {
@@ -130,9 +116,7 @@ class MongodbPersons implements PersonsDialect, IndexBuilder, Compactor {
   }
 
   async sizeOnDisk(): Promise<DiskSize> {
-    const stats = await this.collectionStats();
-    const storage = num(stats.storageSize);
-    const index = num(stats.totalIndexSize);
+    const { storageSize: storage, totalIndexSize: index } = await this.handle.collectionSizes(this.context.collection);
     if (storage === undefined) return { method: `the server reported no storageSize for ${this.context.collection} (collStats)` };
     if (index === undefined) return { bytes: storage, method: 'collStats storageSize (the server reported no index size)' };
     return { bytes: storage + index, method: 'collStats storageSize + totalIndexSize (the _id index; taken before any secondary index)' };
@@ -142,7 +126,7 @@ class MongodbPersons implements PersonsDialect, IndexBuilder, Compactor {
     try {
       // force: a replica set's primary (Atlas, and a one-member set) refuses compact without it;
       // since MongoDB 4.4 compact does not block reads and writes.
-      await this.store.db().command({ compact: this.context.collection, force: true });
+      await this.handle.db.command({ compact: this.context.collection, force: true });
     } catch (error) {
       if (error instanceof MongoServerError && ((error.code === COMMAND_NOT_FOUND || error.code === COMMAND_NOT_SUPPORTED) || /no such (command|cmd)/i.test(error.message))) {
         throw new UnsupportedError('COMPACT', `the server has no compact command (${error.message})`);
@@ -151,26 +135,5 @@ class MongodbPersons implements PersonsDialect, IndexBuilder, Compactor {
     }
     const size = await this.sizeOnDisk();
     return size.bytes === undefined ? size : { bytes: size.bytes, method: 'collStats storageSize + totalIndexSize after the compact command (force: true)' };
-  }
-
-  /** `$collStats` storage stats, or the older `collStats` command where the stage is missing. */
-  private async collectionStats(): Promise<Document> {
-    try {
-      const shards = await this.persons.aggregate([{ $collStats: { storageStats: {} } }]).toArray();
-      if (shards.length > 0) {
-        const total: Record<string, number> = {};
-        for (const shard of shards) {
-          const s = (shard.storageStats ?? {}) as Document;
-          for (const name of ['storageSize', 'totalIndexSize'] as const) {
-            const n = num(s[name]);
-            if (n !== undefined) total[name] = (total[name] ?? 0) + n;
-          }
-        }
-        return total;
-      }
-    } catch {
-      // fall through to the command
-    }
-    return this.store.db().command({ collStats: this.context.collection });
   }
 }

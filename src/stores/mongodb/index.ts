@@ -1,6 +1,105 @@
-// Transitional: the store moves into this folder (see stores.ts); until then it re-exports the old module.
-import type { StoreFactory } from '../store.ts';
-import { MongodbStore } from '../mongodb.ts';
+/**
+ * `mongodb`: MongoDB (self-hosted or Atlas) on the official `mongodb` Node.js driver, with the
+ * semantics of YCSB's own MongoDB binding (`site.ycsb.db.MongoDbClient`):
+ *
+ *   - one document per record, `_id` = the YCSB key, each field a top-level string;
+ *   - a YCSB table is a collection, in the database named by the URL path (default `ycsb`, as in
+ *     YCSB);
+ *   read    findOne({_id}) with a projection of the wanted fields; no document -> null (NOT_FOUND)
+ *   insert  insertOne; a duplicate `_id` (E11000) is an error, never swallowed
+ *   update  updateOne({_id}, {$set: values}); matchedCount 0 -> false (NOT_FOUND)
+ *   delete  deleteOne({_id}); deletedCount 0 -> false (NOT_FOUND)
+ *   scan    find({_id: {$gte: startKey}}).sort({_id: 1}).limit(count) with the projection, the
+ *           cursor drained. `_id` strings compare by their UTF-8 bytes (simple collation), which
+ *           for YCSB's ASCII keys is JavaScript's string order.
+ *   insertMany  insertMany(records, {ordered: false}), the load phase's bulk write: every
+ *           document is attempted and any failure (a duplicate) is thrown after the batch.
+ * With an unacknowledged write concern (w: 0) the server reports no counts, so update and
+ * delete cannot tell a missing record and report success, as YCSB's binding does.
+ *
+ * URL: `mongodb://[user:password@]host[:port][,host…]/[database][?options]` or
+ * `mongodb+srv://user:password@cluster.example.net/[database][?options]` (Atlas), exactly as
+ * MongoDB's docs give them; every URL option is the driver's.
+ *
+ * Settings (`-p mongodb.<name>=value`, declared in settings.ts); each one overrides the same
+ * option in the URL:
+ *   mongodb.writeConcern              w: a number of nodes (0, 1, 2, …) or `majority` (default:
+ *                                     the URL's, else the server's default)
+ *   mongodb.journal                   true|false: wait for the journal (write concern `j`)
+ *   mongodb.readPreference            primary | primaryPreferred | secondary | secondaryPreferred | nearest
+ *   mongodb.maxPoolSize               connections per server (default: the URL's, else the
+ *                                     number of operations in flight, since each worker has at
+ *                                     most one operation in flight)
+ *   mongodb.serverSelectionTimeoutMS  how long connect() waits for a server (default: the URL's,
+ *                                     else 5000)
+ *
+ * The parts: url.ts (the connection string), settings.ts (settings and configuration),
+ * connection.ts (the driver's client), ycsb.ts (YCSB's operations), handle.ts (what scenario
+ * dialects use), stats.ts, and local-target.ts (the local stand-in server).
+ */
+import type { BatchInserter, FieldMap, KeyedRecord, Store, StoreFactory, StoreOptions, StoreStats, YcsbSchema } from '../store.ts';
+import { close, connect, createHandle } from './connection.ts';
+import type { MongodbHandle } from './handle.ts';
+import { mongodbConfig, type MongodbConfig } from './settings.ts';
+import { mongodbStats } from './stats.ts';
+import { YcsbCollections } from './ycsb.ts';
 
-export const createStore: StoreFactory<MongodbStore> = (options) =>
-  new MongodbStore({ url: options.url, settings: { ...options.settings, 'docbench.threadcount': String(options.concurrency) } });
+export class MongodbStore implements Store<MongodbHandle>, BatchInserter {
+  readonly name = 'mongodb';
+  readonly handle: MongodbHandle;
+  private readonly config: MongodbConfig;
+  private readonly ycsb: YcsbCollections;
+
+  /** Checks the URL and the settings (user errors, before anything connects). */
+  constructor(options: StoreOptions) {
+    this.config = mongodbConfig(options);
+    this.handle = createHandle(this.config);
+    this.ycsb = new YcsbCollections(this.handle);
+  }
+
+  connect(): Promise<void> {
+    return connect(this.handle, this.config.target.displayUrl);
+  }
+
+  prepare(schema: YcsbSchema): Promise<void> {
+    return this.ycsb.prepare(schema);
+  }
+
+  drop(schema: YcsbSchema): Promise<void> {
+    return this.ycsb.drop(schema);
+  }
+
+  read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
+    return this.ycsb.read(table, key, fields);
+  }
+
+  scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
+    return this.ycsb.scan(table, startKey, count, fields);
+  }
+
+  update(table: string, key: string, values: FieldMap): Promise<boolean> {
+    return this.ycsb.update(table, key, values);
+  }
+
+  insert(table: string, key: string, values: FieldMap): Promise<void> {
+    return this.ycsb.insert(table, key, values);
+  }
+
+  insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> {
+    return this.ycsb.insertMany(table, records);
+  }
+
+  delete(table: string, key: string): Promise<boolean> {
+    return this.ycsb.delete(table, key);
+  }
+
+  stats(): Promise<StoreStats> {
+    return mongodbStats(this.handle, this.config.clientOptions, this.ycsb.lastTable);
+  }
+
+  close(): Promise<void> {
+    return close(this.handle);
+  }
+}
+
+export const createStore: StoreFactory<MongodbStore> = (options) => new MongodbStore(options);

@@ -1,2 +1,206 @@
-// Transitional: the local server moves into this folder; until then it re-exports the old module.
-export { mongodbTarget as localTarget } from '../../local/mongodb.ts';
+/**
+ * Local MongoDB: a STAND-IN. No package registry ships MongoDB's server (its licence, the SSPL,
+ * keeps it out of Debian and npm), so docbench runs SecantusDB: a server that speaks MongoDB's
+ * wire protocol on the WiredTiger storage engine, built from the Rust crate registry with
+ * `cargo install secantus-mdb` into the docbench cache (once per machine, a few minutes: it
+ * compiles WiredTiger from source, which needs CMake and a C compiler).
+ *
+ * It runs on 127.0.0.1:27117 with its data, pid file and log in the cache's run folder, and
+ * announces itself as a single-node replica set (as Atlas and most production MongoDB do), so
+ * the URL asks for a direct connection to that one node. Every result made on it is labelled:
+ * the store's stats() (stats.ts) recognises SecantusDB by its buildInfo, and `info()` says what
+ * the numbers cannot show.
+ *
+ * Stand-in workarounds live here, never in the store's other files:
+ *   - STAND-IN WORKAROUND (configuration auto-discovery): secantusd-rs reads the first
+ *     `secantusd.toml` it finds in the working directory, `~/.secantus/` or `/etc/secantus/`,
+ *     which could turn on auth or TLS behind docbench's back. start() writes its own (empty)
+ *     config file and passes it with --config, which skips the search.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { installDir, runDir } from '../../local/paths.ts';
+import { livePid, MissingPrerequisiteError, spawnDetached, StartFailedError, stopByPidFile, waitUntil } from '../../local/process.ts';
+import type { LocalTarget, TargetInfo, TargetStatus } from '../../local/target.ts';
+
+const HOST = '127.0.0.1';
+const PORT = 27117;
+const URL = `mongodb://${HOST}:${PORT}/?directConnection=true`;
+const CRATE = 'secantus-mdb';
+const VERSION = '0.5.3-beta.196';
+const BINARY = 'secantusd-rs';
+/** WiredTiger's cache: the daemon's default is 4 GB, too much beside the other local servers. */
+const CACHE_SIZE = '1G';
+
+const LIMITS = [
+  "SecantusDB is a MongoDB-wire-protocol server, not MongoDB: it stores data in WiredTiger, but its query, index and write paths are its own, so its numbers say nothing about MongoDB's performance",
+  'it reports server version 8.2.11 (its own version is in buildInfo.secantusVersion)',
+  "an open-ended `$gte` range query costs time in proportion to the whole range up to the last key, not to the documents returned, so workload E scans are much slower than on MongoDB (and explain's executionStats does not show it: it reports only the keys returned)",
+  'dbStats and collStats report storageSize equal to the uncompressed data size, not the size of files on disk (all collections share a few WiredTiger tables), dbStats reports fsUsedSize/fsTotalSize as 0, and both count documents, taking time in proportion to the data',
+  'write concern `j: true` (mongodb.journal) is accepted but does not wait for a journal flush',
+  'one node advertised as a one-member replica set: no replication effects',
+].join('; ');
+
+const install = () => {
+  const root = installDir('mongodb');
+  return { root, binary: join(root, 'bin', BINARY), buildLog: join(root, 'cargo-install.log') };
+};
+
+const run = () => {
+  const dir = runDir('mongodb');
+  return {
+    dir,
+    data: join(dir, 'data'),
+    config: join(dir, 'secantusd.toml'),
+    logFile: join(dir, 'secantusd.log'),
+    pidFile: join(dir, 'secantusd.pid'),
+  };
+};
+
+/** True when the server at the local URL answers `ping` through the driver within `timeoutMs`. */
+async function ping(timeoutMs = 2000): Promise<boolean> {
+  const client = new MongoClient(URL, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, maxPoolSize: 1 });
+  try {
+    await client.connect();
+    const reply = await client.db('admin').command({ ping: 1 }, { timeoutMS: timeoutMs });
+    return reply.ok === 1;
+  } catch {
+    return false;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+/** The installed binary's version (`secantusd-rs 0.5.3-beta.196`), or null when it does not run. */
+function installedVersion(binary: string): string | null {
+  try {
+    return /^secantusd-rs (\S+)/m.exec(execFileSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000 }))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function hasCommand(command: string, args: readonly string[] = ['--version']): boolean {
+  try {
+    execFileSync(command, args, { stdio: 'ignore', timeout: 30_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** cargo on PATH, else where rustup puts it (its PATH change only reaches new login shells). */
+function findCargo(): string | null {
+  const candidates = ['cargo', join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'bin', 'cargo')];
+  return candidates.find((c) => hasCommand(c)) ?? null;
+}
+
+/** Run a command, passing every line it prints to `log` (cargo's progress is on stderr) and into `logFile`. */
+function streamCommand(command: string, args: readonly string[], log: (line: string) => void, logFile: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    writeFileSync(logFile, `$ ${command} ${args.join(' ')}\n`);
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    const forward = (stream: NodeJS.ReadableStream) => {
+      let pending = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        pending += chunk;
+        const parts = pending.split('\n');
+        pending = parts.pop()!;
+        for (const part of parts) {
+          const line = part.trimEnd();
+          if (!line) continue;
+          lines.push(line);
+          log(`mongodb: ${line.trim()}`);
+        }
+      });
+    };
+    forward(child.stdout!);
+    forward(child.stderr!);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      writeFileSync(logFile, `$ ${command} ${args.join(' ')}\n${lines.join('\n')}\nexit ${code}\n`);
+      if (code === 0) resolve();
+      else reject(new StartFailedError(`${command} ${args[0]} exited with code ${code}; see ${logFile}`));
+    });
+  });
+}
+
+export const localTarget: LocalTarget = {
+  store: 'mongodb',
+  url: URL,
+
+  async install(log) {
+    const i = install();
+    if (existsSync(i.binary) && installedVersion(i.binary) === VERSION) return;
+    const cargo = findCargo();
+    if (cargo === null) {
+      throw new MissingPrerequisiteError(
+        `the MongoDB stand-in (SecantusDB) is built with Rust's cargo, which was not found; install Rust (https://rustup.rs, or Debian: apt-get install cargo) or give --url`,
+      );
+    }
+    // WiredTiger is compiled from bundled C sources by secantus-mdb's build script.
+    if (!hasCommand('cmake') || !(hasCommand('cc') || hasCommand('gcc') || hasCommand('clang'))) {
+      throw new MissingPrerequisiteError('building SecantusDB compiles WiredTiger, which needs CMake and a C compiler (Debian: apt-get install cmake build-essential)');
+    }
+    mkdirSync(i.root, { recursive: true });
+    log(`mongodb: building ${CRATE} ${VERSION} (SecantusDB, the MongoDB stand-in) with cargo into ${i.root}; about 5 minutes on 2 cores, once`);
+    // --locked: the crate's own Cargo.lock, so every machine builds the same dependency versions.
+    // --ignore-rust-version: the crate declares a newer minimum Rust than it needs.
+    await streamCommand(
+      cargo,
+      ['install', CRATE, '--version', VERSION, '--ignore-rust-version', '--locked', '--root', i.root],
+      log,
+      i.buildLog,
+    );
+    if (!existsSync(i.binary)) throw new StartFailedError(`cargo install finished but ${i.binary} is missing; see ${i.buildLog}`);
+  },
+
+  async start(log) {
+    const p = run();
+    if (livePid(p.pidFile) !== null) {
+      if (await ping()) return this.status();
+      // Ours (by pid file) but not answering: restart it rather than start a second one.
+      await stopByPidFile(p.pidFile, 30_000);
+    }
+    if (await ping(1000)) {
+      throw new StartFailedError(`port ${PORT} on ${HOST} is already in use by a server docbench did not start; stop it or give --url`);
+    }
+    await this.install(log);
+    mkdirSync(p.data, { recursive: true });
+    // STAND-IN WORKAROUND (configuration auto-discovery): see the header.
+    writeFileSync(p.config, '# Written by docbench: passing this file with --config stops secantusd-rs searching for another.\n');
+    log(`mongodb: starting SecantusDB ${VERSION} (MongoDB stand-in) on ${HOST}:${PORT}`);
+    const pid = spawnDetached(
+      install().binary,
+      ['--config', p.config, '--host', HOST, '--port', String(PORT), '--storage-path', p.data, '--log-level', 'WARNING', '--cache-size', CACHE_SIZE],
+      { cwd: p.dir, logFile: p.logFile, pidFile: p.pidFile },
+    );
+    await waitUntil('secantusd-rs', () => ping(), {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+      aliveCheck: () => livePid(p.pidFile) === pid,
+      logFile: p.logFile,
+    });
+    return this.status();
+  },
+
+  async stop(log) {
+    // SIGTERM makes it take a final WiredTiger checkpoint before it exits.
+    if (await stopByPidFile(run().pidFile, 30_000)) log('mongodb: stopped SecantusDB');
+  },
+
+  async status(): Promise<TargetStatus> {
+    const p = run();
+    const pid = livePid(p.pidFile);
+    return { running: pid !== null && (await ping()), pid, url: URL, logFile: p.logFile };
+  },
+
+  async info(): Promise<TargetInfo> {
+    return { store: 'mongodb', product: `SecantusDB ${VERSION}`, standIn: true, limits: LIMITS };
+  },
+};
