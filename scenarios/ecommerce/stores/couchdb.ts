@@ -29,7 +29,7 @@
  * query sees every acknowledged write.
  */
 import type nano from 'nano';
-import { CouchdbStore, statusOf } from '../../../src/stores/couchdb.ts';
+import type { HandleOf } from '../../../src/stores/stores.ts';
 import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
@@ -72,37 +72,24 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder {
   readonly variants = VARIANTS;
   readonly layout = LAYOUT;
   readonly readsOwnWrites = true;
-  private readonly server: nano.ServerScope;
   private readonly name: string;
   private readonly db: nano.DocumentScope<Doc>;
 
-  constructor(private readonly store: CouchdbStore) {
-    this.server = store.serverScope();
-    this.name = store.databaseNameFor(NAMES.prefix);
-    this.db = this.server.use<Doc>(this.name);
+  constructor(private readonly couch: HandleOf<'couchdb'>) {
+    this.name = couch.databaseName(NAMES.prefix);
+    this.db = couch.database<Doc>(NAMES.prefix);
   }
 
   async drop(): Promise<void> {
-    await this.store.destroyDatabase(this.name);
+    await this.couch.destroyDatabase(this.name);
   }
 
   async prepare(): Promise<void> {
-    await this.store.createDatabase(this.name);
+    await this.couch.createDatabase(this.name);
   }
 
   async insertMany(batch: SeedBatch): Promise<void> {
-    await this.bulk([...batch.customers, ...batch.orders] as unknown as Doc[]);
-  }
-
-  /** `_bulk_docs`, every per-document result checked (CouchDB answers 201 even when some fail). */
-  private async bulk(docs: Doc[]): Promise<void> {
-    if (docs.length === 0) return;
-    const results = await this.db.bulk({ docs });
-    const failed = results.filter((r) => r.error);
-    if (failed.length > 0) {
-      const first = failed[0]!;
-      throw new Error(`_bulk_docs stored ${docs.length - failed.length} of ${docs.length} documents; first failure "${first.id}": ${first.error} (${first.reason ?? 'no reason given'})`);
-    }
+    await this.couch.bulkDocs(this.db, [...batch.customers, ...batch.orders] as unknown as Doc[]);
   }
 
   async buildIndexes(): Promise<string[]> {
@@ -135,7 +122,7 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder {
     for (const row of found.rows) {
       if ('value' in row && row.value && !(row.value as { deleted?: boolean }).deleted) deletions.push({ _id: row.id, _rev: row.value.rev, _deleted: true });
     }
-    await this.bulk(deletions);
+    await this.couch.bulkDocs(this.db, deletions);
   }
 
   async pagination(variant: string, params: PageParams): Promise<string[]> {
@@ -195,13 +182,8 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder {
     return true;
   }
 
-  private async getOrNull(id: string): Promise<Doc | null> {
-    try {
-      return await this.db.get(id);
-    } catch (error) {
-      if (statusOf(error) === 404) return null;
-      throw error;
-    }
+  private getOrNull(id: string): Promise<Doc | null> {
+    return this.couch.getOrNull(this.db, id);
   }
 }
 
@@ -223,5 +205,5 @@ function checkVariant(kind: QueryKind, variant: string): void {
 
 export const dialect: EcommerceDialectDefinition<'couchdb'> = {
   store: 'couchdb',
-  create: (store) => new CouchdbDialect(store),
+  create: (couch) => new CouchdbDialect(couch),
 };

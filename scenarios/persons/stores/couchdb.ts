@@ -24,7 +24,7 @@
  */
 import type nano from 'nano';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CouchdbStore } from '../../../src/stores/couchdb.ts';
+import type { HandleOf } from '../../../src/stores/stores.ts';
 import type { Compactor, DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant, VariantBuilder, PersonsDialectDefinition } from '../dialect.ts';
 import type { PersonRecord } from '../model.ts';
 import { queriedFields, QUERIES, type Condition, type PersonsQuery } from '../queries.ts';
@@ -36,7 +36,7 @@ type PersonDoc = Record<string, unknown> & { _id: string };
 
 export const dialect: PersonsDialectDefinition<'couchdb'> = {
   store: 'couchdb',
-  create: (store, context) => new CouchdbPersons(store, context),
+  create: (couch, context) => new CouchdbPersons(couch, context),
 };
 
 /** A name usable in a design document id: `jedi power` -> `jedi-power`. */
@@ -87,18 +87,16 @@ const viewName = (query: PersonsQuery) => query.id.toLowerCase();
 
 class CouchdbPersons implements PersonsDialect, IndexBuilder, VariantBuilder, Compactor {
   readonly variants: readonly QueryVariant[];
-  private readonly server: nano.ServerScope;
   private readonly name: string;
   private readonly db: nano.DocumentScope<PersonDoc>;
   private readonly nested: boolean;
 
   constructor(
-    private readonly store: CouchdbStore,
+    private readonly couch: HandleOf<'couchdb'>,
     private readonly context: DialectContext,
   ) {
-    this.server = store.serverScope();
-    this.name = store.databaseNameFor(context.collection);
-    this.db = this.server.use<PersonDoc>(this.name);
+    this.name = couch.databaseName(context.collection);
+    this.db = couch.database<PersonDoc>(context.collection);
     this.nested = context.shape === 'nested';
     this.variants = [
       {
@@ -112,21 +110,18 @@ class CouchdbPersons implements PersonsDialect, IndexBuilder, VariantBuilder, Co
   }
 
   async drop(): Promise<void> {
-    await this.store.destroyDatabase(this.name);
+    await this.couch.destroyDatabase(this.name);
   }
 
   async prepare(): Promise<void> {
-    await this.store.createDatabase(this.name);
+    await this.couch.createDatabase(this.name);
   }
 
   async insertMany(records: readonly PersonRecord[]): Promise<void> {
-    const docs = records.map((r) => ({ _id: r.id, ...r.person }) as PersonDoc);
-    const results = await this.db.bulk({ docs });
-    const failed = results.filter((r) => r.error);
-    if (failed.length > 0) {
-      const first = failed[0]!;
-      throw new Error(`_bulk_docs stored ${records.length - failed.length} of ${records.length} documents; first failure "${first.id}": ${first.error} (${first.reason ?? 'no reason given'})`);
-    }
+    await this.couch.bulkDocs(
+      this.db,
+      records.map((r) => ({ _id: r.id, ...r.person }) as PersonDoc),
+    );
   }
 
   async buildIndexes(): Promise<string> {

@@ -1,0 +1,93 @@
+/**
+ * What the server says about itself: product and version from GET /, record count and size on
+ * disk from the database info, the Erlang VM's memory from the node API (server admins only).
+ */
+import { packageVersion } from '../../version.ts';
+import type { StoreStats } from '../store.ts';
+import { statusOf } from './connection.ts';
+import type { CouchdbHandle } from './handle.ts';
+
+/** GET / of CouchDB (and of servers speaking its API). */
+interface Welcome {
+  couchdb?: string;
+  'express-pouchdb'?: string;
+  version?: string;
+  git_sha?: string;
+  features?: string[];
+  vendor?: { name?: string; version?: string };
+}
+
+/** GET /{db}: CouchDB 3 reports `sizes`; before 3.0 it was `disk_size`. */
+interface DatabaseInfo {
+  doc_count?: number;
+  disk_size?: number;
+  sizes?: { file?: number; active?: number; external?: number };
+}
+
+/** Stats of the server and of the database `table` maps to. */
+export async function couchdbStats(handle: CouchdbHandle, table: string, maxSockets: number): Promise<StoreStats> {
+  const root = (await handle.server.relax({ path: '' })) as Welcome;
+  const version = root.version ?? 'unknown';
+  const vendor = root.vendor?.name;
+  // pouchdb-server answers with express-pouchdb's welcome; the result must say it is not CouchDB.
+  const isPouchdbServer = root['express-pouchdb'] !== undefined && root.couchdb === undefined;
+  let server: string;
+  if (isPouchdbServer) server = 'PouchDB Server (express-pouchdb)';
+  else if (root.couchdb !== undefined) server = !vendor || vendor === 'The Apache Software Foundation' ? 'Apache CouchDB' : `CouchDB (${vendor})`;
+  else server = vendor ?? 'unknown CouchDB-compatible server';
+
+  const database = handle.databaseName(table);
+  const extra: NonNullable<StoreStats['extra']> = {
+    'couchdb.database': database,
+    'couchdb.maxsockets': maxSockets,
+    ...(vendor ? { vendor } : {}),
+    ...(root.git_sha ? { gitSha: root.git_sha } : {}),
+    ...(root.features ? { features: root.features.join(',') } : {}),
+  };
+  const stats: StoreStats = { server, serverVersion: version, driver: `nano ${packageVersion('nano')}`, extra };
+  if (isPouchdbServer) {
+    stats.standIn = { name: 'pouchdb-server', version, note: 'the CouchDB HTTP API on PouchDB/LevelDB, not Apache CouchDB' };
+  }
+
+  const info = await databaseInfo(handle, database);
+  if (info) {
+    if (typeof info.doc_count === 'number') stats.recordCount = info.doc_count;
+    if (typeof info.sizes?.file === 'number') {
+      stats.diskBytes = info.sizes.file;
+      extra.diskBytesFrom = 'sizes.file';
+    } else if (typeof info.disk_size === 'number') {
+      stats.diskBytes = info.disk_size;
+      extra.diskBytesFrom = 'disk_size';
+    }
+    if (typeof info.sizes?.active === 'number') extra['sizes.active'] = info.sizes.active;
+    if (typeof info.sizes?.external === 'number') extra['sizes.external'] = info.sizes.external;
+  }
+  const memory = await nodeMemory(handle);
+  if (memory !== undefined) stats.memoryBytes = memory;
+  return stats;
+}
+
+async function databaseInfo(handle: CouchdbHandle, database: string): Promise<DatabaseInfo | null> {
+  try {
+    return (await handle.server.use(database).info()) as DatabaseInfo;
+  } catch (error) {
+    if (statusOf(error) === 404) return null; // not prepared yet
+    throw error;
+  }
+}
+
+/**
+ * Memory of the Erlang VM from /_node/_local/_system: erlang:memory's total, which CouchDB
+ * reports split into processes + atom + binary + code + ets + other.
+ */
+async function nodeMemory(handle: CouchdbHandle): Promise<number | undefined> {
+  try {
+    const system = (await handle.server.relax({ path: '_node/_local/_system' })) as { memory?: Record<string, number> };
+    const m = system.memory;
+    if (!m) return undefined;
+    const parts = [m.processes, m.atom, m.binary, m.code, m.ets, m.other];
+    return parts.every((v) => typeof v === 'number') ? parts.reduce((a, b) => a! + b!, 0) : undefined;
+  } catch {
+    return undefined; // not an admin, or a server without the node API
+  }
+}
