@@ -61,6 +61,11 @@ describe('cassandra connection', { timeout: 120_000 }, () => {
     await waitFor('the failed attempt\'s socket to close', async () => openSockets() <= before, { store: 'cassandra', timeoutMs: 60_000, intervalMs: 50 });
   });
 
+  it('a host name that does not resolve: says so', async () => {
+    const message = await connectFailure('cassandra://no-such-host.invalid:9042/');
+    assert.match(message, /none of no-such-host\.invalid:9042 resolves to an address \(check the host names\)$/);
+  });
+
   it('sizes its connection pool from the caller\'s concurrency (no docbench.threadcount)', () => {
     const poolOf = (concurrency: number) =>
       clientOptions(cassandraConfig({ url: 'cassandra://127.0.0.1:1/', settings: {}, concurrency })).pooling?.coreConnectionsPerHost?.[cassandra.types.distance.local];
