@@ -37,7 +37,7 @@
  * bucket to the partition key and page across buckets.
  */
 import cassandra from 'cassandra-driver';
-
+import { cqlIdentifier } from '../../../src/stores/cassandra/handle.ts';
 import type { CustomerKey, EcommerceDialect, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
@@ -85,8 +85,11 @@ class CassandraDialect implements EcommerceDialect {
   private readonly ks: string;
   private readonly q: Record<string, string>;
 
-  constructor(private readonly client: cassandra.Client, keyspace: string) {
-    this.ks = `"${keyspace.replace(/"/g, '""')}"`;
+  constructor(
+    private readonly client: cassandra.Client,
+    private readonly keyspace: string,
+  ) {
+    this.ks = cqlIdentifier(keyspace);
     const t = (name: string) => `${this.ks}.${name}`;
     const c = t(NAMES.customers);
     const o = t(NAMES.orders);
@@ -146,8 +149,7 @@ class CassandraDialect implements EcommerceDialect {
   }
 
   private async keyspaceExists(): Promise<boolean> {
-    const name = this.ks.slice(1, -1).replace(/""/g, '"');
-    const rows = await this.client.execute('SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?', [name], { prepare: true });
+    const rows = await this.client.execute('SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?', [this.keyspace], { prepare: true });
     return rows.rowLength > 0;
   }
 
@@ -310,5 +312,5 @@ function customerFromRow(row: cassandra.types.Row): Customer {
 
 export const dialect: EcommerceDialectDefinition<'cassandra'> = {
   store: 'cassandra',
-  create: (store) => new CassandraDialect(store.cqlClient(), store.keyspaceName()),
+  create: (handle) => new CassandraDialect(handle.client, handle.keyspace),
 };

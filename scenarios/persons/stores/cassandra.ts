@@ -31,7 +31,7 @@
  */
 import cassandra from 'cassandra-driver';
 import { waitFor } from '../../../src/stores/wait.ts';
-import type { CassandraStore } from '../../../src/stores/cassandra.ts';
+import { cqlIdentifier as quote, type CassandraHandle } from '../../../src/stores/cassandra/handle.ts';
 import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
 import { FIELD, type PersonRecord } from '../model.ts';
 import { queriedFields, type Condition, type PersonsQuery } from '../queries.ts';
@@ -47,7 +47,7 @@ const INSERT_CONCURRENCY = 100;
 
 export const dialect: PersonsDialectDefinition<'cassandra'> = {
   store: 'cassandra',
-  create: (store, context) => new CassandraPersons(store, context),
+  create: (handle, context) => new CassandraPersons(handle, context),
 };
 
 /** A field's column name (see the header: SAI needs plain identifiers). */
@@ -59,8 +59,6 @@ export function columnOf(field: string): string {
 export function presenceColumnOf(field: string): string {
   return `has_${columnOf(field)}`;
 }
-
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** Fields whose presence a query asks about: each gets a has_<field> column. */
 function presenceFields(): string[] {
@@ -138,12 +136,12 @@ class CassandraPersons implements PersonsDialect, IndexBuilder {
   private readonly presence = presenceFields();
 
   constructor(
-    private readonly store: CassandraStore,
+    private readonly handle: CassandraHandle,
     private readonly context: DialectContext,
   ) {
-    this.client = store.cqlClient();
-    this.keyspace = store.keyspaceName();
-    this.table = `${quote(this.keyspace)}.${quote(context.collection)}`;
+    this.client = handle.client;
+    this.keyspace = handle.keyspace;
+    this.table = handle.table(context.collection);
     this.nested = context.shape === 'nested';
     this.variants = context.indexes
       ? [{ name: 'sai', description: 'SELECT … WHERE on SAI-indexed columns (no ALLOW FILTERING); every page read' }]
@@ -155,15 +153,9 @@ class CassandraPersons implements PersonsDialect, IndexBuilder {
   }
 
   async drop(): Promise<void> {
-    await this.ensureKeyspace();
+    // The keyspace, with the replication the store is configured with (`cassandra.replication`).
+    await this.handle.ensureKeyspace();
     await this.client.execute(`DROP TABLE IF EXISTS ${this.table}`);
-  }
-
-  /** The keyspace, with the replication the store is configured with (`cassandra.replication`). */
-  private async ensureKeyspace(): Promise<void> {
-    const replication = (await this.store.stats()).extra?.replication;
-    if (typeof replication !== 'string') throw new Error('cassandra store did not report its replication setting');
-    await this.client.execute(`CREATE KEYSPACE IF NOT EXISTS ${quote(this.keyspace)} WITH replication = ${replication}`);
   }
 
   async prepare(): Promise<void> {

@@ -1,6 +1,93 @@
-// Transitional: the store moves into this folder (see stores.ts); until then it re-exports the old module.
-import type { StoreFactory } from '../store.ts';
-import { CassandraStore } from '../cassandra.ts';
+/**
+ * Cassandra on the DataStax/Apache `cassandra-driver`, with the semantics of YCSB's CQL
+ * binding: prepared statements for every operation, consistency ONE unless set, inserts and
+ * updates are upserts (so an update of a missing row "succeeds", and a delete cannot tell
+ * whether the row was there).
+ *
+ * Scans in key order. YCSB's binding scans with `token(y_id) >= token(?)`: Murmur3 token order,
+ * which is not key order, so its "first N records from key K" are N pseudo-random records.
+ * docbench keeps YCSB's meaning instead, the way a Cassandra developer designs a table for a
+ * query: rows are partitioned by a key-prefix bucket and clustered by key,
+ * `PRIMARY KEY ((bucket), y_id)`, bucket = the key's first `cassandra.scanbucketlength`
+ * characters (default 6: YCSB's "user" + 2 digits gives ~110 partitions, each holding a
+ * slice of the key space in order). Point operations address (bucket, y_id), so they stay
+ * single-partition. A small `<table>_buckets` table lists the buckets in order; a scan reads
+ * the buckets from the start key's on and pages through them until it has `count` rows.
+ * Trade-off, stated plainly: with 10 M records a bucket holds ~100 k rows (~100 MB at 1 KB),
+ * the upper end of what Cassandra recommends; raise the bucket length for larger loads.
+ *
+ * URL (url.ts): `cassandra://[user:password@]host[:port][,host[:port]…][/keyspace][?datacenter=<local dc>]`.
+ * Settings (settings.ts): cassandra.keyspace (default: the URL's keyspace, else ycsb),
+ * cassandra.replication (CQL map, default SimpleStrategy rf 1), cassandra.readconsistencylevel /
+ * writeconsistencylevel (default ONE, as YCSB), cassandra.scanbucketlength (default 6). The
+ * connection pool is sized from the caller's concurrency (connection.ts).
+ *
+ * The parts: url.ts and settings.ts make the configuration, connection.ts opens the client,
+ * ycsb.ts runs YCSB's operations, handle.ts is what scenario dialects get, stats.ts reports.
+ */
+import type cassandra from 'cassandra-driver';
+import type { BatchInserter, FieldMap, KeyedRecord, Store, StoreFactory, StoreStats, YcsbSchema } from '../store.ts';
+import { closeClient, connectClient, createClient } from './connection.ts';
+import { CassandraHandle } from './handle.ts';
+import { cassandraConfig, type CassandraConfig } from './settings.ts';
+import { cassandraStats } from './stats.ts';
+import { YcsbTables } from './ycsb.ts';
 
-export const createStore: StoreFactory<CassandraStore> = (options) =>
-  new CassandraStore(options.url, { ...options.settings, 'docbench.threadcount': String(options.concurrency) });
+export class CassandraStore implements Store<CassandraHandle>, BatchInserter {
+  readonly name = 'cassandra';
+  readonly handle: CassandraHandle;
+  private readonly client: cassandra.Client;
+  private readonly ycsb: YcsbTables;
+
+  constructor(private readonly config: CassandraConfig) {
+    this.client = createClient(config);
+    this.handle = new CassandraHandle(this.client, config.keyspace, config.replication);
+    this.ycsb = new YcsbTables(this.handle, config);
+  }
+
+  connect(): Promise<void> {
+    return connectClient(this.client, this.config);
+  }
+
+  prepare(schema: YcsbSchema): Promise<void> {
+    return this.ycsb.prepare(schema);
+  }
+
+  drop(schema: YcsbSchema): Promise<void> {
+    return this.ycsb.drop(schema);
+  }
+
+  read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
+    return this.ycsb.read(table, key, fields);
+  }
+
+  scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
+    return this.ycsb.scan(table, startKey, count, fields);
+  }
+
+  update(table: string, key: string, values: FieldMap): Promise<boolean> {
+    return this.ycsb.update(table, key, values);
+  }
+
+  insert(table: string, key: string, values: FieldMap): Promise<void> {
+    return this.ycsb.insert(table, key, values);
+  }
+
+  insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> {
+    return this.ycsb.insertMany(table, records);
+  }
+
+  delete(table: string, key: string): Promise<boolean> {
+    return this.ycsb.delete(table, key);
+  }
+
+  stats(): Promise<StoreStats> {
+    return cassandraStats(this.client, this.config);
+  }
+
+  close(): Promise<void> {
+    return closeClient(this.client);
+  }
+}
+
+export const createStore: StoreFactory<CassandraStore> = (options) => new CassandraStore(cassandraConfig(options));

@@ -1,2 +1,239 @@
-// Transitional: the local server moves into this folder; until then it re-exports the old module.
-export { cassandraTarget as localTarget } from '../../local/cassandra.ts';
+/**
+ * Local Cassandra: the real Apache Cassandra 5.0.9 server (`cassandra-all` and its runtime jars
+ * from Maven Central, fetched once into the cache folder with `mvn dependency:copy-dependencies`),
+ * run on JDK 17 with Cassandra's own jvm17 module flags, a 1 GB heap and a generated
+ * cassandra.yaml bound to 127.0.0.1. A single node: replication and multi-node effects are not
+ * measured here. It is the real server, so the store's code needs no workaround for it.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cassandra from 'cassandra-driver';
+import { installDir, runDir } from '../../local/paths.ts';
+import { livePid, MissingPrerequisiteError, spawnDetached, stopByPidFile, waitUntil } from '../../local/process.ts';
+import type { LocalTarget, TargetInfo, TargetStatus } from '../../local/target.ts';
+
+const VERSION = '5.0.9';
+const HOST = '127.0.0.1';
+const CQL_PORT = 19042;
+const STORAGE_PORT = 17000;
+const SSL_STORAGE_PORT = 17001;
+const JMX_PORT = 17199;
+const LOCAL_URL = `cassandra://${HOST}:${CQL_PORT}/?datacenter=datacenter1`;
+/** Lists cassandra-all as a dependency, so Maven fetches it and its runtime jars. */
+const POM = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'fixtures', 'cassandra', 'pom.xml');
+
+/** Cassandra 5.0's conf/jvm17-server.options (G1 and JPMS sections), which JDK 17 needs to run it. */
+const JVM17_OPTIONS = [
+  '-XX:+UseG1GC',
+  '-XX:+ParallelRefProcEnabled',
+  '-XX:MaxTenuringThreshold=1',
+  '-XX:G1HeapRegionSize=16m',
+  '-XX:G1RSetUpdatingPauseTimePercent=5',
+  '-XX:MaxGCPauseMillis=300',
+  '-XX:InitiatingHeapOccupancyPercent=70',
+  '-Djdk.attach.allowAttachSelf=true',
+  '--add-exports', 'java.base/jdk.internal.misc=ALL-UNNAMED',
+  '--add-exports', 'java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED',
+  '--add-exports', 'java.rmi/sun.rmi.registry=ALL-UNNAMED',
+  '--add-exports', 'java.rmi/sun.rmi.server=ALL-UNNAMED',
+  '--add-exports', 'java.sql/java.sql=ALL-UNNAMED',
+  '--add-exports', 'java.base/java.lang.ref=ALL-UNNAMED',
+  '--add-exports', 'jdk.unsupported/sun.misc=ALL-UNNAMED',
+  '--add-exports', 'jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED',
+  '--add-exports', 'jdk.attach/sun.tools.attach=ALL-UNNAMED',
+  '--add-opens', 'java.base/java.lang.module=ALL-UNNAMED',
+  '--add-opens', 'java.base/jdk.internal.loader=ALL-UNNAMED',
+  '--add-opens', 'java.base/jdk.internal.ref=ALL-UNNAMED',
+  '--add-opens', 'java.base/jdk.internal.reflect=ALL-UNNAMED',
+  '--add-opens', 'java.base/jdk.internal.math=ALL-UNNAMED',
+  '--add-opens', 'java.base/jdk.internal.module=ALL-UNNAMED',
+  '--add-opens', 'java.base/jdk.internal.util.jar=ALL-UNNAMED',
+  '--add-opens', 'jdk.management/com.sun.management.internal=ALL-UNNAMED',
+  '--add-opens', 'java.base/sun.nio.ch=ALL-UNNAMED',
+  '--add-opens', 'java.base/java.io=ALL-UNNAMED',
+  '--add-opens', 'java.base/java.lang.reflect=ALL-UNNAMED',
+  '--add-opens', 'jdk.compiler/com.sun.tools.javac=ALL-UNNAMED',
+  '--add-opens', 'java.base/java.lang=ALL-UNNAMED',
+  '--add-opens', 'java.base/java.util=ALL-UNNAMED',
+  '-Dio.netty.tryReflectionSetAccessible=true',
+  '-Dio.netty.allocator.useCacheForAllThreads=true',
+  '-Dio.netty.allocator.maxOrder=11',
+];
+
+const paths = () => {
+  const dir = runDir('cassandra');
+  const lib = join(installDir('cassandra'), 'lib');
+  return {
+    dir,
+    lib,
+    installed: join(installDir('cassandra'), `installed-${VERSION}`),
+    yaml: join(dir, 'cassandra.yaml'),
+    logback: join(dir, 'logback.xml'),
+    pidFile: join(dir, 'cassandra.pid'),
+    logFile: join(dir, 'cassandra.log'),
+  };
+};
+
+/** A JDK 17 java binary: JAVA_HOME, then `java` on PATH, then the usual Debian locations. */
+export function findJava17(): string {
+  const jvmDir = '/usr/lib/jvm';
+  const candidates = [
+    ...(process.env.JAVA_HOME ? [join(process.env.JAVA_HOME, 'bin', 'java')] : []),
+    'java',
+    ...(existsSync(jvmDir) ? readdirSync(jvmDir).filter((d) => d.includes('17')).map((d) => join(jvmDir, d, 'bin', 'java')) : []),
+  ];
+  for (const java of candidates) if (javaMajorVersion(java) === 17) return java;
+  throw new MissingPrerequisiteError(
+    'Cassandra 5.0 needs a Java 17 runtime and none was found (set JAVA_HOME, or on Debian: apt-get install openjdk-17-jre-headless)',
+  );
+}
+
+function javaMajorVersion(java: string): number | null {
+  const result = spawnSync(java, ['-version'], { encoding: 'utf8' });
+  if (result.error || result.status !== 0) return null;
+  const match = /version "(\d+)/.exec(`${result.stderr}${result.stdout}`);
+  return match ? Number(match[1]) : null;
+}
+
+function cassandraYaml(dir: string): string {
+  return `# Generated by docbench for a local single-node Cassandra on ${HOST}.
+cluster_name: docbench
+num_tokens: 16
+partitioner: org.apache.cassandra.dht.Murmur3Partitioner
+storage_compatibility_mode: NONE
+data_file_directories:
+  - ${join(dir, 'data')}
+commitlog_directory: ${join(dir, 'commitlog')}
+saved_caches_directory: ${join(dir, 'saved_caches')}
+hints_directory: ${join(dir, 'hints')}
+cdc_raw_directory: ${join(dir, 'cdc_raw')}
+commitlog_sync: periodic
+commitlog_sync_period: 10000ms
+seed_provider:
+  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
+    parameters:
+      - seeds: "${HOST}:${STORAGE_PORT}"
+listen_address: ${HOST}
+rpc_address: ${HOST}
+storage_port: ${STORAGE_PORT}
+ssl_storage_port: ${SSL_STORAGE_PORT}
+native_transport_port: ${CQL_PORT}
+start_native_transport: true
+endpoint_snitch: SimpleSnitch
+authenticator: AllowAllAuthenticator
+authorizer: AllowAllAuthorizer
+# Benchmarks drop and re-create tables often; snapshots on drop would only fill the disk.
+auto_snapshot: false
+# Sized for the 1 GB heap.
+key_cache_size: 32MiB
+memtable_heap_space: 256MiB
+memtable_offheap_space: 256MiB
+`;
+}
+
+const LOGBACK = (logFile: string) => `<configuration>
+  <appender name="FILE" class="ch.qos.logback.core.FileAppender">
+    <file>${logFile}</file>
+    <encoder><pattern>%date %-5level [%thread] %logger{20} %msg%n</pattern></encoder>
+  </appender>
+  <root level="INFO"><appender-ref ref="FILE"/></root>
+</configuration>
+`;
+
+/** CQL answers: the node is up when `system.local` reads. */
+async function cqlReady(): Promise<boolean> {
+  const client = new cassandra.Client({
+    contactPoints: [`${HOST}:${CQL_PORT}`],
+    localDataCenter: 'datacenter1',
+    socketOptions: { connectTimeout: 2000, readTimeout: 5000 },
+  });
+  try {
+    await client.connect();
+    await client.execute('SELECT release_version FROM system.local');
+    return true;
+  } finally {
+    await client.shutdown().catch(() => {});
+  }
+}
+
+export const localTarget: LocalTarget = {
+  store: 'cassandra',
+  url: LOCAL_URL,
+
+  async install(log) {
+    const p = paths();
+    if (existsSync(p.installed)) return;
+    findJava17();
+    try {
+      execFileSync('mvn', ['-v'], { stdio: 'ignore' });
+    } catch {
+      throw new MissingPrerequisiteError('Maven (mvn) is needed to fetch Cassandra from Maven Central (Debian: apt-get install maven)');
+    }
+    log(`cassandra: fetching cassandra-all ${VERSION} and its runtime jars from Maven Central (once)`);
+    mkdirSync(p.lib, { recursive: true });
+    execFileSync('mvn', ['-q', '-B', '-Dstyle.color=never', '--no-transfer-progress', '-f', POM, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${p.lib}`], { stdio: 'inherit' });
+    // Written last: a half-finished download is retried, never used.
+    writeFileSync(p.installed, `${new Date().toISOString()}\n`);
+  },
+
+  async start(log) {
+    const p = paths();
+    if (livePid(p.pidFile) !== null && (await cqlReady().catch(() => false))) return this.status();
+    await this.install(log);
+    const java = findJava17();
+    for (const sub of ['data', 'commitlog', 'saved_caches', 'hints', 'cdc_raw']) mkdirSync(join(p.dir, sub), { recursive: true });
+    writeFileSync(p.yaml, cassandraYaml(p.dir));
+    writeFileSync(p.logback, LOGBACK(join(p.dir, 'system.log')));
+    log(`cassandra: starting ${VERSION} on ${HOST}:${CQL_PORT} (about 20-60 s)`);
+    const pid = spawnDetached(
+      java,
+      [
+        '-Xms1G',
+        '-Xmx1G',
+        '-Xss256k',
+        ...JVM17_OPTIONS,
+        `-Dcassandra.config=file://${p.yaml}`,
+        `-Dcassandra.storagedir=${join(p.dir, 'data')}`,
+        `-Dcassandra.logdir=${p.dir}`,
+        `-Dlogback.configurationFile=${p.logback}`,
+        '-Dcassandra-foreground=yes',
+        '-Dcassandra.ring_delay_ms=1000',
+        '-Dcassandra.skip_wait_for_gossip_to_settle=0',
+        `-Dcassandra.jmx.local.port=${JMX_PORT}`,
+        '-Djava.net.preferIPv4Stack=true',
+        '-cp',
+        `${p.lib}/*`,
+        'org.apache.cassandra.service.CassandraDaemon',
+      ],
+      { logFile: p.logFile, pidFile: p.pidFile, cwd: p.dir },
+    );
+    await waitUntil('cassandra', cqlReady, {
+      timeoutMs: 180_000,
+      intervalMs: 1000,
+      aliveCheck: () => livePid(p.pidFile) === pid,
+      logFile: join(p.dir, 'system.log'),
+    });
+    return this.status();
+  },
+
+  async stop(log) {
+    if (await stopByPidFile(paths().pidFile, 30_000)) log('cassandra: stopped');
+  },
+
+  async status(): Promise<TargetStatus> {
+    const p = paths();
+    const pid = livePid(p.pidFile);
+    return { running: pid !== null, pid, url: LOCAL_URL, logFile: join(p.dir, 'system.log') };
+  },
+
+  async info(): Promise<TargetInfo> {
+    return {
+      store: 'cassandra',
+      product: `Apache Cassandra ${VERSION} (cassandra-all from Maven Central, JDK 17)`,
+      standIn: false,
+      limits: 'a single node with a 1 GB heap: no replication or multi-node effects',
+    };
+  },
+};

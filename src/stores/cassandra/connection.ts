@@ -1,0 +1,92 @@
+/**
+ * Opening and closing the driver's client. A failed connect becomes an UnreachableError whose
+ * reason says, per contact point, what went wrong in words a user can act on (the driver's own
+ * message is several lines with a stack trace in the middle).
+ */
+import cassandra from 'cassandra-driver';
+import { UnreachableError } from '../store.ts';
+import type { CassandraConfig } from './settings.ts';
+
+const CONNECT_TIMEOUT_MS = 5000;
+/** Also bounds the connection's start-up exchange, so an address that never answers fails after this long. */
+const READ_TIMEOUT_MS = 12_000;
+/** Past this many operations in flight a second connection per host pays off (the driver allows 2048 requests per connection). */
+const ONE_CONNECTION_UP_TO = 16;
+
+/** The client for a configuration; it opens no connection until `connect`. */
+export function createClient(config: CassandraConfig): cassandra.Client {
+  return new cassandra.Client(clientOptions(config));
+}
+
+export function clientOptions(config: CassandraConfig): cassandra.ClientOptions {
+  return {
+    contactPoints: config.contactPoints,
+    localDataCenter: config.datacenter,
+    ...(config.credentials ? { credentials: config.credentials } : {}),
+    socketOptions: { connectTimeout: CONNECT_TIMEOUT_MS, readTimeout: READ_TIMEOUT_MS },
+    pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: config.concurrency > ONE_CONNECTION_UP_TO ? 2 : 1 } },
+    queryOptions: { prepare: true },
+  };
+}
+
+/** Connect, or throw UnreachableError (the client is shut down first). */
+export async function connectClient(client: cassandra.Client, config: CassandraConfig): Promise<void> {
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.shutdown().catch(() => {});
+    closeLeakedControlConnection(client);
+    throw new UnreachableError('cassandra', config.displayUrl, unreachableReason(error, config));
+  }
+}
+
+/**
+ * Driver workaround (cassandra-driver 4.10): when a node answers but the control connection's
+ * next step fails (an unknown `localDataCenter`, for one), the driver neither closes that
+ * connection nor hands it to a pool, and `shutdown()` does not see it. Its open socket would keep
+ * the process alive and each retry (the service's) would leak another, so it is closed here.
+ */
+function closeLeakedControlConnection(client: cassandra.Client): void {
+  const internal = client as unknown as { controlConnection?: { connection?: { close?: () => void } | null } };
+  internal.controlConnection?.connection?.close?.();
+}
+
+/** Close every connection; safe to call twice. */
+export async function closeClient(client: cassandra.Client): Promise<void> {
+  await client.shutdown();
+}
+
+/** One line on why no contact point could be used. */
+export function unreachableReason(error: unknown, config: CassandraConfig): string {
+  if (error instanceof cassandra.errors.NoHostAvailableError) {
+    const perHost = Object.entries((error.innerErrors ?? {}) as Record<string, unknown>);
+    if (perHost.length === 0) return `none of ${config.contactPoints.join(', ')} resolves to an address (check the host names)`;
+    return perHost.map(([host, cause]) => `${host}: ${hostReason(cause, config)}`).join('; ');
+  }
+  return hostReason(error, config);
+}
+
+function hostReason(cause: unknown, config: CassandraConfig): string {
+  const { errors } = cassandra;
+  const message = firstLine(cause);
+  if (cause instanceof errors.ArgumentError && /localDataCenter/.test(message)) {
+    const known = /data centers: \[(.*)\]/.exec(message)?.[1];
+    return `the URL's datacenter "${config.datacenter}" is not one of this cluster's${known ? ` (${known})` : ''}; set ?datacenter= to the data center docbench runs next to`;
+  }
+  if (cause instanceof errors.AuthenticationError) {
+    return config.credentials
+      ? `the server refused user "${config.credentials.username}" (${message}); check the URL's user and password`
+      : 'the server requires a login; put USER:PASSWORD@ in the URL';
+  }
+  if (cause instanceof errors.OperationTimedOutError) return `no CQL answer within ${READ_TIMEOUT_MS / 1000} s (a firewall, or a port that is not Cassandra's native transport?)`;
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (code === 'ECONNREFUSED') return 'connection refused (is Cassandra running, with its native transport on this port?)';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'no route to the host';
+  return message;
+}
+
+function firstLine(cause: unknown): string {
+  const text = cause instanceof Error ? cause.message : String(cause);
+  return text.split('\n')[0]!.trim();
+}

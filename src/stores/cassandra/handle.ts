@@ -1,0 +1,30 @@
+/**
+ * What the Cassandra scenario dialects work with: the connected driver client, the keyspace the
+ * store is configured for, and the one way to create that keyspace (with the configured
+ * replication), so scenarios write CQL in Cassandra's own idiom without reaching into the store.
+ */
+import type cassandra from 'cassandra-driver';
+
+/** A quoted CQL identifier: keeps the name's case, and any name is safe in a statement. */
+export const cqlIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+export class CassandraHandle {
+  constructor(
+    /** The driver client (connected once the store is). */
+    readonly client: cassandra.Client,
+    /** The keyspace docbench works in (`cassandra.keyspace`, else the URL's path, else ycsb). */
+    readonly keyspace: string,
+    /** The CQL replication map the keyspace is created with (`cassandra.replication`). */
+    readonly replication: string,
+  ) {}
+
+  /** `"keyspace"."table"`. */
+  table(name: string): string {
+    return `${cqlIdentifier(this.keyspace)}.${cqlIdentifier(name)}`;
+  }
+
+  /** Create the keyspace with the configured replication if it does not exist yet. */
+  async ensureKeyspace(): Promise<void> {
+    await this.client.execute(`CREATE KEYSPACE IF NOT EXISTS ${cqlIdentifier(this.keyspace)} WITH replication = ${this.replication}`);
+  }
+}
