@@ -54,10 +54,10 @@ describe('couchbase URL, settings and SQL++ text (no server)', () => {
 
   it('each bad URL shape is a one-line user error naming what is wrong and the expected shape, the password masked', () => {
     const cases: Array<[string, RegExp]> = [
-      ['couchbase://db1.example.com/travel', /lacks a user name, a password, which/],
+      ['couchbase://db1.example.com/travel', /lacks a user name and a password, which Couchbase Server needs/],
       ['couchbase://app@db1.example.com/travel', /lacks a password, which/],
       ['couchbase://app:s3cret@db1.example.com', /"couchbase:\/\/app:\*\*\*@db1\.example\.com" lacks a bucket name \(the URL path\)/],
-      ['couchbase://db1.example.com', /lacks a user name, a password, a bucket name/],
+      ['couchbase://db1.example.com', /lacks a user name, a password and a bucket name \(the URL path\)/],
       ['couchbase://app:s3cret@/travel', /"couchbase:\/\/app:\*\*\*@\/travel" lacks a host/],
       ['couchbase://app:s3cret@db1.example.com/travel/extra', /names "travel\/extra" as its bucket; the URL path is the bucket name alone/],
       ['couchbase://app:s3cr%ZZet@db1.example.com/travel', /has a malformed %-escape in the password/],

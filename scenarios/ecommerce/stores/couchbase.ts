@@ -185,19 +185,10 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
   async insertMany(batch: SeedBatch): Promise<void> {
     const customers = this.customers();
     const orders = this.orders();
-    const write = (collection: Collection, key: string, doc: object) => (this.caps.upsert ? collection.upsert(key, doc) : collection.insert(key, doc));
-    // The SDK pipelines concurrent KV requests over its connections: this is its bulk write.
-    const outcomes = await Promise.allSettled([
-      ...batch.customers.map((c) => write(customers, c._id, c)),
-      ...batch.orders.map((o) => write(orders, o._id, o)),
+    await this.handle.writeAll([
+      ...batch.customers.map((c) => ({ collection: customers, key: c._id, value: c })),
+      ...batch.orders.map((o) => ({ collection: orders, key: o._id, value: o })),
     ]);
-    const failed = outcomes.findIndex((o) => o.status === 'rejected');
-    if (failed !== -1) {
-      const all = [...batch.customers, ...batch.orders];
-      const count = outcomes.filter((o) => o.status === 'rejected').length;
-      const reason = (outcomes[failed] as PromiseRejectedResult).reason as unknown;
-      throw new Error(`stored ${all.length - count} of ${all.length} documents; first failure "${all[failed]!._id}": ${reason instanceof Error ? reason.message : String(reason)}`);
-    }
   }
 
   async buildIndexes(): Promise<string[]> {

@@ -158,14 +158,7 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder {
 
   async insertMany(records: readonly PersonRecord[]): Promise<void> {
     const collection = this.collection();
-    const write = (r: PersonRecord) => (this.caps.upsert ? collection.upsert(r.id, r.person) : collection.insert(r.id, r.person));
-    const outcomes = await Promise.allSettled(records.map(write));
-    const failed = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [{ id: records[i]!.id, reason: o.reason as unknown }] : []));
-    if (failed.length > 0) {
-      const first = failed[0]!;
-      const reason = first.reason instanceof Error ? first.reason.message : String(first.reason);
-      throw new Error(`stored ${records.length - failed.length} of ${records.length} documents; first failure "${first.id}": ${reason}`);
-    }
+    await this.handle.writeAll(records.map((r) => ({ collection, key: r.id, value: r.person })));
   }
 
   async buildIndexes(): Promise<string> {

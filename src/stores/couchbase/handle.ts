@@ -5,10 +5,10 @@
  * never makes a call the settings switch off (on the local stand-in some management calls crash
  * the SDK's native core).
  */
-import { CollectionNotFoundError, DocumentNotFoundError, ScopeNotFoundError, type Bucket, type Cluster, type Collection, type QueryOptions } from 'couchbase';
+import { CollectionNotFoundError, DocumentNotFoundError, ScopeNotFoundError, type Bucket, type Cluster, type Collection, type DurabilityLevel, type QueryOptions } from 'couchbase';
 import { UnsupportedError } from '../store.ts';
 import { retryWhile, waitFor } from '../wait.ts';
-import { managementRest, type CouchbaseConnection } from './connection.ts';
+import { managementRest, reasonOf, type CouchbaseConnection } from './connection.ts';
 import type { CouchbaseConfig } from './settings.ts';
 
 /** A backtick-quoted SQL++ identifier (Couchbase names cannot contain a backtick). */
@@ -27,6 +27,18 @@ export interface CouchbaseCapabilities {
   query: boolean;
   management: boolean;
   upsert: boolean;
+}
+
+/** One document to write: where, under which key, what. */
+export interface DocumentWrite {
+  collection: Collection;
+  key: string;
+  value: object;
+}
+
+/** Options of a write: the durability level (couchbase.durability) for YCSB's writes. */
+export interface WriteOptions {
+  durabilityLevel?: DurabilityLevel;
 }
 
 export class CouchbaseHandle {
@@ -59,6 +71,26 @@ export class CouchbaseHandle {
   capabilities(): CouchbaseCapabilities {
     const c = this.config;
     return { bucket: c.url.bucket, scope: c.scope, collection: c.collection, query: c.query, management: c.management, upsert: c.upsert };
+  }
+
+  /** Write one document: `insert` (create only) or, with couchbase.upsert=true, `upsert` (overwrites it whole). */
+  async write(document: DocumentWrite, options: WriteOptions = {}): Promise<void> {
+    const { collection, key, value } = document;
+    if (this.config.upsert) await collection.upsert(key, value, options);
+    else await collection.insert(key, value, options);
+  }
+
+  /**
+   * Write documents concurrently (the SDK pipelines concurrent KV requests over its connections:
+   * this is its bulk write). Every write is awaited; a failure says how many were stored and
+   * names the first that was not.
+   */
+  async writeAll(documents: readonly DocumentWrite[], options: WriteOptions = {}): Promise<void> {
+    const outcomes = await Promise.allSettled(documents.map((d) => this.write(d, options)));
+    const failed = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [{ key: documents[i]!.key, reason: o.reason as unknown }] : []));
+    if (failed.length > 0) {
+      throw new Error(`stored ${documents.length - failed.length} of ${documents.length} documents; first failure "${failed[0]!.key}": ${reasonOf(failed[0]!.reason)}`);
+    }
   }
 
   /** SQL++ rows (dialects call requireQuery first where the target may have no query service). */

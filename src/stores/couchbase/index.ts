@@ -67,6 +67,7 @@
  * handle.ts (what scenario dialects use), stats.ts, local-target.ts (the local stand-in), and
  * this file, which composes them into the store.
  */
+import type { Collection } from 'couchbase';
 import type { BatchInserter, FieldMap, KeyedRecord, Store, StoreFactory, StoreOptions, StoreStats, YcsbSchema } from '../store.ts';
 import { CouchbaseConnection } from './connection.ts';
 import { CouchbaseHandle } from './handle.ts';
@@ -92,7 +93,7 @@ export class CouchbaseStore implements Store<CouchbaseHandle>, BatchInserter {
   }
 
   /** The SDK collection a YCSB table lives in: the configured one, for every table (see the header). */
-  collectionFor(_table: string) {
+  collectionFor(_table: string): Collection {
     return this.handle.collection();
   }
 

@@ -44,7 +44,7 @@ const httpOrigin = (describe: string): SettingSpec<string | undefined> => ({
 
 const milliseconds = (fallback: number, describe: string) => setting.wholeNumber({ min: 1, fallback, describe: `ms ${describe}` });
 
-export const SETTINGS = {
+const SETTINGS = {
   scope: couchbaseName('the scope the documents live in'),
   collection: couchbaseName('the collection the documents live in (create it first)'),
   kvTimeout: milliseconds(2500, "per KV operation (the SDK's default)"),

@@ -7,7 +7,7 @@
  */
 import { UserError } from '../../common/user-error.ts';
 
-export const URL_SHAPE = 'couchbase://USER:PASSWORD@host[:port]/BUCKET (couchbases:// for TLS)';
+const URL_SHAPE = 'couchbase://USER:PASSWORD@host[:port]/BUCKET (couchbases:// for TLS)';
 
 /** A connection URL Couchbase Server cannot be reached with; the message shows the URL with its password masked. */
 export class CouchbaseUrlError extends UserError {
@@ -55,7 +55,10 @@ export function parseCouchbaseUrl(url: string): CouchbaseUrl {
   if (!username) missing.push('a user name');
   if (!password) missing.push('a password');
   if (!bucket) missing.push('a bucket name (the URL path)');
-  if (missing.length > 0) throw new CouchbaseUrlError(url, `lacks ${missing.join(', ')}, which Couchbase Server needs`);
+  if (missing.length > 0) {
+    const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
+    throw new CouchbaseUrlError(url, `lacks ${list}, which Couchbase Server needs`);
+  }
   if (bucket.includes('/')) throw new CouchbaseUrlError(url, `names "${bucket}" as its bucket; the URL path is the bucket name alone`);
 
   const urlSettings: Record<string, string> = {};

@@ -133,22 +133,12 @@ export class CouchbaseYcsb implements BatchInserter {
   }
 
   async insert(_table: string, key: string, values: FieldMap): Promise<void> {
-    const collection = this.handle.collection();
-    if (this.config.upsert) await collection.upsert(key, values, this.durable());
-    else await collection.insert(key, values, this.durable());
+    await this.handle.write({ collection: this.handle.collection(), key, value: values }, this.durable());
   }
 
-  async insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> {
-    const outcomes = await Promise.allSettled(records.map((r) => this.insert(table, r.key, r.fields)));
-    let failed = 0;
-    let first: { key: string; reason: unknown } | undefined;
-    outcomes.forEach((o, i) => {
-      if (o.status === 'rejected') {
-        failed++;
-        first ??= { key: records[i]!.key, reason: o.reason };
-      }
-    });
-    if (first) throw new Error(`stored ${records.length - failed} of ${records.length} documents; first failure "${first.key}": ${reasonOf(first.reason)}`);
+  async insertMany(_table: string, records: readonly KeyedRecord[]): Promise<void> {
+    const collection = this.handle.collection();
+    await this.handle.writeAll(records.map((r) => ({ collection, key: r.key, value: r.fields })), this.durable());
   }
 
   async delete(_table: string, key: string): Promise<boolean> {
