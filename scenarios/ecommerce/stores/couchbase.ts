@@ -46,8 +46,8 @@ import {
   QueryScanConsistency,
   type Collection,
 } from 'couchbase';
-import { CouchbaseStore, keyspacePath } from '../../../src/stores/couchbase.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
+import type { HandleOf } from '../../../src/stores/stores.ts';
 import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import { customerId, orderId, type Customer, type CustomerPatch, type Order } from '../model.ts';
@@ -102,7 +102,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
   readonly variants = VARIANTS;
   readonly layout: readonly string[];
   readonly readsOwnWrites = false;
-  private readonly caps: ReturnType<CouchbaseStore['capabilities']>;
+  private readonly caps: ReturnType<HandleOf<'couchbase'>['capabilities']>;
   /** The dialect creates and drops its own collections (needs management and SQL++). */
   private readonly ownCollections: boolean;
   private readonly customerCollection: string;
@@ -110,13 +110,13 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
   private readonly customersKeyspace: string;
   private readonly ordersKeyspace: string;
 
-  constructor(private readonly store: CouchbaseStore) {
-    this.caps = store.capabilities();
+  constructor(private readonly handle: HandleOf<'couchbase'>) {
+    this.caps = handle.capabilities();
     this.ownCollections = this.caps.management && this.caps.query;
     this.customerCollection = this.ownCollections ? NAMES.customers : this.caps.collection;
     this.orderCollection = this.ownCollections ? NAMES.orders : this.caps.collection;
-    this.customersKeyspace = keyspacePath(this.caps.bucket, this.caps.scope, this.customerCollection);
-    this.ordersKeyspace = keyspacePath(this.caps.bucket, this.caps.scope, this.orderCollection);
+    this.customersKeyspace = handle.keyspace(this.customerCollection);
+    this.ordersKeyspace = handle.keyspace(this.orderCollection);
     this.layout = [
       this.ownCollections
         ? `couchbase: collections ${this.customersKeyspace} and ${this.ordersKeyspace}, written through KV, queried with SQL++`
@@ -128,21 +128,21 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
   }
 
   private customers(): Collection {
-    return this.store.bucket().scope(this.caps.scope).collection(this.customerCollection);
+    return this.handle.collection(this.customerCollection);
   }
 
   private orders(): Collection {
-    return this.store.bucket().scope(this.caps.scope).collection(this.orderCollection);
+    return this.handle.collection(this.orderCollection);
   }
 
   async drop(): Promise<void> {
     if (this.ownCollections) {
-      await this.store.queryRows(`DROP COLLECTION ${this.customersKeyspace} IF EXISTS`);
-      await this.store.queryRows(`DROP COLLECTION ${this.ordersKeyspace} IF EXISTS`);
+      await this.handle.queryRows(`DROP COLLECTION ${this.customersKeyspace} IF EXISTS`);
+      await this.handle.queryRows(`DROP COLLECTION ${this.ordersKeyspace} IF EXISTS`);
       return;
     }
     if (this.caps.query) {
-      await this.store.queryRows(`DELETE FROM ${this.customersKeyspace} WHERE META().id LIKE "customer:%" OR META().id LIKE "order:%" OR META().id = $1`, {
+      await this.handle.queryRows(`DELETE FROM ${this.customersKeyspace} WHERE META().id LIKE "customer:%" OR META().id LIKE "order:%" OR META().id = $1`, {
         parameters: [MANIFEST_KEY],
         scanConsistency: QueryScanConsistency.RequestPlus,
       });
@@ -178,30 +178,21 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
 
   async prepare(): Promise<void> {
     if (!this.ownCollections) return;
-    await this.store.createCollection(this.customerCollection);
-    await this.store.createCollection(this.orderCollection);
+    await this.handle.createCollection(this.customerCollection);
+    await this.handle.createCollection(this.orderCollection);
   }
 
   async insertMany(batch: SeedBatch): Promise<void> {
     const customers = this.customers();
     const orders = this.orders();
-    const write = (collection: Collection, key: string, doc: object) => (this.caps.upsert ? collection.upsert(key, doc) : collection.insert(key, doc));
-    // The SDK pipelines concurrent KV requests over its connections: this is its bulk write.
-    const outcomes = await Promise.allSettled([
-      ...batch.customers.map((c) => write(customers, c._id, c)),
-      ...batch.orders.map((o) => write(orders, o._id, o)),
+    await this.handle.writeAll([
+      ...batch.customers.map((c) => ({ collection: customers, key: c._id, value: c })),
+      ...batch.orders.map((o) => ({ collection: orders, key: o._id, value: o })),
     ]);
-    const failed = outcomes.findIndex((o) => o.status === 'rejected');
-    if (failed !== -1) {
-      const all = [...batch.customers, ...batch.orders];
-      const count = outcomes.filter((o) => o.status === 'rejected').length;
-      const reason = (outcomes[failed] as PromiseRejectedResult).reason as unknown;
-      throw new Error(`stored ${all.length - count} of ${all.length} documents; first failure "${all[failed]!._id}": ${reason instanceof Error ? reason.message : String(reason)}`);
-    }
   }
 
   async buildIndexes(): Promise<string[]> {
-    this.store.requireQuery('INDEX-BUILD');
+    this.handle.requireQuery('INDEX-BUILD');
     if (!this.caps.management) throw new UnsupportedError('INDEX-BUILD', 'couchbase.management=false: docbench creates no index; create them yourself');
     if (!this.ownCollections) throw new UnsupportedError('INDEX-BUILD', 'no collections of its own');
     const indexes = indexStatements(this.customersKeyspace, this.ordersKeyspace);
@@ -210,14 +201,14 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
       [this.customersKeyspace, this.customerCollection, indexes.customers],
       [this.ordersKeyspace, this.orderCollection, indexes.orders],
     ] as const) {
-      await this.store.buildDeferredIndexes(keyspace, collection, list);
+      await this.handle.buildDeferredIndexes(keyspace, collection, list);
       const names = list.map((i) => i.name);
       built.push(`couchbase: GSI ${names.join(', ')} on ${keyspace}, created deferred, one BUILD INDEX`);
     }
     // Let the indexes catch up with the whole load before the first timed (not_bounded) query.
     const consistent = { scanConsistency: QueryScanConsistency.RequestPlus, readOnly: true };
-    await this.store.queryRows(paginationStatement(this.customersKeyspace), { ...consistent, parameters: ['', 0, 1] });
-    await this.store.queryRows(joinStatement('ansi', this.customersKeyspace, this.ordersKeyspace), { ...consistent, parameters: ['', 1] });
+    await this.handle.queryRows(paginationStatement(this.customersKeyspace), { ...consistent, parameters: ['', 0, 1] });
+    await this.handle.queryRows(joinStatement('ansi', this.customersKeyspace, this.ordersKeyspace), { ...consistent, parameters: ['', 1] });
     return built;
   }
 
@@ -239,7 +230,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
     // Queries run not_bounded (see readsOwnWrites): wait once, here, until the GSI index has
     // seen the removals, so the next run's pages cannot show sign-ups that are gone.
     if (this.caps.query && customers.length > 0) {
-      await this.store.queryRows(paginationStatement(this.customersKeyspace), {
+      await this.handle.queryRows(paginationStatement(this.customersKeyspace), {
         parameters: [customers[0]!.country, 0, 1],
         scanConsistency: QueryScanConsistency.RequestPlus,
         readOnly: true,
@@ -249,8 +240,8 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
 
   async pagination(variant: string, params: PageParams): Promise<string[]> {
     checkVariant('pagination', variant);
-    this.store.requireQuery('PAGINATION');
-    return this.store.queryRows<string>(paginationStatement(this.customersKeyspace), {
+    this.handle.requireQuery('PAGINATION');
+    return this.handle.queryRows<string>(paginationStatement(this.customersKeyspace), {
       parameters: [params.country, params.offset, params.limit],
       adhoc: false,
       readOnly: true,
@@ -259,8 +250,8 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
 
   async join(variant: string, params: JoinParams): Promise<JoinRow[]> {
     checkVariant('join', variant);
-    this.store.requireQuery('JOIN');
-    const rows = await this.store.queryRows<JoinRow>(joinStatement(variant as JoinVariant, this.customersKeyspace, this.ordersKeyspace), {
+    this.handle.requireQuery('JOIN');
+    const rows = await this.handle.queryRows<JoinRow>(joinStatement(variant as JoinVariant, this.customersKeyspace, this.ordersKeyspace), {
       parameters: [params.zip, params.month],
       adhoc: false,
       readOnly: true,
@@ -311,5 +302,5 @@ function checkVariant(kind: QueryKind, variant: string): void {
 
 export const dialect: EcommerceDialectDefinition<'couchbase'> = {
   store: 'couchbase',
-  create: (store) => new CouchbaseDialect(store),
+  create: (handle) => new CouchbaseDialect(handle),
 };

@@ -45,9 +45,9 @@ import {
   QueryScanConsistency,
   type Collection,
 } from 'couchbase';
-import { CouchbaseStore, keyspacePath } from '../../../src/stores/couchbase.ts';
-import { waitFor } from '../../../src/stores/wait.ts';
+import type { HandleOf } from '../../../src/stores/stores.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
+import { waitFor } from '../../../src/stores/wait.ts';
 import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant, VariantBuilder, PersonsDialectDefinition } from '../dialect.ts';
 import type { PersonRecord } from '../model.ts';
 import { queriedFields, QUERIES, type Condition, type PersonsQuery } from '../queries.ts';
@@ -60,7 +60,7 @@ const ELEMENT = 'v';
 
 export const dialect: PersonsDialectDefinition<'couchbase'> = {
   store: 'couchbase',
-  create: (store, context) => new CouchbasePersons(store, context),
+  create: (handle, context) => new CouchbasePersons(handle, context),
 };
 
 /** A backtick-quoted SQL++ identifier. */
@@ -115,7 +115,7 @@ export function collectionSizePath(bucket: string, scope: string, collection: st
 class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder {
   readonly variants: readonly QueryVariant[];
   readonly noCompaction = 'not run: Couchbase compacts automatically (fragmentation thresholds), and compaction by hand is bucket-wide';
-  private readonly caps: ReturnType<CouchbaseStore['capabilities']>;
+  private readonly caps: ReturnType<HandleOf<'couchbase'>['capabilities']>;
   private readonly nested: boolean;
   /** The dialect creates and drops its own collection per shape (needs management and SQL++). */
   private readonly ownCollection: boolean;
@@ -124,74 +124,67 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder {
   private readonly keyspace: string;
 
   constructor(
-    private readonly store: CouchbaseStore,
+    private readonly handle: HandleOf<'couchbase'>,
     context: DialectContext,
   ) {
-    this.caps = store.capabilities();
+    this.caps = handle.capabilities();
     this.nested = context.shape === 'nested';
     this.ownCollection = this.caps.management && this.caps.query;
     this.collectionName = this.ownCollection ? context.collection : this.caps.collection;
-    this.keyspace = keyspacePath(this.caps.bucket, this.caps.scope, this.collectionName);
+    this.keyspace = handle.keyspace(this.collectionName);
     this.variants = context.indexes
       ? [{ name: 'gsi', description: `SQL++ SELECT on ${this.keyspace} with a GSI index on each queried field (array indexes for arrays)`, build: true }]
       : [{ name: 'primary', description: `SQL++ SELECT on ${this.keyspace} with the primary index only: every document fetched and filtered by the query service`, build: true }];
   }
 
   private collection(): Collection {
-    return this.store.bucket().scope(this.caps.scope).collection(this.collectionName);
+    return this.handle.collection(this.collectionName);
   }
 
   async drop(): Promise<void> {
     if (this.ownCollection) {
-      await this.store.queryRows(`DROP COLLECTION ${this.keyspace} IF EXISTS`);
+      await this.handle.queryRows(`DROP COLLECTION ${this.keyspace} IF EXISTS`);
       return;
     }
     // Without DDL rights: empty the configured collection (no SQL++: nothing can be deleted, and
     // the store's upsert setting lets the load overwrite what an earlier load left).
-    if (this.caps.query) await this.store.queryRows(`DELETE FROM ${this.keyspace}`, { scanConsistency: QueryScanConsistency.RequestPlus });
+    if (this.caps.query) await this.handle.queryRows(`DELETE FROM ${this.keyspace}`, { scanConsistency: QueryScanConsistency.RequestPlus });
   }
 
   async prepare(): Promise<void> {
     if (!this.ownCollection) return;
-    await this.store.createCollection(this.collectionName);
+    await this.handle.createCollection(this.collectionName);
   }
 
   async insertMany(records: readonly PersonRecord[]): Promise<void> {
     const collection = this.collection();
-    const write = (r: PersonRecord) => (this.caps.upsert ? collection.upsert(r.id, r.person) : collection.insert(r.id, r.person));
-    const outcomes = await Promise.allSettled(records.map(write));
-    const failed = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [{ id: records[i]!.id, reason: o.reason as unknown }] : []));
-    if (failed.length > 0) {
-      const first = failed[0]!;
-      const reason = first.reason instanceof Error ? first.reason.message : String(first.reason);
-      throw new Error(`stored ${records.length - failed.length} of ${records.length} documents; first failure "${first.id}": ${reason}`);
-    }
+    await this.handle.writeAll(records.map((r) => ({ collection, key: r.id, value: r.person })));
   }
 
   async buildIndexes(): Promise<string> {
-    this.store.requireQuery('INDEX-BUILD');
+    this.handle.requireQuery('INDEX-BUILD');
     if (!this.caps.management) throw new UnsupportedError('INDEX-BUILD', 'couchbase.management=false: docbench creates no index; create them yourself');
     const indexes = gsiIndexes(this.keyspace, this.collectionName, this.nested);
-    await this.store.buildDeferredIndexes(this.keyspace, this.collectionName, indexes);
+    await this.handle.buildDeferredIndexes(this.keyspace, this.collectionName, indexes);
     const names = indexes.map((i) => i.name);
     return `GSI indexes ${names.join(', ')}, created deferred and built with one BUILD INDEX`;
   }
 
   async buildVariant(variant: string): Promise<string> {
     this.checkVariant(variant);
-    this.store.requireQuery(`${variant}:BUILD`);
+    this.handle.requireQuery(`${variant}:BUILD`);
     for (const q of QUERIES) {
       const { statement, parameters } = sqlppQuery(this.keyspace, q, this.nested);
-      await this.store.queryRows(statement, { parameters, scanConsistency: QueryScanConsistency.RequestPlus, readOnly: true });
+      await this.handle.queryRows(statement, { parameters, scanConsistency: QueryScanConsistency.RequestPlus, readOnly: true });
     }
     return `each query once with request_plus consistency, so the ${variant === 'gsi' ? 'GSI' : 'primary'} indexes have caught up with the load`;
   }
 
   async query(variant: string, query: PersonsQuery): Promise<string[]> {
     this.checkVariant(variant);
-    this.store.requireQuery(query.id);
+    this.handle.requireQuery(query.id);
     const { statement, parameters } = sqlppQuery(this.keyspace, query, this.nested);
-    const rows = await this.store.queryRows<{ id: string; doc: unknown }>(statement, { parameters, adhoc: false, readOnly: true });
+    const rows = await this.handle.queryRows<{ id: string; doc: unknown }>(statement, { parameters, adhoc: false, readOnly: true });
     return rows.map((r) => r.id);
   }
 
@@ -203,7 +196,7 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder {
     let last = -1;
     let steadySince = 0;
     await waitFor('a steady kv_collection_data_size_bytes', async () => {
-      const bytes = latestValue(await this.store.managementGet(path));
+      const bytes = latestValue(await this.handle.managementGet(path));
       if (bytes === undefined || bytes !== last) {
         last = bytes ?? -1;
         steadySince = performance.now();
