@@ -26,20 +26,22 @@
  * ycsb.ts runs YCSB's operations, handle.ts is what scenario dialects get, stats.ts reports.
  */
 import type cassandra from 'cassandra-driver';
-import type { BatchInserter, FieldMap, KeyedRecord, Store, StoreFactory, StoreStats, YcsbSchema } from '../store.ts';
+import type { StoreFactory, StoreStats } from '../store.ts';
+import { YcsbStore } from '../ycsb-store.ts';
 import { closeClient, connectClient, createClient } from './connection.ts';
 import { CassandraHandle } from './handle.ts';
 import { cassandraConfig, type CassandraConfig } from './settings.ts';
 import { cassandraStats } from './stats.ts';
 import { YcsbTables } from './ycsb.ts';
 
-export class CassandraStore implements Store<CassandraHandle>, BatchInserter {
+export class CassandraStore extends YcsbStore<CassandraHandle> {
   readonly name = 'cassandra';
   readonly handle: CassandraHandle;
   private readonly client: cassandra.Client;
-  private readonly ycsb: YcsbTables;
+  protected readonly ycsb: YcsbTables;
 
   constructor(private readonly config: CassandraConfig) {
+    super();
     this.client = createClient(config);
     this.handle = new CassandraHandle(this.client, config.keyspace, config.replication);
     this.ycsb = new YcsbTables(this.handle, config);
@@ -47,38 +49,6 @@ export class CassandraStore implements Store<CassandraHandle>, BatchInserter {
 
   connect(): Promise<void> {
     return connectClient(this.client, this.config);
-  }
-
-  prepare(schema: YcsbSchema): Promise<void> {
-    return this.ycsb.prepare(schema);
-  }
-
-  drop(schema: YcsbSchema): Promise<void> {
-    return this.ycsb.drop(schema);
-  }
-
-  read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
-    return this.ycsb.read(table, key, fields);
-  }
-
-  scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
-    return this.ycsb.scan(table, startKey, count, fields);
-  }
-
-  update(table: string, key: string, values: FieldMap): Promise<boolean> {
-    return this.ycsb.update(table, key, values);
-  }
-
-  insert(table: string, key: string, values: FieldMap): Promise<void> {
-    return this.ycsb.insert(table, key, values);
-  }
-
-  insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> {
-    return this.ycsb.insertMany(table, records);
-  }
-
-  delete(table: string, key: string): Promise<boolean> {
-    return this.ycsb.delete(table, key);
   }
 
   stats(): Promise<StoreStats> {

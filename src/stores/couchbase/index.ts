@@ -68,25 +68,27 @@
  * this file, which composes them into the store.
  */
 import type { Collection } from 'couchbase';
-import type { BatchInserter, FieldMap, KeyedRecord, Store, StoreFactory, StoreOptions, StoreStats, YcsbSchema } from '../store.ts';
+import type { StoreFactory, StoreOptions, StoreStats } from '../store.ts';
+import { YcsbStore } from '../ycsb-store.ts';
 import { CouchbaseConnection } from './connection.ts';
 import { CouchbaseHandle } from './handle.ts';
 import { couchbaseConfig, type CouchbaseConfig } from './settings.ts';
 import { couchbaseStats } from './stats.ts';
 import { CouchbaseYcsb, type SkippedSteps } from './ycsb.ts';
 
-export class CouchbaseStore implements Store<CouchbaseHandle>, BatchInserter {
+export class CouchbaseStore extends YcsbStore<CouchbaseHandle> {
   readonly name = 'couchbase';
   /** What scenario dialects use (usable once connected). */
   readonly handle: CouchbaseHandle;
   private readonly config: CouchbaseConfig;
-  private readonly ycsb: CouchbaseYcsb;
+  protected readonly ycsb: CouchbaseYcsb;
   /** What prepare()/drop() could not do, for stats(). */
   private readonly skipped: SkippedSteps = new Map();
   private connection: CouchbaseConnection | null = null;
 
   /** Checks the URL and every setting now, so a mistake is reported before any network call. */
   constructor(options: StoreOptions) {
+    super();
     this.config = couchbaseConfig(options.url, options.settings);
     this.handle = new CouchbaseHandle(this.config, () => this.connected());
     this.ycsb = new CouchbaseYcsb(this.config, this.handle, this.skipped);
@@ -99,38 +101,6 @@ export class CouchbaseStore implements Store<CouchbaseHandle>, BatchInserter {
 
   async connect(): Promise<void> {
     this.connection = await CouchbaseConnection.open(this.config);
-  }
-
-  prepare(schema: YcsbSchema): Promise<void> {
-    return this.ycsb.prepare(schema);
-  }
-
-  drop(schema: YcsbSchema): Promise<void> {
-    return this.ycsb.drop(schema);
-  }
-
-  read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
-    return this.ycsb.read(table, key, fields);
-  }
-
-  scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
-    return this.ycsb.scan(table, startKey, count, fields);
-  }
-
-  update(table: string, key: string, values: FieldMap): Promise<boolean> {
-    return this.ycsb.update(table, key, values);
-  }
-
-  insert(table: string, key: string, values: FieldMap): Promise<void> {
-    return this.ycsb.insert(table, key, values);
-  }
-
-  insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> {
-    return this.ycsb.insertMany(table, records);
-  }
-
-  delete(table: string, key: string): Promise<boolean> {
-    return this.ycsb.delete(table, key);
   }
 
   stats(): Promise<StoreStats> {

@@ -34,21 +34,23 @@
  * The other parts: connection.ts (nano on an undici keep-alive pool, reachability), handle.ts
  * (what the scenario dialects use), stats.ts, local-target.ts (the local pouchdb-server stand-in).
  */
-import type { BatchInserter, FieldMap, KeyedRecord, Store, StoreFactory, StoreStats, YcsbSchema } from '../store.ts';
+import type { StoreFactory, StoreStats } from '../store.ts';
+import { YcsbStore } from '../ycsb-store.ts';
 import { CouchdbConnection } from './connection.ts';
 import { CouchdbHandle } from './handle.ts';
 import { couchdbConfig, type CouchdbConfig } from './settings.ts';
 import { couchdbStats } from './stats.ts';
 import { CouchdbYcsb } from './ycsb.ts';
 
-export class CouchdbStore implements Store<CouchdbHandle>, BatchInserter {
+export class CouchdbStore extends YcsbStore<CouchdbHandle> {
   readonly name = 'couchdb';
   readonly handle: CouchdbHandle;
   private readonly connection: CouchdbConnection;
-  private readonly ycsb: CouchdbYcsb;
+  protected readonly ycsb: CouchdbYcsb;
   private readonly maxSockets: number;
 
   constructor(config: CouchdbConfig) {
+    super();
     this.maxSockets = config.maxSockets;
     this.connection = new CouchdbConnection(config);
     this.handle = new CouchdbHandle(this.connection.server, config);
@@ -57,38 +59,6 @@ export class CouchdbStore implements Store<CouchdbHandle>, BatchInserter {
 
   connect(): Promise<void> {
     return this.connection.open();
-  }
-
-  prepare(schema: YcsbSchema): Promise<void> {
-    return this.ycsb.prepare(schema);
-  }
-
-  drop(schema: YcsbSchema): Promise<void> {
-    return this.ycsb.drop(schema);
-  }
-
-  read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
-    return this.ycsb.read(table, key, fields);
-  }
-
-  scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
-    return this.ycsb.scan(table, startKey, count, fields);
-  }
-
-  update(table: string, key: string, values: FieldMap): Promise<boolean> {
-    return this.ycsb.update(table, key, values);
-  }
-
-  insert(table: string, key: string, values: FieldMap): Promise<void> {
-    return this.ycsb.insert(table, key, values);
-  }
-
-  insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> {
-    return this.ycsb.insertMany(table, records);
-  }
-
-  delete(table: string, key: string): Promise<boolean> {
-    return this.ycsb.delete(table, key);
   }
 
   stats(): Promise<StoreStats> {

@@ -37,21 +37,23 @@
  * connection.ts (the driver's client), ycsb.ts (YCSB's operations), handle.ts (what scenario
  * dialects use), stats.ts, and local-target.ts (the local stand-in server).
  */
-import type { BatchInserter, FieldMap, KeyedRecord, Store, StoreFactory, StoreOptions, StoreStats, YcsbSchema } from '../store.ts';
+import type { StoreFactory, StoreOptions, StoreStats } from '../store.ts';
+import { YcsbStore } from '../ycsb-store.ts';
 import { close, connect, createHandle } from './connection.ts';
 import type { MongodbHandle } from './handle.ts';
 import { mongodbConfig, type MongodbConfig } from './settings.ts';
 import { mongodbStats } from './stats.ts';
 import { YcsbCollections } from './ycsb.ts';
 
-export class MongodbStore implements Store<MongodbHandle>, BatchInserter {
+export class MongodbStore extends YcsbStore<MongodbHandle> {
   readonly name = 'mongodb';
   readonly handle: MongodbHandle;
   private readonly config: MongodbConfig;
-  private readonly ycsb: YcsbCollections;
+  protected readonly ycsb: YcsbCollections;
 
   /** Checks the URL and the settings (user errors, before anything connects). */
   constructor(options: StoreOptions) {
+    super();
     this.config = mongodbConfig(options);
     this.handle = createHandle(this.config);
     this.ycsb = new YcsbCollections(this.handle);
@@ -59,38 +61,6 @@ export class MongodbStore implements Store<MongodbHandle>, BatchInserter {
 
   connect(): Promise<void> {
     return connect(this.handle, this.config.target.displayUrl);
-  }
-
-  prepare(schema: YcsbSchema): Promise<void> {
-    return this.ycsb.prepare(schema);
-  }
-
-  drop(schema: YcsbSchema): Promise<void> {
-    return this.ycsb.drop(schema);
-  }
-
-  read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
-    return this.ycsb.read(table, key, fields);
-  }
-
-  scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
-    return this.ycsb.scan(table, startKey, count, fields);
-  }
-
-  update(table: string, key: string, values: FieldMap): Promise<boolean> {
-    return this.ycsb.update(table, key, values);
-  }
-
-  insert(table: string, key: string, values: FieldMap): Promise<void> {
-    return this.ycsb.insert(table, key, values);
-  }
-
-  insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> {
-    return this.ycsb.insertMany(table, records);
-  }
-
-  delete(table: string, key: string): Promise<boolean> {
-    return this.ycsb.delete(table, key);
   }
 
   stats(): Promise<StoreStats> {

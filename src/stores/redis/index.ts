@@ -21,21 +21,23 @@
  * client, opened and closed; the two clients in connection-*.ts), ycsb.ts (the YCSB operations),
  * handle.ts (what scenario dialects use), stats.ts, local-target.ts (docbench's local server).
  */
-import type { BatchInserter, FieldMap, KeyedRecord, Store, StoreFactory, StoreOptions, StoreStats, YcsbSchema } from '../store.ts';
+import type { StoreFactory, StoreOptions, StoreStats } from '../store.ts';
+import { YcsbStore } from '../ycsb-store.ts';
 import { createConnection, openConnection } from './connection.ts';
 import { RedisHandle } from './handle.ts';
 import { redisConfig, type RedisConfig } from './settings.ts';
 import { redisStats } from './stats.ts';
 import { RedisYcsb } from './ycsb.ts';
 
-export class RedisStore implements Store<RedisHandle>, BatchInserter {
+export class RedisStore extends YcsbStore<RedisHandle> {
   readonly name = 'redis';
   readonly handle: RedisHandle;
   private readonly config: RedisConfig;
-  private readonly ycsb: RedisYcsb;
+  protected readonly ycsb: RedisYcsb;
 
   /** Checks the URL and settings (user errors) without connecting. */
   constructor(options: StoreOptions) {
+    super();
     this.config = redisConfig(options.url, options.settings);
     this.handle = new RedisHandle(createConnection(this.config));
     this.ycsb = new RedisYcsb(this.handle);
@@ -43,38 +45,6 @@ export class RedisStore implements Store<RedisHandle>, BatchInserter {
 
   connect(): Promise<void> {
     return openConnection(this.handle.connection, this.config);
-  }
-
-  prepare(schema: YcsbSchema): Promise<void> {
-    return this.ycsb.prepare(schema);
-  }
-
-  drop(schema: YcsbSchema): Promise<void> {
-    return this.ycsb.drop(schema);
-  }
-
-  read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
-    return this.ycsb.read(table, key, fields);
-  }
-
-  scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
-    return this.ycsb.scan(table, startKey, count, fields);
-  }
-
-  update(table: string, key: string, values: FieldMap): Promise<boolean> {
-    return this.ycsb.update(table, key, values);
-  }
-
-  insert(table: string, key: string, values: FieldMap): Promise<void> {
-    return this.ycsb.insert(table, key, values);
-  }
-
-  insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> {
-    return this.ycsb.insertMany(table, records);
-  }
-
-  delete(table: string, key: string): Promise<boolean> {
-    return this.ycsb.delete(table, key);
   }
 
   stats(): Promise<StoreStats> {
