@@ -16,9 +16,9 @@ export const TIMER_EARLY_MS = 2;
  * failure naming what never happened; it is not a timing assertion, so it sits far above
  * anything load can cause.
  */
-export async function waitFor(condition: () => boolean, what: string, { everyMs = 10, limitMs = 60_000 } = {}): Promise<void> {
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, { everyMs = 10, limitMs = 60_000 } = {}): Promise<void> {
   const deadline = performance.now() + limitMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (performance.now() > deadline) throw new Error(`still waiting for ${what} after ${limitMs} ms`);
     await sleep(everyMs);
   }
