@@ -65,7 +65,10 @@ describe('docbench k6: YCSB through the service', { skip: !STORES.includes('redi
     const read = result.operations.find((o) => o.name === 'READ')!;
     const update = result.operations.find((o) => o.name === 'UPDATE')!;
     assert.equal(read.latency.operations + update.latency.operations, 2000);
-    assert.ok(read.latency.operations > 700 && update.latency.operations > 700, 'a 50/50 mix');
+    // A 50/50 mix: each VU draws its operations from its own seeded stream, so however k6 spreads
+    // the 2000 iterations over the VUs, reads and updates are each about 1000; 700 is over 13
+    // standard deviations away.
+    assert.ok(read.latency.operations > 700 && update.latency.operations > 700, `a 50/50 mix: ${read.latency.operations} reads, ${update.latency.operations} updates`);
     assert.ok(read.latency.percentilesUs['99']! >= read.latency.percentilesUs['50']!);
     // The service's own cost, measured between setup() and teardown(): every operation was one request.
     assert.equal(result.store.extra!['service.requests'], 2000);
@@ -88,12 +91,19 @@ describe('docbench k6: YCSB through the service', { skip: !STORES.includes('redi
       const resultFile = join(work, 'open.json');
       const env = { ...process.env, BASE_URL: service.baseUrl, MODEL: 'open', RATE: '200', DURATION: '3s', VUS: '4', RESULT_FILE: resultFile };
       const run = spawnSync(k6, ['run', '--quiet', '--no-color', join(root, 'k6', 'ycsb-c.ts')], { env, encoding: 'utf8', timeout: 120_000 });
-      assert.equal(run.status, 0, run.stderr);
+      assert.equal(run.status, 0, `${run.error ?? `signal ${run.signal}`}: ${run.stderr}`);
       const result = readResult(resultFile);
       assertAllOk(result);
       assert.equal(result.workload.properties['k6.executor'], 'constant-arrival-rate');
       assert.equal(result.workload.properties.target, 200);
-      assert.ok(result.overall.operations >= 500 && result.overall.operations <= 700, `about 3 s × 200/s, got ${result.overall.operations}`);
+      // constant-arrival-rate starts iteration i at i/RATE and none once DURATION is over (the one
+      // due at the very end may race the deadline): never more than RATE × DURATION + 1. A loaded
+      // machine gets fewer (dropped for want of a free VU, or not reached in time), which an open
+      // model reports rather than catches up; so only the schedule's ceiling is asserted, over
+      // the iterations run and those k6 counted as dropped together.
+      const dropped = Number(/^k6 dropped (\d+) iterations/m.exec(result.notes.join('\n'))?.[1] ?? 0);
+      assert.ok(result.overall.operations > 0, 'some iterations ran');
+      assert.ok(result.overall.operations + dropped <= 200 * 3 + 1, `${result.overall.operations} run + ${dropped} dropped, the schedule allows ${200 * 3 + 1}`);
       assert.equal(result.operations[0]!.name, 'READ');
       // handleSummary prints YCSB text too.
       assert.match(run.stdout, /\[READ\], Operations, \d+/);
@@ -140,10 +150,17 @@ describe('docbench k6: the scenarios through their routes', { skip: !STORES.incl
     assert.equal(result.kind, 'persons');
     assert.equal(result.workload.name, 'persons-flat-1000');
     assertAllOk(result);
-    assert.deepEqual(
-      result.operations.map((o) => [o.name, o.returns]),
-      [...['Q1', 'Q2', 'Q3', 'Q4', 'Q5'].map((q) => [q, { OK: 10 }]), ['VERIFY', { OK: 50 }]],
-    );
+    // Every query asked, every answer right: one row per query and the checks, all OK.
+    assert.deepEqual(result.operations.map((o) => o.name), ['Q1', 'Q2', 'Q3', 'Q4', 'Q5', 'VERIFY']);
+    for (const o of result.operations) assert.deepEqual(Object.keys(o.returns ?? {}), ['OK'], `${o.name}: ${JSON.stringify(o.returns)}`);
+    const asked = result.operations.slice(0, 5).map((o) => o.returns!.OK!);
+    assert.equal(result.overall.operations, 50);
+    assert.equal(asked.reduce((a, b) => a + b, 0), 50);
+    assert.equal(result.operations[5]!.returns!.OK, 50, 'every answer checked against the oracle');
+    // How k6 spreads the 50 iterations over the 2 VUs is its business (not 25 each), but each VU
+    // asks Q1, Q2, … Q5 in turn from Q1, so whatever the spread the counts never rise from Q1
+    // to Q5 and differ by at most one partial round per VU.
+    assert.ok(asked.every((n, i) => i === 0 || n <= asked[i - 1]!) && asked[0]! - asked[4]! <= 2, `Q1…Q5 asked ${asked.join(', ')} times`);
   });
 });
 

@@ -114,11 +114,19 @@ export function describeStoreContract(options: ContractOptions): void {
       assert.match(stats.driver, /^\S+ \d+\.\d+\.\d+/);
     });
 
-    it('fails fast with UnreachableError when the server is not there', async () => {
+    it('fails fast with UnreachableError, one line naming the store, when the server is not there', async () => {
       const unreachable = (await storeFactory(options.store))({ url: options.unreachableUrl, settings: options.settings ?? {} , concurrency: 1 });
-      const started = Date.now();
-      await assert.rejects(unreachable.connect(), UnreachableError);
-      assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);
+      const started = performance.now();
+      await assert.rejects(unreachable.connect(), (error: unknown) => {
+        assert.ok(error instanceof UnreachableError, String(error));
+        assert.match(error.message, new RegExp(`^cannot reach ${options.store} at [^\\n]+$`));
+        return true;
+      });
+      // "Fast" means within the store's own connect deadline (5 s for every store here), not a
+      // driver's default of 30 s (MongoDB's serverSelectionTimeoutMS). 25 s tells the two apart
+      // and leaves 20 s for a loaded machine, far more than load adds to a refused connection.
+      const tookMs = performance.now() - started;
+      assert.ok(tookMs < 25_000, `took ${Math.round(tookMs)} ms: a driver default, not the store's deadline?`);
       await unreachable.close();
     });
 

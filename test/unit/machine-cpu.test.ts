@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import type { Result } from '../../src/results/schema.ts';
 import { CpuMeter, machineCpuBetween, readProcStat } from '../../src/runner/cpu-meter.ts';
+import { burnCpu, cpuMsSince } from '../support/cpu.ts';
 
 const stat = (user: number, idle: number, steal: number) => `cpu  ${user} 0 100 ${idle} 50 0 0 ${steal} 7 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n`;
 
@@ -22,15 +23,21 @@ describe('machine CPU', () => {
   });
 
   it('measures this process and, on Linux, the machine', () => {
+    const before = process.cpuUsage();
     const meter = new CpuMeter();
-    let x = 0;
-    const until = Date.now() + 30;
-    while (Date.now() < until) x += Math.sqrt(x + 1);
+    // 50 ms of CPU, however long a loaded machine takes to give it (a wall-clock loop may get none).
+    burnCpu(50);
     const spent = meter.read();
-    assert.ok(spent.userMs + spent.systemMs > 5, `${spent.userMs} ms user`);
+    const used = cpuMsSince(before);
+    // The meter reads the same counter (getrusage) from before the burn to after it.
+    const total = spent.userMs + spent.systemMs;
+    assert.ok(total >= 50 - 1e-6 && total <= used + 1e-6, `burned 50 ms, metered ${total} ms, used ${used} ms in all`);
     if (process.platform === 'linux') {
       assert.ok(spent.machine, 'machine CPU on Linux');
-      assert.ok(spent.machine.busyPercent > 0 && spent.machine.busyPercent <= 100);
+      // Shares of all cores' time: some of it busy (this process, at least), none of it over 100%.
+      const { busyPercent, stealPercent } = spent.machine;
+      assert.ok(busyPercent > 0 && busyPercent <= 100, `busy ${busyPercent}%`);
+      assert.ok(stealPercent >= 0 && busyPercent + stealPercent <= 100.1, `busy ${busyPercent}% + steal ${stealPercent}% (each rounded to 0.1)`);
     }
   });
 

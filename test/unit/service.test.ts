@@ -22,6 +22,8 @@ import { keySchema, parseParameters, ValidationError, ycsbSchemas } from '../../
 import { createStore as createBasicStore } from '../../src/stores/basic/index.ts';
 import { UnsupportedError, type Store } from '../../src/stores/store.ts';
 import { loadWorkload } from '../../src/workload/workload-file.ts';
+import { burnCpu, cpuMsSince } from '../support/cpu.ts';
+import { elapse, waitFor } from '../support/wait.ts';
 import { metricName, statusMetricName, SERVICE_CPU_METRIC, SERVICE_REQUESTS_METRIC, statusOfHttp } from '../../k6/lib/metric-names.ts';
 import { loadSettings, maxVusOf, scenarioFor } from '../../k6/lib/settings.ts';
 import { CLIENT_CPU_NOT_MEASURED, durationSeconds, toResult, type SummaryData, type SummarySetup } from '../../k6/lib/summary.ts';
@@ -176,7 +178,8 @@ describe('service: YCSB routes', () => {
     assert.doesNotMatch(String(down.body!.message), /stack line/, 'one line, no stack');
     assert.equal((await call(app, 'GET', '/_docbench/health')).status, 503);
     up = true;
-    for (let i = 0; i < 50 && !gate.up; i++) await new Promise((r) => setTimeout(r, 20));
+    // The gate retries every 50 ms in the background: wait for it to have reconnected.
+    await waitFor(() => gate.up, 'the gate to reconnect');
     assert.equal((await call(app, 'GET', '/usertable/user1')).status, 404);
     assert.deepEqual((await call(app, 'GET', '/_docbench/health')).body, { store: 'up' });
     await app.close();
@@ -201,11 +204,13 @@ describe('service: YCSB routes', () => {
       },
     });
     const own = await call(app, 'GET', '/usertable/boom');
+    // The probe that found the store up (for this call) did so before the answer came.
+    const probedBy = performance.now();
     assert.equal(own.status, 500);
     assert.equal(own.body!.message, 'a store error');
     reachable = false;
-    // The probe that found the store up a moment ago is trusted for a second.
-    await new Promise((r) => setTimeout(r, 1100));
+    // That probe is trusted for a second (the gate's TRUST_UP_MS): let the second pass, by the clock.
+    await elapse(1000, probedBy);
     assert.equal((await call(app, 'GET', '/usertable/user1')).status, 503);
     assert.equal(gate.up, false);
     await app.close();
@@ -294,17 +299,40 @@ describe('service: stats', () => {
     assert.ok(total.cpuUserUs > 0);
   });
 
-  it('samples a process CPU and interpolates a window', async () => {
-    assert.ok(processCpu(process.pid) !== null || process.platform !== 'linux');
-    if (process.platform !== 'linux') return;
-    const sampler = new CpuSampler(process.pid, 20);
+  it('samples a process CPU and interpolates a window', { skip: process.platform !== 'linux' && 'reads /proc, on Linux only' }, async () => {
+    assert.ok(processCpu(process.pid) !== null);
+    const before = process.cpuUsage();
     const from = Date.now();
-    const until = from + 200;
-    while (Date.now() < until) Math.sqrt(Math.random()); // burn CPU
-    await new Promise((r) => setTimeout(r, 50));
+    const sampler = new CpuSampler(process.pid, 20);
+    // 100 ms of CPU, however long a loaded machine takes to give it, with turns of the event loop
+    // between the chunks so the sampler may sample in between (how often it did is not asserted).
+    for (let i = 0; i < 5; i++) {
+      burnCpu(20);
+      await new Promise((r) => setImmediate(r));
+    }
     sampler.stop();
-    const cpu = sampler.between(from, until)!;
-    assert.ok(cpu.userMs + cpu.systemMs > 50, `busy 200 ms, measured ${JSON.stringify(cpu)}`);
+    const until = Date.now();
+    const used = cpuMsSince(before);
+    // The window starts before the first sample and ends after the last, so it is their difference.
+    const cpu = sampler.between(from, until);
+    assert.ok(cpu !== null, 'the samples cover the window');
+    const total = cpu.userMs + cpu.systemMs;
+    // /proc counts in clock ticks of 10 ms (USER_HZ), user and system each cut down to a whole
+    // tick: a difference of two samples is within two ticks of the CPU really used between them,
+    // which is at least what was burned and at most what the process used in all (getrusage).
+    const TICKS_MS = 2 * 10;
+    assert.ok(total > 100 - TICKS_MS, `burned 100 ms of CPU, sampled ${JSON.stringify(cpu)}`);
+    assert.ok(total < used + TICKS_MS, `sampled ${total} ms, the process used ${used} ms in all`);
+    // Interpolation inside the window: never negative, growing with the window, and additive.
+    let previous = 0;
+    for (let at = from + 1; at < until; at += Math.max(1, (until - from) / 20)) {
+      const head = sampler.between(from, at)!;
+      const tail = sampler.between(at, until)!;
+      const headMs = head.userMs + head.systemMs;
+      assert.ok(headMs >= previous - 1e-9 && tail.userMs >= 0 && tail.systemMs >= 0, `at ${at - from} ms`);
+      assert.ok(Math.abs(headMs + tail.userMs + tail.systemMs - total) < 1e-6, `at ${at - from} ms: ${headMs} + ${tail.userMs + tail.systemMs} != ${total}`);
+      previous = headMs;
+    }
     assert.equal(sampler.between(from - 60_000, until), null, 'a window the samples do not cover');
   });
 });
