@@ -34,7 +34,7 @@ import { Random } from '../../src/workload/random.ts';
 import { loadWorkload } from '../../src/workload/workload-file.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
 import { TEST_STORES } from '../support/stores.ts';
-import { until } from '../support/until.ts';
+import { waitFor } from '../support/wait.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const STORES = TEST_STORES;
@@ -412,7 +412,7 @@ describe('docbench serve when the store is unreachable', { timeout: 300_000 }, (
     const service = await startServiceProcess(['--store', 'redis', '--url', `redis://127.0.0.1:${port}`, '--port', '0', '--scenario', 'ycsb']);
     try {
       const base = service.baseUrl;
-      await until(async () => (await request(base, 'GET', '/_docbench/health')).status === 200, 'the store');
+      await waitFor(async () => (await request(base, 'GET', '/_docbench/health')).status === 200, 'the store');
       assert.equal((await request(base, 'POST', '/usertable', { key: 'user1', fields: { field0: 'a' } })).status, 201);
 
       redis.kill('SIGKILL');
@@ -423,7 +423,7 @@ describe('docbench serve when the store is unreachable', { timeout: 300_000 }, (
       assert.equal((await request(base, 'GET', '/_docbench/health')).status, 503);
 
       redis = startRedis();
-      await until(async () => (await request(base, 'GET', '/usertable/user1')).status === 404, 'recovery (the new server is empty: 404)');
+      await waitFor(async () => (await request(base, 'GET', '/usertable/user1')).status === 404, 'recovery (the new server is empty: 404)');
       assert.equal((await request(base, 'POST', '/usertable', { key: 'user2', fields: { field0: 'b' } })).status, 201);
       assert.deepEqual((await request(base, 'GET', '/usertable/user2')).body, { key: 'user2', fields: { field0: 'b' } });
       assert.match(service.stderr(), /store unreachable/);
@@ -444,7 +444,7 @@ describe('docbench serve: shutdown, workers, arguments', { timeout: 120_000 }, (
       // requests have reached the store (a fixed sleep raced them on a loaded machine).
       const service = await startServiceProcess(['--store', 'basic', '--port', '0', '-p', 'basic.simulatedelay=400', '-p', 'basic.verbose=true']);
       const inFlight = Promise.all([1, 2, 3].map(() => request(service.baseUrl, 'GET', '/usertable/user1')));
-      await until(() => (service.stderr().match(/^read usertable user1/gm) ?? []).length === 3, 'three requests at the store');
+      await waitFor(() => (service.stderr().match(/^read usertable user1/gm) ?? []).length === 3, 'three requests at the store');
       const exited = new Promise<number | null>((resolve) => service.child.once('exit', (code) => resolve(code)));
       service.child.kill(signal);
       const answers = await inFlight;
