@@ -27,11 +27,12 @@ export async function up(stores: readonly string[]): Promise<void> {
     const target = await localTarget(name);
     const status = await target.start(log);
     const info = await target.info();
-    process.stdout.write(`${name.padEnd(10)} up    ${status.url}  ${info.product}${info.standIn ? '  [stand-in]' : ''}\n`);
+    const how = status.started === false ? 'already running' : 'started';
+    process.stdout.write(`${name.padEnd(10)} up    ${status.url}  ${info.product}${info.standIn ? '  [stand-in]' : ''}  (${how}, pid ${status.pid})\n`);
   }
 }
 
-/** `docbench down [store…]`: stop the local servers docbench started (by pid file). */
+/** `docbench down [store…]`: stop the local servers docbench started (by pid file, never anything else). */
 export async function down(stores: readonly string[]): Promise<void> {
   const names = stores.length > 0 ? stores : LOCAL_TARGET_NAMES;
   for (const name of names) {
@@ -50,6 +51,7 @@ export async function status(): Promise<void> {
     const info = await target.info();
     const state = s.running ? `running (pid ${s.pid})` : 'stopped';
     process.stdout.write(`${name.padEnd(10)} ${state.padEnd(20)} ${s.url}  ${info.product}${info.standIn ? '  [stand-in]' : ''}\n`);
+    if (s.note) process.stdout.write(`${''.padEnd(10)} ${s.note}\n`);
     if (info.limits) process.stdout.write(`${''.padEnd(10)} ${info.limits}\n`);
   }
 }

@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { writePidFile } from './pid-file.ts';
 import { UserError } from '../common/user-error.ts';
 
 /** A prerequisite (Java, Maven, apt, cargo, …) is missing; the message names it and how to get it. */
@@ -17,7 +18,7 @@ export interface SpawnOptions {
   pidFile: string;
 }
 
-/** Start a long-lived server detached from this process, its output appended to `logFile`. */
+/** Start a long-lived server detached from this process, its output appended to `logFile`, its pid file written. */
 export function spawnDetached(command: string, args: readonly string[], options: SpawnOptions): number {
   mkdirSync(dirname(options.logFile), { recursive: true });
   mkdirSync(dirname(options.pidFile), { recursive: true });
@@ -31,57 +32,26 @@ export function spawnDetached(command: string, args: readonly string[], options:
     });
     if (child.pid === undefined) throw new StartFailedError(`could not start ${command}`);
     child.unref();
-    writeFileSync(options.pidFile, `${child.pid}\n`);
+    writePidFile(options.pidFile, child.pid);
     return child.pid;
   } finally {
     closeSync(log);
   }
 }
 
-export function readPid(pidFile: string): number | null {
-  if (!existsSync(pidFile)) return null;
-  const pid = Number.parseInt(readFileSync(pidFile, 'utf8').trim(), 10);
+/** The pid on a lock file's first line, or null. */
+function readPid(file: string): number | null {
+  if (!existsSync(file)) return null;
+  const pid = Number.parseInt(readFileSync(file, 'utf8').trim(), 10);
   return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
 
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The pid from `pidFile` if that process still runs, else null (and a stale pid file is removed). */
-export function livePid(pidFile: string): number | null {
-  const pid = readPid(pidFile);
-  if (pid === null) return null;
-  if (isAlive(pid)) return pid;
-  rmSync(pidFile, { force: true });
-  return null;
-}
-
-/** Stop a process we started (by its pid file): SIGTERM, then SIGKILL after `graceMs`. */
-export async function stopByPidFile(pidFile: string, graceMs = 15_000): Promise<boolean> {
-  const pid = livePid(pidFile);
-  if (pid === null) return false;
-  signal(pid, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline) {
-    if (!isAlive(pid)) break;
-    await sleep(100);
-  }
-  if (isAlive(pid)) signal(pid, 'SIGKILL');
-  rmSync(pidFile, { force: true });
-  return true;
-}
-
-function signal(pid: number, name: NodeJS.Signals): void {
-  try {
-    process.kill(pid, name);
-  } catch {
-    // already gone
   }
 }
 
@@ -140,5 +110,15 @@ export async function withLockFile<T>(lockFile: string, fn: () => Promise<T>, ti
     return await fn();
   } finally {
     rmSync(lockFile, { force: true });
+  }
+}
+
+/** True when `command` is a program on PATH. */
+export function onPath(command: string): boolean {
+  try {
+    execFileSync('sh', ['-c', 'command -v "$1"', 'sh', command], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
   }
 }

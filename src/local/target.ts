@@ -20,6 +20,10 @@ export interface TargetStatus {
   url: string;
   /** Where its log is, for messages that point a user at it. */
   logFile: string;
+  /** From start(): true when this call started it, false when it was already running. */
+  started?: boolean;
+  /** What is worth telling about a stopped server, e.g. which program holds its port. */
+  note?: string;
 }
 
 export interface LocalTarget {
@@ -30,7 +34,7 @@ export interface LocalTarget {
   install(log: (line: string) => void): Promise<void>;
   /** Start (installing first if needed) and wait until healthy; no-op if already running. */
   start(log: (line: string) => void): Promise<TargetStatus>;
-  /** Stop the server we started (by pid file only). */
+  /** Stop the server docbench started (by its pid file, after checking the pid is still that server). */
   stop(log: (line: string) => void): Promise<void>;
   status(): Promise<TargetStatus>;
   info(): Promise<TargetInfo>;

@@ -1,8 +1,5 @@
-import { join } from 'node:path';
 import { UserError } from '../common/user-error.ts';
 import { LOCAL_STORE_NAMES, STORES, isStoreName } from '../stores/stores.ts';
-import { runDir } from './paths.ts';
-import { withLockFile } from './process.ts';
 import type { LocalTarget } from './target.ts';
 
 /** Stores docbench can run on this machine, in the order `docbench up` starts them (from the STORES table). */
@@ -21,19 +18,6 @@ export class UnknownTargetError extends UserError {
 export async function localTarget(store: string): Promise<LocalTarget> {
   const load = isStoreName(store) ? (STORES[store] as { localTarget?: () => Promise<{ localTarget: LocalTarget }> }).localTarget : undefined;
   if (!load) throw new UnknownTargetError(store);
-  return serializeStarts((await load()).localTarget);
-}
-
-/** The same target, with install/start/stop serialized across processes by a lock file. */
-function serializeStarts(target: LocalTarget): LocalTarget {
-  const lock = join(runDir(target.store), '.start.lock');
-  return {
-    store: target.store,
-    url: target.url,
-    install: (log) => withLockFile(lock, () => target.install(log)),
-    start: (log) => withLockFile(lock, () => target.start(log)),
-    stop: (log) => withLockFile(lock, () => target.stop(log)),
-    status: () => target.status(),
-    info: () => target.info(),
-  };
+  // Each target serializes its own install/start/stop across processes (managed-server.ts).
+  return (await load()).localTarget;
 }

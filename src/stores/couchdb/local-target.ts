@@ -1,7 +1,8 @@
 /**
  * Local CouchDB: a STAND-IN. No package registry ships Apache CouchDB, so docbench runs
- * pouchdb-server (the CouchDB HTTP API on PouchDB over LevelDB) from npm, on 127.0.0.1:15984,
- * installed into its own folder of the docbench cache (never into docbench's node_modules).
+ * pouchdb-server (the CouchDB HTTP API on PouchDB over LevelDB) from npm, on 127.0.0.1:15984
+ * (DOCBENCH_COUCHDB_PORT moves it), installed into its own folder of the docbench cache (never
+ * into docbench's node_modules).
  *
  * It is configured the way a real CouchDB 3.x is used: with a server admin, so the store's
  * credentials travel in the URL exactly as they would against CouchDB.
@@ -16,22 +17,24 @@
  *     function"). The local URL always carries the admin credentials, so docbench never sends one;
  *     the limits line tells users who point other tools at it.
  *   - STAND-IN WORKAROUND (port check): pouchdb-server keeps running when its port is taken, so
- *     start() refuses up front when something else already answers on the port.
+ *     a start would "succeed" against whatever answers there. The port check every local server
+ *     gets before it starts (src/local/managed-server.ts) refuses up front instead, naming the
+ *     program that holds the port.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { installDir, runDir } from '../../local/paths.ts';
-import { livePid, MissingPrerequisiteError, spawnDetached, StartFailedError, stopByPidFile, waitUntil } from '../../local/process.ts';
-import type { LocalTarget, TargetInfo, TargetStatus } from '../../local/target.ts';
+import { managedServer } from '../../local/managed-server.ts';
+import { installDir } from '../../local/paths.ts';
+import { localPort, LOOPBACK } from '../../local/ports.ts';
+import { MissingPrerequisiteError, StartFailedError } from '../../local/process.ts';
 
-const HOST = '127.0.0.1';
-const PORT = 15984;
+const PORT = localPort('couchdb', 15984);
 /** The admin the stand-in is configured with; loopback-only, like every local target. */
 const ADMIN_USER = 'admin';
 const ADMIN_PASSWORD = 'password';
-const URL = `http://${ADMIN_USER}:${ADMIN_PASSWORD}@${HOST}:${PORT}`;
-const PLAIN_URL = `http://${HOST}:${PORT}`;
+const URL = `http://${ADMIN_USER}:${ADMIN_PASSWORD}@${LOOPBACK}:${PORT.port}`;
+const PLAIN_URL = `http://${LOOPBACK}:${PORT.port}`;
 const AUTH_HEADER = `Basic ${Buffer.from(`${ADMIN_USER}:${ADMIN_PASSWORD}`).toString('base64')}`;
 
 const SERVER_VERSION = '4.2.0';
@@ -59,7 +62,7 @@ const LIMITS = [
   'creating a database without admin credentials crashes the server (pouchdb-server #374)',
 ].join('; ');
 
-const install = () => {
+const installed = () => {
   const dir = installDir('couchdb');
   return {
     dir,
@@ -68,20 +71,6 @@ const install = () => {
     npmLog: join(dir, 'npm-install.log'),
     serverScript: join(dir, 'node_modules', 'pouchdb-server', 'bin', 'pouchdb-server'),
     serverPackage: join(dir, 'node_modules', 'pouchdb-server', 'package.json'),
-  };
-};
-
-const run = () => {
-  const dir = runDir('couchdb');
-  return {
-    dir,
-    data: join(dir, 'data'),
-    config: join(dir, 'config.json'),
-    /** pouchdb-server's own CouchDB-style log (requests, warnings). */
-    serverLog: join(dir, 'couch.log'),
-    /** stdout/stderr of the process: start-up messages and crashes. */
-    logFile: join(dir, 'pouchdb-server.log'),
-    pidFile: join(dir, 'pouchdb-server.pid'),
   };
 };
 
@@ -123,107 +112,84 @@ function runCommand(command: string, args: readonly string[], options: { cwd: st
  * hashed by the server at start-up, as CouchDB does with local.ini) and the log file, so nothing
  * is written to the current directory.
  */
-function writeConfig(p: ReturnType<typeof run>): void {
+function writeConfig(file: string, serverLog: string): void {
   let config: Record<string, Record<string, unknown>> = {};
-  if (existsSync(p.config)) {
+  if (existsSync(file)) {
     try {
-      config = JSON.parse(readFileSync(p.config, 'utf8')) as typeof config;
+      config = JSON.parse(readFileSync(file, 'utf8')) as typeof config;
     } catch {
       config = {};
     }
   }
   config.admins = { ...config.admins };
   if (typeof config.admins[ADMIN_USER] !== 'string') config.admins[ADMIN_USER] = ADMIN_PASSWORD;
-  config.log = { ...config.log, file: p.serverLog };
-  writeFileSync(p.config, `${JSON.stringify(config, null, 2)}\n`);
+  config.log = { ...config.log, file: serverLog };
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
 }
 
-export const localTarget: LocalTarget = {
-  store: 'couchdb',
-  url: URL,
-
-  async install(log) {
-    const i = install();
-    if (existsSync(i.done) && existsSync(i.serverScript)) return;
-    mkdirSync(i.dir, { recursive: true });
-    writeFileSync(i.manifest, `${JSON.stringify(INSTALL_MANIFEST, null, 2)}\n`);
-    log(`couchdb: installing pouchdb-server ${SERVER_VERSION} (CouchDB API stand-in) with npm into ${i.dir}`);
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    try {
-      await runCommand(npm, ['install', '--omit=optional', '--no-audit', '--no-fund', '--loglevel=warn'], { cwd: i.dir, logFile: i.npmLog });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new MissingPrerequisiteError('npm was not found; it comes with Node.js (https://nodejs.org), install it or give --url');
-      }
-      throw new StartFailedError(`npm install of pouchdb-server failed; see ${i.npmLog}`);
+async function install(log: (line: string) => void): Promise<void> {
+  const i = installed();
+  if (existsSync(i.done) && existsSync(i.serverScript)) return;
+  mkdirSync(i.dir, { recursive: true });
+  writeFileSync(i.manifest, `${JSON.stringify(INSTALL_MANIFEST, null, 2)}\n`);
+  log(`couchdb: installing pouchdb-server ${SERVER_VERSION} (CouchDB API stand-in) with npm into ${i.dir}`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  try {
+    await runCommand(npm, ['install', '--omit=optional', '--no-audit', '--no-fund', '--loglevel=warn'], { cwd: i.dir, logFile: i.npmLog });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new MissingPrerequisiteError('npm was not found; it comes with Node.js (https://nodejs.org), install it or give --url');
     }
-    // leveldown is native: a prebuilt binary for common platforms, else compiled at install time.
-    try {
-      await runCommand(process.execPath, ['-e', "require('leveldown')"], { cwd: i.dir });
-    } catch (error) {
-      const reason = String((error as { stderr?: string }).stderr ?? error).split('\n').find((l) => l.includes('Error')) ?? '';
-      throw new MissingPrerequisiteError(
-        `leveldown (LevelDB's native binding, needed by pouchdb-server) does not load: ${reason.trim()}; ` +
-          `where no prebuilt binary exists it is compiled at install time, which needs python3, make and a C++ compiler ` +
-          `(Debian/Ubuntu: sudo apt-get install python3 make g++), then delete ${i.dir} and start again`,
-      );
-    }
-    writeFileSync(i.done, DONE_MARKER);
-  },
-
-  async start(log) {
-    const p = run();
-    if (livePid(p.pidFile) !== null) {
-      if ((await welcome()) !== null) return this.status();
-      // Ours (by pid file) but not answering: restart it rather than start a second one.
-      await stopByPidFile(p.pidFile);
-    }
-    if ((await welcome()) !== null) {
-      throw new StartFailedError(`port ${PORT} on ${HOST} is already in use by a server docbench did not start; stop it or give --url`);
-    }
-    await this.install(log);
-    mkdirSync(p.data, { recursive: true });
-    writeConfig(p);
-    log(`couchdb: starting pouchdb-server (CouchDB API stand-in) on ${HOST}:${PORT}`);
-    const pid = spawnDetached(
-      process.execPath,
-      // -n: request log lines go to couch.log only, not echoed to stdout as well.
-      [install().serverScript, '--host', HOST, '--port', String(PORT), '--dir', p.data, '--config', p.config, '-n', '--no-color'],
-      { cwd: p.dir, logFile: p.logFile, pidFile: p.pidFile },
+    throw new StartFailedError(`npm install of pouchdb-server failed; see ${i.npmLog}`);
+  }
+  // leveldown is native: a prebuilt binary for common platforms, else compiled at install time.
+  try {
+    await runCommand(process.execPath, ['-e', "require('leveldown')"], { cwd: i.dir });
+  } catch (error) {
+    const reason = String((error as { stderr?: string }).stderr ?? error).split('\n').find((l) => l.includes('Error')) ?? '';
+    throw new MissingPrerequisiteError(
+      `leveldown (LevelDB's native binding, needed by pouchdb-server) does not load: ${reason.trim()}; ` +
+        `where no prebuilt binary exists it is compiled at install time, which needs python3, make and a C++ compiler ` +
+        `(Debian/Ubuntu: sudo apt-get install python3 make g++), then delete ${i.dir} and start again`,
     );
-    await waitUntil('pouchdb-server', async () => (await welcome()) !== null, {
-      timeoutMs: 30_000,
-      aliveCheck: () => livePid(p.pidFile) === pid,
-      logFile: p.logFile,
-    });
+  }
+  writeFileSync(i.done, DONE_MARKER);
+}
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(installed().serverPackage, 'utf8')) as { version: string }).version;
+  } catch {
+    return SERVER_VERSION; // not installed yet: the version that will be
+  }
+}
+
+export const localTarget = managedServer({
+  store: 'couchdb',
+  program: 'pouchdb-server (CouchDB API stand-in)',
+  url: URL,
+  ports: [PORT],
+  recognise: 'pouchdb-server',
+  // pouchdb-server.log holds start-up messages and crashes; its request log is couch.log.
+  files: 'pouchdb-server',
+  install,
+  command({ dir, data }) {
+    const config = join(dir, 'config.json');
+    writeConfig(config, join(dir, 'couch.log'));
+    // -n: request log lines go to couch.log only, not echoed to stdout as well.
+    return { command: process.execPath, args: [installed().serverScript, '--host', LOOPBACK, '--port', String(PORT.port), '--dir', data, '--config', config, '-n', '--no-color'] };
+  },
+  healthy: async () => (await welcome()) !== null,
+  async verify(dir) {
     if (!(await adminLoginWorks())) {
-      throw new StartFailedError(`pouchdb-server runs but the admin login ${ADMIN_USER} fails; check "admins" in ${p.config}`);
+      throw new StartFailedError(`pouchdb-server runs but the admin login ${ADMIN_USER} fails; check "admins" in ${join(dir, 'config.json')}`);
     }
-    return this.status();
   },
-
-  async stop(log) {
-    if (await stopByPidFile(run().pidFile)) log('couchdb: stopped pouchdb-server');
-  },
-
-  async status(): Promise<TargetStatus> {
-    const p = run();
-    const pid = livePid(p.pidFile);
-    return { running: pid !== null && (await welcome()) !== null, pid, url: URL, logFile: p.logFile };
-  },
-
-  async info(): Promise<TargetInfo> {
-    let version = SERVER_VERSION;
-    try {
-      version = (JSON.parse(readFileSync(install().serverPackage, 'utf8')) as { version: string }).version;
-    } catch {
-      // not installed yet: report the version that will be installed
-    }
-    return {
-      store: 'couchdb',
-      product: `pouchdb-server ${version} (CouchDB HTTP API on PouchDB/LevelDB)`,
-      standIn: true,
-      limits: LIMITS,
-    };
-  },
-};
+  startTimeoutMs: 30_000,
+  info: async () => ({
+    store: 'couchdb',
+    product: `pouchdb-server ${version()} (CouchDB HTTP API on PouchDB/LevelDB)`,
+    standIn: true,
+    limits: LIMITS,
+  }),
+});

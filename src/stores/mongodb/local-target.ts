@@ -5,7 +5,8 @@
  * `cargo install secantus-mdb` into the docbench cache (once per machine, a few minutes: it
  * compiles WiredTiger from source, which needs CMake and a C compiler).
  *
- * It runs on 127.0.0.1:27117 with its data, pid file and log in the cache's run folder, and
+ * It runs on 127.0.0.1:27117 (DOCBENCH_MONGODB_PORT moves it) with its data, pid file and log in
+ * the cache's run folder, and
  * announces itself as a single-node replica set (as Atlas and most production MongoDB do), so
  * the URL asks for a direct connection to that one node. Every result made on it is labelled:
  * the store's stats() (stats.ts) recognises SecantusDB by its buildInfo, and `info()` says what
@@ -22,13 +23,13 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { installDir, runDir } from '../../local/paths.ts';
-import { livePid, MissingPrerequisiteError, spawnDetached, StartFailedError, stopByPidFile, waitUntil } from '../../local/process.ts';
-import type { LocalTarget, TargetInfo, TargetStatus } from '../../local/target.ts';
+import { managedServer } from '../../local/managed-server.ts';
+import { installDir } from '../../local/paths.ts';
+import { localPort, LOOPBACK } from '../../local/ports.ts';
+import { MissingPrerequisiteError, StartFailedError } from '../../local/process.ts';
 
-const HOST = '127.0.0.1';
-const PORT = 27117;
-const URL = `mongodb://${HOST}:${PORT}/?directConnection=true`;
+const PORT = localPort('mongodb', 27117);
+const URL = `mongodb://${LOOPBACK}:${PORT.port}/?directConnection=true`;
 const CRATE = 'secantus-mdb';
 const VERSION = '0.5.3-beta.196';
 const BINARY = 'secantusd-rs';
@@ -44,21 +45,8 @@ const LIMITS = [
   'one node advertised as a one-member replica set: no replication effects',
 ].join('; ');
 
-const install = () => {
-  const root = installDir('mongodb');
-  return { root, binary: join(root, 'bin', BINARY), buildLog: join(root, 'cargo-install.log') };
-};
-
-const run = () => {
-  const dir = runDir('mongodb');
-  return {
-    dir,
-    data: join(dir, 'data'),
-    config: join(dir, 'secantusd.toml'),
-    logFile: join(dir, 'secantusd.log'),
-    pidFile: join(dir, 'secantusd.pid'),
-  };
-};
+/** `cargo install --root` puts the binary in bin/ under the install folder. */
+const binaryPath = () => installDir('mongodb', 'bin', BINARY);
 
 /** True when the server at the local URL answers `ping` through the driver within `timeoutMs`. */
 async function ping(timeoutMs = 2000): Promise<boolean> {
@@ -130,77 +118,54 @@ function streamCommand(command: string, args: readonly string[], log: (line: str
   });
 }
 
-export const localTarget: LocalTarget = {
+async function install(log: (line: string) => void): Promise<void> {
+  const root = installDir('mongodb');
+  const buildLog = join(root, 'cargo-install.log');
+  if (existsSync(binaryPath()) && installedVersion(binaryPath()) === VERSION) return;
+  const cargo = findCargo();
+  if (cargo === null) {
+    throw new MissingPrerequisiteError(
+      `the MongoDB stand-in (SecantusDB) is built with Rust's cargo, which was not found; install Rust (https://rustup.rs, or Debian: apt-get install cargo) or give --url`,
+    );
+  }
+  // WiredTiger is compiled from bundled C sources by secantus-mdb's build script.
+  if (!hasCommand('cmake') || !(hasCommand('cc') || hasCommand('gcc') || hasCommand('clang'))) {
+    throw new MissingPrerequisiteError('building SecantusDB compiles WiredTiger, which needs CMake and a C compiler (Debian: apt-get install cmake build-essential)');
+  }
+  mkdirSync(root, { recursive: true });
+  log(`mongodb: building ${CRATE} ${VERSION} (SecantusDB, the MongoDB stand-in) with cargo into ${root}; about 5 minutes on 2 cores, once`);
+  // --locked: the crate's own Cargo.lock, so every machine builds the same dependency versions.
+  // --ignore-rust-version: the crate declares a newer minimum Rust than it needs.
+  await streamCommand(
+    cargo,
+    ['install', CRATE, '--version', VERSION, '--ignore-rust-version', '--locked', '--root', root],
+    log,
+    buildLog,
+  );
+  if (!existsSync(binaryPath())) throw new StartFailedError(`cargo install finished but ${binaryPath()} is missing; see ${buildLog}`);
+}
+
+export const localTarget = managedServer({
   store: 'mongodb',
+  program: `SecantusDB ${VERSION} (MongoDB stand-in)`,
   url: URL,
-
-  async install(log) {
-    const i = install();
-    if (existsSync(i.binary) && installedVersion(i.binary) === VERSION) return;
-    const cargo = findCargo();
-    if (cargo === null) {
-      throw new MissingPrerequisiteError(
-        `the MongoDB stand-in (SecantusDB) is built with Rust's cargo, which was not found; install Rust (https://rustup.rs, or Debian: apt-get install cargo) or give --url`,
-      );
-    }
-    // WiredTiger is compiled from bundled C sources by secantus-mdb's build script.
-    if (!hasCommand('cmake') || !(hasCommand('cc') || hasCommand('gcc') || hasCommand('clang'))) {
-      throw new MissingPrerequisiteError('building SecantusDB compiles WiredTiger, which needs CMake and a C compiler (Debian: apt-get install cmake build-essential)');
-    }
-    mkdirSync(i.root, { recursive: true });
-    log(`mongodb: building ${CRATE} ${VERSION} (SecantusDB, the MongoDB stand-in) with cargo into ${i.root}; about 5 minutes on 2 cores, once`);
-    // --locked: the crate's own Cargo.lock, so every machine builds the same dependency versions.
-    // --ignore-rust-version: the crate declares a newer minimum Rust than it needs.
-    await streamCommand(
-      cargo,
-      ['install', CRATE, '--version', VERSION, '--ignore-rust-version', '--locked', '--root', i.root],
-      log,
-      i.buildLog,
-    );
-    if (!existsSync(i.binary)) throw new StartFailedError(`cargo install finished but ${i.binary} is missing; see ${i.buildLog}`);
-  },
-
-  async start(log) {
-    const p = run();
-    if (livePid(p.pidFile) !== null) {
-      if (await ping()) return this.status();
-      // Ours (by pid file) but not answering: restart it rather than start a second one.
-      await stopByPidFile(p.pidFile, 30_000);
-    }
-    if (await ping(1000)) {
-      throw new StartFailedError(`port ${PORT} on ${HOST} is already in use by a server docbench did not start; stop it or give --url`);
-    }
-    await this.install(log);
-    mkdirSync(p.data, { recursive: true });
+  ports: [PORT],
+  recognise: BINARY,
+  files: 'secantusd',
+  install,
+  command({ dir, data }) {
+    const config = join(dir, 'secantusd.toml');
     // STAND-IN WORKAROUND (configuration auto-discovery): see the header.
-    writeFileSync(p.config, '# Written by docbench: passing this file with --config stops secantusd-rs searching for another.\n');
-    log(`mongodb: starting SecantusDB ${VERSION} (MongoDB stand-in) on ${HOST}:${PORT}`);
-    const pid = spawnDetached(
-      install().binary,
-      ['--config', p.config, '--host', HOST, '--port', String(PORT), '--storage-path', p.data, '--log-level', 'WARNING', '--cache-size', CACHE_SIZE],
-      { cwd: p.dir, logFile: p.logFile, pidFile: p.pidFile },
-    );
-    await waitUntil('secantusd-rs', () => ping(), {
-      timeoutMs: 60_000,
-      intervalMs: 500,
-      aliveCheck: () => livePid(p.pidFile) === pid,
-      logFile: p.logFile,
-    });
-    return this.status();
+    writeFileSync(config, '# Written by docbench: passing this file with --config stops secantusd-rs searching for another.\n');
+    return {
+      command: binaryPath(),
+      args: ['--config', config, '--host', LOOPBACK, '--port', String(PORT.port), '--storage-path', data, '--log-level', 'WARNING', '--cache-size', CACHE_SIZE],
+    };
   },
-
-  async stop(log) {
-    // SIGTERM makes it take a final WiredTiger checkpoint before it exits.
-    if (await stopByPidFile(run().pidFile, 30_000)) log('mongodb: stopped SecantusDB');
-  },
-
-  async status(): Promise<TargetStatus> {
-    const p = run();
-    const pid = livePid(p.pidFile);
-    return { running: pid !== null && (await ping()), pid, url: URL, logFile: p.logFile };
-  },
-
-  async info(): Promise<TargetInfo> {
-    return { store: 'mongodb', product: `SecantusDB ${VERSION}`, standIn: true, limits: LIMITS };
-  },
-};
+  healthy: () => ping(),
+  startTimeoutMs: 60_000,
+  pollMs: 500,
+  // SIGTERM makes it take a final WiredTiger checkpoint before it exits.
+  stopGraceMs: 30_000,
+  info: async () => ({ store: 'mongodb', product: `SecantusDB ${VERSION}`, standIn: true, limits: LIMITS }),
+});
