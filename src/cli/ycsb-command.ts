@@ -9,6 +9,7 @@ import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
+import { LoadWrites, loadFailure, refuseLoadOverExistingRecords } from './load-guard.ts';
 import { describeStore, openStore } from './store-session.ts';
 
 export interface YcsbCommandOptions {
@@ -71,9 +72,12 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
     if (options.phase === 'load') {
       if (options.fresh) await open.store.drop(schema);
       await open.store.prepare(schema);
+      if (!options.fresh) await refuseLoadOverExistingRecords(open.store, options.store, core, p);
     }
-    const phaseOptions = { store: open.store, workload: core, properties: p, status: options.status, label: `[${options.store} ${workload.name} ${options.phase}]` };
+    const writes = new LoadWrites(open.store);
+    const phaseOptions = { store: options.phase === 'load' ? writes.store : open.store, workload: core, properties: p, status: options.status, label: `[${options.store} ${workload.name} ${options.phase}]` };
     const outcome = options.phase === 'load' ? await runLoadPhase(phaseOptions) : await runTransactionPhase(phaseOptions);
+    const failure = options.phase === 'load' ? loadFailure(outcome, writes, options.store) : null;
     const storeInfo = await describeStore(open);
     const result = buildResult(outcome, {
       kind: 'ycsb',
@@ -86,6 +90,7 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
     });
     if (options.print) process.stdout.write(renderYcsbText(result));
     if (options.out) writeResult(options.out, result);
+    if (failure) throw failure;
     return result;
   } finally {
     await open.store.close();
