@@ -1,21 +1,23 @@
 import type { Measurements } from '../measure/measurements.ts';
-import type { KeyedRecord } from '../stores/store.ts';
+import type { FieldMap, KeyedRecord } from '../stores/store.ts';
 import type { CoreWorkload } from '../workload/core-workload.ts';
 import type { TimedStore } from './timed-store.ts';
 
 /**
  * One YCSB transaction, as CoreWorkload.doTransaction does it: the workload decides what to do,
  * the timed store does it and measures each store call. With dataintegrity on, every record
- * read back is checked (YCSB's VERIFY row); scans are also checked for key order, always,
- * because docbench promises ordered scans on every store.
+ * read back is checked: its values, and that no field asked for is missing (YCSB's VERIFY row).
+ * Scans are also checked for key order, always, because docbench promises ordered scans on
+ * every store.
  */
 export async function doTransaction(workload: CoreWorkload, store: TimedStore, measurements: Measurements, verify: boolean): Promise<void> {
   const table = workload.table;
   switch (workload.nextOperation()) {
     case 'READ': {
       const key = workload.nextTransactionKey();
-      const { value: record } = await store.read(table, key, workload.readFields());
-      if (verify && record) verifyRecord(workload, measurements, key, record);
+      const fields = workload.readFields();
+      const { value: record } = await store.read(table, key, fields);
+      if (verify && record) verifyRecord(workload, measurements, key, record, fields);
       return;
     }
     case 'UPDATE': {
@@ -35,15 +37,17 @@ export async function doTransaction(workload: CoreWorkload, store: TimedStore, m
     }
     case 'SCAN': {
       const startKey = workload.nextTransactionKey();
-      const { value: records } = await store.scan(table, startKey, workload.nextScanLength(), workload.readFields());
-      if (records) verifyScan(workload, measurements, startKey, records, verify);
+      const fields = workload.readFields();
+      const { value: records } = await store.scan(table, startKey, workload.nextScanLength(), fields);
+      if (records) verifyScan(workload, measurements, startKey, records, verify ? fields : undefined);
       return;
     }
     case 'READ-MODIFY-WRITE': {
       const key = workload.nextTransactionKey();
       const start = performance.now();
-      const read = await store.read(table, key, workload.readFields());
-      if (verify && read.value) verifyRecord(workload, measurements, key, read.value);
+      const fields = workload.readFields();
+      const read = await store.read(table, key, fields);
+      if (verify && read.value) verifyRecord(workload, measurements, key, read.value, fields);
       const update = await store.update(table, key, workload.buildUpdate(key));
       const end = performance.now();
       const status = read.status !== 'OK' ? read.status : update.status;
@@ -53,14 +57,31 @@ export async function doTransaction(workload: CoreWorkload, store: TimedStore, m
   }
 }
 
-function verifyRecord(workload: CoreWorkload, measurements: Measurements, key: string, fields: Record<string, string>): void {
+function verifyRecord(workload: CoreWorkload, measurements: Measurements, key: string, record: FieldMap, requested: Requested): void {
   const start = performance.now();
-  const ok = workload.verify(key, fields);
-  measurements.measureCheck(ok ? 'OK' : 'UNEXPECTED_STATE', performance.now() - start, ok ? undefined : `record ${key} failed its integrity check`);
+  const problem = integrityProblem(workload, key, record, requested);
+  measurements.measureCheck(problem === undefined ? 'OK' : 'UNEXPECTED_STATE', performance.now() - start, problem);
 }
 
-/** Scans must come back in strictly ascending key order, starting at or after the start key. */
-function verifyScan(workload: CoreWorkload, measurements: Measurements, startKey: string, records: readonly KeyedRecord[], verify: boolean): void {
+/** The fields a read asked for: null is all of them. */
+type Requested = readonly string[] | null;
+
+/**
+ * Why a record read back fails its integrity check, or undefined when it passes: every field
+ * asked for must be there (a record that lost a field is as corrupt as one with a wrong value,
+ * and checking only the fields that came back would pass it) and hold YCSB's value for it.
+ */
+function integrityProblem(workload: CoreWorkload, key: string, record: FieldMap, requested: Requested): string | undefined {
+  const missing = (requested ?? workload.fieldNames).filter((field) => !Object.hasOwn(record, field));
+  if (missing.length > 0) return `record ${key} lacks ${missing.join(', ')}: failed its integrity check`;
+  return workload.verify(key, record) ? undefined : `record ${key} failed its integrity check`;
+}
+
+/**
+ * Scans must come back in strictly ascending key order, starting at or after the start key; with
+ * dataintegrity on (`requested` given), each record must also pass its integrity check.
+ */
+function verifyScan(workload: CoreWorkload, measurements: Measurements, startKey: string, records: readonly KeyedRecord[], requested: Requested | undefined): void {
   const start = performance.now();
   let problem: string | undefined;
   let previous = startKey;
@@ -68,8 +89,9 @@ function verifyScan(workload: CoreWorkload, measurements: Measurements, startKey
     const key = records[i]!.key;
     if (i === 0 ? key < previous : key <= previous) {
       problem = `scan from ${startKey} returned ${key} after ${previous}: not in ascending key order`;
-    } else if (verify && !workload.verify(key, records[i]!.fields)) {
-      problem = `record ${key} from a scan failed its integrity check`;
+    } else if (requested !== undefined) {
+      const broken = integrityProblem(workload, key, records[i]!.fields, requested);
+      if (broken !== undefined) problem = `${broken} (in a scan)`;
     }
     previous = key;
   }
