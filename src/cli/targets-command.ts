@@ -39,7 +39,7 @@ export async function down(stores: readonly string[]): Promise<void> {
     const target = await localTarget(name);
     const before = await target.status();
     await target.stop(log);
-    process.stdout.write(`${name.padEnd(10)} ${before.running ? 'stopped' : 'was not running'}\n`);
+    process.stdout.write(`${name.padEnd(10)} ${before.pid !== null ? 'stopped' : 'was not running'}\n`);
   }
 }
 
