@@ -23,10 +23,10 @@ import type { LocalTarget, TargetInfo, TargetStatus } from './target.ts';
 /** A port the server needs is held by a program docbench did not start. */
 export class PortInUseError extends UserError {}
 
+/** A server's command line; it runs in its run folder. */
 export interface ServerCommand {
   command: string;
   args: readonly string[];
-  cwd?: string;
 }
 
 export interface ServerSpec {
@@ -85,7 +85,7 @@ export function managedServer(spec: ServerSpec): LocalTarget {
   });
 
   /** Our server is running: wait (up to a start's time) for it to answer, as it may be starting or busy. */
-  async function answers(pid: number): Promise<boolean> {
+  async function answers(): Promise<boolean> {
     if (await healthy()) return true;
     try {
       await waitUntil(spec.program, healthy, {
@@ -117,7 +117,7 @@ export function managedServer(spec: ServerSpec): LocalTarget {
     const f = files();
     const running = ownPid(f.pidFile, spec.recognise, say);
     if (running !== null) {
-      if (await answers(running)) return statusOf(running, true, { started: false });
+      if (await answers()) return statusOf(running, true, { started: false });
       if (ownPid(f.pidFile, spec.recognise, say) !== null) {
         say(`${spec.program} (pid ${running}) runs but did not answer within ${Math.round(spec.startTimeoutMs / 1000)} s; restarting it (see ${f.diagnosticLog})`);
         await stopPidFileServer(f.pidFile, spec.recognise, spec.stopGraceMs ?? 15_000, say);
@@ -129,7 +129,7 @@ export function managedServer(spec: ServerSpec): LocalTarget {
     mkdirSync(data, { recursive: true });
     const launch = await spec.command({ dir: f.dir, data });
     say(`starting ${spec.program} on ${LOOPBACK}:${spec.ports[0]!.port}${spec.startingNote ? ` ${spec.startingNote}` : ''}`);
-    const pid = spawnDetached(launch.command, launch.args, { cwd: launch.cwd ?? f.dir, logFile: f.logFile, pidFile: f.pidFile });
+    const pid = spawnDetached(launch.command, launch.args, { cwd: f.dir, logFile: f.logFile, pidFile: f.pidFile });
     // Pid and start time, not the command line: until it has exec'd, the child still shows ours.
     const startTime = processIdentity(pid)?.startTime;
     await waitUntil(spec.program, healthy, {
