@@ -111,26 +111,39 @@ for (const storeName of TEST_STORES.filter((s): s is Exclude<StoreName, 'basic'>
     const keys = new CoreWorkload(loadWorkload(['workloadc'], PROPERTIES.filter((a) => a !== '-p')).properties, new Random(1));
     const changed = keys.keyName(FIRST + 3);
     const stripped = keys.keyName(FIRST + 11);
-    let store: Store;
+    /**
+     * The store's own client, opened for each use and closed after: the CLI runs in between block
+     * this process (spawnSync), and a keep-alive socket the server closes meanwhile would fail the
+     * next request.
+     */
+    const withStore = async (use: (store: Store) => Promise<void>) => {
+      const { url } = await (await localTarget(storeName)).start(() => {});
+      const store = (await storeFactory(storeName))({ url, settings: {}, concurrency: 1 });
+      await store.connect();
+      try {
+        await use(store);
+      } finally {
+        await store.close();
+      }
+    };
 
     before(async () => {
-      const { url } = await (await localTarget(storeName)).start(() => {});
-      store = (await storeFactory(storeName))({ url, settings: {}, concurrency: 1 });
-      await store.connect();
       const load = runDocbench(['load', '--store', storeName, '-P', 'workloadc', ...PROPERTIES, '--fresh', '-q'], { timeoutMs: 180_000 });
       assert.equal(load.code, 0, `load: ${load.stderr}`);
-      const corrupt = (CORRUPTERS[storeName] as (handle: unknown) => Corrupter)(store.handle);
-      await corrupt.changeValue(changed, 'field2');
-      await corrupt.removeField(stripped, 'field1');
+      await withStore(async (store) => {
+        const corrupt = (CORRUPTERS[storeName] as (handle: unknown) => Corrupter)(store.handle);
+        await corrupt.changeValue(changed, 'field2');
+        await corrupt.removeField(stripped, 'field1');
+      });
     });
 
     after(async () => {
       rmSync(dir, { recursive: true, force: true });
-      if (!store) return;
-      // The Couchbase stand-in cannot drop: remove this file's records one by one.
-      if (storeName === 'couchbase') for (let i = 0; i < RECORDS; i++) await store.delete(TABLE, keys.keyName(FIRST + i)).catch(() => false);
-      else await store.drop({ table: TABLE, fieldNames: [] });
-      await store.close();
+      await withStore(async (store) => {
+        // The Couchbase stand-in cannot drop: remove this file's records one by one.
+        if (storeName === 'couchbase') for (let i = 0; i < RECORDS; i++) await store.delete(TABLE, keys.keyName(FIRST + i)).catch(() => false);
+        else await store.drop({ table: TABLE, fieldNames: [] });
+      });
     });
 
     it('reads: the changed value and the missing field are UNEXPECTED_STATE, every other record OK', () => {

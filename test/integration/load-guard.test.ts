@@ -8,7 +8,7 @@
  * key fail), each in a table of its own, dropped afterwards.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { localTarget } from '../../src/local/targets.ts';
 import type { RedisHandle } from '../../src/stores/redis/handle.ts';
 import type { Store } from '../../src/stores/store.ts';
@@ -24,20 +24,24 @@ const load = (store: string, table: string, ...extra: string[]) =>
   runDocbench(['load', '--store', store, '-P', 'workloada', '-p', `recordcount=${RECORDS}`, '-p', `table=${table}`, '-q', ...extra], { timeoutMs: 120_000 });
 const keyName = (n: number) => new CoreWorkload(loadWorkload(['workloada'], []).properties, new Random(1)).keyName(n);
 
-/** Opens the store's local server for setting up and cleaning up behind the CLI. */
-function withStore(name: string, tables: readonly string[]): () => Store {
-  let store: Store;
-  before(async () => {
-    const { url } = await (await localTarget(name)).start(() => {});
-    store = (await storeFactory(name))({ url, settings: {}, concurrency: 1 });
-    await store.connect();
-  });
-  after(async () => {
-    if (!store) return;
-    for (const table of tables) await store.drop({ table, fieldNames: [] });
+/**
+ * The store's own client, opened for each use and closed after: the CLI runs in between block
+ * this process (spawnSync), and a connection the server closes meanwhile would fail the next use.
+ */
+async function withStore(name: string, use: (store: Store) => Promise<unknown>): Promise<void> {
+  const { url } = await (await localTarget(name)).start(() => {});
+  const store = (await storeFactory(name))({ url, settings: {}, concurrency: 1 });
+  await store.connect();
+  try {
+    await use(store);
+  } finally {
     await store.close();
-  });
-  return () => store;
+  }
+}
+
+/** Drop the tables a suite loaded into, once it is done. */
+function dropAfter(name: string, tables: readonly string[]): void {
+  after(() => withStore(name, async (store) => Promise.all(tables.map((table) => store.drop({ table, fieldNames: [] })))));
 }
 
 function assertRefused(store: string, table: string, r: ReturnType<typeof runDocbench>, nextStart: number): void {
@@ -55,7 +59,7 @@ if (testsStore('redis')) {
   describe('load guard on redis', { timeout: 300_000 }, () => {
     const table = `itest_guard_${process.pid}`;
     const broken = `itest_guard_broken_${process.pid}`;
-    const store = withStore('redis', [table, broken]);
+    dropAfter('redis', [table, broken]);
 
     it('a second load is refused in one line; --fresh, or insertstart after the records, loads', () => {
       assertLoaded(load('redis', table, '--fresh'), 3);
@@ -66,7 +70,7 @@ if (testsStore('redis')) {
 
     it('a load whose writes fail says so in the YCSB text and exits non-zero', async () => {
       // A string where the load will write record 150's hash: that batch fails with WRONGTYPE.
-      await (store().handle as RedisHandle).call(['SET', `${broken}:${keyName(150)}`, 'not a hash']);
+      await withStore('redis', (store) => (store.handle as RedisHandle).call(['SET', `${broken}:${keyName(150)}`, 'not a hash']));
       const r = load('redis', broken);
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /^docbench: redis: the load failed: 100 of 300 records were not written \(counting each failed batch whole\) \(first error: WRONGTYPE [^\n]*\)\n$/);
@@ -79,7 +83,7 @@ if (testsStore('redis')) {
 if (testsStore('mongodb')) {
   describe('load guard on mongodb', { timeout: 300_000 }, () => {
     const table = `itest_guard_${process.pid}`;
-    withStore('mongodb', [table]);
+    dropAfter('mongodb', [table]);
 
     it('a second load is refused in one line instead of failing every batch on duplicate keys', () => {
       assertLoaded(load('mongodb', table, '--fresh'), 3);
