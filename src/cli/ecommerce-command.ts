@@ -24,6 +24,7 @@ import { seedEcommerce } from '../../scenarios/ecommerce/seed.ts';
 import { ecommerceWorkload, runEcommerce } from '../../scenarios/ecommerce/session.ts';
 import { flatSettings, parseSettings, type EcommerceSettings } from '../../scenarios/ecommerce/settings.ts';
 import { WORKLOAD_NAMES } from '../../scenarios/ecommerce/workloads.ts';
+import { renderPlans } from '../../scenarios/shared/plans.ts';
 import { scenarioResult } from '../../scenarios/shared/timing.ts';
 import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
 import { UsageError } from './errors.ts';
@@ -114,6 +115,7 @@ async function runStore(opened: OpenStore, workloadName: string, settings: Ecomm
         ...Object.fromEntries(Object.entries(run.variants).map(([kind, name]) => [`variant.${kind}`, name])),
       };
       const result = scenarioResult(run.outcome, { scenario: SCENARIO, workloadName: workload.name, properties, store });
+      if (run.plans.length > 0) result.plans = run.plans;
       result.notes.push(workload.description, ...run.descriptions);
       if (run.mismatch !== undefined) {
         result.notes.push(`WRONG ANSWER, run stopped: ${run.mismatch}`);
@@ -131,6 +133,12 @@ function variantPath(out: string, result: Result, several: boolean): string {
   const variants = ['variant.pagination', 'variant.join'].map((k) => result.workload.properties[k]).filter((v) => typeof v === 'string');
   const ext = extname(out) || '.json';
   return join(dirname(out), `${basename(out, extname(out))}-${variants.join('-')}${ext}`);
+}
+
+/** The plan section under the table (empty when no result holds a plan). */
+function plansSection(results: readonly Result[]): string {
+  const plans = renderPlans(results);
+  return plans === '' ? '' : `\n${plans}`;
 }
 
 function failIfWrong(mismatches: readonly string[]): void {
@@ -183,7 +191,7 @@ export async function runEcommercePhase(options: EcommercePhaseOptions): Promise
     await opened.store.close();
   }
   if (options.out) for (const r of results) writeResult(variantPath(options.out, r, results.length > 1), r);
-  process.stdout.write(`\n${renderRunTable(results)}\n${renderServers(results)}`);
+  process.stdout.write(`\n${renderRunTable(results)}\n${renderServers(results)}${plansSection(results)}`);
   failIfWrong(mismatches);
 }
 
@@ -283,7 +291,7 @@ export function registerEcommerceCommand(program: Command): void {
         await opened.store.close();
       }
     }
-    const table = `${renderRunTable(results)}\n${renderServers(results)}`;
+    const table = `${renderRunTable(results)}\n${renderServers(results)}${plansSection(results)}`;
     process.stdout.write(`\n${table}`);
     writeFileAtomic(join(outDir, 'comparison.md'), `# E-commerce scenario (Altoros 2022): ${settings.customers} customers × ${settings.orderspercustomer} orders\n\n${table}`);
     process.stderr.write(`results written to ${outDir}\n`);

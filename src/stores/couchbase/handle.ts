@@ -6,9 +6,11 @@
  * the SDK's native core).
  */
 import { CollectionNotFoundError, DocumentNotFoundError, ScopeNotFoundError, type Bucket, type Cluster, type Collection, type DurabilityLevel, type QueryOptions } from 'couchbase';
+import type { PlanEvidence } from '../query-plan.ts';
 import { UnsupportedError } from '../store.ts';
 import { retryWhile, waitFor } from '../wait.ts';
 import { managementRest, reasonOf, type CouchbaseConnection } from './connection.ts';
+import { explainSqlpp } from './explain.ts';
 import type { CouchbaseConfig } from './settings.ts';
 
 /** A backtick-quoted SQL++ identifier (Couchbase names cannot contain a backtick). */
@@ -96,6 +98,12 @@ export class CouchbaseHandle {
   /** SQL++ rows (dialects call requireQuery first where the target may have no query service). */
   async queryRows<T = unknown>(statement: string, options: QueryOptions = {}): Promise<T[]> {
     return (await this.cluster().query<T>(statement, options)).rows;
+  }
+
+  /** How the query service runs a statement: EXPLAIN, and one profiled run (explain.ts). UNSUPPORTED without SQL++. */
+  async explain(statement: string, parameters: unknown[]): Promise<PlanEvidence> {
+    this.requireQuery('EXPLAIN');
+    return explainSqlpp(this.cluster(), statement, parameters);
   }
 
   /** UnsupportedError for `operation` when SQL++ is switched off (couchbase.query=false, the KV-only stand-in). */
