@@ -20,8 +20,3 @@ export function maskUrl(url: string): string {
   if (colon < 0 || colon > at) return url;
   return `${url.slice(0, colon)}:***${url.slice(at)}`;
 }
-
-/** Every URL-looking token of a text masked (for lines that carry a URL among other words). */
-export function maskUrlsIn(text: string): string {
-  return text.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, (url) => maskUrl(url));
-}

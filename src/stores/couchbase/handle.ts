@@ -138,13 +138,17 @@ export class CouchbaseHandle {
   }
 
   /**
-   * Create GSI indexes (their statements create them deferred), build them with one BUILD INDEX,
-   * and wait until every one is online.
+   * Create GSI indexes (their statements create them deferred, IF NOT EXISTS), build with one
+   * BUILD INDEX those not built yet, and wait until every one is online. Idempotent: indexes an
+   * earlier run built are left as they are (BUILD INDEX refuses an index that is already built).
    */
   async buildDeferredIndexes(keyspace: string, collection: string, indexes: readonly { name: string; statement: string }[]): Promise<void> {
     for (const index of indexes) await this.queryRows(index.statement);
     const names = indexes.map((i) => i.name);
-    await this.queryRows(`BUILD INDEX ON ${keyspace}(${names.map(identifier).join(', ')})`);
+    const unbuilt = await this.queryRows<string>("SELECT RAW name FROM system:indexes WHERE bucket_id = $1 AND scope_id = $2 AND keyspace_id = $3 AND name IN $4 AND state IN ['deferred', 'created']", {
+      parameters: [this.config.url.bucket, this.config.scope, collection, names],
+    });
+    if (unbuilt.length > 0) await this.queryRows(`BUILD INDEX ON ${keyspace}(${unbuilt.map(identifier).join(', ')})`);
     await waitFor(
       `the GSI indexes ${names.join(', ')} on ${keyspace} to be online`,
       async () => {
