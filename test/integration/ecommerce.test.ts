@@ -72,6 +72,18 @@ for (const store of STORES) {
         for (const run of runs) {
           const m = run.outcome.measurements;
           assert.equal(run.mismatch, undefined, run.mismatch);
+          // How the store ran the query in this variant, from its own evidence.
+          assert.equal(run.plans.length, 1, 'one plan per query kind of the run');
+          const plan = run.plans[0]!;
+          assert.deepEqual([plan.query, plan.variant], [name, run.variants[name as 'pagination' | 'join']]);
+          assert.ok(plan.parameters?.startsWith('{'), 'the parameters the plan was taken with');
+          if (hasQueries(open)) {
+            assert.ok(plan.access === 'index' || plan.access === 'key', `${plan.variant}: ${plan.access} ${plan.warnings.join('; ')} ${plan.raw}`);
+            assert.ok(plan.used.length > 0 && !plan.flagged, `${plan.variant} names what served it: ${plan.used.join(', ')}`);
+          } else {
+            assert.equal(plan.access, 'unknown');
+            assert.match(plan.warnings.join('; '), /^no plan: /);
+          }
           if (hasQueries(open)) {
             assert.equal(count(m.statusCounts(row), 'OK'), OPERATIONS, `${JSON.stringify(run.variants)}: ${m.errorSamples(row).join('; ')}`);
             assert.equal(count(m.statusCounts('VERIFY'), 'OK'), OPERATIONS, 'every answer checked');
@@ -141,6 +153,7 @@ for (const store of STORES) {
           assert.equal(result.workload.name, 'join');
           assert.equal(result.store.name, store);
           assert.equal(typeof result.workload.properties['variant.join'], 'string');
+          assert.equal(result.plans?.[0]?.query, 'join', 'the result carries the plan');
           const joinRow = result.operations.find((o) => o.name === 'JOIN');
           assert.ok(joinRow, 'a JOIN row');
           if (hasQueries(open)) assert.equal(joinRow.returns?.OK, 50);

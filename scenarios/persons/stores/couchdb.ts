@@ -62,8 +62,20 @@ export function mangoIndexFields(query: PersonsQuery, nested: boolean): string[]
   return [...pinning, ...ranges, ...rest].map((c) => c.field);
 }
 
-/** The `use_index` of a query's Mango index: design document and index name. */
-const mangoIndex = (query: PersonsQuery): [string, string] => [`${DESIGN}-${query.id.toLowerCase()}`, query.id.toLowerCase()];
+/** The design document and name of the Mango index on `fields`: `persons-by-salary-age`. */
+function mangoIndexName(fields: readonly string[]): [string, string] {
+  const name = `by-${fields.map((f) => f.toLowerCase().replace(/[^a-z0-9]+/g, '_')).join('-')}`;
+  return [`${DESIGN}-${name}`, name];
+}
+
+/**
+ * The `use_index` of a query: the index built for its fields, or none when no index was built
+ * for them (a query of the user's own), so CouchDB chooses instead of refusing.
+ */
+function mangoIndex(query: PersonsQuery, nested: boolean): [string, string] | undefined {
+  const fields = mangoIndexFields(query, nested).join('\0');
+  return QUERIES.some((q) => mangoIndexFields(q, nested).join('\0') === fields) ? mangoIndexName(mangoIndexFields(query, nested)) : undefined;
+}
 
 /** The Mango operator object for one condition. */
 function mangoOperators(c: Condition, nested: boolean): Record<string, unknown> {
@@ -151,7 +163,7 @@ class CouchdbPersons implements PersonsDialect, IndexBuilder, VariantBuilder, Co
     const built: string[] = [];
     for (const q of QUERIES) {
       const fields = mangoIndexFields(q, this.nested);
-      const [ddoc, name] = mangoIndex(q);
+      const [ddoc, name] = mangoIndexName(fields);
       // Creating an index that exists with the same definition is a no-op ("result": "exists").
       await this.db.createIndex({ index: { fields }, ddoc, name, type: 'json' });
       // CouchDB builds an index on the first query that uses it; do that now, so query times are reads.
@@ -173,9 +185,10 @@ class CouchdbPersons implements PersonsDialect, IndexBuilder, VariantBuilder, Co
 
   /** The `_find` body of a query: with indexes, it names the query's own index. */
   private mangoQuery(query: PersonsQuery): nano.MangoQuery {
+    const index = this.context.indexes ? mangoIndex(query, this.nested) : undefined;
     return {
       selector: mangoSelector(query, this.nested) as nano.MangoSelector,
-      ...(this.context.indexes ? { use_index: mangoIndex(query) } : {}),
+      ...(index ? { use_index: index } : {}),
       limit: this.context.size,
     };
   }
