@@ -2,7 +2,7 @@
  * Where each store of a command is, decided once before anything connects:
  *
  *   1. `--url store=URL` (repeatable); a plain `--url URL` when the command names one store;
- *   2. `--docker`: the real servers of docker/compose.yaml (`docbench up --docker`);
+ *   2. or `--docker`: the real servers of docker/compose.yaml (`docbench up --docker`);
  *   3. the config file (docbench.config.json, or `--config <file>`);
  *   4. else docbench's local server for the store, started if needed.
  *
@@ -48,12 +48,14 @@ export class StoreTargets {
    */
   static resolve(flags: TargetFlags, stores: readonly string[], config: DocbenchConfig | null = loadConfig(flags.config)): StoreTargets {
     const urls = new Map<string, { url: string; from: UrlSource }>();
+    // --docker names every store's server already: a --url beside it would silently win or lose.
+    if (flags.docker && flags.url.length > 0) throw new UsageError('give --url or --docker, not both');
     for (const value of flags.url) {
       const [named, url] = splitUrlFlag(value);
       let store: string;
       if (named === undefined) {
         if (stores.length !== 1) {
-          throw new UsageError(`--url ${maskUrl(url)}: this command runs ${stores.length} stores (${stores.join(', ')}); say which with --url <store>=URL`);
+          throw new UsageError(`--url names one server (${maskUrl(url)}) and this command runs ${stores.length} stores (${stores.join(', ')}): say which with --url <store>=URL`);
         }
         store = stores[0]!;
       } else {

@@ -49,17 +49,18 @@ describe('--url', () => {
   });
 
   it('mistakes are one-line user errors, passwords masked', () => {
-    throwsUserError(() => StoreTargets.resolve({ url: ['http://admin:secret@h:5984'] }, ['redis', 'couchdb'], null), /^--url http:\/\/admin:\*\*\*@h:5984: this command runs 2 stores \(redis, couchdb\); say which with --url <store>=URL$/);
+    throwsUserError(() => StoreTargets.resolve({ url: ['http://admin:secret@h:5984'] }, ['redis', 'couchdb'], null), /^--url names one server \(http:\/\/admin:\*\*\*@h:5984\) and this command runs 2 stores \(redis, couchdb\): say which with --url <store>=URL$/);
+    throwsUserError(() => StoreTargets.resolve({ url: ['redis=redis://h:1'], docker: true }, ['redis', 'couchdb'], null), /^give --url or --docker, not both$/);
     throwsUserError(() => StoreTargets.resolve({ url: ['couchdb=http://h:5984'] }, ['redis'], null), /--url couchdb=…: couchdb is not among the stores this command runs \(redis\)/);
     throwsUserError(() => StoreTargets.resolve({ url: ['couchbd=http://h:5984'] }, ['couchdb'], null), /--url couchbd=…: unknown store "couchbd" \(did you mean "couchdb"\?\)/);
     throwsUserError(() => StoreTargets.resolve({ url: ['redis=redis://a', 'redis=redis://b'] }, ['redis'], null), /redis is given two URLs/);
     assert.doesNotMatch(String((() => { try { StoreTargets.resolve({ url: ['http://admin:secret@h'] }, ['a', 'b'], null); } catch (e) { return e; } })()), /secret/);
   });
 
-  it('--url wins over --docker, which wins over the config file', () => {
+  it('--url and --docker win over the config file', () => {
     const file = config({ redis: { url: 'redis://configured:6379' }, couchdb: { url: 'http://configured:5984' }, mongodb: { url: 'mongodb://configured' } });
-    const t = StoreTargets.resolve({ url: ['redis=redis://given:1'], docker: true }, ['redis', 'couchdb'], file);
-    assert.equal(t.urlOf('redis'), 'redis://given:1');
+    assert.equal(StoreTargets.resolve({ url: ['redis=redis://given:1'] }, ['redis', 'couchdb'], file).urlOf('redis'), 'redis://given:1');
+    const t = StoreTargets.resolve({ url: [], docker: true }, ['redis', 'couchdb'], file);
     assert.equal(t.urlOf('couchdb'), DOCKER_URLS.couchdb);
     assert.equal(t.sourceOf('couchdb'), '--docker');
     const fromFile = StoreTargets.resolve({ url: [] }, ['couchdb'], file);
