@@ -6,7 +6,7 @@
  */
 import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import type { Result } from '../../src/results/schema.ts';
-import { formatCount, formatMiB, formatMs, formatSeconds } from '../shared/format.ts';
+import { formatCount, formatMiB, formatMs, formatSeconds, notStandInNote } from '../shared/format.ts';
 import { markdownTable } from '../../src/report/markdown.ts';
 import { renderPlans } from '../shared/plans.ts';
 import { meanMs } from '../shared/timing.ts';
@@ -27,7 +27,7 @@ function standInName(s: { name: string; version: string }): string {
 function serverLine(result: Result): string {
   const s = result.store;
   const what = `${s.server} ${s.serverVersion} via ${s.driver}`;
-  return s.standIn ? `${what}. STAND-IN: ${s.standIn.name}, not the real product: ${s.standIn.note}` : `${what} (real server)`;
+  return s.standIn ? `${what}. STAND-IN: ${s.standIn.name}, not the real product: ${s.standIn.note}` : `${what}${notStandInNote(s)}`;
 }
 
 function variantsOf(result: Result): string[] {
