@@ -50,8 +50,8 @@ export function tracePlan(activities: readonly string[], rows: number): PlanEvid
 }
 
 /** Re-reads of a trace whose last events (the rows read) have not reached system_traces yet. */
-const TRACE_READS = 10;
-const TRACE_READ_INTERVAL_MS = 200;
+const TRACE_READS = 40;
+const TRACE_READ_INTERVAL_MS = 250;
 const FINAL_EVENT = /Read \d+ live rows|post-filtered \d+ rows/;
 
 /** Execute `cql` once with tracing and read its trace; `fetchSize` bounds the traced page. */
@@ -59,11 +59,14 @@ export async function traceStatement(client: cassandra.Client, cql: string, para
   const result = await client.execute(cql, params, { prepare: true, traceQuery: true, fetchSize });
   // Trace events are written asynchronously: the session can be complete before its last events are.
   let activities: string[] = [];
-  for (let read = 1; read <= TRACE_READS; read++) {
+  let complete = false;
+  for (let read = 1; read <= TRACE_READS && !complete; read++) {
+    if (read > 1) await sleep(TRACE_READ_INTERVAL_MS);
     const trace = await client.metadata.getTrace(result.info.traceId);
     activities = trace.events.map((e) => String(e.activity));
-    if (activities.some((a) => FINAL_EVENT.test(a)) || read === TRACE_READS) break;
-    await sleep(TRACE_READ_INTERVAL_MS);
+    complete = activities.some((a) => FINAL_EVENT.test(a));
   }
-  return tracePlan(activities, result.rowLength);
+  const plan = tracePlan(activities, result.rowLength);
+  if (!complete) plan.warnings.push(`trace incomplete: the server had not written its last events (the rows read) after ${(TRACE_READS * TRACE_READ_INTERVAL_MS) / 1000} s`);
+  return plan;
 }
