@@ -67,7 +67,12 @@ export function renderPlans(results: readonly Result[]): string {
       const notes = [...(plan.flagged ? ['FLAGGED: read everything, an index was meant to serve it'] : []), ...plan.warnings];
       rows.push([store, plan.variant, plan.query, plan.access, plan.used.join(', ') || 'none', figure(plan.keysExamined), figure(plan.documentsExamined), figure(plan.returned), notes.join('; ')]);
       if (plan.flagged) flagged.push(`${store} [${plan.variant}] ${plan.query}`);
-      if (plan.source !== 'UNSUPPORTED' && plan.source !== 'error') sources.set(store, (sources.get(store) ?? new Set()).add(plan.source));
+      if (plan.source !== 'UNSUPPORTED' && plan.source !== 'error') {
+        // A plan of several steps joins its steps' sources with '; '.
+        const kinds = sources.get(store) ?? new Set<string>();
+        for (const source of plan.source.split('; ')) kinds.add(source);
+        sources.set(store, kinds);
+      }
     }
   }
   const header = ['store', 'variant', 'query', 'access', 'index / structure used', 'keys examined', 'docs examined', 'returned', 'warnings'];
