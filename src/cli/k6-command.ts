@@ -44,7 +44,7 @@ export interface K6CommandOptions {
   script: string;
   stores: string[];
   /** `--url store=URL` values (a plain URL with one store). */
-  url: string[];
+  url?: string[];
   /** Config file (default: ./docbench.config.json when it exists). */
   config?: string;
   /** Which scenario a script of the user's own drives (shipped scripts are known by name). */

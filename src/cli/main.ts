@@ -47,7 +47,7 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     .option('--out <file>', 'write the JSON result here (atomically)')
     .option('--fresh', 'load only: drop the table first so the load starts clean', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; out?: string; fresh: boolean; quiet: boolean }) => {
+    .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; out?: string; fresh: boolean; quiet: boolean }) => {
       const target = singleTarget(opts, opts.store);
       if (opts.scenario === 'ecommerce') {
         await runEcommercePhase({
@@ -104,10 +104,10 @@ export function buildProgram(): Command {
     .option('--out-dir <dir>', 'where result files go (default: results/<timestamp>)')
     .option('--docker', 'use the real servers started by `docbench up --docker`', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { stores?: string[]; url: string[]; config?: string; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; outDir?: string; docker: boolean; quiet: boolean }) => {
+    .action(async (opts: { stores?: string[]; url?: string[]; config?: string; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; outDir?: string; docker: boolean; quiet: boolean }) => {
       await runComparison({
         ...(opts.stores !== undefined ? { stores: opts.stores } : {}),
-        url: opts.url,
+        ...(opts.url !== undefined ? { url: opts.url } : {}),
         ...(opts.config !== undefined ? { config: opts.config } : {}),
         workloads: opts.workloads,
         extraFiles: opts.workload,

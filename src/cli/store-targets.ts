@@ -17,11 +17,11 @@ import { loadConfig, type DocbenchConfig } from './config-file.ts';
 export { loadConfig };
 import { UsageError } from './errors.ts';
 import { maskUrl } from './mask-url.ts';
-import { collect } from './option-parsers.ts';
 
 /** The options every command that touches stores takes (commander's parsed values). */
 export interface TargetFlags {
-  url: readonly string[];
+  /** `--url` values as given (undefined: none). */
+  url?: readonly string[] | undefined;
   config?: string | undefined;
   docker?: boolean | undefined;
 }
@@ -49,8 +49,9 @@ export class StoreTargets {
   static resolve(flags: TargetFlags, stores: readonly string[], config: DocbenchConfig | null = loadConfig(flags.config)): StoreTargets {
     const urls = new Map<string, { url: string; from: UrlSource }>();
     // --docker names every store's server already: a --url beside it would silently win or lose.
-    if (flags.docker && flags.url.length > 0) throw new UsageError('give --url or --docker, not both');
-    for (const value of flags.url) {
+    const given = flags.url ?? [];
+    if (flags.docker && given.length > 0) throw new UsageError('give --url or --docker, not both');
+    for (const value of given) {
       const [named, url] = splitUrlFlag(value);
       let store: string;
       if (named === undefined) {
@@ -115,7 +116,7 @@ export function addTargetOptions(command: Command, { several }: { several: boole
     ? "a store's server as <store>=URL, repeatable (e.g. --url couchdb=http://admin:pw@host:5984); default: the config file's, else docbench's local server, started if needed"
     : "the store's server: URL, or <store>=URL; default: the config file's, else docbench's local server, started if needed";
   return command
-    .addOption(new Option('--url <url>', urlHelp).argParser(collect).default([]))
+    .addOption(new Option('--url <url>', urlHelp).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]))
     .option('--config <file>', 'config file with stores, URLs and settings (default: ./docbench.config.json when it exists)');
 }
 
