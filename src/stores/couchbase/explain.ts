@@ -35,24 +35,33 @@ function phaseCount(counts: Record<string, unknown>, ...phases: string[]): numbe
   return matching.length === 0 ? undefined : matching.reduce((sum, [, n]) => sum + (n as number), 0);
 }
 
-/** EXPLAIN of `statement`, then the statement itself with phase profiling. */
-export async function explainSqlpp(cluster: Cluster, statement: string, parameters: unknown[]): Promise<PlanEvidence> {
-  const explained = (await cluster.query(`EXPLAIN ${statement}`, { parameters, readOnly: true })).rows[0] as { plan?: unknown } | undefined;
-  const profiled = await cluster.query(statement, { parameters, readOnly: true, profile: QueryProfileMode.Phases });
+/**
+ * The plan from an EXPLAIN answer (`{plan: {...}}`), the profile's phase counts, and what the
+ * profiled run returned; the parsing part of `explainSqlpp`, apart so it can be checked without a
+ * query service.
+ */
+export function sqlppPlan(explained: unknown, phaseCounts: Record<string, unknown>, returned: number, warnings: readonly string[]): PlanEvidence {
+  const plan = (explained as { plan?: unknown } | undefined)?.plan ?? explained;
   const ops: Operators = { primary: new Set(), indexes: new Set(), keys: false };
-  walk(explained?.plan ?? explained, ops);
-  const counts = ((profiled.meta.profile as { phaseCounts?: Record<string, unknown> } | undefined)?.phaseCounts ?? {}) as Record<string, unknown>;
-  const keysExamined = phaseCount(counts, 'indexScan', 'primaryScan');
-  const documentsExamined = phaseCount(counts, 'fetch');
-  const access = ops.primary.size > 0 ? 'scan' : ops.indexes.size > 0 ? 'index' : ops.keys ? 'key' : 'unknown';
+  walk(plan, ops);
+  const keysExamined = phaseCount(phaseCounts, 'indexScan', 'primaryScan');
+  const documentsExamined = phaseCount(phaseCounts, 'fetch');
   return {
-    access,
+    access: ops.primary.size > 0 ? 'scan' : ops.indexes.size > 0 ? 'index' : ops.keys ? 'key' : 'unknown',
     used: [...ops.primary, ...ops.indexes],
     ...(keysExamined !== undefined ? { keysExamined } : {}),
     ...(documentsExamined !== undefined ? { documentsExamined } : {}),
-    returned: profiled.rows.length,
-    warnings: profiled.meta.warnings.map((w) => w.message),
-    source: 'Couchbase SQL++ EXPLAIN (the plan\'s scan operators) and profile=phases (index entries scanned, documents fetched)',
-    raw: shorten(JSON.stringify({ plan: explained?.plan ?? explained, phaseCounts: counts })),
+    returned,
+    warnings: [...warnings],
+    source: "Couchbase SQL++ EXPLAIN (the plan's scan operators) and profile=phases (index entries scanned, documents fetched)",
+    raw: shorten(JSON.stringify({ plan, phaseCounts })),
   };
+}
+
+/** EXPLAIN of `statement`, then the statement itself with phase profiling. */
+export async function explainSqlpp(cluster: Cluster, statement: string, parameters: unknown[]): Promise<PlanEvidence> {
+  const explained = (await cluster.query(`EXPLAIN ${statement}`, { parameters, readOnly: true })).rows[0];
+  const profiled = await cluster.query(statement, { parameters, readOnly: true, profile: QueryProfileMode.Phases });
+  const counts = (profiled.meta.profile as { phaseCounts?: Record<string, unknown> } | undefined)?.phaseCounts ?? {};
+  return sqlppPlan(explained, counts, profiled.rows.length, profiled.meta.warnings.map((w) => w.message));
 }

@@ -57,7 +57,6 @@ export function mongoPlan(explain: Document, returned?: number): PlanEvidence {
   const documentsExamined = sum(found.docs);
   const nReturned = (explain.executionStats as Document | undefined)?.nReturned;
   const answer = returned ?? (typeof nReturned === 'number' ? nReturned : undefined);
-  const plan = Object.fromEntries(Object.entries(explain).filter(([key]) => !NOT_PLAN.has(key)));
   return {
     access,
     used: [...found.indexes],
@@ -66,6 +65,7 @@ export function mongoPlan(explain: Document, returned?: number): PlanEvidence {
     ...(answer !== undefined ? { returned: answer } : {}),
     warnings: [],
     source: 'MongoDB explain("executionStats"): the winning plan\'s stages and its keys and documents examined',
-    raw: shorten(JSON.stringify(plan)),
+    // The reply without what is not the plan that ran (at any depth: rejected plans sit inside queryPlanner).
+    raw: shorten(JSON.stringify(explain, (key, value: unknown) => (NOT_PLAN.has(key) ? undefined : value))),
   };
 }
