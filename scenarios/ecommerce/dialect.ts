@@ -12,6 +12,7 @@
  */
 import type { StoreName } from '../../src/stores/stores.ts';
 import type { DialectDefinition } from '../shared/dialects.ts';
+import type { ScenarioPlan } from '../shared/plans.ts';
 import type { Customer, CustomerPatch, Order } from './model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from './queries.ts';
 
@@ -95,6 +96,23 @@ export interface EcommerceDialect {
 export interface IndexBuilder {
   /** Build the indexes and resolve when queries can use them; one line per index built. */
   buildIndexes(): Promise<string[]>;
+}
+
+/** A query to explain, with its parameters. */
+export type ExplainRequest = { kind: 'pagination'; params: PageParams } | { kind: 'join'; params: JoinParams };
+
+/**
+ * Optional ability: how the store runs a query in a variant (its plan, from the store's own
+ * evidence) and whether an index was meant to serve it. Called once per query kind and variant,
+ * after the variant's timed run; it may run the query again. Throws UnsupportedError where the
+ * store (or its stand-in) cannot say.
+ */
+export interface QueryExplainer {
+  explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan>;
+}
+
+export function canExplain(d: EcommerceDialect): d is EcommerceDialect & QueryExplainer {
+  return typeof (d as Partial<QueryExplainer>).explain === 'function';
 }
 
 export function canBuildIndexes(d: EcommerceDialect): d is EcommerceDialect & IndexBuilder {

@@ -6,7 +6,7 @@
  */
 import type { Result } from '../../src/results/schema.ts';
 import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
-import { formatCount } from '../shared/format.ts';
+import { formatCount, notStandInNote } from '../shared/format.ts';
 import { markdownTable } from '../../src/report/markdown.ts';
 import { OPERATIONS, operationRow } from './queries.ts';
 
@@ -68,7 +68,7 @@ export function renderServers(results: readonly Result[]): string {
   const lines: string[] = [];
   for (const r of results) {
     const s = r.store;
-    const line = `${s.name}: ${s.server} ${s.serverVersion} via ${s.driver}${s.standIn ? `. STAND-IN: ${s.standIn.name}, not the real product (${s.standIn.note})` : ' (real server)'}`;
+    const line = `${s.name}: ${s.server} ${s.serverVersion} via ${s.driver}${s.standIn ? `. STAND-IN: ${s.standIn.name}, not the real product (${s.standIn.note})` : notStandInNote(s)}`;
     if (!seen.has(line)) {
       seen.add(line);
       lines.push(line);

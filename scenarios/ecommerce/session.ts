@@ -11,7 +11,9 @@ import { ECOMMERCE_DIALECTS } from './dialects.ts';
 import { customerCore } from './generator.ts';
 import { customerId, GENERATOR_VERSION, type Dataset } from './model.ts';
 import { EcommerceOracle } from './oracle.ts';
+import { explainCombination } from './plans.ts';
 import type { QueryKind } from './queries.ts';
+import type { QueryPlan } from '../../src/results/schema.ts';
 import { runWorkload, type WorkloadRunOutcome } from './run.ts';
 import type { EcommerceSettings } from './settings.ts';
 import { SignupLedger } from './signups.ts';
@@ -61,6 +63,8 @@ export interface VariantRun extends WorkloadRunOutcome {
   variants: Partial<Record<QueryKind, string>>;
   /** One line per variant: what ran, in the store's terms. */
   descriptions: string[];
+  /** How the store ran each query kind of this combination (taken after the timed run). */
+  plans: QueryPlan[];
 }
 
 export interface EcommerceRun {
@@ -107,7 +111,8 @@ export async function runEcommerce(options: RunEcommerceOptions): Promise<Ecomme
       const variant = dialect.variants[kind].find((v) => v.name === name)!;
       return `${kind} variant ${variant.name}: ${variant.description}`;
     });
-    const run: VariantRun = { ...outcome, variants: combination, descriptions };
+    const plans = await explainCombination(dialect, combination, dataset, settings);
+    const run: VariantRun = { ...outcome, variants: combination, descriptions, plans };
     runs.push(run);
     await options.onRun?.(run, dataset);
     if (outcome.mismatch !== undefined) break;

@@ -12,11 +12,13 @@
  *   IndexBuilder    secondary indexes built after the load (timed as INDEX-BUILD)
  *   VariantBuilder  per-variant structures built before querying (CouchDB views: VIEW-BUILD)
  *   Compactor       the store's compaction, then the size again
+ *   QueryExplainer  how the store ran a query (its plan), taken once per query and variant
  * A query a store (or its local stand-in) cannot run throws `UnsupportedError`: it is reported
  * as UNSUPPORTED, never as a success.
  */
 import type { StoreName } from '../../src/stores/stores.ts';
 import type { DialectDefinition } from '../shared/dialects.ts';
+import type { ScenarioPlan } from '../shared/plans.ts';
 import type { PersonRecord, Shape } from './model.ts';
 import type { PersonsQuery } from './queries.ts';
 
@@ -81,6 +83,20 @@ export interface VariantBuilder {
 export interface Compactor {
   /** Run the store's compaction on the dataset and wait for it; returns the size afterwards. Throws UnsupportedError where the server refuses it. */
   compact(): Promise<DiskSize>;
+}
+
+export interface QueryExplainer {
+  /**
+   * How the store runs `query` in `variant`: its own evidence (explain, `_explain`, EXPLAIN,
+   * tracing, the structures read) and whether an index was meant to serve it. Called once per
+   * query and variant after the timed runs; it may run the query again. Throws UnsupportedError
+   * where the store (or its stand-in) cannot say.
+   */
+  explain(variant: string, query: PersonsQuery): Promise<ScenarioPlan>;
+}
+
+export function canExplain(d: PersonsDialect): d is PersonsDialect & QueryExplainer {
+  return typeof (d as Partial<QueryExplainer>).explain === 'function';
 }
 
 export function canBuildIndexes(d: PersonsDialect): d is PersonsDialect & IndexBuilder {

@@ -81,6 +81,20 @@ export function queriedFields(queries: readonly PersonsQuery[] = QUERIES): Condi
   return [...seen.values()];
 }
 
+/**
+ * A query's conditions grouped as a compound index lists them (MongoDB's ESR rule, and how GSI
+ * and Mango key ranges work): value conditions first, which pin the leading key; then ranges, in
+ * the query's order; existence last, which each store serves its own way (a partial index, or an
+ * index that only holds documents having the field).
+ */
+export function indexGroups(query: PersonsQuery): { anyOf: AnyOfCondition[]; ranges: RangeCondition[]; exists: ExistsCondition[] } {
+  return {
+    anyOf: query.where.filter((c): c is AnyOfCondition => c.kind === 'anyOf'),
+    ranges: query.where.filter((c): c is RangeCondition => c.kind === 'range'),
+    exists: query.where.filter((c): c is ExistsCondition => c.kind === 'exists'),
+  };
+}
+
 /** Does one condition hold for a document? */
 export function holds(condition: Condition, person: Person): boolean {
   const value = (person as unknown as Record<string, unknown>)[condition.field];

@@ -6,8 +6,9 @@
  */
 import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import type { Result } from '../../src/results/schema.ts';
-import { formatCount, formatMiB, formatMs, formatSeconds } from '../shared/format.ts';
+import { formatCount, formatMiB, formatMs, formatSeconds, notStandInNote } from '../shared/format.ts';
 import { markdownTable } from '../../src/report/markdown.ts';
+import { renderPlans } from '../shared/plans.ts';
 import { meanMs } from '../shared/timing.ts';
 import { QUERIES } from './queries.ts';
 import { buildRow, queryRow, queryStatus, type StoreRun } from './run.ts';
@@ -26,7 +27,7 @@ function standInName(s: { name: string; version: string }): string {
 function serverLine(result: Result): string {
   const s = result.store;
   const what = `${s.server} ${s.serverVersion} via ${s.driver}`;
-  return s.standIn ? `${what}. STAND-IN: ${s.standIn.name}, not the real product: ${s.standIn.note}` : `${what} (real server)`;
+  return s.standIn ? `${what}. STAND-IN: ${s.standIn.name}, not the real product: ${s.standIn.note}` : `${what}${notStandInNote(s)}`;
 }
 
 function variantsOf(result: Result): string[] {
@@ -150,5 +151,6 @@ export function renderComparison(runs: readonly StoreRun[]): string {
   lines.push(
     'Query times are the mean of the repeats, from the first request to the last document read; "index/view build" is what a variant needs built before its queries (secondary indexes, views, an index catching up with the load), timed after the load and apart from insert and queries; Redis writes its index sets with each document, inside the insert time.',
   );
-  return `${lines.join('\n')}\n`;
+  const plans = renderPlans(withQueries.map((r) => r.run!));
+  return `${lines.join('\n')}\n${plans === '' ? '' : `\n${plans}`}`;
 }

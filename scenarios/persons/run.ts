@@ -26,6 +26,7 @@ import { formatMs } from '../shared/format.ts';
 import { canBuildIndexes, canBuildVariant, canCompact, type DiskSize, type PersonsDialect } from './dialect.ts';
 import { PERSONS_DIALECTS } from './dialects.ts';
 import { generateRecords } from './generator.ts';
+import { explainQueries } from './plans.ts';
 import { collectionName } from './model.ts';
 import { expectedAnswers, expectedIds, vacuousQueries, type DatasetSpec, type Expectations } from './oracle.ts';
 import { QUERIES } from './queries.ts';
@@ -218,9 +219,14 @@ export async function runPersons(open: OpenStore, settings: PersonsSettings, opt
     const vacuous = vacuousQueries(expectations);
     if (vacuous.length > 0) timer.note(`${vacuous.join(', ')} match no document at this size: a store answering nothing would pass them; use a larger size`);
     const failures = await runQueries(dialect, open.store.name, settings, expectations, timer);
+    const outcome = timer.outcome('run');
+    // After the timed runs: how the store ran each query (explain, tracing, …).
+    const plans = await explainQueries(dialect);
     const store = await storeInfo(open, size, compacted, compaction, settings);
     const context = { scenario: SCENARIO, workloadName: workloadName(settings), properties: properties(settings, dialect, expectations), store };
-    return { store: open.store.name, settings, load: scenarioResult(loadOutcome, context), run: scenarioResult(timer.outcome('run'), context), failures };
+    const run = scenarioResult(outcome, context);
+    if (plans.length > 0) run.plans = plans;
+    return { store: open.store.name, settings, load: scenarioResult(loadOutcome, context), run, failures };
   } finally {
     await dialect.close?.();
   }

@@ -27,3 +27,12 @@ export function formatDuration(seconds: number): string {
   if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
+
+/**
+ * How a table names a server that is no labelled stand-in: the real product when it said which
+ * version it runs; otherwise (a server reached by a URL that does not identify itself, such as the
+ * Couchbase mock behind a forwarded port) nothing is claimed.
+ */
+export function notStandInNote(store: { serverVersion: string }): string {
+  return store.serverVersion === 'unknown' ? ' (the server did not identify itself: not known to be the real product)' : ' (real server)';
+}

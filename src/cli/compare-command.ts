@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { DOCKER_URLS } from '../local/docker.ts';
 import { buildResult } from '../results/build.ts';
 import type { Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
@@ -10,8 +9,8 @@ import { LOCAL_STORE_NAMES, storeName } from '../stores/stores.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
-import { UsageError } from './errors.ts';
 import { describeStore, openStore } from './store-session.ts';
+import { defaultStores, loadConfig, StoreTargets } from './store-targets.ts';
 import { flagOverrides } from './ycsb-command.ts';
 
 export const COMPARE_DEFAULTS = {
@@ -29,7 +28,8 @@ export const COMPARE_DEFAULTS = {
 };
 
 export interface CompareOptions {
-  stores: string[];
+  /** Undefined: the config file's stores, else every local one. */
+  stores?: string[];
   workloads: string[];
   /** Extra -P files (record-shape presets) applied after each workload file. */
   extraFiles: string[];
@@ -40,6 +40,10 @@ export interface CompareOptions {
   status: boolean;
   /** Use the real servers of docker/compose.yaml (`docbench up --docker`) instead of the local ones. */
   docker?: boolean;
+  /** `--url store=URL` values (a plain URL with one store). */
+  url?: string[];
+  /** Config file (default: ./docbench.config.json when it exists). */
+  config?: string;
 }
 
 /**
@@ -48,15 +52,17 @@ export interface CompareOptions {
  * file plus the table under `outDir`.
  */
 export async function runComparison(options: CompareOptions): Promise<Result[]> {
-  for (const store of options.stores) storeName(store, '--stores');
-  const overrides = [...COMPARE_DEFAULTS.overrides, ...options.overrides, ...flagOverrides(options)];
+  const config = loadConfig(options.config);
+  const stores = options.stores ?? defaultStores(config, COMPARE_DEFAULTS.stores);
+  for (const store of stores) storeName(store, '--stores');
+  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, stores, config);
+  // The config file's store settings first: the defaults and the user's -p come after and win.
+  const overrides = [...targets.settings(), ...COMPARE_DEFAULTS.overrides, ...options.overrides, ...flagOverrides(options)];
   // Parse every workload before touching a store, so a typo fails in a second, not after a run.
   const workloads = options.workloads.map((w) => ({ given: w, loaded: loadWorkload([w, ...options.extraFiles], overrides) }));
   const results: Result[] = [];
-  for (const storeName of options.stores) {
-    const url = options.docker ? DOCKER_URLS[storeName] : undefined;
-    if (options.docker && url === undefined) throw new UsageError(`--docker: docker/compose.yaml has no server for "${storeName}"`);
-    const open = await openStore(storeName, url, workloads[0]!.loaded.properties);
+  for (const storeName of stores) {
+    const open = await openStore(storeName, targets.urlOf(storeName), workloads[0]!.loaded.properties);
     try {
       for (const { loaded } of workloads) {
         const p = loaded.properties;

@@ -12,7 +12,6 @@
  */
 import { Option, type Command } from 'commander';
 import { basename, dirname, extname, join } from 'node:path';
-import { DOCKER_URLS } from '../local/docker.ts';
 import type { FlatProperties } from '../results/build.ts';
 import type { Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
@@ -25,10 +24,12 @@ import { seedEcommerce } from '../../scenarios/ecommerce/seed.ts';
 import { ecommerceWorkload, runEcommerce } from '../../scenarios/ecommerce/session.ts';
 import { flatSettings, parseSettings, type EcommerceSettings } from '../../scenarios/ecommerce/settings.ts';
 import { WORKLOAD_NAMES } from '../../scenarios/ecommerce/workloads.ts';
+import { renderPlans } from '../../scenarios/shared/plans.ts';
 import { scenarioResult } from '../../scenarios/shared/timing.ts';
 import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
 import { UsageError } from './errors.ts';
 import { describeStore, openStore, type OpenStore } from './store-session.ts';
+import { addTargetOptions, defaultStores, loadConfig, singleTarget, StoreTargets, type TargetFlags } from './store-targets.ts';
 import { checkOutPath } from './ycsb-command.ts';
 import { positiveInteger, nonNegativeNumber, collect } from './option-parsers.ts';
 
@@ -114,6 +115,7 @@ async function runStore(opened: OpenStore, workloadName: string, settings: Ecomm
         ...Object.fromEntries(Object.entries(run.variants).map(([kind, name]) => [`variant.${kind}`, name])),
       };
       const result = scenarioResult(run.outcome, { scenario: SCENARIO, workloadName: workload.name, properties, store });
+      if (run.plans.length > 0) result.plans = run.plans;
       result.notes.push(workload.description, ...run.descriptions);
       if (run.mismatch !== undefined) {
         result.notes.push(`WRONG ANSWER, run stopped: ${run.mismatch}`);
@@ -131,6 +133,12 @@ function variantPath(out: string, result: Result, several: boolean): string {
   const variants = ['variant.pagination', 'variant.join'].map((k) => result.workload.properties[k]).filter((v) => typeof v === 'string');
   const ext = extname(out) || '.json';
   return join(dirname(out), `${basename(out, extname(out))}-${variants.join('-')}${ext}`);
+}
+
+/** The plan section under the table (empty when no result holds a plan). */
+function plansSection(results: readonly Result[]): string {
+  const plans = renderPlans(results);
+  return plans === '' ? '' : `\n${plans}`;
 }
 
 function failIfWrong(mismatches: readonly string[]): void {
@@ -183,7 +191,7 @@ export async function runEcommercePhase(options: EcommercePhaseOptions): Promise
     await opened.store.close();
   }
   if (options.out) for (const r of results) writeResult(variantPath(options.out, r, results.length > 1), r);
-  process.stdout.write(`\n${renderRunTable(results)}\n${renderServers(results)}`);
+  process.stdout.write(`\n${renderRunTable(results)}\n${renderServers(results)}${plansSection(results)}`);
   failIfWrong(mismatches);
 }
 
@@ -209,22 +217,21 @@ interface CommonOptions {
 
 /** `docbench seed ecommerce …` on the scenario commands' `seed` command. */
 export function registerEcommerceSeed(seed: Command): void {
-  addCommonOptions(
-    seed
-      .command('ecommerce')
-      .description("the e-commerce scenario's load phase: customers and their orders in bulk, then the store's indexes (same data on every store for the same seed)")
-      .addOption(new Option('--store <name>', `store: ${ECOMMERCE_DIALECTS.stores.join(', ')}`).makeOptionMandatory())
-      .option('--url <url>', "connection URL (default: docbench's local server for the store, started if needed)")
-      .option('--out <file>', 'write the load result as JSON (atomically)'),
-  ).action(async (opts: CommonOptions & { store: string; url?: string; out?: string }) => {
+  const command = seed
+    .command('ecommerce')
+    .description("the e-commerce scenario's load phase: customers and their orders in bulk, then the store's indexes (same data on every store for the same seed)")
+    .addOption(new Option('--store <name>', `store: ${ECOMMERCE_DIALECTS.stores.join(', ')}`).makeOptionMandatory())
+    .option('--out <file>', 'write the load result as JSON (atomically)');
+  addCommonOptions(addTargetOptions(command, { several: false })).action(async (opts: CommonOptions & TargetFlags & { store: string; out?: string }) => {
     const stores = storeList(opts.store, '--store');
     if (stores.length > 1) throw new UsageError(`--store: seed ecommerce loads one store at a time; got ${stores.join(', ')}`);
+    const target = singleTarget(opts, stores[0]!);
     await runEcommercePhase({
       phase: 'load',
       store: stores[0]!,
-      ...(opts.url !== undefined ? { url: opts.url } : {}),
+      ...(target.url !== undefined ? { url: target.url } : {}),
       workloads: [],
-      property: assignments(opts.property, { ...opts, customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers, ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer }),
+      property: assignments([...target.settings, ...opts.property], { ...opts, customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers, ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer }),
       ...(opts.out !== undefined ? { out: opts.out } : {}),
       status: !opts.quiet,
     });
@@ -233,42 +240,37 @@ export function registerEcommerceSeed(seed: Command): void {
 
 /** `docbench ecommerce …`: seed every store, run every workload, one table. */
 export function registerEcommerceCommand(program: Command): void {
-  addCommonOptions(
-    program
-      .command('ecommerce')
-      .description('Altoros 2022 on several stores: seed customers and orders, run pagination / join / mix (every answer checked against the oracle), one table')
-      .option('--stores <list>', `comma-separated stores: ${ECOMMERCE_DIALECTS.stores.join(', ')}`, ECOMMERCE_DIALECTS.stores.join(','))
-      .option('--workloads <list>', `comma-separated workloads: ${WORKLOAD_NAMES.join(', ')}`, ECOMMERCE_DEFAULTS.workloads.join(','))
-      .option('--skip-seed', 'run on the dataset each store already holds (from an earlier seed)', false)
-      .option('--out-dir <dir>', 'where result files go (default: results/ecommerce-<timestamp>)')
-      .option('--docker', 'use the real servers started by `docbench up --docker`', false),
-  ).action(async (opts: CommonOptions & { stores: string; workloads: string; skipSeed: boolean; outDir?: string; docker: boolean }) => {
-    const stores = storeList(opts.stores, '--stores');
+  const command = program
+    .command('ecommerce')
+    .description('Altoros 2022 on several stores: seed customers and orders, run pagination / join / mix (every answer checked against the oracle), one table')
+    .option('--stores <list>', `comma-separated stores: ${ECOMMERCE_DIALECTS.stores.join(', ')} (default: the config file's, else all of them)`)
+    .option('--workloads <list>', `comma-separated workloads: ${WORKLOAD_NAMES.join(', ')}`, ECOMMERCE_DEFAULTS.workloads.join(','))
+    .option('--skip-seed', 'run on the dataset each store already holds (from an earlier seed)', false)
+    .option('--out-dir <dir>', 'where result files go (default: results/ecommerce-<timestamp>)')
+    .option('--docker', 'use the real servers started by `docbench up --docker`', false);
+  addCommonOptions(addTargetOptions(command, { several: true })).action(async (opts: CommonOptions & TargetFlags & { stores?: string; workloads: string; skipSeed: boolean; outDir?: string; docker: boolean }) => {
+    const config = loadConfig(opts.config);
+    const configured = defaultStores(config, ECOMMERCE_DIALECTS.stores).filter((s) => ECOMMERCE_DIALECTS.runsOn(s));
+    const stores = storeList(opts.stores ?? configured.join(','), '--stores');
+    const targets = StoreTargets.resolve(opts, stores, config);
     const workloads = workloadList([opts.workloads], '--workloads');
     const reseed = !opts.skipSeed;
     // A comparison is bounded in time unless told otherwise (-p operationcount=N -p maxexecutiontime=0).
     const settings = parseSettings([
       `maxexecutiontime=${ECOMMERCE_DEFAULTS.maxexecutiontime}`,
       'operationcount=0',
-      ...assignments(opts.property, {
+      ...assignments([...targets.settings(), ...opts.property], {
         ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
         customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers,
         ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer,
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
       }),
     ]);
-    const urlOf = (store: string): string | undefined => {
-      if (!opts.docker) return undefined;
-      const url = DOCKER_URLS[store];
-      if (url === undefined) throw new UsageError(`--docker: docker/compose.yaml has no server for "${store}"`);
-      return url;
-    };
-    for (const store of stores) urlOf(store);
     const outDir = opts.outDir ?? join('results', `ecommerce-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     const results: Result[] = [];
     const mismatches: string[] = [];
     for (const store of stores) {
-      const opened = await open(store, urlOf(store), settings);
+      const opened = await open(store, targets.urlOf(store), settings);
       try {
         if (reseed) {
           const load = await seedStore(opened, settings, datasetOf(settings, '--customers'), !opts.quiet);
@@ -289,7 +291,7 @@ export function registerEcommerceCommand(program: Command): void {
         await opened.store.close();
       }
     }
-    const table = `${renderRunTable(results)}\n${renderServers(results)}`;
+    const table = `${renderRunTable(results)}\n${renderServers(results)}${plansSection(results)}`;
     process.stdout.write(`\n${table}`);
     writeFileAtomic(join(outDir, 'comparison.md'), `# E-commerce scenario (Altoros 2022): ${settings.customers} customers × ${settings.orderspercustomer} orders\n\n${table}`);
     process.stderr.write(`results written to ${outDir}\n`);

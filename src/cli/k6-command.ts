@@ -35,6 +35,7 @@ import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
 import { checkOutPath, flagOverrides, runYcsbPhase } from './ycsb-command.ts';
 import { openStore } from './store-session.ts';
+import { addTargetOptions, StoreTargets } from './store-targets.ts';
 import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
 
 const K6_DIR = fileURLToPath(new URL('../../k6/', import.meta.url));
@@ -42,7 +43,10 @@ const K6_DIR = fileURLToPath(new URL('../../k6/', import.meta.url));
 export interface K6CommandOptions {
   script: string;
   stores: string[];
-  url?: string;
+  /** `--url store=URL` values (a plain URL with one store). */
+  url?: string[];
+  /** Config file (default: ./docbench.config.json when it exists). */
+  config?: string;
   /** Which scenario a script of the user's own drives (shipped scripts are known by name). */
   scenario?: ScenarioName;
   workloadFiles: string[];
@@ -127,9 +131,12 @@ function parseEnvAssignments(assignments: readonly string[]): Record<string, str
 }
 
 /** One store's end-to-end run: service up, k6 run, service down; the completed result. */
-async function runEndToEnd(k6: string, script: string, store: string, options: K6CommandOptions, plan: RunPlan): Promise<{ result: Result; code: number | null }> {
+async function runEndToEnd(k6: string, script: string, store: string, options: K6CommandOptions, plan: RunPlan, targets: StoreTargets): Promise<{ result: Result; code: number | null }> {
   const serveArgs = ['--store', store, '--port', '0', '--workers', String(options.workers), '--scenario', plan.scenario, ...plan.serveArgs];
-  if (options.url !== undefined) serveArgs.push('--url', options.url);
+  // The service reads the same config file (its store settings) and is given the resolved URL.
+  if (options.config !== undefined) serveArgs.push('--config', options.config);
+  const url = targets.urlOf(store);
+  if (url !== undefined) serveArgs.push('--url', url);
   const service = await startServiceProcess(serveArgs);
   const scratch = mkdtempSync(join(tmpdir(), 'docbench-k6-'));
   try {
@@ -220,11 +227,11 @@ function planRun(script: string, options: K6CommandOptions): RunPlan {
  * Seed a scenario's dataset with the scenario's own exported seed function (the same code as
  * `docbench seed <scenario>`): e-commerce with --customers, persons with --size [--nested].
  */
-async function seedScenario(store: string, scenario: 'ecommerce' | 'persons', options: K6CommandOptions): Promise<void> {
+async function seedScenario(store: string, scenario: 'ecommerce' | 'persons', options: K6CommandOptions, targets: StoreTargets): Promise<void> {
   const storePrefixes = STORE_NAMES.map((name) => `${name}.`);
-  const storeSettings = options.overrides.filter((o) => storePrefixes.some((p) => o.startsWith(p)));
+  const storeSettings = [...targets.settings(), ...options.overrides.filter((o) => storePrefixes.some((p) => o.startsWith(p)))];
   const own = options.overrides.filter((o) => !storePrefixes.some((p) => o.startsWith(p))).map((o) => o.replace(new RegExp(`^${scenario}\\.`), ''));
-  const open = await openStore(store, options.url, workloadFromText('', scenario, [...storeSettings, 'threadcount=4']));
+  const open = await openStore(store, targets.urlOf(store), workloadFromText('', scenario, [...storeSettings, 'threadcount=4']));
   try {
     // Imported here: the e-commerce generator brings faker, which the rest of the CLI does not need.
     if (scenario === 'ecommerce') {
@@ -258,7 +265,7 @@ export async function runK6Command(options: K6CommandOptions): Promise<Result[]>
   checkOutPath(options.out);
   if (options.stores.length === 0) throw new UsageError('--store: give at least one store');
   for (const store of options.stores) storeName(store, '--store');
-  if (options.url !== undefined && options.stores.length > 1) throw new UsageError('--url applies to one store; give one --store with it');
+  const targets = StoreTargets.resolve(options, options.stores);
   const manyResults = options.stores.length > 1 || options.direct;
   if (options.out !== undefined && manyResults) throw new UsageError('--out takes one result; with several stores or --direct use --out-dir');
   const script = resolveScript(options.script);
@@ -274,7 +281,8 @@ export async function runK6Command(options: K6CommandOptions): Promise<Result[]>
     runYcsbPhase({
       phase,
       store,
-      ...(options.url !== undefined ? { url: options.url } : {}),
+      ...(targets.urlOf(store) !== undefined ? { url: targets.urlOf(store)! } : {}),
+      storeSettings: targets.settings(),
       workloadFiles: plan.files,
       overrides: plan.overrides,
       fresh: true,
@@ -303,9 +311,9 @@ export async function runK6Command(options: K6CommandOptions): Promise<Result[]>
         await ycsbPhase('load', store);
       }
     } else if ((plan.scenario === 'ecommerce' && options.customers !== undefined) || (plan.scenario === 'persons' && options.size !== undefined)) {
-      await seedScenario(store, plan.scenario, options);
+      await seedScenario(store, plan.scenario, options, targets);
     }
-    const { result, code } = await runEndToEnd(k6, script, store, options, plan);
+    const { result, code } = await runEndToEnd(k6, script, store, options, plan, targets);
     process.stdout.write(`${renderYcsbText(result)}\n`);
     keep(result);
     // 99: a threshold was crossed (e.g. a failed request); the result is still written, for reading.
@@ -329,12 +337,12 @@ const scenarioName = (value: string): ScenarioName => {
   return value as ScenarioName;
 };
 export function registerK6Command(program: Command): void {
-  program
+  const command = program
     .command('k6')
     .description('end-to-end runs: load or seed the store, start docbench serve, drive it with a k6 script, write the results (mode http)')
     .argument('<script>', 'k6 script: a path, or a shipped one by name (ycsb-a … ycsb-h, ycsb, pagination, join, persons)')
-    .addOption(new Option('--store <list>', `store, or comma-separated stores: ${STORE_NAMES.join(', ')}`).argParser(list).makeOptionMandatory())
-    .option('--url <url>', "connection URL, with one store (default: docbench's local server for the store, started if needed)")
+    .addOption(new Option('--store <list>', `store, or comma-separated stores: ${STORE_NAMES.join(', ')}`).argParser(list).makeOptionMandatory());
+  addTargetOptions(command, { several: true })
     .option('--scenario <name>', `what a script of your own drives: ${SCENARIOS.join(', ')} (shipped scripts are known by name)`, scenarioName)
     .option('-P, --workload <file>', 'YCSB workload file (default for ycsb-<x>: workload<x>); repeatable', collect, [])
     .option('-p, --property <key=value>', 'workload, scenario or store property; repeatable', collect, [])

@@ -11,6 +11,7 @@ import { registerScenarioCommands } from './scenario-commands.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
 import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
+import { addTargetOptions, singleTarget } from './store-targets.ts';
 
 /**
  * YCSB habits: `docbench -load …` / `docbench -t …`, and single-dash `-threads`, `-target`,
@@ -33,11 +34,11 @@ export function translateYcsbArgs(args: readonly string[]): string[] {
 
 
 function addPhaseCommand(program: Command, phase: 'load' | 'run', description: string): void {
-  program
+  const command = program
     .command(phase)
     .description(description)
-    .addOption(new Option('--store <name>', `store: ${STORE_NAMES.join(', ')}`).makeOptionMandatory())
-    .option('--url <url>', 'connection URL (default: docbench\'s local server for the store, started if needed)')
+    .addOption(new Option('--store <name>', `store: ${STORE_NAMES.join(', ')}`).makeOptionMandatory());
+  addTargetOptions(command, { several: false })
     .addOption(new Option('--scenario <name>', 'ycsb (workload files) or ecommerce (Altoros 2022: -P pagination|join|mix)').choices(['ycsb', 'ecommerce']).default('ycsb'))
     .option('-P, --workload <file>', 'workload file (path or a shipped name: workloada … workloadh, record-10kb, record-1kb); with --scenario ecommerce a workload name; repeatable', collect, [])
     .option('-p, --property <key=value>', 'set a workload or store property; repeatable', collect, [])
@@ -46,14 +47,15 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     .option('--out <file>', 'write the JSON result here (atomically)')
     .option('--fresh', 'load only: drop the table first so the load starts clean', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string; workload: string[]; property: string[]; threads?: number; target?: number; out?: string; fresh: boolean; quiet: boolean }) => {
+    .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; out?: string; fresh: boolean; quiet: boolean }) => {
+      const target = singleTarget(opts, opts.store);
       if (opts.scenario === 'ecommerce') {
         await runEcommercePhase({
           phase,
           store: opts.store,
-          ...(opts.url !== undefined ? { url: opts.url } : {}),
+          ...(target.url !== undefined ? { url: target.url } : {}),
           workloads: opts.workload,
-          property: opts.property,
+          property: [...target.settings, ...opts.property],
           ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
           ...(opts.target !== undefined ? { target: opts.target } : {}),
           ...(opts.out !== undefined ? { out: opts.out } : {}),
@@ -64,7 +66,8 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
       await runYcsbPhase({
         phase,
         store: opts.store,
-        ...(opts.url !== undefined ? { url: opts.url } : {}),
+        ...(target.url !== undefined ? { url: target.url } : {}),
+        storeSettings: target.settings,
         workloadFiles: opts.workload,
         overrides: opts.property,
         ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
@@ -88,10 +91,11 @@ export function buildProgram(): Command {
   addPhaseCommand(program, 'load', 'YCSB load phase: insert recordcount records');
   addPhaseCommand(program, 'run', 'YCSB run (transaction) phase: operationcount operations or maxexecutiontime seconds');
 
-  program
+  const compare = program
     .command('compare')
     .description('the main job: workloads A–H on several stores, fresh load before each, one comparison table')
-    .option('--stores <list>', 'comma-separated stores', list, COMPARE_DEFAULTS.stores)
+    .option('--stores <list>', `comma-separated stores (default: the config file's, else ${COMPARE_DEFAULTS.stores.join(',')})`, list);
+  addTargetOptions(compare, { several: true })
     .option('--workloads <list>', 'comma-separated workloads (a … h or file paths)', list, COMPARE_DEFAULTS.workloads)
     .option('-P, --workload <file>', 'extra workload file applied to every workload (e.g. record-10kb); repeatable', collect, [])
     .option('-p, --property <key=value>', `property override; repeatable (defaults: ${COMPARE_DEFAULTS.overrides.join(' ')})`, collect, [])
@@ -100,9 +104,11 @@ export function buildProgram(): Command {
     .option('--out-dir <dir>', 'where result files go (default: results/<timestamp>)')
     .option('--docker', 'use the real servers started by `docbench up --docker`', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { stores: string[]; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; outDir?: string; docker: boolean; quiet: boolean }) => {
+    .action(async (opts: { stores?: string[]; url?: string[]; config?: string; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; outDir?: string; docker: boolean; quiet: boolean }) => {
       await runComparison({
-        stores: opts.stores,
+        ...(opts.stores !== undefined ? { stores: opts.stores } : {}),
+        ...(opts.url !== undefined ? { url: opts.url } : {}),
+        ...(opts.config !== undefined ? { config: opts.config } : {}),
         workloads: opts.workloads,
         extraFiles: opts.workload,
         overrides: opts.property,

@@ -13,7 +13,6 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { join } from 'node:path';
-import { DOCKER_URLS } from '../local/docker.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { PERSONS_DIALECTS } from '../../scenarios/persons/dialects.ts';
 import { DEFAULT_SEED } from '../../scenarios/persons/generator.ts';
@@ -24,6 +23,7 @@ import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
 import { workloadFromText } from '../workload/properties.ts';
 import { UsageError } from './errors.ts';
 import { openStore } from './store-session.ts';
+import { addTargetOptions, defaultStores, loadConfig, singleTarget, StoreTargets, type TargetFlags } from './store-targets.ts';
 import { checkOutPath } from './ycsb-command.ts';
 
 const STORE_PREFIXES = ['redis.', 'cassandra.', 'mongodb.', 'couchdb.', 'couchbase.'];
@@ -85,8 +85,7 @@ function storeProperties(assignments: readonly string[], concurrency: number) {
   return workloadFromText('', 'persons', [...assignments, `threadcount=${concurrency}`]);
 }
 
-interface CommonOptions {
-  url?: string;
+interface CommonOptions extends TargetFlags {
   nested: boolean;
   indexes: boolean;
   seed: number;
@@ -98,7 +97,6 @@ interface CommonOptions {
 
 function addCommonOptions(command: Command): Command {
   return command
-    .option('--url <url>', "connection URL (default: docbench's local server for the store, started if needed)")
     .option('--nested', 'nested documents: pet, fax and jedi power as arrays of 1–5 values', false)
     .option('--indexes', "build secondary indexes for the queries (Henricsson 2011 used none)", false)
     .option('--seed <n>', 'seed of the generated dataset', seedValue, DEFAULT_SEED)
@@ -120,20 +118,20 @@ function resultFile(dir: string, run: StoreRun, phase: 'load' | 'run'): string {
 
 /** `docbench seed persons …` on the scenario commands' `seed` command. */
 export function registerPersonsSeed(seed: Command): void {
-  addCommonOptions(
-    seed
-      .command('persons')
-      .description("the persons scenario's load phase: drop, create and bulk-load the dataset (same data on every store for the same seed)")
-      .addOption(new Option('--store <name>', `store: ${PERSONS_DIALECTS.stores.join(', ')}`).makeOptionMandatory())
-      .option('--size <n>', `documents (thesis sizes: ${SIZE_PRESETS.join(', ')})`, positive('--size'), PERSONS_DEFAULTS.size)
-      .option('--out <file>', 'write the load result as JSON (atomically)'),
-  ).action(async (opts: CommonOptions & { store: string; size: number; out?: string }) => {
+  const command = seed
+    .command('persons')
+    .description("the persons scenario's load phase: drop, create and bulk-load the dataset (same data on every store for the same seed)")
+    .addOption(new Option('--store <name>', `store: ${PERSONS_DIALECTS.stores.join(', ')}`).makeOptionMandatory())
+    .option('--size <n>', `documents (thesis sizes: ${SIZE_PRESETS.join(', ')})`, positive('--size'), PERSONS_DEFAULTS.size)
+    .option('--out <file>', 'write the load result as JSON (atomically)');
+  addCommonOptions(addTargetOptions(command, { several: false })).action(async (opts: CommonOptions & { store: string; size: number; out?: string }) => {
     const listed = storeList(opts.store);
     if (listed.length > 1) throw new UsageError(`--store: seed persons loads one store at a time; got ${listed.join(', ')}`);
     const store = listed[0]!;
     checkOutPath(opts.out);
     const settings = settingsFor(opts, opts.size, PERSONS_DEFAULTS.repeat);
-    const open = await openStore(store, opts.url, storeProperties(opts.property, opts.threads));
+    const target = singleTarget(opts, store);
+    const open = await openStore(store, target.url, storeProperties([...target.settings, ...opts.property], opts.threads));
     let run: StoreRun;
     try {
       run = await seedPersons(open, settings, { progress: !opts.quiet });
@@ -147,34 +145,29 @@ export function registerPersonsSeed(seed: Command): void {
 
 /** `docbench persons …`. */
 export function registerPersonsCommand(program: Command): void {
-  addCommonOptions(
-    program
-      .command('persons')
-      .description('Henricsson 2011 (MongoDB vs CouchDB thesis) on every store: insert time, size on disk, Q1–Q5 (each answer verified against the oracle)')
-      .option('--store <list>', `store, or comma-separated stores: ${PERSONS_DIALECTS.stores.join(', ')}`)
-      .option('--stores <list>', 'the same as --store (the comparison spelling)')
-      .option('--size <list>', `documents, or a comma-separated list; "thesis" = ${SIZE_PRESETS.join(',')}`, sizes, [PERSONS_DEFAULTS.size])
-      .option('--repeat <n>', 'runs of each query (the mean is shown)', positive('--repeat'), PERSONS_DEFAULTS.repeat)
-      .option('--out-dir <dir>', 'where result files go (default: results/persons-<timestamp>)')
-      .option('--docker', 'use the real servers started by `docbench up --docker`', false),
-  ).action(async (opts: CommonOptions & { store?: string; stores?: string; size: number[]; repeat: number; outDir?: string; docker: boolean }) => {
+  const command = program
+    .command('persons')
+    .description('Henricsson 2011 (MongoDB vs CouchDB thesis) on every store: insert time, size on disk, Q1–Q5 (each answer verified against the oracle)')
+    .option('--store <list>', `store, or comma-separated stores: ${PERSONS_DIALECTS.stores.join(', ')} (default: the config file's stores)`)
+    .option('--stores <list>', 'the same as --store (the comparison spelling)')
+    .option('--size <list>', `documents, or a comma-separated list; "thesis" = ${SIZE_PRESETS.join(',')}`, sizes, [PERSONS_DEFAULTS.size])
+    .option('--repeat <n>', 'runs of each query (the mean is shown)', positive('--repeat'), PERSONS_DEFAULTS.repeat)
+    .option('--out-dir <dir>', 'where result files go (default: results/persons-<timestamp>)')
+    .option('--docker', 'use the real servers started by `docbench up --docker`', false);
+  addCommonOptions(addTargetOptions(command, { several: true })).action(async (opts: CommonOptions & { store?: string; stores?: string; size: number[]; repeat: number; outDir?: string; docker: boolean }) => {
     if (opts.store !== undefined && opts.stores !== undefined) throw new UsageError('give --store or --stores, not both');
-    if (opts.store === undefined && opts.stores === undefined) throw new UsageError(`--store (or --stores) is required: one or more of ${PERSONS_DIALECTS.stores.join(', ')}`);
-    const stores = opts.store !== undefined ? storeList(opts.store) : storeList(opts.stores!, '--stores');
-    if (opts.url !== undefined && stores.length > 1) throw new UsageError('--url names one server: give a single --store with it');
-    if (opts.url !== undefined && opts.docker) throw new UsageError('give --url or --docker, not both');
-    const urlOf = (store: string): string | undefined => {
-      if (!opts.docker) return opts.url;
-      const url = DOCKER_URLS[store];
-      if (url === undefined) throw new UsageError(`--docker: docker/compose.yaml has no server for "${store}"`);
-      return url;
-    };
-    for (const store of stores) urlOf(store);
+    const config = loadConfig(opts.config);
+    const configured = defaultStores(config, []).filter((s) => PERSONS_DIALECTS.runsOn(s));
+    if (opts.store === undefined && opts.stores === undefined && configured.length === 0) {
+      throw new UsageError(`--store (or --stores) is required: one or more of ${PERSONS_DIALECTS.stores.join(', ')}`);
+    }
+    const stores = opts.store !== undefined ? storeList(opts.store) : opts.stores !== undefined ? storeList(opts.stores, '--stores') : configured;
+    const targets = StoreTargets.resolve(opts, stores, config);
     const outDir = opts.outDir ?? join('results', `persons-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-    const properties = storeProperties(opts.property, opts.threads);
+    const properties = storeProperties([...targets.settings(), ...opts.property], opts.threads);
     const runs: StoreRun[] = [];
     for (const store of stores) {
-      const open = await openStore(store, urlOf(store), properties);
+      const open = await openStore(store, targets.urlOf(store), properties);
       try {
         for (const size of opts.size) {
           const run = await runPersons(open, settingsFor(opts, size, opts.repeat), { progress: !opts.quiet });

@@ -16,6 +16,7 @@ import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
 import { openStore } from './store-session.ts';
 import { positiveInteger, collect } from './option-parsers.ts';
+import { addTargetOptions, singleTarget, type TargetFlags } from './store-targets.ts';
 
 export const SERVE_DEFAULTS = {
   host: '127.0.0.1',
@@ -137,11 +138,11 @@ function storesOf(scenario: ScenarioName): string[] {
 }
 
 export function registerServeCommand(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('end-to-end mode: a thin HTTP service (the scenarios as REST routes) in front of a store, for k6 to drive')
-    .addOption(new Option('--store <name>', `store: ${STORE_NAMES.join(', ')}`).makeOptionMandatory())
-    .option('--url <url>', "connection URL (default: docbench's local server for the store, started if needed)")
+    .addOption(new Option('--store <name>', `store: ${STORE_NAMES.join(', ')}`).makeOptionMandatory());
+  addTargetOptions(command, { several: false })
     .option('--scenario <list>', `scenarios to serve, comma-separated: ${SCENARIOS.join(', ')} (default: every one that runs on the store)`, scenarioList)
     .option('--host <address>', 'address to bind; anything but loopback exposes the store to the network', SERVE_DEFAULTS.host)
     .option('--port <n>', 'port to listen on (0: any free port)', port, SERVE_DEFAULTS.port)
@@ -149,10 +150,11 @@ export function registerServeCommand(program: Command): void {
     .option('--body-limit <bytes>', 'largest request body accepted', positiveInteger('--body-limit'), SERVE_DEFAULTS.bodyLimitBytes)
     .option('-P, --workload <file>', 'workload file: the table layout (table, fieldcount, …) and what k6 scripts run; repeatable', collect, [])
     .option('-p, --property <key=value>', 'workload or store property, or a scenario setting as ecommerce.<key>=… / persons.<key>=…; repeatable', collect, [])
-    .action(async (opts: { store: string; url?: string; scenario?: ScenarioName[]; host: string; port: number; workers: number; bodyLimit: number; workload: string[]; property: string[] }) => {
+    .action(async (opts: TargetFlags & { store: string; scenario?: ScenarioName[]; host: string; port: number; workers: number; bodyLimit: number; workload: string[]; property: string[] }) => {
+      const target = singleTarget(opts, opts.store);
       await serve({
         store: opts.store,
-        ...(opts.url !== undefined ? { url: opts.url } : {}),
+        ...(target.url !== undefined ? { url: target.url } : {}),
         ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
         host: opts.host,
         port: opts.port,
@@ -160,7 +162,8 @@ export function registerServeCommand(program: Command): void {
         bodyLimitBytes: opts.bodyLimit,
         retryIntervalMs: SERVE_DEFAULTS.retryIntervalMs,
         workloadFiles: opts.workload,
-        overrides: opts.property,
+        // The config file's store settings first: the command line's -p win.
+        overrides: [...target.settings, ...opts.property],
       });
     });
 }

@@ -4,6 +4,7 @@ import { settingsOf, storeFactory, storeName } from '../stores/stores.ts';
 import type { Store } from '../stores/store.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
 import { UsageError } from './errors.ts';
+import { maskUrl } from './mask-url.ts';
 
 export interface OpenStore {
   store: Store;
@@ -69,7 +70,7 @@ export async function describeStore(open: OpenStore): Promise<StoreInfo> {
     (open.targetStandIn ? { name: fromTarget?.name ?? open.targetStandIn.name, version: fromTarget?.version ?? stats.serverVersion, note: open.targetStandIn.note } : undefined);
   return {
     name: open.store.name,
-    url: redactUrl(open.url),
+    url: maskUrl(open.url),
     server: fromTarget?.name ?? stats.server,
     serverVersion: fromTarget?.version ?? stats.serverVersion,
     driver: stats.driver,
@@ -87,9 +88,4 @@ export async function describeStore(open: OpenStore): Promise<StoreInfo> {
 function splitProduct(product: string): { name: string; version: string } {
   const match = /^(.*\S)\s+v?(\d[\w.+-]*)$/.exec(product);
   return match ? { name: match[1]!, version: match[2]! } : { name: product, version: 'unknown' };
-}
-
-/** Drop any password from a URL before it goes into a result file. */
-export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
 }

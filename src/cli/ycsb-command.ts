@@ -16,6 +16,8 @@ export interface YcsbCommandOptions {
   phase: 'load' | 'run';
   store: string;
   url?: string;
+  /** Store settings from the config file: applied before `overrides`, which win. */
+  storeSettings?: readonly string[];
   workloadFiles: string[];
   overrides: string[];
   threads?: number;
@@ -49,7 +51,7 @@ export function loadWorkloadFor(options: YcsbCommandOptions): LoadedWorkload {
   if (options.workloadFiles.length === 0 && options.overrides.length === 0) {
     throw new UsageError('no workload given: use -P <file> (e.g. -P workloada) and/or -p key=value');
   }
-  const workload = loadWorkload(options.workloadFiles, [...options.overrides, ...flagOverrides(options)]);
+  const workload = loadWorkload(options.workloadFiles, [...(options.storeSettings ?? []), ...options.overrides, ...flagOverrides(options)]);
   const p = workload.properties;
   if (options.phase === 'run' && p.operationcount === 0 && p.maxexecutiontime === 0) {
     throw new UsageError('the run phase needs operationcount > 0 or maxexecutiontime > 0');

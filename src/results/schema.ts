@@ -61,6 +61,34 @@ export const machineSchema = z.object({
   docbench: z.string(),
 });
 
+/**
+ * How the store ran one scenario query (once per query and variant, taken outside the timed
+ * window): store-neutral figures from the store's own evidence (src/stores/query-plan.ts), and a
+ * flag when an index was meant to serve the query and the store read everything instead.
+ */
+export const planSchema = z.object({
+  /** The query: `Q1` … `Q5`, `pagination`, `join`. */
+  query: z.string(),
+  variant: z.string(),
+  /** The parameters the plan was taken with, as JSON, where the query has some. */
+  parameters: z.string().optional(),
+  access: z.enum(['index', 'key', 'scan', 'unknown']),
+  /** Indexes, views, query tables or key structures read; empty when none. */
+  used: z.array(z.string()),
+  keysExamined: count.optional(),
+  documentsExamined: count.optional(),
+  returned: count.optional(),
+  warnings: z.array(z.string()),
+  /** An index was built to serve this query. */
+  indexExpected: z.boolean(),
+  /** indexExpected, and yet the store read every document. */
+  flagged: z.boolean(),
+  /** Where the evidence comes from, e.g. `explain("executionStats")`. */
+  source: z.string(),
+  /** The store's own plan text, shortened. */
+  raw: z.string(),
+});
+
 const propertyValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.number())]);
 
 export const resultSchema = z.object({
@@ -104,9 +132,12 @@ export const resultSchema = z.object({
   /** One point a second: operations, ops/s and p99 of that second. */
   timeSeries: z.array(z.object({ t: z.number(), operations: count, opsPerSec: z.number().nonnegative(), p99Us: count, warmup: z.boolean() })),
   notes: z.array(z.string()),
+  /** Scenario runs: how the store ran each query (see planSchema). */
+  plans: z.array(planSchema).optional(),
 });
 
 export type Result = z.infer<typeof resultSchema>;
 export type StoreInfo = z.infer<typeof storeInfoSchema>;
 export type OperationResult = z.infer<typeof operationSchema>;
 export type Machine = z.infer<typeof machineSchema>;
+export type QueryPlan = z.infer<typeof planSchema>;

@@ -95,6 +95,26 @@ for (const store of STORES) {
         }
         if (store === 'couchdb') assert.deepEqual(variants, ['mango', 'view'], 'CouchDB runs Mango and permanent views');
 
+        // How the store ran each query, from its own evidence: one plan per query and variant.
+        const plans = run.plans ?? [];
+        assert.equal(plans.length, variants.length * QUERIES.length, 'a plan for every query and variant');
+        for (const plan of plans) {
+          const what = `${plan.variant} ${plan.query}`;
+          if (!hasQueries(open)) {
+            assert.equal(plan.access, 'unknown', what);
+            assert.match(plan.warnings.join('; '), /^no plan: /, what);
+            continue;
+          }
+          assert.notEqual(plan.access, 'unknown', `${what}: ${plan.warnings.join('; ')}`);
+          assert.equal(plan.flagged, false, `${what} read every document although an index was built for it: ${plan.raw}`);
+          if (plan.indexExpected) assert.ok(plan.used.length > 0 && plan.access !== 'scan', `${what} is served by ${plan.used.join(', ')} (${plan.access})`);
+          else assert.equal(plan.access, 'scan', `${what} has no index to use`);
+          const count = expected.get(plan.query as 'Q1')!.count;
+          // Cassandra's Q5 on lists is one SELECT per value: a person holding both powers comes back twice.
+          if (store === 'cassandra' && shape === 'nested') assert.ok(plan.returned! >= count, `${what} returned ${plan.returned}`);
+          else assert.equal(plan.returned, count, `${what} returned`);
+        }
+
         // A size is either measured or explicitly unavailable, never made up.
         const method = String(run.store.extra?.['persons.disk.method']);
         if (run.store.diskBytes === undefined) assert.match(method, /^unavailable: /);

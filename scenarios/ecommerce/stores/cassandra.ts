@@ -31,14 +31,20 @@
  *               (it cannot tell a missing customer without a lightweight transaction); the
  *               workloads only update seeded customers.
  * Seeding writes every table with the driver's executeConcurrent (unlogged, bounded concurrency).
+ * The keyspace is the store's, created when missing with the store's `cassandra.replication`.
+ * Plans: each statement executed once more with query tracing (which table and partition it
+ * read; `app-join` traces the zip's customers and the first customer's orders).
+ *
  *
  * Trade-off, stated plainly: a country is one partition (about 30% of all customers for the
  * largest), fine at this benchmark's sizes; at tens of millions a production model would add a
  * bucket to the partition key and page across buckets.
  */
 import cassandra from 'cassandra-driver';
-import { cqlIdentifier } from '../../../src/stores/cassandra/handle.ts';
-import type { CustomerKey, EcommerceDialect, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import { cqlIdentifier, type CassandraHandle } from '../../../src/stores/cassandra/handle.ts';
+import { combineEvidence } from '../../../src/stores/query-plan.ts';
+import type { ScenarioPlan } from '../../shared/plans.ts';
+import type { CustomerKey, EcommerceDialect, ExplainRequest, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -78,18 +84,19 @@ interface Statement {
   params: unknown[];
 }
 
-class CassandraDialect implements EcommerceDialect {
+class CassandraDialect implements EcommerceDialect, QueryExplainer {
   readonly variants = VARIANTS;
   readonly layout = LAYOUT;
   readonly readsOwnWrites = true;
+  private readonly client: cassandra.Client;
+  private readonly keyspace: string;
   private readonly ks: string;
   private readonly q: Record<string, string>;
 
-  constructor(
-    private readonly client: cassandra.Client,
-    private readonly keyspace: string,
-  ) {
-    this.ks = cqlIdentifier(keyspace);
+  constructor(private readonly handle: CassandraHandle) {
+    this.client = handle.client;
+    this.keyspace = handle.keyspace;
+    this.ks = cqlIdentifier(this.keyspace);
     const t = (name: string) => `${this.ks}.${name}`;
     const c = t(NAMES.customers);
     const o = t(NAMES.orders);
@@ -154,9 +161,8 @@ class CassandraDialect implements EcommerceDialect {
   }
 
   async prepare(): Promise<void> {
-    // The store's keyspace when it exists; otherwise a single-replica one, as docbench's YCSB
-    // tables get by default (on a real cluster, create the keyspace with your replication first).
-    await this.client.execute(`CREATE KEYSPACE IF NOT EXISTS ${this.ks} WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}`);
+    // The store's keyspace when it exists; otherwise created with `cassandra.replication`, as the YCSB tables are.
+    await this.handle.ensureKeyspace();
     for (const statement of this.ddl()) await this.client.execute(statement);
   }
 
@@ -231,25 +237,47 @@ class CassandraDialect implements EcommerceDialect {
         matched++;
       }
     } else if (variant === 'app-join') {
-      const customers = await this.client.execute(this.q.customersByZip, [params.zip], { prepare: true, fetchSize: 100_000 });
-      // One query per customer of the zip, a bounded number in flight: a busy zip times the
-      // runner's workers must stay below the driver's in-flight limit per connection.
-      const perCustomer = await cassandra.concurrent.executeConcurrent(
-        this.client,
-        this.q.ordersOfCustomerInMonth,
-        customers.rows.map((r) => [r.get('customer_id'), params.month]),
-        { concurrencyLevel: JOIN_CONCURRENCY, collectResults: true },
-      );
-      for (const result of perCustomer.resultItems) {
-        for (const row of result.rows) {
-          sum += row.get('sale_price') as number;
-          matched++;
-        }
+      for (const price of (await this.appJoin(params)).prices) {
+        sum += price;
+        matched++;
       }
     } else {
       throw new Error(`unknown join variant "${variant}"`);
     }
     return matched === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: sum }];
+  }
+
+  /** `app-join`'s reads: the zip's customers, then each one's orders of the month. */
+  private async appJoin(params: JoinParams): Promise<{ customers: string[]; prices: number[] }> {
+    const customers = (await this.client.execute(this.q.customersByZip, [params.zip], { prepare: true, fetchSize: 100_000 })).rows.map((r) => r.get('customer_id') as string);
+    // One query per customer of the zip, a bounded number in flight: a busy zip times the
+    // runner's workers must stay below the driver's in-flight limit per connection.
+    const perCustomer = await cassandra.concurrent.executeConcurrent(
+      this.client,
+      this.q.ordersOfCustomerInMonth,
+      customers.map((id) => [id, params.month]),
+      { concurrencyLevel: JOIN_CONCURRENCY, collectResults: true },
+    );
+    return { customers, prices: perCustomer.resultItems.flatMap((result) => result.rows.map((row: cassandra.types.Row) => row.get('sale_price') as number)) };
+  }
+
+  async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
+    if (request.kind === 'pagination') {
+      const { country, offset, limit } = request.params;
+      return { ...(await this.handle.trace(this.q.page, [country, offset + limit], offset + limit)), indexExpected: true };
+    }
+    const { zip, month } = request.params;
+    if (variant === 'zip-month-table') return { ...(await this.handle.trace(this.q.zipMonth, [zip, month])), indexExpected: true };
+    if (variant !== 'app-join') throw new Error(`unknown join variant "${variant}"`);
+    const { customers, prices } = await this.appJoin(request.params);
+    const steps = [{ label: "the zip's customers", plan: await this.handle.trace(this.q.customersByZip, [zip], 100_000) }];
+    if (customers.length > 0) {
+      const first = await this.handle.trace(this.q.ordersOfCustomerInMonth, [customers[0], month]);
+      // One partition read per customer, all alike: the first one traced stands for the others.
+      steps.push({ label: `orders of each of ${customers.length} customers (the first traced)`, plan: { ...first, used: first.used.map((u) => `${u} ×${customers.length}`) } });
+    }
+    // Rows read: the zip's customers, and every customer's orders of the month (all of them, not only the traced one's).
+    return { ...combineEvidence(steps), documentsExamined: customers.length + prices.length, returned: prices.length, indexExpected: true };
   }
 
   async readCustomer(id: string): Promise<Customer | null> {
@@ -312,5 +340,5 @@ function customerFromRow(row: cassandra.types.Row): Customer {
 
 export const dialect: EcommerceDialectDefinition<'cassandra'> = {
   store: 'cassandra',
-  create: (handle) => new CassandraDialect(handle.client, handle.keyspace),
+  create: (handle) => new CassandraDialect(handle),
 };

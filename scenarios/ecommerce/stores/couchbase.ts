@@ -35,8 +35,11 @@
  * (the oracle allows that, and still requires every seeded customer). After the index build, one
  * query of each kind runs with request_plus, so the indexes have caught up with the whole load.
  *
- * Without SQL++ (`couchbase.query=false`, the KV-only local stand-in) pagination and JOIN are
- * UNSUPPORTED; seeding and the key-value operations run, and `drop` removes the manifest's
+ * Plans: EXPLAIN of the same statement, and one run with profile=phases (index entries scanned,
+ * documents fetched).
+ *
+ * Without SQL++ (`couchbase.query=false`, the KV-only local stand-in) pagination, JOIN and their
+ * plans are UNSUPPORTED; seeding and the key-value operations run, and `drop` removes the manifest's
  * documents one key at a time, since nothing else can find them.
  */
 import {
@@ -48,7 +51,8 @@ import {
 } from 'couchbase';
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { HandleOf } from '../../../src/stores/stores.ts';
-import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type { ScenarioPlan } from '../../shared/plans.ts';
+import type { CustomerKey, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import { customerId, orderId, type Customer, type CustomerPatch, type Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -98,7 +102,7 @@ const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   ],
 };
 
-class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
+class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
   readonly variants = VARIANTS;
   readonly layout: readonly string[];
   readonly readsOwnWrites = false;
@@ -257,6 +261,15 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder {
       readOnly: true,
     });
     return rows.map((r) => ({ month: r.month, zip: r.zip, sale_price: r.sale_price }));
+  }
+
+  async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
+    checkVariant(request.kind, variant);
+    const plan =
+      request.kind === 'pagination'
+        ? await this.handle.explain(paginationStatement(this.customersKeyspace), [request.params.country, request.params.offset, request.params.limit])
+        : await this.handle.explain(joinStatement(variant as JoinVariant, this.customersKeyspace, this.ordersKeyspace), [request.params.zip, request.params.month]);
+    return { ...plan, indexExpected: true };
   }
 
   async readCustomer(id: string): Promise<Customer | null> {

@@ -26,11 +26,17 @@
  *               (another writer in between) is an error, counted, never retried
  *   read        GET, `_rev` stripped
  * Views and Mango indexes are brought up to date on read (CouchDB's default update=true), so a
- * query sees every acknowledged write.
+ * query sees every acknowledged write. The design document is written idempotently (left alone
+ * when it holds this view, else updated with its revision).
+ * Plans: `_explain` and `_find` with execution_stats for Mango, the view read for `view-linked`,
+ * and the `_all_docs` key lookups of `mango-keys`'s second step.
  */
 import type nano from 'nano';
+import { explainKeys, explainView } from '../../../src/stores/couchdb/explain.ts';
+import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { HandleOf } from '../../../src/stores/stores.ts';
-import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type { ScenarioPlan } from '../../shared/plans.ts';
+import type { CustomerKey, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -68,7 +74,29 @@ function withoutRev<T>(doc: Doc): T {
   return rest as T;
 }
 
-class CouchdbDialect implements EcommerceDialect, IndexBuilder {
+/** The pagination's `_find`: the country's customers in id order, on the country index. */
+function pageQuery(params: PageParams): nano.MangoQuery {
+  return {
+    selector: { 'address.country': { $eq: params.country } },
+    fields: ['_id'],
+    sort: [{ 'address.country': 'asc' }, { _id: 'asc' }],
+    use_index: [COUNTRY_INDEX.ddoc, COUNTRY_INDEX.name],
+    skip: params.offset,
+    limit: params.limit,
+  };
+}
+
+/** The `mango-keys` JOIN's first step: every customer of the zip (Mango's default limit is 25, so the limit is explicit). */
+function zipQuery(params: JoinParams): nano.MangoQuery {
+  return {
+    selector: { 'address.zip': { $eq: params.zip } },
+    fields: ['order_list'],
+    use_index: [ZIP_INDEX.ddoc, ZIP_INDEX.name],
+    limit: Number.MAX_SAFE_INTEGER,
+  };
+}
+
+class CouchdbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
   readonly variants = VARIANTS;
   readonly layout = LAYOUT;
   readonly readsOwnWrites = true;
@@ -95,7 +123,7 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder {
   async buildIndexes(): Promise<string[]> {
     await this.db.createIndex({ index: { fields: ['address.country', '_id'] }, ddoc: COUNTRY_INDEX.ddoc, name: COUNTRY_INDEX.name, type: 'json' });
     await this.db.createIndex({ index: { fields: ['address.zip'] }, ddoc: ZIP_INDEX.ddoc, name: ZIP_INDEX.name, type: 'json' });
-    await this.db.insert({ _id: `_design/${DESIGN}`, language: 'javascript', views: { [JOIN_VIEW]: { map: ORDERS_BY_ZIP_MAP } } } as unknown as Doc);
+    await this.couch.putDesignDocument(this.db, `_design/${DESIGN}`, { language: 'javascript', views: { [JOIN_VIEW]: { map: ORDERS_BY_ZIP_MAP } } });
     // First queries build each index and the view, so a run's queries are reads of built indexes.
     await this.db.find({ selector: { 'address.country': { $gte: null } }, use_index: [COUNTRY_INDEX.ddoc, COUNTRY_INDEX.name], limit: 1 });
     await this.db.find({ selector: { 'address.zip': { $gte: null } }, use_index: [ZIP_INDEX.ddoc, ZIP_INDEX.name], limit: 1 });
@@ -128,15 +156,25 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder {
   async pagination(variant: string, params: PageParams): Promise<string[]> {
     checkVariant('pagination', variant);
     if (params.limit <= 0) return [];
-    const response = await this.db.find({
-      selector: { 'address.country': { $eq: params.country } },
-      fields: ['_id'],
-      sort: [{ 'address.country': 'asc' }, { _id: 'asc' }],
-      use_index: [COUNTRY_INDEX.ddoc, COUNTRY_INDEX.name],
-      skip: params.offset,
-      limit: params.limit,
-    });
+    const response = await this.db.find(pageQuery(params));
     return response.docs.map((d) => d._id);
+  }
+
+  async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
+    checkVariant(request.kind, variant);
+    if (request.kind === 'pagination') return { ...(await this.couch.explainFind(NAMES.prefix, pageQuery(request.params))), indexExpected: true };
+    const params = request.params;
+    if (variant === 'view-linked') return { ...(await explainView(this.db, DESIGN, JOIN_VIEW, { key: params.zip, include_docs: true })), indexExpected: true };
+    const keys = await this.orderIdsOfZip(params);
+    const steps = [{ label: "the zip's customers", plan: await this.couch.explainFind(NAMES.prefix, zipQuery(params)) }];
+    if (keys.length > 0) steps.push({ label: 'their orders', plan: await explainKeys(this.db, keys) });
+    return { ...combineEvidence(steps), indexExpected: true };
+  }
+
+  /** The ids in the order lists of the zip's customers. */
+  private async orderIdsOfZip(params: JoinParams): Promise<string[]> {
+    const customers = await this.db.find(zipQuery(params));
+    return customers.docs.flatMap((c) => (c as unknown as { order_list?: string[] }).order_list ?? []);
   }
 
   async join(variant: string, params: JoinParams): Promise<JoinRow[]> {
@@ -146,14 +184,7 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder {
       const response = await this.db.view<{ _id: string }>(DESIGN, JOIN_VIEW, { key: params.zip, include_docs: true });
       orders = response.rows.map((r) => r.doc as Doc | null | undefined);
     } else {
-      // Every customer of the zip: Mango's default limit is 25, so the limit is set explicitly.
-      const customers = await this.db.find({
-        selector: { 'address.zip': { $eq: params.zip } },
-        fields: ['order_list'],
-        use_index: [ZIP_INDEX.ddoc, ZIP_INDEX.name],
-        limit: Number.MAX_SAFE_INTEGER,
-      });
-      const keys = customers.docs.flatMap((c) => (c as unknown as { order_list?: string[] }).order_list ?? []);
+      const keys = await this.orderIdsOfZip(params);
       if (keys.length === 0) return [];
       const response = await this.db.fetch({ keys });
       orders = response.rows.map((r) => ('doc' in r ? (r.doc as Doc | null | undefined) : undefined));

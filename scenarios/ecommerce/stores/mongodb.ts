@@ -25,10 +25,14 @@
  *   update      updateOne({_id}, {$set: changed fields}); matchedCount says whether it existed
  *   read        findOne({_id})
  * Reads go to the primary (the driver's default), so a query sees every acknowledged write.
+ * Plans: `explain("executionStats")` of the same find or aggregation (both steps of `two-phase`).
  */
-import type { Collection, Document } from 'mongodb';
+import type { Collection, Document, FindCursor } from 'mongodb';
+import { mongoPlan } from '../../../src/stores/mongodb/explain.ts';
 import type { MongodbHandle } from '../../../src/stores/mongodb/handle.ts';
-import type { CustomerKey, EcommerceDialect, IndexBuilder, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import { combineEvidence } from '../../../src/stores/query-plan.ts';
+import type { ScenarioPlan } from '../../shared/plans.ts';
+import type { CustomerKey, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -66,7 +70,15 @@ export function lookupPipeline(params: JoinParams): Document[] {
   ];
 }
 
-class MongodbDialect implements EcommerceDialect, IndexBuilder {
+/** The `two-phase` variant's second step on the orders collection. */
+function ordersSumPipeline(orderIds: readonly string[], month: number): Document[] {
+  return [
+    { $match: { _id: { $in: [...orderIds] }, month } },
+    { $group: { _id: null, sale_price: { $sum: '$sale_price' }, count: { $sum: 1 } } },
+  ];
+}
+
+class MongodbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
   readonly variants = VARIANTS;
   readonly layout = LAYOUT;
   readonly readsOwnWrites = true;
@@ -128,13 +140,30 @@ class MongodbDialect implements EcommerceDialect, IndexBuilder {
   async pagination(variant: string, params: PageParams): Promise<string[]> {
     checkVariant('pagination', variant);
     if (params.limit <= 0) return [];
-    const docs = await this.customers
-      .find({ 'address.country': params.country }, { projection: { _id: 1 } })
-      .sort({ _id: 1 })
-      .skip(params.offset)
-      .limit(params.limit)
-      .toArray();
+    const docs = await this.page(params).toArray();
     return docs.map((d) => d._id);
+  }
+
+  private page(params: PageParams): FindCursor<CustomerDoc> {
+    return this.customers.find({ 'address.country': params.country }, { projection: { _id: 1 } }).sort({ _id: 1 }).skip(params.offset).limit(params.limit);
+  }
+
+  private customersOfZip(params: JoinParams): FindCursor<CustomerDoc> {
+    return this.customers.find({ 'address.zip': params.zip }, { projection: { _id: 0, order_list: 1 } });
+  }
+
+  async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
+    checkVariant(request.kind, variant);
+    if (request.kind === 'pagination') return { ...mongoPlan(await this.page(request.params).explain('executionStats')), indexExpected: true };
+    const params = request.params;
+    const returned = (await this.join(variant, params)).length;
+    if (variant === 'lookup') {
+      return { ...mongoPlan(await this.customers.aggregate(lookupPipeline(params)).explain('executionStats'), returned), indexExpected: true };
+    }
+    const orderIds = (await this.customersOfZip(params).toArray()).flatMap((c) => c.order_list ?? []);
+    const steps = [{ label: 'customers of the zip', plan: mongoPlan(await this.customersOfZip(params).explain('executionStats')) }];
+    if (orderIds.length > 0) steps.push({ label: 'orders of the month', plan: mongoPlan(await this.orders.aggregate(ordersSumPipeline(orderIds, params.month)).explain('executionStats'), returned) });
+    return { ...combineEvidence(steps), returned, indexExpected: true };
   }
 
   async join(variant: string, params: JoinParams): Promise<JoinRow[]> {
@@ -143,15 +172,10 @@ class MongodbDialect implements EcommerceDialect, IndexBuilder {
       const groups = await this.customers.aggregate<{ _id: { month: number; zip: string }; sale_price: number }>(lookupPipeline(params)).toArray();
       return groups.map((g) => ({ month: g._id.month, zip: g._id.zip, sale_price: g.sale_price }));
     }
-    const customers = await this.customers.find({ 'address.zip': params.zip }, { projection: { _id: 0, order_list: 1 } }).toArray();
+    const customers = await this.customersOfZip(params).toArray();
     const orderIds = customers.flatMap((c) => c.order_list ?? []);
     if (orderIds.length === 0) return [];
-    const sums = await this.orders
-      .aggregate<{ sale_price: number; count: number }>([
-        { $match: { _id: { $in: orderIds }, month: params.month } },
-        { $group: { _id: null, sale_price: { $sum: '$sale_price' }, count: { $sum: 1 } } },
-      ])
-      .toArray();
+    const sums = await this.orders.aggregate<{ sale_price: number; count: number }>(ordersSumPipeline(orderIds, params.month)).toArray();
     const sum = sums[0];
     return sum === undefined || sum.count === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: sum.sale_price }];
   }

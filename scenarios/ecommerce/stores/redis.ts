@@ -20,10 +20,13 @@
  *               atomically (MULTI cannot make a write conditional).
  *   update      a Lua script: HSET the changed fields only when the customer exists.
  *   read        HGETALL, every field parsed from JSON.
+ * Plans: Redis has no planner; the plan is the structures each query reads and how much of them
+ * (ZRANGE's rank range, the zip set's members, the hashes fetched).
  */
 
 import type { RedisHandle } from '../../../src/stores/redis/handle.ts';
-import type { CustomerKey, EcommerceDialect, Manifest, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type { ScenarioPlan } from '../../shared/plans.ts';
+import type { CustomerKey, EcommerceDialect, ExplainRequest, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -73,7 +76,16 @@ function fromHash<T>(pairs: readonly string[]): T | null {
   return doc as T;
 }
 
-class RedisDialect implements EcommerceDialect {
+const PLAN_SOURCE = 'Redis has no query planner: the structures the dialect reads, and how much of them';
+
+/** What the application-side JOIN read: the zip's customers, their orders, and the answer. */
+interface JoinReads {
+  customers: number;
+  orders: number;
+  rows: JoinRow[];
+}
+
+class RedisDialect implements EcommerceDialect, QueryExplainer {
   readonly variants = VARIANTS;
   readonly layout = LAYOUT;
   readonly readsOwnWrites = true;
@@ -124,12 +136,16 @@ class RedisDialect implements EcommerceDialect {
   }
 
   async join(_variant: string, params: JoinParams): Promise<JoinRow[]> {
+    return (await this.joinReads(params)).rows;
+  }
+
+  private async joinReads(params: JoinParams): Promise<JoinReads> {
     const customers = (await this.redis.call(['SMEMBERS', zipKey(params.zip)])) as string[];
-    if (customers.length === 0) return [];
+    if (customers.length === 0) return { customers: 0, orders: 0, rows: [] };
     const lists = await this.redis.pipeline(customers.map((id) => ['HGET', docKey(id), 'order_list']));
     const orderIds: string[] = [];
     for (const list of lists) if (list !== null) orderIds.push(...(JSON.parse(list as string) as string[]));
-    if (orderIds.length === 0) return [];
+    if (orderIds.length === 0) return { customers: customers.length, orders: 0, rows: [] };
     const orders = await this.redis.pipeline(orderIds.map((id) => ['HMGET', docKey(id), 'month', 'sale_price']));
     let sum = 0;
     let matched = 0;
@@ -139,7 +155,38 @@ class RedisDialect implements EcommerceDialect {
       sum += Number(salePrice);
       matched++;
     }
-    return matched === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: sum }];
+    return { customers: customers.length, orders: orderIds.length, rows: matched === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: sum }] };
+  }
+
+  async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
+    if (request.kind === 'pagination') {
+      const { country, offset, limit } = request.params;
+      const members = Number(await this.redis.call(['ZCARD', countryKey(country)]));
+      const page = await this.pagination(variant, request.params);
+      return {
+        access: 'index',
+        used: [countryKey(country)],
+        keysExamined: Math.min(members, offset + limit),
+        documentsExamined: 0,
+        returned: page.length,
+        warnings: [],
+        indexExpected: true,
+        source: PLAN_SOURCE,
+        raw: `ZRANGE ${countryKey(country)} ${offset} ${offset + limit - 1} (by rank, of ${members} members): ${page.length} ids, no document read`,
+      };
+    }
+    const reads = await this.joinReads(request.params);
+    return {
+      access: 'index',
+      used: [zipKey(request.params.zip), `${P}:customer:* (HGET order_list)`, `${P}:order:* (HMGET month sale_price)`],
+      keysExamined: reads.customers,
+      documentsExamined: reads.customers + reads.orders,
+      returned: reads.orders,
+      warnings: [],
+      indexExpected: true,
+      source: PLAN_SOURCE,
+      raw: `SMEMBERS ${zipKey(request.params.zip)}: ${reads.customers} customers; pipelined HGET order_list of each; pipelined HMGET month sale_price of ${reads.orders} orders`,
+    };
   }
 
   async readCustomer(id: string): Promise<Customer | null> {

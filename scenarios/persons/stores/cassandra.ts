@@ -28,11 +28,17 @@
  * FLUSH; Cassandra flushes a table's memtable on any schema change of that table, so the
  * dialect rewrites the table comment first (what `nodetool flush` would do over JMX).
  * Compaction runs in the background and has no CQL command (`nodetool compact`).
+ *
+ * Plans: each SELECT executed once more with query tracing; the trace says which SAI indexes
+ * served it ("using indexes …", SAI intersects them: the compound of the query's columns) or
+ * that the server read every row ("No applicable indexes found", a seq scan).
  */
 import cassandra from 'cassandra-driver';
 import { waitFor } from '../../../src/stores/wait.ts';
 import { cqlIdentifier as quote, type CassandraHandle } from '../../../src/stores/cassandra/handle.ts';
-import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
+import { combineEvidence } from '../../../src/stores/query-plan.ts';
+import type { ScenarioPlan } from '../../shared/plans.ts';
+import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryExplainer, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
 import { FIELD, type PersonRecord } from '../model.ts';
 import { queriedFields, type Condition, type PersonsQuery } from '../queries.ts';
 
@@ -126,7 +132,7 @@ export function selectStatements(table: string, query: PersonsQuery, nested: boo
   return values.map((v) => ({ cql: text([clause]), params: [...params, v] }));
 }
 
-class CassandraPersons implements PersonsDialect, IndexBuilder {
+class CassandraPersons implements PersonsDialect, IndexBuilder, QueryExplainer {
   readonly variants: readonly QueryVariant[];
   readonly noCompaction = 'not available through CQL (nodetool compact); Cassandra compacts in the background';
   private readonly client: cassandra.Client;
@@ -217,6 +223,16 @@ class CassandraPersons implements PersonsDialect, IndexBuilder {
       }
     }
     return ids;
+  }
+
+  async explain(variant: string, query: PersonsQuery): Promise<ScenarioPlan> {
+    if (variant !== 'sai' && variant !== 'allow-filtering') throw new Error(`cassandra: unknown variant "${variant}"`);
+    const statements = selectStatements(this.table, query, this.nested, variant === 'allow-filtering');
+    const steps = [];
+    for (const { cql, params } of statements) steps.push({ label: cql, plan: await this.handle.trace(cql, params, FETCH_SIZE) });
+    // Several SELECTs (one per value) are one query: rows returned by all of them, before duplicates are merged.
+    const returned = steps.reduce((sum, s) => sum + (s.plan.returned ?? 0), 0);
+    return { ...combineEvidence(steps), returned, indexExpected: variant === 'sai' };
   }
 
   async sizeOnDisk(): Promise<DiskSize> {

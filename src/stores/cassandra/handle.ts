@@ -4,6 +4,8 @@
  * replication), so scenarios write CQL in Cassandra's own idiom without reaching into the store.
  */
 import type cassandra from 'cassandra-driver';
+import type { PlanEvidence } from '../query-plan.ts';
+import { traceStatement } from './explain.ts';
 
 /** A quoted CQL identifier: keeps the name's case, and any name is safe in a statement. */
 export const cqlIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"`;
@@ -21,6 +23,11 @@ export class CassandraHandle {
   /** `"keyspace"."table"`. */
   table(name: string): string {
     return `${cqlIdentifier(this.keyspace)}.${cqlIdentifier(name)}`;
+  }
+
+  /** How Cassandra runs a statement: executed once with tracing, its first page's trace read back (explain.ts). */
+  trace(cql: string, params: unknown[], fetchSize = 5000): Promise<PlanEvidence> {
+    return traceStatement(this.client, cql, params, fetchSize);
   }
 
   /** Create the keyspace with the configured replication if it does not exist yet. */

@@ -6,9 +6,11 @@
  * the SDK's native core).
  */
 import { CollectionNotFoundError, DocumentNotFoundError, ScopeNotFoundError, type Bucket, type Cluster, type Collection, type DurabilityLevel, type QueryOptions } from 'couchbase';
+import type { PlanEvidence } from '../query-plan.ts';
 import { UnsupportedError } from '../store.ts';
 import { retryWhile, waitFor } from '../wait.ts';
 import { managementRest, reasonOf, type CouchbaseConnection } from './connection.ts';
+import { explainSqlpp } from './explain.ts';
 import type { CouchbaseConfig } from './settings.ts';
 
 /** A backtick-quoted SQL++ identifier (Couchbase names cannot contain a backtick). */
@@ -98,6 +100,12 @@ export class CouchbaseHandle {
     return (await this.cluster().query<T>(statement, options)).rows;
   }
 
+  /** How the query service runs a statement: EXPLAIN, and one profiled run (explain.ts). UNSUPPORTED without SQL++. */
+  async explain(statement: string, parameters: unknown[]): Promise<PlanEvidence> {
+    this.requireQuery('EXPLAIN');
+    return explainSqlpp(this.cluster(), statement, parameters);
+  }
+
   /** UnsupportedError for `operation` when SQL++ is switched off (couchbase.query=false, the KV-only stand-in). */
   requireQuery(operation: string): void {
     if (!this.config.query) throw new UnsupportedError(operation, 'SQL++ is switched off (couchbase.query=false): this cluster or stand-in has no query service');
@@ -130,13 +138,17 @@ export class CouchbaseHandle {
   }
 
   /**
-   * Create GSI indexes (their statements create them deferred), build them with one BUILD INDEX,
-   * and wait until every one is online.
+   * Create GSI indexes (their statements create them deferred, IF NOT EXISTS), build with one
+   * BUILD INDEX those not built yet, and wait until every one is online. Idempotent: indexes an
+   * earlier run built are left as they are (BUILD INDEX refuses an index that is already built).
    */
   async buildDeferredIndexes(keyspace: string, collection: string, indexes: readonly { name: string; statement: string }[]): Promise<void> {
     for (const index of indexes) await this.queryRows(index.statement);
     const names = indexes.map((i) => i.name);
-    await this.queryRows(`BUILD INDEX ON ${keyspace}(${names.map(identifier).join(', ')})`);
+    const unbuilt = await this.queryRows<string>("SELECT RAW name FROM system:indexes WHERE bucket_id = $1 AND scope_id = $2 AND keyspace_id = $3 AND name IN $4 AND state IN ['deferred', 'created']", {
+      parameters: [this.config.url.bucket, this.config.scope, collection, names],
+    });
+    if (unbuilt.length > 0) await this.queryRows(`BUILD INDEX ON ${keyspace}(${unbuilt.map(identifier).join(', ')})`);
     await waitFor(
       `the GSI indexes ${names.join(', ')} on ${keyspace} to be online`,
       async () => {

@@ -4,11 +4,23 @@
  * helpers the YCSB operations share with them, so every caller reads a missing document and
  * checks a bulk write the same way.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type nano from 'nano';
+import type { PlanEvidence } from '../query-plan.ts';
 import { statusOf } from './connection.ts';
+import { explainMango } from './explain.ts';
 import { databaseFor, type CouchdbConfig } from './settings.ts';
 
+/** What `putDesignDocument` did. */
+export type DesignDocumentOutcome = 'created' | 'updated' | 'unchanged';
+
+/** Attempts to write a design document while other writers (service workers, a second run) race for it. */
+const DESIGN_WRITE_ATTEMPTS = 5;
+
 export class CouchdbHandle {
+  /** Databases this store used (YCSB tables, scenario collections), in order of first use. */
+  private readonly used: string[] = [];
+
   constructor(
     /** nano's server scope on the store's keep-alive pool. */
     readonly server: nano.ServerScope,
@@ -17,12 +29,24 @@ export class CouchdbHandle {
 
   /** The database a table (or a scenario's collection) maps to: the URL's or `couchdb.database` when given, else its own name. */
   databaseName(table: string): string {
-    return databaseFor(this.config, table);
+    const name = databaseFor(this.config, table);
+    if (!this.used.includes(name)) this.used.push(name);
+    return name;
+  }
+
+  /** The databases used so far, newest first (stats describe the newest one that exists). */
+  databasesUsed(): string[] {
+    return [...this.used].reverse();
   }
 
   /** The nano scope of the database a table maps to. */
   database<D>(table: string): nano.DocumentScope<D> {
     return this.server.use<D>(this.databaseName(table));
+  }
+
+  /** How CouchDB runs a Mango query on a table's database: `_explain`, and `_find` with execution_stats (explain.ts). */
+  explainFind(table: string, query: nano.MangoQuery): Promise<PlanEvidence> {
+    return explainMango(this.server, this.databaseName(table), query);
   }
 
   /** Create a database; one that exists already is fine. */
@@ -50,6 +74,28 @@ export class CouchdbHandle {
     } catch (error) {
       if (statusOf(error) === 404) return null;
       throw error;
+    }
+  }
+
+  /**
+   * Make the design document `id` hold `content` (views, language, …), idempotently: left alone
+   * when it already does, else written with the revision it has, so a second run, or several
+   * service processes building it at once, never fail on CouchDB's update conflict. A 409 means
+   * another writer got in between: read again and compare.
+   */
+  async putDesignDocument<D>(db: nano.DocumentScope<D>, id: string, content: Record<string, unknown>): Promise<DesignDocumentOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      const existing = (await this.getOrNull(db, id)) as (Record<string, unknown> & { _rev?: string }) | null;
+      if (existing !== null) {
+        const { _id, _rev, ...current } = existing;
+        if (isDeepStrictEqual(current, content)) return 'unchanged';
+      }
+      try {
+        await db.insert({ ...content, _id: id, ...(existing?._rev ? { _rev: existing._rev } : {}) } as never);
+        return existing === null ? 'created' : 'updated';
+      } catch (error) {
+        if (statusOf(error) !== 409 || attempt >= DESIGN_WRITE_ATTEMPTS) throw error;
+      }
     }
   }
 

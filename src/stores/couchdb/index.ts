@@ -62,7 +62,7 @@ export class CouchdbStore extends YcsbStore<CouchdbHandle> {
   }
 
   stats(): Promise<StoreStats> {
-    return couchdbStats(this.handle, this.ycsb.lastTable, this.maxSockets);
+    return couchdbStats(this.handle, this.maxSockets);
   }
 
   close(): Promise<void> {

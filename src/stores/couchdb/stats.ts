@@ -24,8 +24,12 @@ interface DatabaseInfo {
   sizes?: { file?: number; active?: number; external?: number };
 }
 
-/** Stats of the server and of the database `table` maps to. */
-export async function couchdbStats(handle: CouchdbHandle, table: string, maxSockets: number): Promise<StoreStats> {
+/**
+ * Stats of the server and of the database the run used: the newest one that exists of those
+ * the YCSB operations and the scenarios worked in (`ecommerce`, `persons`, `usertable`, …), so a
+ * result names the database it measured, with its record count and size.
+ */
+export async function couchdbStats(handle: CouchdbHandle, maxSockets: number): Promise<StoreStats> {
   const root = (await handle.server.relax({ path: '' })) as Welcome;
   const version = root.version ?? 'unknown';
   const vendor = root.vendor?.name;
@@ -36,9 +40,7 @@ export async function couchdbStats(handle: CouchdbHandle, table: string, maxSock
   else if (root.couchdb !== undefined) server = !vendor || vendor === 'The Apache Software Foundation' ? 'Apache CouchDB' : `CouchDB (${vendor})`;
   else server = vendor ?? 'unknown CouchDB-compatible server';
 
-  const database = handle.databaseName(table);
   const extra: NonNullable<StoreStats['extra']> = {
-    'couchdb.database': database,
     'couchdb.maxsockets': maxSockets,
     ...(vendor ? { vendor } : {}),
     ...(root.git_sha ? { gitSha: root.git_sha } : {}),
@@ -49,8 +51,10 @@ export async function couchdbStats(handle: CouchdbHandle, table: string, maxSock
     stats.standIn = { name: 'pouchdb-server', version, note: 'the CouchDB HTTP API on PouchDB/LevelDB, not Apache CouchDB' };
   }
 
-  const info = await databaseInfo(handle, database);
-  if (info) {
+  const used = await usedDatabase(handle);
+  if (used) {
+    const { database, info } = used;
+    extra['couchdb.database'] = database;
     if (typeof info.doc_count === 'number') stats.recordCount = info.doc_count;
     if (typeof info.sizes?.file === 'number') {
       stats.diskBytes = info.sizes.file;
@@ -65,6 +69,15 @@ export async function couchdbStats(handle: CouchdbHandle, table: string, maxSock
   const memory = await nodeMemory(handle);
   if (memory !== undefined) stats.memoryBytes = memory;
   return stats;
+}
+
+/** The newest database used that exists, with its info; null when none does (nothing used yet). */
+async function usedDatabase(handle: CouchdbHandle): Promise<{ database: string; info: DatabaseInfo } | null> {
+  for (const database of handle.databasesUsed()) {
+    const info = await databaseInfo(handle, database);
+    if (info) return { database, info };
+  }
+  return null;
 }
 
 async function databaseInfo(handle: CouchdbHandle, database: string): Promise<DatabaseInfo | null> {

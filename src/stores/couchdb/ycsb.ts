@@ -10,9 +10,6 @@ import type { CouchdbHandle } from './handle.ts';
 /** A CouchDB document as the YCSB operations see it: `_id`, `_rev` and string fields. */
 type CouchDoc = Record<string, string> & { _id?: string; _rev?: string };
 
-/** The table stats() describes before any table was used: YCSB's default database name. */
-const DEFAULT_TABLE = 'ycsb';
-
 /** All fields of a document: every property except CouchDB's own (`_id`, `_rev`, …). */
 function allFields(doc: CouchDoc): FieldMap {
   const out: FieldMap = {};
@@ -32,14 +29,11 @@ function someFields(doc: CouchDoc, fields: readonly string[]): FieldMap {
 const pickFields = (doc: CouchDoc, fields: readonly string[] | null): FieldMap => (fields ? someFields(doc, fields) : allFields(doc));
 
 export class CouchdbYcsb {
-  /** The table last prepared or used, whose database stats() describes. */
-  lastTable = DEFAULT_TABLE;
   private readonly databases = new Map<string, nano.DocumentScope<CouchDoc>>();
 
   constructor(private readonly handle: CouchdbHandle) {}
 
   async prepare(schema: YcsbSchema): Promise<void> {
-    this.lastTable = schema.table;
     await this.handle.createDatabase(this.handle.databaseName(schema.table));
   }
 
@@ -112,7 +106,6 @@ export class CouchdbYcsb {
       db = this.handle.database<CouchDoc>(table);
       this.databases.set(table, db);
     }
-    this.lastTable = table;
     return db;
   }
 }

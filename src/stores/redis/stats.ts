@@ -17,7 +17,8 @@ export async function redisStats(redis: RedisHandle, url: RedisUrl): Promise<Sto
     serverVersion: info.redis_version ?? 'unknown',
     driver: redis.connection.driver,
     recordCount: Number(await redis.call(['DBSIZE'])),
-    extra: { mode: info.redis_mode ?? 'unknown', aof: info.aof_enabled === '1' },
+    // DBSIZE counts the keys of the logical database the URL selects, named here.
+    extra: { database: url.database, mode: info.redis_mode ?? 'unknown', aof: info.aof_enabled === '1' },
   };
   if (info.used_memory) stats.memoryBytes = Number(info.used_memory);
   const disk = LOOPBACK_HOSTS.includes(url.host) ? await snapshotSize(redis) : undefined;

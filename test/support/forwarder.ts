@@ -1,0 +1,71 @@
+/**
+ * Reaching a local server on a port that is not its own, as a user's server would be: a TCP
+ * forwarder on a free loopback port, started by the test, that pipes every connection to the
+ * server and counts them (so a test can tell the command really went through it). And the CLI
+ * run asynchronously, since a forwarder in the test's process must keep forwarding while the
+ * command runs (spawnSync would block it).
+ */
+import { spawn } from 'node:child_process';
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
+import { join } from 'node:path';
+import type { CliRun } from './cli.ts';
+
+export interface Forwarder {
+  /** The loopback port it listens on. */
+  readonly port: number;
+  /** Connections forwarded so far. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+/** Forward 127.0.0.1:<free port> to host:port. */
+export async function forward(host: string, port: number): Promise<Forwarder> {
+  let connections = 0;
+  const open = new Set<Socket>();
+  const server = createServer((client) => {
+    connections++;
+    const upstream = connect(port, host);
+    for (const socket of [client, upstream]) {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The URL with its host:port replaced by the forwarder's (credentials, path and query kept). */
+export function throughForwarder(url: string, forwarder: Forwarder): string {
+  return url.replace(/@?(127\.0\.0\.1|localhost):\d+/, (match) => `${match.startsWith('@') ? '@' : ''}127.0.0.1:${forwarder.port}`);
+}
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'docbench.js');
+
+/** Run `docbench args…` without blocking this process; the time limit only turns a hang into a failure. */
+export function runDocbenchAsync(args: readonly string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 240_000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
