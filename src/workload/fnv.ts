@@ -9,16 +9,22 @@
 const OFFSET_HI = 0xcbf29ce4;
 const OFFSET_LO = 0x84222325;
 const TWO_32 = 4294967296;
+const INV_TWO_32 = 1 / TWO_32;
 /** Moduli up to here reduce (hi mod m) × 2^32 + lo in one step without leaving exact doubles. */
 const SMALL_MODULUS = 2097152;
 
 // Result of the last hash, as two unsigned 32-bit halves of the non-negative 63-bit value
 // (a typed array: cheaper to write from a hot loop than module-level variables).
 const result = new Uint32Array(2);
+// The value to hash is handed over in a typed array too: hashInto is too big for V8 to inline,
+// and a key number above 2^30 passed as an argument would be boxed into a fresh heap object on
+// every call (a third of a scrambled zipfian draw's cost).
+const input = new Float64Array(1);
 
-function hashInto(value: number): void {
+function hashInto(): void {
+  const value = input[0]!;
   const inLo = value >>> 0;
-  const inHi = (value / TWO_32) >>> 0;
+  const inHi = (value * INV_TWO_32) >>> 0; // a multiplication: a division costs five times more
   let hi = OFFSET_HI | 0;
   let lo = OFFSET_LO | 0;
   let carry: number;
@@ -57,12 +63,14 @@ function hashInto(value: number): void {
   carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
   hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) | 0;
   lo = Math.imul(lo, 0x1b3);
-  if (hi < 0) {
-    // Math.abs of a negative long: two's complement negation. (Long.MIN_VALUE stays 2^63, as
-    // an unsigned value; Java would keep it negative. It needs a 2^-64 chance.)
-    lo = ~lo + 1;
-    hi = ~hi + (lo === 0 ? 1 : 0);
-  }
+  // Math.abs of the signed long: two's complement negation when negative, without a branch
+  // (the sign is a coin toss, and a mispredicted branch cost more than this whole step).
+  // (Long.MIN_VALUE stays 2^63, as an unsigned value; Java would keep it negative. It needs a
+  // 2^-64 chance.)
+  const sign = hi >> 31;
+  lo = (lo ^ sign) - sign;
+  const borrow = (((lo | -lo) >>> 31) ^ 1) & sign; // 1 when negating and lo wrapped to 0
+  hi = (hi ^ sign) + borrow;
   result[0] = hi;
   result[1] = lo;
 }
@@ -74,30 +82,56 @@ function mod(x: number, m: number, inverse: number): number {
 }
 
 /**
- * fnvhash64(value) % modulus, exactly, for modulus below 2^37 (every intermediate stays
- * below 2^53). `inverse` is 1 / modulus, precomputed by the caller.
+ * fnvhash64(value) % modulus for one fixed modulus below 2^37 (every intermediate stays below
+ * 2^53), exactly, with what depends on the modulus computed once: the scrambled zipfian maps
+ * every draw through one of these.
  */
-export function fnvhash64Mod(value: number, modulus: number, inverse = 1 / modulus): number {
-  hashInto(value);
-  const hi = result[0]!;
-  let r = hi < modulus ? hi : mod(hi, modulus, inverse);
-  // Up to 2^21 items (every usual record count), (hi mod m) × 2^32 + lo stays below 2^53: one
-  // reduction instead of three.
-  if (modulus <= SMALL_MODULUS) return mod(r * TWO_32 + result[1]!, modulus, inverse);
-  r = mod(r * 65536, modulus, inverse);
-  r = mod(r * 65536, modulus, inverse);
-  return mod(r + result[1]!, modulus, inverse);
+export class FnvModulus {
+  // Declared, not defined: a class field is first defined as `undefined`, and V8 then keeps the
+  // numbers later stored in it boxed, which costs more than the hash on this path.
+  declare private readonly modulus: number;
+  declare private readonly inverse: number;
+  /** 2^32 mod modulus. */
+  declare private readonly twoPow32: number;
+  /** Up to 2^21, hi × (2^32 mod m) + lo stays below 2^53: one reduction instead of three. */
+  declare private readonly small: boolean;
+
+  constructor(modulus: number) {
+    this.modulus = modulus;
+    this.inverse = 1 / modulus;
+    this.twoPow32 = TWO_32 % modulus;
+    this.small = modulus <= SMALL_MODULUS;
+  }
+
+  of(value: number): number {
+    input[0] = value;
+    hashInto();
+    const m = this.modulus;
+    const inverse = this.inverse;
+    if (this.small) return mod(result[0]! * this.twoPow32 + result[1]!, m, inverse);
+    let r = mod(result[0]!, m, inverse);
+    r = mod(r * 65536, m, inverse);
+    r = mod(r * 65536, m, inverse);
+    return mod(r + result[1]!, m, inverse);
+  }
+}
+
+/** fnvhash64(value) % modulus, exactly, for modulus below 2^37 (see FnvModulus to map many values). */
+export function fnvhash64Mod(value: number, modulus: number): number {
+  return new FnvModulus(modulus).of(value);
 }
 
 /** fnvhash64(value) as a decimal string (the value can exceed 2^53, so no plain number). */
 export function fnvhash64String(value: number): string {
-  hashInto(value);
+  input[0] = value;
+  hashInto();
   return uint64ToString(result[0]!, result[1]!);
 }
 
 /** fnvhash64(value) as a number; exact only when the hash is below 2^53 (use for tests/diagnostics). */
 export function fnvhash64Approx(value: number): number {
-  hashInto(value);
+  input[0] = value;
+  hashInto();
   return result[0]! * TWO_32 + result[1]!;
 }
 

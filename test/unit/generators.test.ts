@@ -37,7 +37,7 @@ describe('fnvhash64', () => {
     for (const n of inputs) {
       const expected = referenceFnv64(BigInt(n));
       assert.equal(fnvhash64String(n), expected.toString(), `fnvhash64(${n})`);
-      for (const m of [1000, 1001, 10_000_000_001, 2 ** 36 - 5]) assert.equal(fnvhash64Mod(n, m), Number(expected % BigInt(m)), `fnvhash64(${n}) % ${m}`);
+      for (const m of [1000, 1001, 2 ** 21, 2 ** 21 + 1, 10_000_000_001, 2 ** 36 - 5]) assert.equal(fnvhash64Mod(n, m), Number(expected % BigInt(m)), `fnvhash64(${n}) % ${m}`);
     }
   });
 
