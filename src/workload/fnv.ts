@@ -18,13 +18,13 @@ const SMALL_MODULUS = 2097152;
 const result = new Uint32Array(2);
 // The value to hash is handed over in a typed array too: hashInto is too big for V8 to inline,
 // and a key number above 2^30 passed as an argument would be boxed into a fresh heap object on
-// every call (a third of a scrambled zipfian draw's cost).
+// every call.
 const input = new Float64Array(1);
 
 function hashInto(): void {
   const value = input[0]!;
   const inLo = value >>> 0;
-  const inHi = (value * INV_TWO_32) >>> 0; // a multiplication: a division costs five times more
+  const inHi = (value * INV_TWO_32) >>> 0; // × 2^-32 is exact, and cheaper than a division
   let hi = OFFSET_HI | 0;
   let lo = OFFSET_LO | 0;
   let carry: number;
@@ -87,8 +87,7 @@ function mod(x: number, m: number, inverse: number): number {
  * every draw through one of these.
  */
 export class FnvModulus {
-  // Declared, not defined: a class field is first defined as `undefined`, and V8 then keeps the
-  // numbers later stored in it boxed, which costs more than the hash on this path.
+  // Declared, not defined, so V8 keeps these numbers unboxed (see ZipfianGenerator).
   declare private readonly modulus: number;
   declare private readonly inverse: number;
   /** 2^32 mod modulus. */
