@@ -1,37 +1,57 @@
 import type { Result } from '../results/schema.ts';
 
+/** One of YCSB's output rows: `[metric], measurement, value` in its text, an object in its JSON. */
+export interface YcsbMeasurement {
+  metric: string;
+  measurement: string;
+  value: number;
+}
+
 /**
  * YCSB's text output, rendered from a result: `[OVERALL]` lines, then per operation its count,
  * average/min/max and percentile latencies in µs and its `Return=` counts, so tools that parse
  * YCSB output read docbench's too. A header comment names the store and, when it applies, that
- * the server was a stand-in.
+ * the server was a stand-in. (This is YCSB's TextMeasurementsExporter; the JSON exporters are in
+ * ycsb-export.ts. This module stays free of Node APIs: the k6 scripts bundle it.)
  */
 export function renderYcsbText(result: Result): string {
-  const lines: string[] = [];
+  const lines = ycsbHeader(result).map((line) => `# ${line}`);
+  for (const m of ycsbMeasurements(result)) lines.push(`[${m.metric}], ${m.measurement}, ${formatNumber(m.value)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** What a reader must know before the figures: docbench, the store and its version, a stand-in, the notes. */
+export function ycsbHeader(result: Result): string[] {
   const s = result.store;
-  lines.push(`# docbench ${result.machine.docbench} ${result.phase} ${result.workload.name} on ${s.name}: ${s.server} ${s.serverVersion} via ${s.driver}`);
-  if (s.standIn) lines.push(`# STAND-IN: ${s.standIn.name} ${s.standIn.version}, not the real product (${s.standIn.note})`);
-  for (const note of result.notes) lines.push(`# ${note}`);
-  lines.push(`[OVERALL], RunTime(ms), ${result.overall.runtimeMs}`);
-  lines.push(`[OVERALL], Throughput(ops/sec), ${formatNumber(result.overall.throughputOpsPerSec)}`);
-  lines.push(`[CLIENT], CpuTimePerOp(us), ${result.clientCpu.usPerOp}`);
+  const lines = [`docbench ${result.machine.docbench} ${result.phase} ${result.workload.name} on ${s.name}: ${s.server} ${s.serverVersion} via ${s.driver}`];
+  if (s.standIn) lines.push(`STAND-IN: ${s.standIn.name} ${s.standIn.version}, not the real product (${s.standIn.note})`);
+  lines.push(...result.notes);
+  return lines;
+}
+
+/** Every row YCSB's exporters write, in YCSB's order, plus docbench's `[CLIENT]` and `[MACHINE]` rows. */
+export function ycsbMeasurements(result: Result): YcsbMeasurement[] {
+  const rows: YcsbMeasurement[] = [];
+  const add = (metric: string, measurement: string, value: number) => rows.push({ metric, measurement, value });
+  add('OVERALL', 'RunTime(ms)', result.overall.runtimeMs);
+  add('OVERALL', 'Throughput(ops/sec)', result.overall.throughputOpsPerSec);
+  add('CLIENT', 'CpuTimePerOp(us)', result.clientCpu.usPerOp);
   if (result.machineCpu) {
-    lines.push(`[MACHINE], CpuBusy(%), ${result.machineCpu.busyPercent}`);
-    lines.push(`[MACHINE], CpuSteal(%), ${result.machineCpu.stealPercent}`);
+    add('MACHINE', 'CpuBusy(%)', result.machineCpu.busyPercent);
+    add('MACHINE', 'CpuSteal(%)', result.machineCpu.stealPercent);
   }
   for (const op of result.operations) {
-    const name = `[${op.name}]`;
     const l = op.latency;
     if (l.operations > 0 || !op.returns) {
-      lines.push(`${name}, Operations, ${l.operations}`);
-      lines.push(`${name}, AverageLatency(us), ${formatNumber(l.averageUs)}`);
-      lines.push(`${name}, MinLatency(us), ${l.minUs}`);
-      lines.push(`${name}, MaxLatency(us), ${l.maxUs}`);
-      for (const [p, value] of Object.entries(l.percentilesUs)) lines.push(`${name}, ${ordinal(p)}PercentileLatency(us), ${value}`);
+      add(op.name, 'Operations', l.operations);
+      add(op.name, 'AverageLatency(us)', l.averageUs);
+      add(op.name, 'MinLatency(us)', l.minUs);
+      add(op.name, 'MaxLatency(us)', l.maxUs);
+      for (const [p, value] of Object.entries(l.percentilesUs)) add(op.name, `${ordinal(p)}PercentileLatency(us)`, value);
     }
-    for (const [status, count] of Object.entries(op.returns ?? {})) lines.push(`${name}, Return=${status}, ${count}`);
+    for (const [status, count] of Object.entries(op.returns ?? {})) add(op.name, `Return=${status}`, count);
   }
-  return `${lines.join('\n')}\n`;
+  return rows;
 }
 
 /**

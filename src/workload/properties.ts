@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { closestName } from '../common/suggest.ts';
 import { UserError } from '../common/user-error.ts';
-import { SETTINGS_PREFIXES } from '../stores/stores.ts';
+import { SETTINGS_PREFIXES, STORE_NAMES, type StoreName } from '../stores/stores.ts';
 
 /** Thrown for any bad workload input; its message names the file/key and what was expected. */
 export class WorkloadError extends UserError {}
@@ -25,6 +25,53 @@ const boolString = z
   .transform((v) => v.trim().toLowerCase())
   .pipe(z.enum(['true', 'false']))
   .transform((v) => v === 'true');
+
+const CORE_WORKLOAD = 'site.ycsb.workloads.CoreWorkload';
+
+/** YCSB's exporter classes (`exporter`), by the format docbench writes for each. */
+export const YCSB_EXPORTERS = {
+  text: 'site.ycsb.measurements.exporter.TextMeasurementsExporter',
+  json: 'site.ycsb.measurements.exporter.JSONMeasurementsExporter',
+  'json-array': 'site.ycsb.measurements.exporter.JSONArrayMeasurementsExporter',
+} as const;
+export type ExportFormat = keyof typeof YCSB_EXPORTERS;
+
+/** The format of an exporter class named in full (site.ycsb or the older com.yahoo.ycsb package) or bare. */
+function exportFormatOf(className: string): ExportFormat | undefined {
+  const bare = className.replace(/^(site\.ycsb|com\.yahoo\.ycsb)\.measurements\.exporter\./, '');
+  const found = Object.entries(YCSB_EXPORTERS).find(([, full]) => full.endsWith(`.${bare}`));
+  return found?.[0] as ExportFormat | undefined;
+}
+
+/** YCSB's bindings (the class after `-db`, or its name in YCSB's `bin/ycsb` script) for docbench's stores. */
+const YCSB_BINDINGS: Record<string, StoreName> = {
+  'site.ycsb.BasicDB': 'basic',
+  'site.ycsb.db.RedisClient': 'redis',
+  'site.ycsb.db.CassandraCQLClient': 'cassandra',
+  'cassandra-cql': 'cassandra',
+  'site.ycsb.db.MongoDbClient': 'mongodb',
+  'site.ycsb.db.AsyncMongoDbClient': 'mongodb',
+  'mongodb-async': 'mongodb',
+  'site.ycsb.db.couchbase2.Couchbase2Client': 'couchbase',
+  'site.ycsb.db.couchbase3.Couchbase3Client': 'couchbase',
+  couchbase2: 'couchbase',
+  couchbase3: 'couchbase',
+};
+
+/** The docbench store a YCSB `db` value names: a store name, or a YCSB binding class or script name. */
+export function storeOfYcsbBinding(value: string): StoreName | undefined {
+  const name = value.replace(/^com\.yahoo\.ycsb\./, 'site.ycsb.');
+  return (STORE_NAMES as readonly string[]).includes(name) ? (name as StoreName) : YCSB_BINDINGS[name];
+}
+
+/** YCSB's measurement types docbench does not record, each with what to use instead. */
+const OTHER_MEASUREMENT_TYPES: Record<string, string> = {
+  histogram: 'docbench records HDR histograms (measurementtype=hdrhistogram, the default); pick the percentiles printed with hdrhistogram.percentiles',
+  'hdrhistogram+histogram': 'docbench records HDR histograms only (measurementtype=hdrhistogram); pick the percentiles printed with hdrhistogram.percentiles',
+  'hdrhistogram+raw': 'docbench keeps no raw per-operation latencies; use measurementtype=hdrhistogram (the default)',
+  raw: 'docbench keeps no raw per-operation latencies; use measurementtype=hdrhistogram (the default)',
+  timeseries: "docbench always records a one-second time series in the result file (--out, `timeSeries`) next to its HDR histograms; use measurementtype=hdrhistogram (the default)",
+};
 
 /**
  * Every property docbench understands, with YCSB's defaults. Values arrive as strings
@@ -93,22 +140,71 @@ export const workloadPropertiesSchema = z
         return values;
       }),
 
+    // --- YCSB's Client keys for the workload class, the binding and the output ---
+    /** YCSB's workload class: docbench runs CoreWorkload (application workloads are scenarios). */
+    workload: z
+      .string()
+      .transform((v, ctx) => {
+        if (v.replace(/^com\.yahoo\.ycsb\./, 'site.ycsb.') === CORE_WORKLOAD) return CORE_WORKLOAD;
+        ctx.addIssue({ code: 'custom', message: `expected ${CORE_WORKLOAD}: docbench runs YCSB's CoreWorkload; application workloads are scenarios (--scenario)` });
+        return z.NEVER;
+      })
+      .default(CORE_WORKLOAD),
+    /** YCSB's binding (`db`), as a docbench store name; it must agree with --store. */
+    db: z
+      .string()
+      .transform((v, ctx) => {
+        const store = storeOfYcsbBinding(v);
+        if (store) return store;
+        ctx.addIssue({ code: 'custom', message: `expected a docbench store (${STORE_NAMES.join(', ')}) or one of YCSB's bindings for them (${Object.keys(YCSB_BINDINGS).join(', ')})` });
+        return z.NEVER;
+      })
+      .optional(),
+    /** How the measurements are written: YCSB's exporter class, by its name. */
+    exporter: z
+      .string()
+      .transform((v, ctx) => {
+        const format = exportFormatOf(v);
+        if (format) return format;
+        ctx.addIssue({ code: 'custom', message: `expected one of YCSB's exporters: ${Object.values(YCSB_EXPORTERS).join(', ')}` });
+        return z.NEVER;
+      })
+      .default('text'),
+    /** Write the measurements to this file instead of stdout, as YCSB does. */
+    exportfile: z.string().min(1).optional(),
+    /**
+     * YCSB's latency recorder. docbench records HDR histograms (YCSB's default, `hdrhistogram`)
+     * and nothing else; each other type is refused with what to use instead.
+     */
+    measurementtype: z
+      .string()
+      .transform((v, ctx) => {
+        if (v === 'hdrhistogram') return v;
+        const instead = OTHER_MEASUREMENT_TYPES[v];
+        ctx.addIssue({ code: 'custom', message: instead ? `not supported: ${instead}` : `expected hdrhistogram (YCSB's other types: ${Object.keys(OTHER_MEASUREMENT_TYPES).join(', ')}, are not supported)` });
+        return z.NEVER;
+      })
+      .default('hdrhistogram'),
+    /** YCSB's JVM statistics (heap, threads): no meaning for a Node client; accepted and recorded. */
+    'measurement.trackjvm': boolString.default(false),
+
     // --- docbench additions ---
     /** Seed of every random choice; the same seed gives the same operation sequence. */
     seed: integer(0).default(1),
     /** Seconds at the start of the run phase excluded from statistics. */
     warmuptime: integer(0).default(0),
     /**
-     * Records per bulk write in the load phase, for stores that have one (`insertMany`).
-     * YCSB's bindings default to 1; docbench loads in batches of 100 unless told otherwise.
+     * Records per bulk write in the load phase, for stores that have one (`insertMany`). 1, one
+     * insert per record, is what YCSB's bindings do and what published load throughputs (Tang &
+     * Fan 2016) measure; a larger batch is opt-in, and every result of such a load says so.
      */
-    batchsize: integer(1).default(100),
+    batchsize: integer(1).default(1),
   })
   .strict();
 
 export type WorkloadProperties = z.output<typeof workloadPropertiesSchema> & {
   insertcount: number;
-  /** Store- and tool-specific properties (`redis.*`, `cassandra.*`, `db`, …) kept verbatim. */
+  /** Store settings (`redis.*`, `cassandra.*`, …) and YCSB keys accepted at their "off" value, kept verbatim. */
   passthrough: Record<string, string>;
 };
 
@@ -119,29 +215,24 @@ export interface RawProperties {
 }
 
 /**
- * Keys YCSB files carry that docbench accepts and keeps but does not interpret itself:
- * the workload class, the binding name, exporters and Java-only measurement knobs.
+ * YCSB keys docbench does not implement. Each is refused with what to use instead, never
+ * silently ignored; where YCSB's default value means "off", that value is accepted (and
+ * recorded), because docbench then does exactly what YCSB does.
  */
-const IGNORED_YCSB_KEYS = new Set([
-  'workload',
-  'db',
-  'exporter',
-  'exportfile',
-  'measurementtype',
-  'measurement.trackjvm',
-  'measurement.raw.output_file',
-  'measurement.raw.no_summary',
-  'histogram.buckets',
-  'hdrhistogram.fileoutput',
-  'hdrhistogram.output.path',
-  'timeseries.granularity',
-  'fieldlengthhistogram',
-  'core_workload_insertion_retry_limit',
-  'core_workload_insertion_retry_interval',
-  'readallfieldsbyname',
-  'dotransactions',
-  'maxexecutiontime.warmup',
-]);
+const UNSUPPORTED_YCSB_KEYS: Record<string, { accepted?: string; instead: string }> = {
+  'measurement.raw.output_file': { instead: 'it belongs to measurementtype=raw, which docbench does not support (it records HDR histograms)' },
+  'measurement.raw.no_summary': { instead: 'it belongs to measurementtype=raw, which docbench does not support (it records HDR histograms)' },
+  'histogram.buckets': { instead: 'it belongs to measurementtype=histogram, which docbench does not support; pick the percentiles printed with hdrhistogram.percentiles' },
+  'hdrhistogram.fileoutput': { accepted: 'false', instead: 'docbench writes no HdrHistogram log files; the result file (--out) holds every operation\'s latency summary' },
+  'hdrhistogram.output.path': { instead: 'it belongs to hdrhistogram.fileoutput=true, which docbench does not support; the result file (--out) holds every operation\'s latency summary' },
+  'timeseries.granularity': { instead: 'it belongs to measurementtype=timeseries; docbench always records a one-second time series in the result file (--out, `timeSeries`)' },
+  fieldlengthhistogram: { instead: 'fieldlengthdistribution=histogram is not supported; use constant, uniform or zipfian with fieldlength and minfieldlength' },
+  core_workload_insertion_retry_limit: { accepted: '0', instead: 'docbench does not retry failed inserts: each one is counted (INSERT-FAILED, Return=ERROR) so the failure shows; set 0 or remove it' },
+  core_workload_insertion_retry_interval: { instead: 'it belongs to core_workload_insertion_retry_limit > 0: docbench does not retry failed inserts' },
+  readallfieldsbyname: { accepted: 'false', instead: 'docbench reads all fields by asking for the whole record (readallfieldsbyname=false); set false or remove it' },
+  dotransactions: { instead: 'docbench takes the phase from its command: `docbench load` or `docbench run` (YCSB\'s -load and -t work too)' },
+  'maxexecutiontime.warmup': { instead: 'use warmuptime (seconds at the start of the run phase that run but are not recorded)' },
+};
 
 /** Prefixes of store settings, passed to the store untouched (each store checks its own). */
 const PASSTHROUGH_PREFIXES = SETTINGS_PREFIXES;
@@ -191,8 +282,14 @@ export function resolveProperties(raw: RawProperties): WorkloadProperties {
   const known: Record<string, string> = {};
   const passthrough: Record<string, string> = {};
   for (const [key, value] of raw.values) {
+    const unsupported = UNSUPPORTED_YCSB_KEYS[key];
     if (KNOWN_KEYS.includes(key)) known[key] = value;
-    else if (IGNORED_YCSB_KEYS.has(key) || PASSTHROUGH_PREFIXES.some((p) => key.startsWith(p))) passthrough[key] = value;
+    else if (unsupported) {
+      if (unsupported.accepted !== value.toLowerCase()) {
+        throw new WorkloadError(`${raw.origin.get(key) ?? key}: property "${key}" = "${value}" is not supported: ${unsupported.instead}`);
+      }
+      passthrough[key] = value;
+    } else if (PASSTHROUGH_PREFIXES.some((p) => key.startsWith(p))) passthrough[key] = value;
     else {
       const hint = closestKey(key);
       throw new WorkloadError(
@@ -245,6 +342,25 @@ export function resolveProperties(raw: RawProperties): WorkloadProperties {
   return { ...p, insertcount, passthrough };
 }
 
+/**
+ * YCSB's `db` names the binding; docbench takes the store from --store, so the two must agree
+ * (a file written for one store is not run against another unnoticed).
+ */
+export function checkDbProperty(p: WorkloadProperties, store: string): void {
+  if (p.db !== undefined && p.db !== store) {
+    throw new WorkloadError(`property "db" names the store ${p.db}, but --store is ${store}; remove db or make the two agree`);
+  }
+}
+
+/**
+ * The note a load's result carries when it used bulk writes, or undefined for one insert per
+ * record (YCSB's way). `bulkWrites`: whether the store has them (others always insert one by one).
+ */
+export function loadBatchingNote(p: WorkloadProperties, bulkWrites: boolean): string | undefined {
+  if (!bulkWrites || p.batchsize <= 1) return undefined;
+  return `load used bulk writes of ${p.batchsize} records (batchsize=${p.batchsize}; YCSB's bindings insert one record per call): INSERT-BATCH rows count batches, OVERALL counts records, and the load throughput is not comparable with YCSB's`;
+}
+
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_value') return `expected one of ${issue.values.map((v) => String(v)).join(', ')}`;
   if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
@@ -255,7 +371,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 /** The known key nearest to a misspelt one, for "did you mean". */
 function closestKey(key: string): string | undefined {
-  return closestName(key, [...KNOWN_KEYS, ...IGNORED_YCSB_KEYS]);
+  return closestName(key, [...KNOWN_KEYS, ...Object.keys(UNSUPPORTED_YCSB_KEYS)]);
 }
 
 /** Parse properties text plus overrides in one call (used by tests and k6 scripts). */

@@ -37,7 +37,15 @@ describe('fnvhash64', () => {
     for (const n of inputs) {
       const expected = referenceFnv64(BigInt(n));
       assert.equal(fnvhash64String(n), expected.toString(), `fnvhash64(${n})`);
-      for (const m of [1000, 1001, 10_000_000_001, 2 ** 36 - 5]) assert.equal(fnvhash64Mod(n, m), Number(expected % BigInt(m)), `fnvhash64(${n}) % ${m}`);
+      for (const m of [1000, 1001, 2 ** 21, 2 ** 21 + 1, 10_000_000_001, 2 ** 36 - 5]) assert.equal(fnvhash64Mod(n, m), Number(expected % BigInt(m)), `fnvhash64(${n}) % ${m}`);
+    }
+  });
+
+  it('remembers recent strings without ever mixing up two values that share a slot', () => {
+    for (let round = 0; round < 3; round++) {
+      for (const n of [7, 7 + 2 ** 16, 7 + 2 ** 32, 2 ** 53 - 1 - 65535, 2 ** 53 - 1]) {
+        assert.equal(fnvhash64String(n), referenceFnv64(BigInt(n)).toString(), `fnvhash64(${n}), round ${round}`);
+      }
     }
   });
 
@@ -127,6 +135,43 @@ describe('zipfian', () => {
     for (let i = 0; i < 100_000; i++) counts.set(gen.nextValue(), (counts.get(gen.lastValue()) ?? 0) + 1);
     const top = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
     assert.equal(top, hottest);
+  });
+});
+
+describe('fixed sequences', () => {
+  // Draws of the generators as they were before they were made faster (seed, range -> the first
+  // 20 draws and a checksum of the next 200,000): an optimisation must not move a single key.
+  const checksum = (next: () => number) => {
+    let sum = 0;
+    for (let i = 0; i < 200_000; i++) sum = (sum * 31 + next()) % 1_000_000_007;
+    return sum;
+  };
+  const scrambled: [seed: number, min: number, max: number, first: number[], sum: number][] = [
+    [1, 0, 999, [82, 899, 862, 111, 782, 515, 360, 961, 620, 550, 52, 469, 980, 992, 10, 679, 894, 900, 620, 990], 971733624],
+    [7, 100, 1_099, [612, 371, 278, 120, 1042, 720, 374, 658, 1056, 252, 1081, 873, 148, 946, 493, 925, 675, 210, 251, 277], 554711470],
+    [3, 0, 999_999, [933614, 711540, 312940, 787802, 509763, 825818, 364686, 635269, 298320, 544798, 854039, 123037, 397297, 733117, 319589, 218214, 563937, 678666, 545999, 525959], 590321943],
+    [5, 0, 2_097_151, [399716, 1638579, 1687208, 1217056, 1240825, 1560536, 1069844, 1675935, 471545, 1831993, 961202, 1272087, 639989, 1984223, 5955, 23499, 781468, 1813740, 1820090, 553110], 925070105],
+    [9, 0, 2_097_152, [380166, 1471292, 811299, 1448908, 453534, 499414, 1086222, 1430799, 135391, 839968, 1383086, 1769993, 783465, 1649421, 1910142, 651199, 740641, 785602, 375081, 1004977], 301636560],
+    [11, 1_000, 50_000_000_000, [17528062599, 46543971773, 24825355955, 43218598938, 31068677196, 33217677504, 48191923657, 18815091711, 37806573672, 712430918, 38561403200, 2698223257, 3537413819, 34168245218, 10915289600, 34668069472, 20694031054, 18587245905, 6686523534, 47630404256], 928413368],
+  ];
+  for (const [seed, min, max, first, sum] of scrambled) {
+    it(`scrambled zipfian, seed ${seed}, [${min}, ${max}]`, () => {
+      const gen = new ScrambledZipfianGenerator(new Random(seed), min, max);
+      assert.deepEqual(Array.from({ length: 20 }, () => gen.nextValue()), first);
+      assert.equal(checksum(() => gen.nextValue()), sum);
+    });
+  }
+
+  it('zipfian and skewed latest', () => {
+    const zipfian = new ZipfianGenerator(new Random(2), 5, 1004);
+    assert.equal(checksum(() => zipfian.nextValue()), 132802421);
+    const basis = new CounterGenerator(1000);
+    const latest = new SkewedLatestGenerator(new Random(4), basis);
+    let i = 0;
+    assert.equal(checksum(() => {
+      if (i++ % 10 === 0) basis.nextValue();
+      return latest.nextValue();
+    }), 337884716);
   });
 });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parsePropertiesText, resolveProperties, workloadFromText, WorkloadError } from '../../src/workload/properties.ts';
+import { checkDbProperty, loadBatchingNote, parsePropertiesText, resolveProperties, workloadFromText, WorkloadError } from '../../src/workload/properties.ts';
 import { FIXTURE_WORKLOADS_DIR, loadWorkload } from '../../src/workload/workload-file.ts';
 
 describe('workload properties', () => {
@@ -46,7 +46,7 @@ describe('workload properties', () => {
     assert.equal(p.updateproportion, 0.5);
     assert.equal(p.insertcount, 5000);
     assert.equal(p.passthrough['mongodb.url'], 'mongodb://localhost:27017/ycsb?w=1');
-    assert.equal(p.passthrough.workload, 'site.ycsb.workloads.CoreWorkload');
+    assert.equal(p.workload, 'site.ycsb.workloads.CoreWorkload');
   });
 
   it('applies -p overrides after the file, in order', () => {
@@ -88,6 +88,108 @@ describe('workload properties', () => {
     assert.equal(raw.values.get('table'), 'usertable');
     assert.equal(raw.origin.get('table'), 'x:1');
     assert.equal(resolveProperties(raw).table, 'usertable');
+  });
+});
+
+describe("YCSB's Client and measurement keys: implemented, or refused with what to use instead", () => {
+  /** The one-line error a workload text gets, checked to be a WorkloadError naming the key. */
+  const refusal = (text: string, key: string) => {
+    try {
+      workloadFromText(text, 'wl');
+    } catch (error) {
+      assert.ok(error instanceof WorkloadError, String(error));
+      assert.ok(!error.message.includes('\n'), error.message);
+      assert.ok(error.message.startsWith(`wl:1: property "${key}"`), error.message);
+      return error.message;
+    }
+    assert.fail(`${text} was accepted`);
+  };
+
+  it('loads one record per insert by default, as YCSB does; batchsize is opt-in and its load says so', () => {
+    const p = workloadFromText('', 'empty');
+    assert.equal(p.batchsize, 1);
+    assert.equal(loadBatchingNote(p, true), undefined);
+    const batched = workloadFromText('batchsize=100', 'wl');
+    assert.match(loadBatchingNote(batched, true)!, /^load used bulk writes of 100 records \(batchsize=100; YCSB's bindings insert one record per call\)/);
+    // A store without bulk writes inserts one by one whatever batchsize says: nothing to note.
+    assert.equal(loadBatchingNote(batched, false), undefined);
+  });
+
+  it('workload: CoreWorkload (either package) is what runs; another class is refused', () => {
+    assert.equal(workloadFromText('workload=com.yahoo.ycsb.workloads.CoreWorkload', 'wl').workload, 'site.ycsb.workloads.CoreWorkload');
+    assert.match(refusal('workload=site.ycsb.workloads.TimeSeriesWorkload', 'workload'), /docbench runs YCSB's CoreWorkload; application workloads are scenarios \(--scenario\)/);
+  });
+
+  it('db: a store or one of YCSB\'s bindings for it, which must agree with --store', () => {
+    assert.equal(workloadFromText('db=site.ycsb.db.MongoDbClient', 'wl').db, 'mongodb');
+    assert.equal(workloadFromText('db=com.yahoo.ycsb.db.RedisClient', 'wl').db, 'redis');
+    assert.equal(workloadFromText('db=cassandra-cql', 'wl').db, 'cassandra');
+    assert.equal(workloadFromText('db=couchdb', 'wl').db, 'couchdb');
+    assert.equal(workloadFromText('', 'wl').db, undefined);
+    assert.match(refusal('db=site.ycsb.db.JdbcDBClient', 'db'), /expected a docbench store \(basic, redis, cassandra, mongodb, couchdb, couchbase\)/);
+    checkDbProperty(workloadFromText('db=site.ycsb.db.couchbase3.Couchbase3Client', 'wl'), 'couchbase');
+    checkDbProperty(workloadFromText('', 'wl'), 'redis');
+    assert.throws(() => checkDbProperty(workloadFromText('db=site.ycsb.db.MongoDbClient', 'wl'), 'redis'), /property "db" names the store mongodb, but --store is redis/);
+  });
+
+  it('exporter: YCSB\'s three exporters by class name (full, old package or bare); others refused', () => {
+    assert.equal(workloadFromText('', 'wl').exporter, 'text');
+    assert.equal(workloadFromText('exporter=site.ycsb.measurements.exporter.TextMeasurementsExporter', 'wl').exporter, 'text');
+    assert.equal(workloadFromText('exporter=com.yahoo.ycsb.measurements.exporter.JSONMeasurementsExporter', 'wl').exporter, 'json');
+    assert.equal(workloadFromText('exporter=JSONArrayMeasurementsExporter', 'wl').exporter, 'json-array');
+    assert.match(refusal('exporter=site.ycsb.measurements.exporter.CsvExporter', 'exporter'), /expected one of YCSB's exporters: site\.ycsb\.measurements\.exporter\.TextMeasurementsExporter, /);
+  });
+
+  it('exportfile: a path, kept for the export', () => {
+    assert.equal(workloadFromText('exportfile=out/ycsb.txt', 'wl').exportfile, 'out/ycsb.txt');
+    assert.equal(workloadFromText('', 'wl').exportfile, undefined);
+    assert.match(refusal('exportfile=', 'exportfile'), /is invalid/);
+  });
+
+  it('measurementtype: hdrhistogram (what docbench records); every other type refused with what to use', () => {
+    assert.equal(workloadFromText('measurementtype=hdrhistogram', 'wl').measurementtype, 'hdrhistogram');
+    assert.match(refusal('measurementtype=histogram', 'measurementtype'), /not supported: .*hdrhistogram\.percentiles/);
+    assert.match(refusal('measurementtype=hdrhistogram+histogram', 'measurementtype'), /not supported: docbench records HDR histograms only/);
+    assert.match(refusal('measurementtype=hdrhistogram+raw', 'measurementtype'), /not supported: docbench keeps no raw per-operation latencies/);
+    assert.match(refusal('measurementtype=raw', 'measurementtype'), /not supported: docbench keeps no raw per-operation latencies/);
+    assert.match(refusal('measurementtype=timeseries', 'measurementtype'), /not supported: docbench always records a one-second time series in the result file/);
+    assert.match(refusal('measurementtype=bogus', 'measurementtype'), /expected hdrhistogram/);
+  });
+
+  it('measurement.trackjvm: JVM statistics, meaningless for a Node client, accepted and recorded', () => {
+    assert.equal(workloadFromText('measurement.trackjvm=true', 'wl')['measurement.trackjvm'], true);
+    assert.match(refusal('measurement.trackjvm=maybe', 'measurement.trackjvm'), /is invalid/);
+  });
+
+  const refused: [key: string, value: string, instead: RegExp][] = [
+    ['measurement.raw.output_file', 'raw.txt', /belongs to measurementtype=raw/],
+    ['measurement.raw.no_summary', 'true', /belongs to measurementtype=raw/],
+    ['histogram.buckets', '1000', /belongs to measurementtype=histogram.*hdrhistogram\.percentiles/],
+    ['hdrhistogram.fileoutput', 'true', /writes no HdrHistogram log files; the result file \(--out\)/],
+    ['hdrhistogram.output.path', '/tmp/hdr', /belongs to hdrhistogram\.fileoutput=true/],
+    ['timeseries.granularity', '1000', /one-second time series/],
+    ['fieldlengthhistogram', 'hist.txt', /fieldlengthdistribution=histogram is not supported; use constant, uniform or zipfian/],
+    ['core_workload_insertion_retry_limit', '3', /does not retry failed inserts/],
+    ['core_workload_insertion_retry_interval', '3', /does not retry failed inserts/],
+    ['readallfieldsbyname', 'true', /reads all fields by asking for the whole record/],
+    ['dotransactions', 'false', /takes the phase from its command: `docbench load` or `docbench run`/],
+    ['maxexecutiontime.warmup', '10', /use warmuptime/],
+  ];
+  for (const [key, value, instead] of refused) {
+    it(`${key}=${value} is refused, saying what to use instead`, () => {
+      const message = refusal(`${key}=${value}`, key);
+      assert.ok(message.startsWith(`wl:1: property "${key}" = "${value}" is not supported: `), message);
+      assert.match(message, instead);
+    });
+  }
+
+  it('YCSB\'s "off" values of those keys are accepted and recorded: docbench then does what YCSB does', () => {
+    const p = workloadFromText('hdrhistogram.fileoutput=false\ncore_workload_insertion_retry_limit=0\nreadallfieldsbyname=False', 'wl');
+    assert.deepEqual(p.passthrough, { 'hdrhistogram.fileoutput': 'false', core_workload_insertion_retry_limit: '0', readallfieldsbyname: 'False' });
+  });
+
+  it('fieldlengthdistribution=histogram is refused by its own key too', () => {
+    assert.match(refusal('fieldlengthdistribution=histogram', 'fieldlengthdistribution'), /expected one of constant, uniform, zipfian/);
   });
 });
 

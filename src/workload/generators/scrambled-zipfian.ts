@@ -1,4 +1,4 @@
-import { fnvhash64Mod } from '../fnv.ts';
+import { FnvModulus } from '../fnv.ts';
 import type { Random } from '../random.ts';
 import type { NumberGenerator } from './number-generator.ts';
 import { ZIPFIAN_CONSTANT, ZipfianGenerator } from './zipfian.ts';
@@ -14,22 +14,22 @@ export const ITEM_COUNT = 10_000_000_000;
  * which is why its skew barely depends on the item count.
  */
 export class ScrambledZipfianGenerator implements NumberGenerator {
-  private readonly zipfian: ZipfianGenerator;
-  private readonly min: number;
-  private readonly itemCount: number;
-  private readonly inverse: number;
-  private last = 0;
+  // Declared, not defined, so V8 keeps these numbers unboxed (see ZipfianGenerator).
+  declare private readonly zipfian: ZipfianGenerator;
+  declare private readonly min: number;
+  declare private readonly scramble: FnvModulus;
+  declare private last: number;
 
   constructor(random: Random, min: number, max: number) {
     this.min = min;
-    this.itemCount = max - min + 1;
-    this.inverse = 1 / this.itemCount;
+    this.scramble = new FnvModulus(max - min + 1);
     // YCSB builds ZipfianGenerator(0, ITEM_COUNT, …): ITEM_COUNT + 1 items.
     this.zipfian = new ZipfianGenerator(random, 0, ITEM_COUNT, ZIPFIAN_CONSTANT, ZETAN);
+    this.last = 0;
   }
 
   nextValue(): number {
-    this.last = this.min + fnvhash64Mod(this.zipfian.nextValue(), this.itemCount, this.inverse);
+    this.last = this.min + this.scramble.of(this.zipfian.nextValue());
     return this.last;
   }
 

@@ -1,0 +1,92 @@
+/**
+ * The yardstick of bench/harness-overhead.ts: each store's read of one whole record straight
+ * through its official driver, with no docbench code on the path (no key generation, timing,
+ * histogram or status counting). Where the store exposes its driver objects (Cassandra, MongoDB,
+ * CouchDB, Couchbase) the loop uses the very client docbench opened, so the pool and its settings
+ * are the same; Redis's clients are private to its connection classes, so the loop opens its
+ * own, with the same options.
+ */
+import { createClient } from '@redis/client';
+import cassandra from 'cassandra-driver';
+import { DocumentNotFoundError } from 'couchbase';
+import { Redis } from 'ioredis';
+import type { CassandraHandle } from '../src/stores/cassandra/handle.ts';
+import type { CouchbaseHandle } from '../src/stores/couchbase/handle.ts';
+import type { CouchdbHandle } from '../src/stores/couchdb/handle.ts';
+import type { MongodbHandle } from '../src/stores/mongodb/handle.ts';
+
+/** Reads one record; resolves true when it was there. */
+export type BareRead = (key: string) => Promise<boolean>;
+
+export interface BareReader {
+  /** What the loop calls, in the driver's words. */
+  call: string;
+  read: BareRead;
+  close(): Promise<void>;
+}
+
+/** `redis.driver` -> a fresh client of that driver, as docbench's connection classes configure it. */
+export async function redisReader(driver: 'ioredis' | 'node-redis', url: string, table: string): Promise<BareReader> {
+  if (driver === 'ioredis') {
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
+    await client.connect();
+    return {
+      call: "ioredis call('HGETALL', key)",
+      read: async (key) => ((await client.call('HGETALL', `${table}:${key}`)) as string[]).length > 0,
+      close: async () => client.disconnect(),
+    };
+  }
+  const client = createClient({ url, socket: { reconnectStrategy: false }, disableOfflineQueue: true });
+  client.on('error', () => {});
+  await client.connect();
+  return {
+    call: "node-redis sendCommand(['HGETALL', key])",
+    read: async (key) => ((await client.sendCommand(['HGETALL', `${table}:${key}`])) as string[]).length > 0,
+    close: async () => void (await client.close()),
+  };
+}
+
+/** The prepared SELECT docbench's Cassandra store runs for a read (bucket = the key's first 6 characters, its default). */
+export function cassandraReader(handle: CassandraHandle, table: string, bucketLength = 6): BareReader {
+  const cql = `SELECT * FROM ${handle.table(table)} WHERE bucket = ? AND y_id = ?`;
+  const options = { prepare: true, consistency: cassandra.types.consistencies.one };
+  return {
+    call: 'client.execute(SELECT * … WHERE bucket = ? AND y_id = ?, prepared)',
+    read: async (key) => (await handle.client.execute(cql, [key.slice(0, bucketLength), key], options)).first() !== null,
+    close: async () => {},
+  };
+}
+
+export function mongodbReader(handle: MongodbHandle, table: string): BareReader {
+  const collection = handle.db.collection<{ _id: string }>(table);
+  return {
+    call: 'collection.findOne({ _id: key })',
+    read: async (key) => (await collection.findOne({ _id: key })) !== null,
+    close: async () => {},
+  };
+}
+
+export function couchdbReader(handle: CouchdbHandle, table: string): BareReader {
+  const db = handle.database(table);
+  return {
+    call: 'nano db.get(key)',
+    read: async (key) => (await db.get(key))._id === key,
+    close: async () => {},
+  };
+}
+
+export function couchbaseReader(handle: CouchbaseHandle): BareReader {
+  const collection = handle.collection();
+  return {
+    call: 'collection.get(key)',
+    read: async (key) => {
+      try {
+        return (await collection.get(key)).content !== undefined;
+      } catch (error) {
+        if (error instanceof DocumentNotFoundError) return false;
+        throw error;
+      }
+    },
+    close: async () => {},
+  };
+}
