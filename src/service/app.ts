@@ -3,7 +3,9 @@
  * and one error handler that gives every failure the same JSON shape:
  *
  *   400 {error, parameter, in, message}   a parameter failed validation (or the body is not JSON)
+ *   401 {error, message}                  no token, or the wrong one (when started with one: auth.ts)
  *   404 {error, key}                      no such record (or {error, message}: no such route)
+ *   409 {error, message}                  a write conflict: the key exists, or another writer won
  *   413 {error, parameter: "body", …}     body over the limit
  *   501 {error, message}                  the store cannot do this operation
  *   503 {error, retryAfterSeconds, …}     the store is unreachable; Retry-After header set
@@ -16,6 +18,8 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import type { Machine, StoreInfo } from '../results/schema.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
 import { UnsupportedError } from '../stores/store.ts';
+import { requireToken } from './auth.ts';
+import { ConflictError } from './conflicts.ts';
 import type { RequestCounter, ServiceStats } from './stats.ts';
 import { StoreUnavailableError, type StoreGate } from './store-gate.ts';
 import type { PersonsServiceSettings } from './persons-routes.ts';
@@ -38,7 +42,8 @@ export interface ServiceInfo {
    * take their operation mix and distributions from here, so both sides agree on the table layout.
    */
   workload: { name: string; properties: WorkloadProperties };
-  service: { framework: string; node: string; workers: number; pid: number };
+  /** `pool`: the store connections each service process may open (`--pool`). */
+  service: { framework: string; node: string; workers: number; pool: number; pid: number };
   /** The machine the service runs on (in a local run, the machine k6 runs on as well). */
   machine: Machine;
 }
@@ -57,6 +62,26 @@ export interface AppOptions {
   extraRoutes?: (app: FastifyInstance) => void;
   /** True once shutdown began: answers then close their connection instead of keeping it alive. */
   closing?: () => boolean;
+  /** Every request but health must carry this bearer token (null or absent: no token). */
+  token?: string | null;
+  /** Connection timeouts (absent: Fastify's defaults, as in tests on inject()). */
+  timeouts?: ServiceTimeouts;
+}
+
+/**
+ * How long the service waits for a client, in ms. A service on the network must not keep a
+ * socket for a client that sends nothing (or one byte a minute), nor wait forever for a store.
+ */
+export interface ServiceTimeouts {
+  /** The whole request (head and body) must arrive within this (Node's requestTimeout). */
+  requestMs: number;
+  /** The request head must arrive within this (Node's headersTimeout; at most requestMs). */
+  headersMs: number;
+  /**
+   * A socket with no traffic either way for this long is closed (Fastify's connectionTimeout),
+   * including one waiting for a slow answer: the longest a request may take.
+   */
+  idleMs: number;
 }
 
 /**
@@ -69,6 +94,7 @@ const MAX_PARAM_LENGTH = 16 * 1024;
 export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
+    ...(options.timeouts ? { requestTimeout: options.timeouts.requestMs, connectionTimeout: options.timeouts.idleMs } : {}),
     bodyLimit: options.bodyLimitBytes,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // `{"__proto__": …}` and `{"constructor": {"prototype": …}}` are refused, not stripped.
@@ -84,6 +110,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
       return send.code(400).send({ error: 'invalid parameter', parameter: 'path', in: 'path', message: `the path is not a valid URL: ${oneLine(error.message)}` });
     },
   });
+
+  if (options.timeouts) app.server.headersTimeout = options.timeouts.headersMs;
+  if (options.token) requireToken(app, options.token);
 
   app.addHook('onResponse', async (request, reply) => {
     const url = request.routeOptions.url;
@@ -110,6 +139,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
         .send({ error: 'store unavailable', retryAfterSeconds: error.retryAfterSeconds, message: oneLine(error.message) });
     }
     if (error instanceof UnsupportedError) return reply.code(501).send({ error: 'unsupported', message: error.message });
+    if (error instanceof ConflictError) return reply.code(409).send({ error: 'conflict', message: oneLine(error.message) });
     const status = (error as FastifyError).statusCode;
     // Only Fastify's own errors (code FST_…) are about the request; drivers' errors may carry a
     // statusCode too (nano: 409, 401, 404 from CouchDB) and are store errors.

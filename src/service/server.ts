@@ -54,8 +54,11 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
   const { registerScenarioRoutes, scenarioSettings } = await import('./scenario-routes.ts');
   const properties = workload.properties;
   const layout = tableLayout(properties);
+  // The store sizes its pool from the caller's concurrency: here the service's --pool, not the
+  // workload's threadcount (which describes a direct run's workers, not this process).
+  const storeProperties = { ...properties, threadcount: config.pool };
   const gate = new StoreGate({
-    open: async () => (await openStore(config.store, config.url, properties)).store,
+    open: async () => (await openStore(config.store, config.url, storeProperties)).store,
     probe: (store) => store.read(layout.table, PROBE_KEY, null),
     retryIntervalMs: config.retryIntervalMs,
     log,
@@ -84,7 +87,7 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
     layout,
     // Store settings stay private: they may carry credentials, and a client does not need them.
     workload: { name: workload.name, properties: { ...properties, passthrough: {} } },
-    service: { framework: `fastify ${packageVersion('fastify')}`, node: process.version, workers: config.workers, pid: process.pid },
+    service: { framework: `fastify ${packageVersion('fastify')}`, node: process.version, workers: config.workers, pool: config.pool, pid: process.pid },
     machine: describeMachine(),
   });
 
@@ -100,6 +103,8 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
     log,
     extraRoutes: (instance) => registerScenarioRoutes(instance, { gate, config, log }),
     closing: () => closing !== null,
+    token: config.token,
+    timeouts: config.timeouts,
   });
   let address: string;
   try {

@@ -13,6 +13,8 @@ import { renderModeComparison } from '../../src/report/mode-comparison.ts';
 import { describeMachine } from '../../src/results/machine.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { buildApp, oneLine, type ServiceInfo } from '../../src/service/app.ts';
+import { checkToken } from '../../src/service/auth.ts';
+import { isConflict } from '../../src/service/conflicts.ts';
 import { CpuSampler, processCpu } from '../../src/service/process-cpu.ts';
 import { splitScenarioSettings } from '../../src/service/scenarios.ts';
 import { tableLayout } from '../../src/service/server.ts';
@@ -32,9 +34,9 @@ const properties = loadWorkload(['workloada'], ['fieldcount=3', 'maxscanlength=5
 const layout = tableLayout(properties);
 
 /** An app on BasicDB keeping records, optionally with a store that fails or throws UnsupportedError. */
-async function appOn(options: { store?: Store; open?: () => Promise<Store>; bodyLimitBytes?: number } = {}) {
+async function appOn(options: { store?: Store; open?: () => Promise<Store>; bodyLimitBytes?: number; token?: string; probe?: (s: Store) => Promise<unknown> } = {}) {
   const store = options.store ?? createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
-  const gate = new StoreGate({ open: options.open ?? (async () => store), probe: (s) => s.read(layout.table, 'probe', null), retryIntervalMs: 50, log: () => {} });
+  const gate = new StoreGate({ open: options.open ?? (async () => store), probe: options.probe ?? ((s) => s.read(layout.table, 'probe', null)), retryIntervalMs: 50, log: () => {} });
   await gate.start();
   const counter = new RequestCounter();
   const app = buildApp({
@@ -45,6 +47,7 @@ async function appOn(options: { store?: Store; open?: () => Promise<Store>; body
     stats: async () => combineStats([counter.snapshot()], 1),
     info: async () => ({}) as ServiceInfo,
     log: () => {},
+    token: options.token ?? null,
   });
   await app.ready();
   return { app, gate, store, counter };
@@ -80,6 +83,34 @@ describe('service: YCSB routes', () => {
     assert.equal((await call(app, 'GET', '/usertable/user1')).status, 404);
     assert.equal((await call(app, 'DELETE', '/usertable/user1')).status, 404);
     assert.equal((await call(app, 'PUT', '/usertable/user1', { field0: 'x' })).status, 404);
+    await app.close();
+  });
+
+  it('hands the store one field list per set of fields: de-duplicated, in the table order, all fields as null', async () => {
+    const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
+    const asked: (readonly string[] | null)[] = [];
+    const recording: Store = Object.assign(Object.create(base) as Store, {
+      read: async (table: string, key: string, fields: readonly string[] | null) => {
+        asked.push(fields);
+        return base.read(table, key, fields);
+      },
+      scan: async (table: string, start: string, count: number, fields: readonly string[] | null) => {
+        asked.push(fields);
+        return base.scan(table, start, count, fields);
+      },
+    });
+    const { app } = await appOn({ store: recording });
+    await base.insert('usertable', 'user1', { field0: 'a', field1: 'b', field2: 'c' });
+    for (const query of ['field2,field0', 'field0,field2,field0', 'field0,field2']) {
+      assert.deepEqual((await call(app, 'GET', `/usertable/user1?fields=${query}`)).body, { key: 'user1', fields: { field0: 'a', field2: 'c' } }, query);
+    }
+    await call(app, 'GET', '/usertable/user1?fields=field2,field1,field0');
+    await call(app, 'GET', '/usertable?start=user1&count=1&fields=field1,field1');
+    assert.deepEqual(asked, [['field0', 'field2'], ['field0', 'field2'], ['field0', 'field2'], null, ['field1']]);
+    const long = await call(app, 'GET', '/usertable/user1?fields=field0,field0,field0,field0');
+    assert.equal(long.status, 400);
+    assert.equal(long.body!.parameter, 'fields');
+    assert.match(String(long.body!.message), /lists 4 names; usertable has 3 fields/);
     await app.close();
   });
 
@@ -236,19 +267,71 @@ describe('service: YCSB routes', () => {
     await gate.close();
   });
 
-  it('answers a driver error that carries an HTTP status (nano: 409) as a store error, not as a bad body', async () => {
+  it("answers a write conflict with 409 and no probe, whichever driver reported it", async () => {
     const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
-    const conflicting: Store = Object.assign(Object.create(base) as Store, {
-      read: async () => {
-        throw Object.assign(new Error('Document update conflict.'), { statusCode: 409 });
-      },
-    });
-    const { app, gate } = await appOn({ store: conflicting });
-    const answer = await call(app, 'GET', '/usertable/user1');
-    assert.equal(answer.status, 500);
-    assert.equal(answer.body!.error, 'store error');
+    const couchbaseExists = Object.assign(new Error('document exists'), { name: 'DocumentExistsError' });
+    const conflicts: [string, Error][] = [
+      // nano: CouchDB's 409 on an insert of an existing id, and as the cause of the adapter's own message on update.
+      ['CouchDB insert', Object.assign(new Error('Document update conflict.'), { statusCode: 409 })],
+      ['CouchDB update', new Error('update of "user1" conflicted with a concurrent write', { cause: Object.assign(new Error('conflict'), { statusCode: 409 }) })],
+      ['MongoDB duplicate key', Object.assign(new Error('E11000 duplicate key error collection: docbench.usertable index: _id_'), { name: 'MongoServerError', code: 11000 })],
+      ['Couchbase insert', couchbaseExists],
+      ['Couchbase CAS', Object.assign(new Error('cas mismatch'), { name: 'CasMismatchError' })],
+    ];
+    for (const [what, error] of conflicts) {
+      let probes = 0;
+      const conflicting: Store = Object.assign(Object.create(base) as Store, {
+        insert: async () => {
+          throw error;
+        },
+      });
+      const { app, gate } = await appOn({ store: conflicting, probe: async () => probes++ });
+      const answer = await call(app, 'POST', '/usertable', { key: 'user1', fields: { field0: 'a' } });
+      assert.equal(answer.status, 409, `${what}: ${JSON.stringify(answer.body)}`);
+      assert.equal(answer.body!.error, 'conflict', what);
+      assert.equal(probes, 0, `${what}: the store answered, so it is not probed`);
+      await app.close();
+      await gate.close();
+    }
+    // Any other error carrying a status stays a store error (500), not a conflict.
+    assert.equal(isConflict(Object.assign(new Error('unauthorized'), { statusCode: 401 })), false);
+    assert.equal(isConflict(Object.assign(new Error('x'), { code: 11000 })), false, 'only MongoDB errors carry code 11000 as a duplicate key');
+  });
+});
+
+describe('service: a bearer token', () => {
+  const token = 'a'.repeat(32);
+  it('refuses every request without it (401, WWW-Authenticate), info and stats included; health stays open', async () => {
+    const { app, gate } = await appOn({ token });
+    for (const [method, url] of [
+      ['GET', '/usertable/user1'],
+      ['POST', '/usertable'],
+      ['DELETE', '/usertable/user1'],
+      ['GET', '/_docbench/info'],
+      ['GET', '/_docbench/stats'],
+      ['GET', '/no/such/route'],
+    ] as const) {
+      const none = await call(app, method, url);
+      assert.equal(none.status, 401, `${method} ${url} without a token`);
+      assert.match(String(none.headers['www-authenticate']), /^Bearer realm="docbench"$/);
+      const wrong = await call(app, method, url, undefined, { authorization: `Bearer ${'b'.repeat(32)}` });
+      assert.equal(wrong.status, 401, `${method} ${url} with another token`);
+      assert.match(String(wrong.headers['www-authenticate']), /error="invalid_token"/);
+    }
+    assert.equal((await call(app, 'GET', '/usertable/user1', undefined, { authorization: `Basic ${token}` })).status, 401, 'not a bearer token');
+    assert.equal((await call(app, 'GET', '/_docbench/health')).status, 200);
+    const auth = { authorization: `Bearer ${token}` };
+    assert.equal((await call(app, 'POST', '/usertable', { key: 'user1', fields: { field0: 'a' } }, auth)).status, 201);
+    assert.equal((await call(app, 'GET', '/usertable/user1', undefined, auth)).status, 200);
+    assert.equal((await call(app, 'GET', '/_docbench/stats', undefined, auth)).status, 200);
     await app.close();
     await gate.close();
+  });
+
+  it('takes only a long token of visible characters', () => {
+    assert.equal(checkToken('0123456789abcdef0123456789abcdef', '--token'), '0123456789abcdef0123456789abcdef');
+    assert.throws(() => checkToken('secret', '--token'), /--token: the token must be at least 32 visible ASCII characters/);
+    assert.throws(() => checkToken(`${'a'.repeat(31)} b`, 'DOCBENCH_TOKEN'), /DOCBENCH_TOKEN: the token must be/);
   });
 });
 
