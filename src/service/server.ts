@@ -17,6 +17,7 @@ import type { ServeConfig } from './config.ts';
 import { RequestCounter, type ServiceStats } from './stats.ts';
 import { StoreGate } from './store-gate.ts';
 import type { TableLayout } from './validation.ts';
+import { registerPlanRoute } from './ycsb-plan-route.ts';
 
 /**
  * A key the probe reads to ask "is the store still there?". It passes key validation on purpose:
@@ -101,7 +102,10 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
     stats: options.stats,
     info,
     log,
-    extraRoutes: (instance) => registerScenarioRoutes(instance, { gate, config, log }),
+    extraRoutes: (instance) => {
+      if (config.scenarios.includes('ycsb')) registerPlanRoute(instance, { properties, counter: options.counter });
+      registerScenarioRoutes(instance, { gate, config, log });
+    },
     closing: () => closing !== null,
     token: config.token,
     timeouts: config.timeouts,

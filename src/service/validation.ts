@@ -61,6 +61,14 @@ export interface YcsbSchemas {
 
 const WHOLE_NUMBER = /^[0-9]{1,9}$/;
 
+/** A query parameter holding one whole number in [min, max] (below 10^9), as a number. */
+export const wholeNumberParam = (min: number, max: number) =>
+  z
+    .string({ error: 'expected one whole number' })
+    .regex(WHOLE_NUMBER, 'expected a whole number')
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { error: `must be between ${min} and ${max}` });
+
 export function ycsbSchemas(layout: TableLayout, maxValueLength: number): YcsbSchemas {
   const known = new Set(layout.fieldNames);
   const fieldName = z.string().refine((name) => known.has(name), { error: `must be one of ${describeFields(layout.fieldNames)}` });
