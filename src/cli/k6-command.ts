@@ -130,6 +130,13 @@ function parseEnvAssignments(assignments: readonly string[]): Record<string, str
   return env;
 }
 
+/** The load shape with `-e` settings applied last; a ramp (`-e STAGES=…`) replaces the constant shape's length and rate. */
+function withExtraEnv(shape: Record<string, string>, extra: Record<string, string>): Record<string, string> {
+  const env = { ...shape, ...extra };
+  if (extra.STAGES !== undefined) for (const name of ['ITERATIONS', 'DURATION', 'RATE'] as const) if (extra[name] === undefined) delete env[name];
+  return env;
+}
+
 /** One store's end-to-end run: service up, k6 run, service down; the completed result and k6's own summary. */
 async function runEndToEnd(k6: string, script: string, store: string, options: K6CommandOptions, plan: RunPlan): Promise<{ result: Result; code: number | null; summary: string }> {
   // A pool for every VU the run can have, and a token of this run's own: the service is
@@ -189,7 +196,7 @@ function planRun(script: string, options: K6CommandOptions): RunPlan {
     const workload = loadWorkload(files, overrides);
     return {
       scenario,
-      env: { ...k6Environment(workload.properties), ...extraEnv },
+      env: withExtraEnv(k6Environment(workload.properties), extraEnv),
       serveArgs: [...files.flatMap((f) => ['-P', f]), ...overrides.flatMap((o) => ['-p', o])],
       files,
       overrides,
@@ -214,7 +221,7 @@ function planRun(script: string, options: K6CommandOptions): RunPlan {
   const storePrefixes = STORE_NAMES.map((s) => `${s}.`);
   const serveSettings = options.overrides.map((o) => (storePrefixes.some((p) => o.startsWith(p)) || o.startsWith(`${scenario}.`) ? o : `${scenario}.${o}`));
   if (scenario === 'persons' && options.size !== undefined) serveSettings.push(`persons.size=${options.size}`);
-  return { scenario, env: { ...env, ...extraEnv }, serveArgs: serveSettings.flatMap((o) => ['-p', o]), files: [], overrides: options.overrides };
+  return { scenario, env: withExtraEnv(env, extraEnv), serveArgs: serveSettings.flatMap((o) => ['-p', o]), files: [], overrides: options.overrides };
 }
 
 /**

@@ -38,7 +38,9 @@ export function runK6(binary: string, script: string, env: Record<string, string
   const before = reapedChildrenCpu();
   // k6's stdout is its own summary, kept for the caller to show beside docbench's result; stderr
   // (progress, logs, crossed thresholds) passes through.
-  const args = ['run', ...(options.quiet ? ['--quiet'] : []), '--no-color', ...(options.summaryExport ? ['--summary-export', options.summaryExport] : []), script];
+  // k6's REST API (nothing here uses it) on any free port: its fixed default would collide with
+  // any other k6 on the machine.
+  const args = ['run', ...(options.quiet ? ['--quiet'] : []), '--no-color', '--address', '127.0.0.1:0', ...(options.summaryExport ? ['--summary-export', options.summaryExport] : []), script];
   const child = spawn(binary, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let summary = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (summary += chunk));
