@@ -17,10 +17,11 @@ import { scenarioFor, scheduledIterations, type LoadSettings } from './settings.
 /**
  * The tags k6 adds to every request's samples: its default list without `url` (every key is a
  * URL of its own, so a time series per record: memory and CPU that grow with the key space; the
- * route's `name` tag says what a request was) and without the TLS, protocol and group tags these
- * scripts have no use for (each tag costs every sample).
+ * route's `name` tag says what a request was), without `expected_response` (k6 keeps a second
+ * copy of every duration for it; http_req_failed does not need it), and without the TLS,
+ * protocol, group and error-text tags these scripts have no use for (each tag costs every sample).
  */
-const SYSTEM_TAGS = ['status', 'method', 'name', 'check', 'error', 'error_code', 'scenario', 'expected_response'];
+const SYSTEM_TAGS = ['status', 'method', 'name', 'check', 'error_code', 'scenario'];
 
 /** The trend statistics k6 must keep for the result (`options.summaryTrendStats`). */
 export function summaryTrendStats(settings: LoadSettings): string[] {

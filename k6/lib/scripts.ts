@@ -11,7 +11,7 @@ import { scriptOptions } from './options.ts';
 import { teardownRun } from './service.ts';
 import { loadSettings, type LoadSettings } from './settings.ts';
 import { summarize, type SummaryData } from './summary.ts';
-import { runOperation, setupRun, type SetupData } from './ycsb.ts';
+import { setupRun, ycsbIteration, type SetupData } from './ycsb.ts';
 
 export interface Script<Data> {
   options: Options;
@@ -40,7 +40,7 @@ export function ycsbScript(workload: string | null, rows: readonly string[] = YC
   return {
     options: scriptOptions(settings, 'ycsb', rows),
     setup: () => setupRun(settings, workload),
-    iteration: (data) => runOperation(settings, data),
+    iteration: ycsbIteration(settings),
     teardown: (data) => teardownRun(settings, data),
     handleSummary: (data) => summarize(data, settings),
   };

@@ -261,17 +261,18 @@ export function setupRun(settings: LoadSettings, expectedWorkload: string | null
   return { ...startRun(settings, info, run), planned: whyNot === null };
 }
 
-/** One YCSB operation (one k6 iteration). */
-export function runOperation(settings: LoadSettings, data: SetupData): void {
-  if (vu === null) {
-    const index = exec.vu.idInTest - 1;
-    if (index >= data.maxVus) fail(`VU ${exec.vu.idInTest} is beyond the ${data.maxVus} VUs the insert key space was divided for`);
-    const p = data.info.workload.properties;
-    const core = new CoreWorkload(p, new Random(p.seed, index + 1));
-    const requests = new YcsbRequests(settings, p, core);
-    vu = data.planned ? new PlannedVu(settings, requests, index, data.maxVus) : new DecidingVu(p, core, requests, index, data.maxVus);
-  }
-  vu.run();
+/** The iteration function: one YCSB operation per k6 iteration, the VU's runner made on its first. */
+export function ycsbIteration(settings: LoadSettings): (data: SetupData) => void {
+  return (data) => (vu ??= vuFor(settings, data)).run();
+}
+
+function vuFor(settings: LoadSettings, data: SetupData): PlannedVu | DecidingVu {
+  const index = exec.vu.idInTest - 1;
+  if (index >= data.maxVus) fail(`VU ${exec.vu.idInTest} is beyond the ${data.maxVus} VUs the insert key space was divided for`);
+  const p = data.info.workload.properties;
+  const core = new CoreWorkload(p, new Random(p.seed, index + 1));
+  const requests = new YcsbRequests(settings, p, core);
+  return data.planned ? new PlannedVu(settings, requests, index, data.maxVus) : new DecidingVu(p, core, requests, index, data.maxVus);
 }
 
 /** Scans come back in strictly ascending key order from the start key (and verified records, with dataintegrity). */

@@ -40,12 +40,14 @@ export function checkToken(token: string, source: string): string {
  */
 export function requireToken(app: FastifyInstance, token: string): void {
   const expected = digest(token);
-  app.addHook('onRequest', async (request, reply) => {
-    if (OPEN_ROUTES.has(request.routeOptions.url ?? '')) return;
+  // The callback form: an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (OPEN_ROUTES.has(request.routeOptions.url ?? '')) return done();
     const header = request.headers.authorization;
     const given = header !== undefined && header.startsWith('Bearer ') ? header.slice(7).trim() : null;
-    if (given !== null && timingSafeEqual(digest(given), expected)) return;
-    return reply
+    if (given !== null && timingSafeEqual(digest(given), expected)) return done();
+    // Answered here: the route never runs (a hook that sends does not call done).
+    reply
       .code(401)
       .header('www-authenticate', `Bearer realm="docbench"${given === null ? '' : ', error="invalid_token"'}`)
       .send({ error: 'unauthorized', message: given === null ? `send the service's token as Authorization: Bearer <token> (k6 scripts: -e ${TOKEN_ENV}=…)` : 'the token is not this service\'s' });
