@@ -3,8 +3,10 @@
  * with k6's defaults (body read as text, URL as the request's name), against a trivial endpoint.
  * It records the same measured window as docbench's scripts (from the end of setup() to the
  * start of teardown()), so the bench divides k6's CPU by requests over the same kind of span.
+ * With RATE, the open model as docbench's scripts run it (constant-arrival-rate, VUS allocated up
+ * front, up to 4 × VUS).
  *
- *   k6 run -e BASE_URL=http://127.0.0.1:PORT -e VUS=8 -e DURATION=15s -e RESULT_FILE=plain.json bench/k6-plain-get.ts
+ *   k6 run -e BASE_URL=http://127.0.0.1:PORT -e VUS=8 -e DURATION=15s [-e RATE=2000] -e RESULT_FILE=plain.json bench/k6-plain-get.ts
  */
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
@@ -12,8 +14,15 @@ import { Counter } from 'k6/metrics';
 const windowMs = new Counter('window_ms');
 const url = `${__ENV.BASE_URL}/usertable/user1`;
 
+const vus = Number(__ENV.VUS ?? 8);
+const duration = __ENV.DURATION ?? '15s';
+
 export const options = {
-  scenarios: { plain: { executor: 'constant-vus', vus: Number(__ENV.VUS ?? 8), duration: __ENV.DURATION ?? '15s' } },
+  scenarios: {
+    plain: __ENV.RATE
+      ? { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration, preAllocatedVUs: vus, maxVUs: 4 * vus }
+      : { executor: 'constant-vus', vus, duration },
+  },
   summaryTrendStats: ['avg', 'count'],
 };
 
@@ -37,6 +46,12 @@ interface Summary {
 export function handleSummary(data: Summary): Record<string, string> {
   const window = data.metrics.window_ms?.values.count ?? 0;
   const startedAt = data.setup_data?.startedAt ?? 0;
-  const result = { requests: data.metrics.http_reqs?.values.count ?? 0, failed: data.metrics.http_req_failed?.values.passes ?? 0, startedAt, endedAt: startedAt + window };
+  const result = {
+    requests: data.metrics.http_reqs?.values.count ?? 0,
+    failed: data.metrics.http_req_failed?.values.passes ?? 0,
+    dropped: data.metrics.dropped_iterations?.values.count ?? 0,
+    startedAt,
+    endedAt: startedAt + window,
+  };
   return { [__ENV.RESULT_FILE ?? 'plain-get.json']: JSON.stringify(result) };
 }
