@@ -40,7 +40,13 @@ export interface SetupData extends SetupBase {
 // Every YCSB script records the same five rows (those a workload never runs stay empty).
 defineOperations(YCSB_OPERATIONS);
 
-/** Operations per plan block: a block's fetch and parse cost a VU about one request per thousand operations. */
+/**
+ * Operations per plan block: a VU's first block is small and each next one twice the size, up to
+ * a thousand (a block's fetch and parse then cost a VU about one request per thousand
+ * operations). Small first blocks keep many VUs starting together (an open model allocates them
+ * all up front) from asking the service for more than they will run before the run ends.
+ */
+const FIRST_PLAN_BLOCK = 50;
 const PLAN_BLOCK = 1000;
 /** Key names a self-deciding VU keeps: hot keys repeat (zipfian), and a bound keeps a big key space from filling the VU's memory. */
 const KEY_NAME_CACHE = 10_000;
@@ -155,8 +161,9 @@ class PlannedVu {
 
   private fetch(): void {
     // Streams 1, 2, … in turn over the VUs: no two blocks of a run share one, and none is the direct runner's 0.
-    const stream = 1 + this.vuIndex + this.vuCount * this.blocks++;
-    const url = `${this.settings.baseUrl}/_docbench/ycsb/plan?stream=${stream}&count=${PLAN_BLOCK}`;
+    const stream = 1 + this.vuIndex + this.vuCount * this.blocks;
+    const size = Math.min(PLAN_BLOCK, FIRST_PLAN_BLOCK * 2 ** this.blocks++);
+    const url = `${this.settings.baseUrl}/_docbench/ycsb/plan?stream=${stream}&count=${size}`;
     const response = http.get(url, this.params);
     if (response.status !== 200 || typeof response.body !== 'string') fail(`GET ${url} answered ${response.status || response.error}: ${String(response.body).slice(0, 300)}`);
     const { lines, count } = planLines(response.body);
@@ -254,7 +261,7 @@ export function setupRun(settings: LoadSettings, expectedWorkload: string | null
     rows: YCSB_OPERATIONS,
     notes: [
       whyNot === null
-        ? `operations drawn by the service's CoreWorkload in blocks of ${PLAN_BLOCK}, each on a random stream of its own (fetched between operations, not timed), so k6's CPU goes to the requests`
+        ? `operations drawn by the service's CoreWorkload in blocks (of ${FIRST_PLAN_BLOCK}, doubling up to ${PLAN_BLOCK}), each on a random stream of its own (fetched between operations, not timed), so k6's CPU goes to the requests`
         : `each VU runs its own CoreWorkload (same properties, its own random stream), since the service cannot draw this workload in blocks: ${whyNot}; inserts take per-VU slices of the key space`,
     ],
   };
