@@ -3,8 +3,7 @@
  * with k6's defaults (body read as text, URL as the request's name), against a trivial endpoint.
  * It records the same measured window as docbench's scripts (from the end of setup() to the
  * start of teardown()), so the bench divides k6's CPU by requests over the same kind of span.
- * With RATE, the open model as docbench's scripts run it (constant-arrival-rate, VUS allocated up
- * front, up to 4 × VUS).
+ * With RATE, the open model (constant-arrival-rate) with VUS allocated up front and no more.
  *
  *   k6 run -e BASE_URL=http://127.0.0.1:PORT -e VUS=8 -e DURATION=15s [-e RATE=2000] -e RESULT_FILE=plain.json bench/k6-plain-get.ts
  */
@@ -20,7 +19,7 @@ const duration = __ENV.DURATION ?? '15s';
 export const options = {
   scenarios: {
     plain: __ENV.RATE
-      ? { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration, preAllocatedVUs: vus, maxVUs: 4 * vus }
+      ? { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration, preAllocatedVUs: vus, maxVUs: vus }
       : { executor: 'constant-vus', vus, duration },
   },
   summaryTrendStats: ['avg', 'count'],

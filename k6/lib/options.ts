@@ -41,6 +41,8 @@ export function scriptOptions(settings: LoadSettings, name: string, rows: readon
   return {
     scenarios: { [name]: scenario },
     systemTags: SYSTEM_TAGS,
+    // Answers are read only where a script asks for them (responseType text): the rest cost k6 nothing to keep.
+    discardResponseBodies: true,
     thresholds,
     summaryTrendStats: summaryTrendStats(settings),
     ...(settings.cloud ? { cloud: settings.cloud } : {}),

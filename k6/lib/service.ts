@@ -33,9 +33,15 @@ export function serviceHeaders(settings: LoadSettings): Record<string, string> {
   return settings.token === null ? {} : { Authorization: `Bearer ${settings.token}` };
 }
 
-/** Request parameters of one kind of operation, built once per VU (a request then allocates none of its own). */
+/**
+ * Request parameters of one kind of operation, built once per VU (a request then allocates none
+ * of its own). Bodies are discarded unless read (`text`): the scripts' options say so once
+ * (`discardResponseBodies`), so a request that does not read its answer names no response type.
+ */
 export function operationParams(settings: LoadSettings, row: string, name: string, responseType: 'text' | 'none', headers: Record<string, string> = {}): Params {
-  return { headers: { ...serviceHeaders(settings), ...headers }, tags: { op: row, name }, responseType };
+  const params: Params = { headers: { ...serviceHeaders(settings), ...headers }, tags: { op: row, name } };
+  if (responseType === 'text') params.responseType = 'text';
+  return params;
 }
 
 /** GET a JSON document of the service, or stop the test with what went wrong. */
