@@ -1,8 +1,9 @@
 /**
  * The HTTP service without a server: its routes through Fastify's inject() on an in-memory store
- * (YCSB's BasicDB keeping records), the parameter validation, the store gate (503 and recovery),
- * the stats, and the pure parts of the k6 side (settings, the result conversion, the k6 command's
- * mapping of YCSB's load shape).
+ * (YCSB's BasicDB keeping records), the parameter validation and field lists, the store gate (503
+ * and recovery, 409 for write conflicts), the bearer token, the YCSB plan blocks, the stats, and
+ * the pure parts of the k6 side (settings and ramps, thresholds, the result conversion from
+ * handleSummary's data and from k6's summary export, the k6 command's mapping of YCSB's load shape).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
