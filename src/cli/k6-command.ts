@@ -156,7 +156,7 @@ async function runEndToEnd(k6: string, script: string, store: string, options: K
     const run = await runK6(k6, script, env, { quiet: options.quiet, summaryExport });
     let raw: Result;
     try {
-      raw = readK6Result(summaryExport, { ...process.env, ...env } as Record<string, string>, script, run.code);
+      raw = readK6Result(summaryExport, { ...process.env, ...env }, script, run.code);
     } catch (error) {
       const said = service.stderr().trim().split('\n').slice(-3).join(' | ');
       if (error instanceof UserError && said) throw new UsageError(`${error.message} (service: ${said})`);

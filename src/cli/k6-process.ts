@@ -61,7 +61,7 @@ export function runK6(binary: string, script: string, env: Record<string, string
  * handleSummary (k6/lib/summary.ts) with the settings k6 ran with. A script of one's own must
  * be built on k6/lib (its setup() data and metric names) to give one.
  */
-export function readK6Result(exportFile: string, env: Record<string, string>, script: string, code: number | null): Result {
+export function readK6Result(exportFile: string, env: Record<string, string | undefined>, script: string, code: number | null): Result {
   if (!existsSync(exportFile)) throw new UserError(`k6 exited with code ${code} and wrote no summary; see its messages above`);
   const data = fromSummaryExport(JSON.parse(readFileSync(exportFile, 'utf8')) as Parameters<typeof fromSummaryExport>[0]);
   const setup = data.setup_data;

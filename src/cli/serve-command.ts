@@ -24,7 +24,7 @@ export const SERVE_DEFAULTS = {
   workers: 1,
   /**
    * Store connections per service process: enough for the VUs `docbench k6` starts by default
-   * (8, and 4 × that in the open model), and below every store's own default limit.
+   * (8, and 4 × that in the open model), and few enough for any server to accept.
    */
   pool: 64,
   /** A slow client gets this long to send its request (slowloris), its head a third of it. */
