@@ -69,8 +69,8 @@ export interface AppOptions {
 }
 
 /**
- * How long the service waits for a client, in ms. A service on the network must not keep a
- * socket for a client that sends nothing (or one byte a minute), nor wait forever for a store.
+ * How long the service waits, in ms. A service on the network must not keep a socket for a
+ * client that sends nothing (or one byte a minute), nor one whose answer never comes.
  */
 export interface ServiceTimeouts {
   /** The whole request (head and body) must arrive within this (Node's requestTimeout). */
@@ -147,7 +147,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (error instanceof ConflictError) return reply.code(409).send({ error: 'conflict', message: oneLine(error.message) });
     const status = (error as FastifyError).statusCode;
     // Only Fastify's own errors (code FST_…) are about the request; drivers' errors may carry a
-    // statusCode too (nano: 409, 401, 404 from CouchDB) and are store errors.
+    // statusCode too (nano: 401, 404 from CouchDB; its 409 is a conflict, answered above) and are
+    // store errors.
     const fastifyOwn = typeof (error as FastifyError).code === 'string' && (error as FastifyError).code.startsWith('FST_');
     if (fastifyOwn && status !== undefined && status >= 400 && status < 500) {
       // Fastify's own refusals happen before a handler runs: unparsable or oversized body,
