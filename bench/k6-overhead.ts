@@ -9,14 +9,14 @@
  *
  * Both run in the open model at the same request rate (--rate), because k6's CPU per request
  * depends on the rate: Go's scheduler parks and wakes k6's threads per request when they have
- * little to do, so the same plain GET costs k6 about 2.5 times as much CPU at 1,500 requests/s
- * as at 5,500 (measured on a 2-core machine). In the closed model each runs as fast as its server
- * answers, and the trivial endpoint answers faster than any real service: that comparison
- * (printed too, for reference) measures the servers as much as the scripts.
+ * little to do, so the same plain GET cost k6 about four times as much CPU per request at 1,000
+ * requests/s as at 7,000 (both tables below, on a 2-core machine). In the closed model each runs
+ * as fast as its server answers, and the trivial endpoint answers faster than any real service:
+ * that comparison (printed too, for reference) measures the servers as much as the scripts.
  * With --redis, also `docbench k6 ycsb-c --store redis --direct` (closed model): the same
  * workload through the driver and end to end.
  *
- *   npx tsx bench/k6-overhead.ts [--vus 8] [--rate 2000] [--duration 15] [--rounds 3] [--redis]
+ *   npx tsx bench/k6-overhead.ts [--vus 8] [--rate 1000] [--duration 15] [--rounds 3] [--redis]
  * (--vus: the closed model's VUs; the open model allocates 4 × that up front.)
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -31,7 +31,7 @@ import type { Result } from '../src/results/schema.ts';
 const { values } = parseArgs({
   options: {
     vus: { type: 'string', default: '8' },
-    rate: { type: 'string', default: '2000' },
+    rate: { type: 'string', default: '1000' },
     duration: { type: 'string', default: '15' },
     rounds: { type: 'string', default: '3' },
     redis: { type: 'boolean', default: false },
