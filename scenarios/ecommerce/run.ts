@@ -46,9 +46,9 @@ export interface WorkloadRunOutcome {
   mismatch?: string;
 }
 
-/** One worker's view of the clock: when its current operation was due. */
+/** One worker's view of the clock: when its current operation was due (undefined when unthrottled). */
 interface WorkerClock {
-  intendedMs: number;
+  intendedMs: number | undefined;
 }
 
 export async function runWorkload(options: WorkloadRunOptions): Promise<WorkloadRunOutcome> {
@@ -79,7 +79,7 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
     } else {
       supportedSeen = true;
     }
-    measurements.measure(operationRow(operation), t.status, clock.intendedMs, t.startMs, t.endMs, t.error);
+    measurements.measure(operationRow(operation), t.status, clock.intendedMs ?? t.startMs, t.startMs, t.endMs, t.error);
     return t.status === 'OK' ? t.value : undefined;
   }
 
@@ -163,7 +163,7 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
     label: options.label,
     control,
     worker: () => {
-      const clock: WorkerClock = { intendedMs: 0 };
+      const clock: WorkerClock = { intendedMs: undefined };
       return (intendedMs) => {
         clock.intendedMs = intendedMs;
         return doOperation(operations.nextValue(), clock);

@@ -6,13 +6,14 @@ import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { renderComparisonTable, renderRunContext } from '../report/comparison-table.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
+import type { ProcessPool } from '../runner/process-pool.ts';
 import { LOCAL_STORE_NAMES, storeName } from '../stores/stores.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
 import { describeStore, openStore } from './store-session.ts';
-import { flagOverrides } from './ycsb-command.ts';
+import { flagOverrides, openPool, processesFor } from './ycsb-command.ts';
 
 export const COMPARE_DEFAULTS = {
   /** All five; the three whose local server is a stand-in are labelled so in every row. */
@@ -36,6 +37,8 @@ export interface CompareOptions {
   overrides: string[];
   threads?: number;
   target?: number;
+  /** Worker processes per run (`--processes`). */
+  processes?: number;
   outDir: string;
   status: boolean;
   /** Use the real servers of docker/compose.yaml (`docbench up --docker`) instead of the local ones. */
@@ -56,8 +59,12 @@ export async function runComparison(options: CompareOptions): Promise<Result[]> 
   for (const storeName of options.stores) {
     const url = options.docker ? DOCKER_URLS[storeName] : undefined;
     if (options.docker && url === undefined) throw new UsageError(`--docker: docker/compose.yaml has no server for "${storeName}"`);
-    const open = await openStore(storeName, url, workloads[0]!.loaded.properties);
+    const first = workloads[0]!.loaded.properties;
+    const open = await openStore(storeName, url, first);
+    // One set of worker processes per store, for every workload's load and run.
+    let pool: ProcessPool | undefined;
     try {
+      pool = await openPool(open, storeName, first, processesFor(options.processes, first));
       for (const { loaded } of workloads) {
         const p = loaded.properties;
         const core = new CoreWorkload(p, new Random(p.seed));
@@ -65,7 +72,7 @@ export async function runComparison(options: CompareOptions): Promise<Result[]> 
         await open.store.drop(schema);
         await open.store.prepare(schema);
         const label = `[${storeName} ${loaded.name}`;
-        const common = { store: open.store, workload: core, properties: p, status: options.status };
+        const common = { store: open.store, workload: core, properties: p, status: options.status, ...(pool ? { pool } : {}) };
         const loadOutcome = await runLoadPhase({ ...common, label: `${label} load]` });
         const runOutcome = await runTransactionPhase({ ...common, label: `${label} run]` });
         const storeInfo = await describeStore(open);
@@ -82,6 +89,7 @@ export async function runComparison(options: CompareOptions): Promise<Result[]> 
         results.push(runResult);
       }
     } finally {
+      await pool?.close();
       await open.store.close();
     }
   }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { STORE_NAMES } from '../stores/stores.ts';
 import { docbenchVersion } from '../version.ts';
 import { COMPARE_DEFAULTS, runComparison } from './compare-command.ts';
-import { isUserError, USER_ERROR_EXIT_CODE } from './errors.ts';
+import { isUserError, USER_ERROR_EXIT_CODE, UsageError } from './errors.ts';
 import { runEcommercePhase } from './ecommerce-command.ts';
 import { registerScenarioCommands } from './scenario-commands.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
@@ -32,6 +32,8 @@ export function translateYcsbArgs(args: readonly string[]): string[] {
 }
 
 
+const PROCESSES_HELP = 'worker processes (threads) the threadcount workers are spread over, each with its own connections; one merged result (default 1)';
+
 function addPhaseCommand(program: Command, phase: 'load' | 'run', description: string): void {
   program
     .command(phase)
@@ -43,11 +45,13 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     .option('-p, --property <key=value>', 'set a workload or store property; repeatable', collect, [])
     .option('--threads <n>', 'threadcount: concurrent workers', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second (0 = unthrottled)', nonNegativeNumber('--target'))
+    .option('--processes <n>', PROCESSES_HELP, positiveInteger('--processes'))
     .option('--out <file>', 'write the JSON result here (atomically)')
     .option('--fresh', 'load only: drop the table first so the load starts clean', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string; workload: string[]; property: string[]; threads?: number; target?: number; out?: string; fresh: boolean; quiet: boolean }) => {
+    .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; out?: string; fresh: boolean; quiet: boolean }) => {
       if (opts.scenario === 'ecommerce') {
+        if (opts.processes !== undefined && opts.processes > 1) throw new UsageError('--processes: the ecommerce scenario runs its workers in one process for now');
         await runEcommercePhase({
           phase,
           store: opts.store,
@@ -69,6 +73,7 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
         overrides: opts.property,
         ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
         ...(opts.target !== undefined ? { target: opts.target } : {}),
+        ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
         ...(opts.out !== undefined ? { out: opts.out } : {}),
         fresh: opts.fresh,
         status: !opts.quiet,
@@ -97,10 +102,11 @@ export function buildProgram(): Command {
     .option('-p, --property <key=value>', `property override; repeatable (defaults: ${COMPARE_DEFAULTS.overrides.join(' ')})`, collect, [])
     .option('--threads <n>', 'threadcount', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second', nonNegativeNumber('--target'))
+    .option('--processes <n>', PROCESSES_HELP, positiveInteger('--processes'))
     .option('--out-dir <dir>', 'where result files go (default: results/<timestamp>)')
     .option('--docker', 'use the real servers started by `docbench up --docker`', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { stores: string[]; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; outDir?: string; docker: boolean; quiet: boolean }) => {
+    .action(async (opts: { stores: string[]; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; outDir?: string; docker: boolean; quiet: boolean }) => {
       await runComparison({
         stores: opts.stores,
         workloads: opts.workloads,
@@ -108,6 +114,7 @@ export function buildProgram(): Command {
         overrides: opts.property,
         ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
         ...(opts.target !== undefined ? { target: opts.target } : {}),
+        ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
         outDir: opts.outDir ?? join('results', new Date().toISOString().replace(/[:.]/g, '-')),
         status: !opts.quiet,
         docker: opts.docker,

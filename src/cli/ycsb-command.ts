@@ -5,11 +5,14 @@ import type { Result } from '../results/schema.ts';
 import { writeResult } from '../results/write.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
+import { DEFAULT_PROCESSES, ProcessPool } from '../runner/process-pool.ts';
+import { settingsOf, storeName } from '../stores/stores.ts';
+import type { WorkloadProperties } from '../workload/properties.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
-import { describeStore, openStore } from './store-session.ts';
+import { describeStore, openStore, type OpenStore } from './store-session.ts';
 
 export interface YcsbCommandOptions {
   phase: 'load' | 'run';
@@ -19,6 +22,8 @@ export interface YcsbCommandOptions {
   overrides: string[];
   threads?: number;
   target?: number;
+  /** Worker processes the threadcount workers are spread over (`--processes`). */
+  processes?: number;
   out?: string;
   /** Drop and re-create the table before loading. */
   fresh?: boolean;
@@ -44,6 +49,30 @@ export function flagOverrides(options: { threads?: number; target?: number }): s
   return extra;
 }
 
+/**
+ * How many processes: `--processes`, else the `processes` property (once the property schema
+ * has it), else DEFAULT_PROCESSES; never more than there are workers.
+ */
+export function processesFor(flag: number | undefined, p: WorkloadProperties): number {
+  const property = (p as WorkloadProperties & { processes?: number }).processes;
+  return Math.min(flag ?? property ?? DEFAULT_PROCESSES, p.threadcount);
+}
+
+/**
+ * The worker processes of a run on an open store (undefined for one process: the workers then
+ * run on this event loop, with no start-up cost). Each connects to the URL the store was opened
+ * with (its local server already started) with the same settings.
+ */
+export async function openPool(open: OpenStore, name: string, p: WorkloadProperties, processes: number): Promise<ProcessPool | undefined> {
+  if (processes <= 1) return undefined;
+  const settings = settingsOf(storeName(name), p.passthrough);
+  // BasicDB's in-memory records live in one process: loaded by one, unseen by the others.
+  if (name === 'basic' && /^true$/i.test(settings['basic.store'] ?? settings['basicdb.store'] ?? '')) {
+    throw new UsageError('--processes: basic.store=true keeps records in one process\'s memory; use --processes 1 with it');
+  }
+  return ProcessPool.start({ store: name, url: open.url, settings, threadcount: p.threadcount, processes });
+}
+
 export function loadWorkloadFor(options: YcsbCommandOptions): LoadedWorkload {
   if (options.workloadFiles.length === 0 && options.overrides.length === 0) {
     throw new UsageError('no workload given: use -P <file> (e.g. -P workloada) and/or -p key=value');
@@ -64,7 +93,9 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
   checkOutPath(options.out);
   const workload = loadWorkloadFor(options);
   const p = workload.properties;
+  const processes = processesFor(options.processes, p);
   const open = await openStore(options.store, options.url, p);
+  let pool: ProcessPool | undefined;
   try {
     const core = new CoreWorkload(p, new Random(p.seed));
     const schema = { table: core.table, fieldNames: core.fieldNames };
@@ -72,7 +103,8 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
       if (options.fresh) await open.store.drop(schema);
       await open.store.prepare(schema);
     }
-    const phaseOptions = { store: open.store, workload: core, properties: p, status: options.status, label: `[${options.store} ${workload.name} ${options.phase}]` };
+    pool = await openPool(open, options.store, p, processes);
+    const phaseOptions = { store: open.store, workload: core, properties: p, status: options.status, label: `[${options.store} ${workload.name} ${options.phase}]`, ...(pool ? { pool } : {}) };
     const outcome = options.phase === 'load' ? await runLoadPhase(phaseOptions) : await runTransactionPhase(phaseOptions);
     const storeInfo = await describeStore(open);
     const result = buildResult(outcome, {
@@ -88,6 +120,7 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
     if (options.out) writeResult(options.out, result);
     return result;
   } finally {
+    await pool?.close();
     await open.store.close();
   }
 }

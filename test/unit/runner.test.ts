@@ -180,7 +180,7 @@ describe('runner', () => {
     for (let i = 0; i < 50; i++) m.completeOperation(0.5);
     // However late the interval fires on a loaded machine, a line comes.
     await waitFor(() => lines.length > 0, 'the first status line');
-    reporter.stop();
+    await reporter.stop();
     const LINE = /^\[t\] (\d+) sec: 50 operations; (\d+\.\d) current ops\/sec; p99 \d+ us; est completion in (?:\d+ s|\d+ min \d+ s|\d+ h \d+ min)\n$/;
     for (const line of lines) assert.match(line, LINE);
     // No line before the first interval was over (elapsed seconds are rounded).
