@@ -9,17 +9,26 @@
  *
  * So the waiting is done by a small alarm thread: it sleeps in `Atomics.wait` with a timeout,
  * which the kernel keeps to tens of microseconds, and wakes the event loop through
- * `Atomics.waitAsync` (no spinning, I/O keeps flowing meanwhile). It is armed SPIN_MS before the
- * earliest due time; the last stretch, shorter than the alarm's own wake-up latency, is waited
- * out with setImmediate, checking `performance.now()` (comparable across the threads of a
- * process). An operation is released only once `performance.now() >= due`: never early.
+ * `Atomics.waitAsync` (no spinning, I/O keeps flowing meanwhile). It is armed a little before the
+ * earliest due time (by about its own wake-up latency, learnt as it goes); the last stretch is
+ * waited out with setImmediate, checking `performance.now()` (comparable across the threads of
+ * a process). An operation is released only once `performance.now() >= due`: never early.
  * One clock (one alarm thread) per event loop, shared by all its workers; only target-rate runs
  * make one.
  */
 import { Worker } from 'node:worker_threads';
 
-/** The last stretch before a due time that is waited out on the event loop (≈ the alarm's wake-up latency). */
-export const SPIN_MS = 0.25;
+/**
+ * The alarm is set this much before a due time, the rest waited out on the event loop. It follows
+ * the alarm's own wake-up latency (how late the event loop hears of it), so that the loop neither
+ * turns long for nothing nor releases late: tens of microseconds on a quiet machine, more on a
+ * loaded one. The bounds keep one odd wake-up from setting it anywhere useless.
+ */
+const LEAD_MIN_MS = 0.02;
+const LEAD_MAX_MS = 0.5;
+const LEAD_START_MS = 0.1;
+/** Weight of the newest wake-up latency in the running estimate. */
+const LEAD_WEIGHT = 0.1;
 
 // Shared memory: [0] wake-up time (µs, BigInt64), then int32 [2] request number, [3] fired request.
 const WAKE_AT = 0;
@@ -70,6 +79,8 @@ export class PreciseClock {
   private armedAt = Number.POSITIVE_INFINITY;
   private listening = false;
   private spinning = false;
+  /** How long before a due time the alarm is set (ms): the estimate of its wake-up latency. */
+  private leadMs = LEAD_START_MS;
   private closed = false;
 
   constructor() {
@@ -99,11 +110,11 @@ export class PreciseClock {
   private schedule(): void {
     if (this.spinning || this.closed || this.heap.length === 0) return;
     const next = this.heap[0]!.due;
-    if (next - performance.now() <= SPIN_MS) {
+    if (next - performance.now() <= this.leadMs) {
       this.spin();
       return;
     }
-    const at = next - SPIN_MS;
+    const at = next - this.leadMs;
     if (at < this.armedAt) this.arm(at);
     this.listen();
   }
@@ -137,7 +148,11 @@ export class PreciseClock {
   }
 
   private onFired(): void {
-    if (Atomics.load(this.flags, FIRED) === this.request) this.armedAt = Number.POSITIVE_INFINITY;
+    if (Atomics.load(this.flags, FIRED) === this.request && this.armedAt !== Number.POSITIVE_INFINITY) {
+      const latency = performance.now() - this.armedAt;
+      this.leadMs = Math.min(LEAD_MAX_MS, Math.max(LEAD_MIN_MS, this.leadMs + LEAD_WEIGHT * (latency - this.leadMs)));
+      this.armedAt = Number.POSITIVE_INFINITY;
+    }
     this.schedule();
   }
 
@@ -147,7 +162,7 @@ export class PreciseClock {
     const turn = () => {
       const now = performance.now();
       while (this.heap.length > 0 && this.heap[0]!.due <= now) this.pop().release();
-      if (this.closed || this.heap.length === 0 || this.heap[0]!.due - now > SPIN_MS) {
+      if (this.closed || this.heap.length === 0 || this.heap[0]!.due - now > this.leadMs) {
         this.spinning = false;
         this.schedule();
         return;
