@@ -90,7 +90,6 @@ describe('processes', { timeout: 600_000 }, () => {
       assert.equal(measurements.measuredOperations, LOADED);
       // Batches of 7 from one shared sequence: ceil(2000/7) bulk writes over all processes.
       assert.equal(measurements.statusCounts('INSERT-BATCH').get('OK'), Math.ceil(LOADED / 7));
-      assert.ok(logs.every((l) => l.writes.length > 0), `every process loaded some: ${logs.map((l) => l.writes.length).join(', ')}`);
     }
   });
 
