@@ -79,9 +79,13 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<number 
   const clock = tickMs > 0 ? new PreciseClock() : undefined;
   const budget = new OperationBudget(control, limit);
   const loopMeter = new EventLoopMeter();
-  measurements.recording = control.recording;
+  // The warm-up ends when the coordinator says so (the control); this loop's workers start
+  // recording at their next operation, and the loop's CPU is counted from then on.
+  let recording = control.recording;
+  measurements.recording = recording;
   const startRecordingIfDue = () => {
-    if (!measurements.recording && control.recording) {
+    if (!recording && control.recording) {
+      recording = true;
       measurements.recording = true;
       loopMeter.restart();
     }
@@ -125,7 +129,7 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<number 
   } finally {
     await clock?.close();
   }
-  return measurements.recording ? loopMeter.busyPercent() : undefined;
+  return recording ? loopMeter.busyPercent() : undefined;
 }
 
 /** Where the workers of a coordinated run execute. */
