@@ -4,12 +4,14 @@
  *      processes, in interleaved rounds: rates and the ratio of each round.
  *      Target: 2 processes >= 1.7 x 1 process on a 2-core machine.
  *   2. The local Redis, workload C (10,000 records), 16 workers, with 1 and with 2 processes.
- *   3. The target-rate schedule on BasicDB, 16 workers at several rates: how late operations
- *      start after their due time (never early) and the client CPU it takes, as % of one core.
+ *   3. The target-rate schedule, 16 workers at several rates, no store work: how late operations
+ *      start after their due time (never early) and the client CPU it takes (% of one core),
+ *      next to plain Node timers (which start most operations early).
  * Pools are started once and reused, so no round pays a process's start-up.
  *
  *   npx tsx bench/processes.ts [--basic-ops 3000000] [--redis-ops 300000] [--rounds 3] [--skip-redis]
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { openStore, type OpenStore } from '../src/cli/store-session.ts';
 import { Measurements } from '../src/measure/measurements.ts';
@@ -92,28 +94,56 @@ if (!values['skip-redis']) {
   }
 }
 
-// 3. The exact schedule: start lag and CPU at several target rates (one process, no store work).
-console.log('target-rate schedule, 16 workers, one process, no store work');
-for (const target of [500, 2000, 10_000, 50_000]) {
-  const operations = Math.min(target * 4, 100_000);
-  const lag: number[] = [];
-  const cpu = process.cpuUsage();
+// 3. The exact schedule: start lag and CPU at several target rates (one process, no store work),
+// next to what a plain timer did before (sleep until the due time, as Node's timers allow).
+async function plainTimers(threadcount: number, target: number, operations: number, lag: number[]): Promise<void> {
+  const tickMs = (threadcount * 1000) / target;
   const start = performance.now();
+  let issued = 0;
+  await Promise.all(
+    Array.from({ length: threadcount }, async (_, w) => {
+      for (let k = 0; issued < operations; k++) {
+        issued++;
+        const due = start + (w / threadcount + k) * tickMs;
+        const wait = due - performance.now();
+        if (wait >= 1) await sleep(wait);
+        lag.push((performance.now() - due) * 1000);
+      }
+    }),
+  );
+}
+
+async function exactSchedule(threadcount: number, target: number, operations: number, lag: number[]): Promise<void> {
   await runScheduled({
     measurements: new Measurements(true, true),
-    settings: { threadcount: 16, target, operationcount: operations, maxexecutiontime: 0, warmuptime: 0, statusIntervalSeconds: 10 },
+    settings: { threadcount, target, operationcount: operations, maxexecutiontime: 0, warmuptime: 0, statusIntervalSeconds: 10 },
     status: false,
     label: 'schedule',
     worker: () => async (dueMs) => void lag.push((performance.now() - dueMs!) * 1000),
   });
-  const wall = performance.now() - start;
-  const used = process.cpuUsage(cpu);
-  lag.sort((a, b) => a - b);
-  const q = (p: number) => lag[Math.floor(p * (lag.length - 1))]!.toFixed(0);
-  const early = lag.filter((x) => x < 0).length;
-  console.log(
-    `  ${String(target).padStart(6)} ops/s: start lag after due time p50 ${q(0.5)} us, p99 ${q(0.99)} us, max ${q(1)} us; ` +
-      `${early} started early; client CPU ${((100 * (used.user + used.system)) / 1000 / wall).toFixed(1)}% of a core (${((used.user + used.system) / operations).toFixed(1)} us/op)`,
-  );
+}
+
+console.log('target-rate schedule, 16 workers, one process, no store work: how late operations start after their due time (negative: early)');
+for (const target of [500, 2000, 10_000]) {
+  const operations = target * 5;
+  for (const [name, schedule] of [
+    ['plain timers  ', plainTimers],
+    ['exact schedule', exactSchedule],
+  ] as const) {
+    const lag: number[] = [];
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    await schedule(16, target, operations, lag);
+    const wall = performance.now() - start;
+    const used = process.cpuUsage(cpu);
+    lag.sort((a, b) => a - b);
+    const q = (p: number) => lag[Math.floor(p * (lag.length - 1))]!.toFixed(0);
+    const early = lag.filter((x) => x < 0);
+    console.log(
+      `  ${String(target).padStart(6)} ops/s, ${name}: lag p1 ${q(0.01)} us, p50 ${q(0.5)} us, p99 ${q(0.99)} us; ` +
+        `${((100 * early.length) / lag.length).toFixed(0)}% started early (by up to ${early.length > 0 ? Math.round(-early[0]!) : 0} us); ` +
+        `client CPU ${((100 * (used.user + used.system)) / 1000 / wall).toFixed(1)}% of a core`,
+    );
+  }
 }
 process.exit(0);
