@@ -161,6 +161,26 @@ describe('processes', { timeout: 600_000 }, () => {
     assert.equal(early.length, 0, `${early.length} operations started early, by up to ${-Math.min(...early)} ms`);
   });
 
+  it('ends the warm-up and the run on the coordinator\'s clock, for every process', async () => {
+    const p = properties('operationcount=0\nmaxexecutiontime=2\nwarmuptime=1\nreadproportion=1\nupdateproportion=0');
+    const pool = await ProcessPool.start({ store: 'basic', url: 'basic://', settings: { 'basic.simulatedelay': '2' }, threadcount: 6, processes: 2 });
+    try {
+      const started = performance.now();
+      const outcome = await runTransactionPhase({ store: createBasicStore({ url: 'basic://', settings: {}, concurrency: 1 }), workload: new CoreWorkload(p, new Random(1)), properties: p, status: false, label: 't', pool });
+      const elapsed = performance.now() - started;
+      const m = outcome.measurements;
+      // Both processes worked through the warm-up and after it; only what came after is counted.
+      assert.ok(m.warmupOperations > 0 && m.measuredOperations > 0, `warm-up ${m.warmupOperations}, measured ${m.measuredOperations}`);
+      assert.equal(m.statusCounts('READ').get('OK'), m.measuredOperations);
+      assert.ok(outcome.runtimeMs > 0 && outcome.runtimeMs < elapsed, `window ${outcome.runtimeMs} ms of ${elapsed} ms`);
+      assert.ok(outcome.notes.some((n) => n.startsWith(`the first 1 s (${m.warmupOperations} operations) were warm-up`)), outcome.notes.join('\n'));
+      // Where threads' CPU can be read (Linux), one busy figure per process.
+      if (outcome.cpu.eventLoopBusyPercent) assert.equal(outcome.cpu.eventLoopBusyPercent.length, 2);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('reports a store a worker process cannot reach as the one-line error it is', async () => {
     await assert.rejects(ProcessPool.start({ store: 'redis', url: 'redis://127.0.0.1:1', settings: {}, threadcount: 2, processes: 2 }), (error: unknown) => {
       assert.ok(error instanceof WorkerUserError, String(error));
