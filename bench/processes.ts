@@ -9,7 +9,7 @@
  *      next to plain Node timers (which start most operations early).
  * Pools are started once and reused, so no round pays a process's start-up.
  *
- *   npx tsx bench/processes.ts [--basic-ops 3000000] [--redis-ops 300000] [--rounds 3] [--skip-redis]
+ *   npx tsx bench/processes.ts [--basic-ops 3000000] [--redis-ops 300000] [--rounds 3] [--skip-redis] [--skip-schedule]
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -30,6 +30,7 @@ const { values } = parseArgs({
     'redis-ops': { type: 'string', default: '300000' },
     rounds: { type: 'string', default: '3' },
     'skip-redis': { type: 'boolean', default: false },
+    'skip-schedule': { type: 'boolean', default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -38,12 +39,25 @@ const rateOf = (o: PhaseOutcome) => (o.measurements.measuredOperations * 1000) /
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
 
 /** Rounds of workload C with 1 and 2 processes, interleaved; returns each round's rates. */
-async function scaling(store: string, open: OpenStore, overrides: string[]): Promise<{ one: number[]; two: number[]; busy: string[] }> {
+/** Operations per second of event-loop CPU: what each loop does with the core it gets (equal per loop means the client scales with cores). */
+function perLoopSecond(o: PhaseOutcome): number {
+  const busy = (o.cpu.eventLoopBusyPercent ?? []).reduce((sum, b) => sum + b, 0) / 100;
+  return busy > 0 ? rateOf(o) / busy : Number.NaN;
+}
+
+interface Scaling {
+  one: number[];
+  two: number[];
+  /** Operations per event-loop CPU second, 1 and 2 processes. */
+  perLoop: [number, number][];
+}
+
+async function scaling(store: string, open: OpenStore, overrides: string[]): Promise<Scaling> {
   const { properties: p } = loadWorkload(['workloadc'], [...overrides, 'threadcount=16']);
   const pool = await ProcessPool.start({ store, url: open.url, settings: settingsOf(storeName(store), p.passthrough), threadcount: 16, processes: 2 });
   const one: number[] = [];
   const two: number[] = [];
-  const busy: string[] = [];
+  const perLoop: [number, number][] = [];
   try {
     for (let round = 1; round <= rounds; round++) {
       const common = { store: open.store, workload: new CoreWorkload(p, new Random(round)), properties: p, status: false, label: store };
@@ -55,21 +69,24 @@ async function scaling(store: string, open: OpenStore, overrides: string[]): Pro
       }
       one.push(rateOf(single));
       two.push(rateOf(double));
-      busy.push(`[${single.cpu.eventLoopBusyPercent?.join(', ')}] / [${double.cpu.eventLoopBusyPercent?.join(', ')}]`);
-      console.error(`${store} round ${round}: 1 process ${fmt(one.at(-1)!)} ops/s, 2 processes ${fmt(two.at(-1)!)} ops/s, ratio ${(two.at(-1)! / one.at(-1)!).toFixed(2)}; event loops busy % ${busy.at(-1)}`);
+      perLoop.push([perLoopSecond(single), perLoopSecond(double)]);
+      const busy = `[${single.cpu.eventLoopBusyPercent?.join(', ')}] / [${double.cpu.eventLoopBusyPercent?.join(', ')}]`;
+      const machine = `${single.cpu.machine?.busyPercent}% / ${double.cpu.machine?.busyPercent}%`;
+      console.error(`${store} round ${round}: 1 process ${fmt(one.at(-1)!)} ops/s, 2 processes ${fmt(two.at(-1)!)} ops/s, ratio ${(two.at(-1)! / one.at(-1)!).toFixed(2)}; event loops busy % ${busy}; machine busy ${machine}`);
     }
   } finally {
     await pool.close();
   }
-  return { one, two, busy };
+  return { one, two, perLoop };
 }
 
-function report(title: string, r: { one: number[]; two: number[] }): void {
+function report(title: string, r: Scaling): void {
   const ratios = r.one.map((x, i) => r.two[i]! / x);
   console.log(title);
   console.log(`  1 process    ${r.one.map(fmt).join(', ')} ops/s (median ${fmt(median(r.one))})`);
   console.log(`  2 processes  ${r.two.map(fmt).join(', ')} ops/s (median ${fmt(median(r.two))})`);
   console.log(`  ratio by round ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`);
+  console.log(`  operations per event-loop CPU second, 1 / 2 processes: ${r.perLoop.map(([a, b]) => `${fmt(a)} / ${fmt(b)}`).join(', ')} (equal: each loop does as much with its core)`);
 }
 
 // 1. BasicDB: the harness alone.
@@ -123,8 +140,8 @@ async function exactSchedule(threadcount: number, target: number, operations: nu
   });
 }
 
-console.log('target-rate schedule, 16 workers, one process, no store work: how late operations start after their due time (negative: early)');
-for (const target of [500, 2000, 10_000]) {
+if (!values['skip-schedule']) console.log('target-rate schedule, 16 workers, one process, no store work: how late operations start after their due time (negative: early)');
+for (const target of values['skip-schedule'] ? [] : [500, 2000, 10_000]) {
   const operations = target * 5;
   for (const [name, schedule] of [
     ['plain timers  ', plainTimers],
