@@ -16,6 +16,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,29 @@ async function request(base: string, method: string, path: string, body?: unknow
   const response = await fetch(`${base}${path}`, { method, ...(raw !== undefined ? { body: raw, headers: { 'content-type': contentType } } : {}) });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+/**
+ * A request that declares a body over the limit and waits for the answer before writing it: the
+ * service answers 413 from the headers and may close the connection, which HTTP allows, so a
+ * client still writing the body can meet EPIPE (fetch then reports a failed request) depending on
+ * who wins that race. Writing nothing until the answer arrives takes the race out of the test.
+ */
+function requestOversized(base: string, method: string, path: string, bytes: number): Promise<{ status: number; body: Record<string, unknown> | null }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method, headers: { 'content-type': 'application/json', 'content-length': bytes } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        req.destroy();
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as Record<string, unknown>) : null });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.flushHeaders();
+  });
 }
 
 const recordOf = (key: string): FieldMap => Object.fromEntries(FIELDS.map((f) => [f, `${key}:${f}`]));
@@ -201,7 +225,7 @@ for (const storeName of STORES) {
     });
 
     it('refuses a body over the limit with 413 naming the body', async () => {
-      const r = await request(service.baseUrl, 'PUT', `/${TABLE}/${keys[0]}`, { field0: 'x'.repeat(1100 * 1024) });
+      const r = await requestOversized(service.baseUrl, 'PUT', `/${TABLE}/${keys[0]}`, 1100 * 1024);
       assert.equal(r.status, 413);
       assert.equal(r.body!.parameter, 'body');
       assert.deepEqual(await open.store.read(TABLE, keys[0]!, null), recordOf(keys[0]!));
