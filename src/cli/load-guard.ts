@@ -112,7 +112,7 @@ export class LoadWrites implements FailedWrites {
 export function loadFailure(outcome: PhaseOutcome, writes: FailedWrites, storeName: string): LoadFailedError | null {
   const failed = writes.failedRecords;
   if (failed === 0) return null;
-  const total = outcome.recordsLoaded;
+  const total = outcome.recordsLoaded + outcome.measurements.failedOperations;
   const sample = ['INSERT-BATCH', 'INSERT'].flatMap((name) => outcome.measurements.errorSamples(name))[0];
   // A driver's message may span lines; the CLI's error is one line.
   const reason = sample === undefined ? '' : ` (first error: ${sample.replace(/\s+/g, ' ').slice(0, 200)})`;

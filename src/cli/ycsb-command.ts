@@ -13,7 +13,9 @@ import { Random } from '../workload/random.ts';
 import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
 import { failedWritesOf, LoadWrites, loadFailure, refuseLoadOverExistingRecords } from './load-guard.ts';
-import { describeStore, openStore, type OpenStore } from './store-session.ts';
+import { faultPolicyOf, type OnError } from '../runner/fault-policy.ts';
+import { runStoppedError } from './run-stopped.ts';
+import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
 
 export interface YcsbCommandOptions {
   phase: 'load' | 'run';
@@ -34,6 +36,8 @@ export interface YcsbCommandOptions {
   status: boolean;
   /** Print YCSB text on stdout. */
   print: boolean;
+  /** `--on-error`: go on counting failures (default), or stop at the first. */
+  onError?: OnError;
 }
 
 /** Check an output path before any work, so a bad --out fails fast and nothing is half-written. */
@@ -94,7 +98,9 @@ export function loadWorkloadFor(options: YcsbCommandOptions): LoadedWorkload {
 /** `docbench load` / `docbench run`: one YCSB phase against one store. */
 export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result> {
   checkOutPath(options.out);
-  const workload = loadWorkloadFor(options);
+  // maxerrorrate is the run's, not the workload's: taken out before the workload is read.
+  const { policy: faults, rest } = faultPolicyOf(options.overrides, options.onError);
+  const workload = loadWorkloadFor({ ...options, overrides: rest });
   const p = workload.properties;
   checkDbProperty(p, options.store);
   const processes = processesFor(options.processes, p);
@@ -112,7 +118,8 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
     // In one process the load's store is wrapped to count failed writes; worker processes report theirs in the status counts.
     const writes = new LoadWrites(open.store);
     const phaseStore = options.phase === 'load' && !pool ? writes.store : open.store;
-    const phaseOptions = { store: phaseStore, workload: core, properties: p, status: options.status, label: `[${options.store} ${workload.name} ${options.phase}]`, ...(pool ? { pool } : {}) };
+    const label = `[${options.store} ${workload.name} ${options.phase}]`;
+    const phaseOptions = { store: phaseStore, workload: core, properties: p, status: options.status, label, faults, ...(pool ? { pool } : {}) };
     const outcome = options.phase === 'load' ? await runLoadPhase(phaseOptions) : await runTransactionPhase(phaseOptions);
     const failure = options.phase === 'load' ? loadFailure(outcome, pool ? failedWritesOf(outcome, p.batchsize) : writes, options.store) : null;
     const storeInfo = await describeStore(open);
@@ -129,9 +136,11 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
     if (options.print || p.exportfile !== undefined) exportMeasurements(result, p);
     if (options.out) writeResult(options.out, result);
     if (failure) throw failure;
+    const stopped = runStoppedError(result, `${options.store} ${workload.name} ${options.phase}`);
+    if (stopped) throw stopped;
     return result;
   } finally {
     await pool?.close();
-    await open.store.close();
+    await closeQuietly(open.store);
   }
 }
