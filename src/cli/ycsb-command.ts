@@ -40,12 +40,16 @@ export interface YcsbCommandOptions {
   onError?: OnError;
 }
 
-/** Check an output path before any work, so a bad --out fails fast and nothing is half-written. */
-export function checkOutPath(out: string | undefined): void {
+/**
+ * Check an output path before any work, so a bad --out (or exportfile) fails fast, not after the
+ * run, and nothing is half-written.
+ */
+export function checkOutPath(out: string | undefined, what = '--out'): void {
   if (out === undefined) return;
-  if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`--out ${out} is a directory; expected a file path`);
+  if (out.trim() === '') throw new UsageError(`${what}: expected a file path, got an empty one`);
+  if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`${what} ${out} is a directory; expected a file path`);
   const dir = dirname(out);
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`--out ${out}: ${dir} is not a directory`);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${what} ${out}: ${dir} is not a directory`);
 }
 
 /** `-p` overrides implied by the convenience flags, applied after the user's own. */
@@ -103,6 +107,7 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
   const workload = loadWorkloadFor({ ...options, overrides: rest });
   const p = workload.properties;
   checkDbProperty(p, options.store);
+  checkOutPath(p.exportfile, 'exportfile');
   const processes = processesFor(options.processes, p);
   const open = await openStore(options.store, options.url, p);
   let pool: ProcessPool | undefined;
