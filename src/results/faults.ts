@@ -8,40 +8,39 @@ import type { PhaseOutcome } from '../runner/phases.ts';
 import type { Faults, Outage, Result } from './schema.ts';
 
 /**
- * Outage windows: a window opens at a second with calls that failed as out of reach, and goes on
- * through the seconds that have such calls or in which nothing succeeded (workers waiting for a
- * store that does not answer). Each point covers the second before its `t`.
+ * Outage windows: a window holds the seconds with calls that failed as out of reach, and the
+ * seconds around them in which nothing succeeded (workers waiting on a store that does not
+ * answer: a driver may hold calls for its server-selection timeout before failing them). Each
+ * point covers the second before its `t`, so a window opens at the end of the last second that
+ * still had successes.
  */
 export function outagesOf(series: readonly TimeSeriesPoint[], startedAt: Date): Outage[] {
   const outages: Outage[] = [];
-  let open: { from: number; to: number; failed: number; calls: number } | undefined;
-  let previousT = 0;
-  const close = (recovered: boolean) => {
-    if (open === undefined) return;
+  const succeeded = (p: TimeSeriesPoint) => p.operations - (p.failed ?? 0);
+  let i = 0;
+  while (i < series.length) {
+    if ((series[i]!.outageCalls ?? 0) === 0) {
+      i++;
+      continue;
+    }
+    let first = i;
+    while (first > 0 && succeeded(series[first - 1]!) === 0 && (outages.length === 0 || series[first - 1]!.t > outages.at(-1)!.toSecond)) first--;
+    let last = i;
+    while (last + 1 < series.length && ((series[last + 1]!.outageCalls ?? 0) > 0 || succeeded(series[last + 1]!) === 0)) last++;
+    const window = series.slice(first, last + 1);
+    const fromSecond = first > 0 ? series[first - 1]!.t : 0;
+    const toSecond = series[last]!.t;
     outages.push({
-      from: at(startedAt, open.from),
-      to: at(startedAt, open.to),
-      fromSecond: open.from,
-      toSecond: open.to,
-      failedOperations: open.failed,
-      outageCalls: open.calls,
-      recovered,
+      from: at(startedAt, fromSecond),
+      to: at(startedAt, toSecond),
+      fromSecond,
+      toSecond,
+      failedOperations: window.reduce((n, p) => n + (p.failed ?? 0), 0),
+      outageCalls: window.reduce((n, p) => n + (p.outageCalls ?? 0), 0),
+      recovered: last + 1 < series.length,
     });
-    open = undefined;
-  };
-  for (const point of series) {
-    const calls = point.outageCalls ?? 0;
-    const failed = point.failed ?? 0;
-    const succeeded = point.operations - failed;
-    if (calls > 0 || (open !== undefined && succeeded === 0)) {
-      open ??= { from: previousT, to: point.t, failed: 0, calls: 0 };
-      open.to = point.t;
-      open.failed += failed;
-      open.calls += calls;
-    } else if (open !== undefined) close(true);
-    previousT = point.t;
+    i = last + 1;
   }
-  close(false);
   return outages;
 }
 
