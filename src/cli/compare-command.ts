@@ -69,7 +69,12 @@ function refuseSingleRunExport(p: { exporter: string; exportfile?: string | unde
   if (p.exporter !== 'text') throw new UsageError(`exporter: compare prints YCSB text for every run and writes JSON results under --out-dir; use docbench run for the ${p.exporter} exporter`);
 }
 
-export async function runComparison(options: CompareOptions): Promise<Result[]> {
+export function runComparison(options: CompareOptions): Promise<Result[]> {
+  // Interrupted, the workloads done are kept and the table is printed for them.
+  return interrupts.holding(() => compare(options));
+}
+
+async function compare(options: CompareOptions): Promise<Result[]> {
   const config = loadConfig(options.config);
   const stores = options.stores ?? defaultStores(config, COMPARE_DEFAULTS.stores);
   for (const store of stores) storeName(store, '--stores');

@@ -14,6 +14,7 @@ import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts'
 import { UsageError } from './errors.ts';
 import { failedWritesOf, LoadWrites, loadFailure, refuseLoadOverExistingRecords } from './load-guard.ts';
 import { faultPolicyOf, type OnError } from '../runner/fault-policy.ts';
+import { interrupts } from '../runner/interrupts.ts';
 import { runStoppedError } from './run-stopped.ts';
 import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
 
@@ -99,8 +100,15 @@ export function loadWorkloadFor(options: YcsbCommandOptions): LoadedWorkload {
   return workload;
 }
 
-/** `docbench load` / `docbench run`: one YCSB phase against one store. */
-export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result> {
+/**
+ * `docbench load` / `docbench run`: one YCSB phase against one store. Interrupted (SIGINT,
+ * SIGTERM), the phase stops, and its partial result is printed and written all the same.
+ */
+export function runYcsbPhase(options: YcsbCommandOptions): Promise<Result> {
+  return interrupts.holding(() => ycsbPhase(options));
+}
+
+async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
   checkOutPath(options.out);
   // maxerrorrate is the run's, not the workload's: taken out before the workload is read.
   const { policy: faults, rest } = faultPolicyOf(options.overrides, options.onError);
