@@ -10,7 +10,7 @@ import { LOCAL_STORE_NAMES, storeName } from '../stores/stores.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
-import { UsageError } from './errors.ts';
+import { isUserError, UsageError } from './errors.ts';
 import { faultPolicyOf, type OnError } from '../runner/fault-policy.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { runStoppedError } from './run-stopped.ts';
@@ -88,10 +88,19 @@ async function compare(options: CompareOptions): Promise<Result[]> {
   const results: Result[] = [];
   // A run its failures stopped ends the comparison (after its table) with that run's error.
   let stopped: Error | null = null;
+  // A store that fails outside a run (unreachable, gone while its next table was made) is
+  // skipped: the other stores still run, and the table holds what did.
+  const skipped: { store: string; error: unknown }[] = [];
   for (const storeName of stores) {
     if (interrupts.signal !== undefined || stopped) break;
     const first = workloads[0]!.loaded.properties;
-    const open = await openStore(storeName, targets.urlOf(storeName), first);
+    let open: Awaited<ReturnType<typeof openStore>>;
+    try {
+      open = await openStore(storeName, targets.urlOf(storeName), first);
+    } catch (error) {
+      skipped.push(skip(storeName, error, stores.length));
+      continue;
+    }
     // One set of worker processes per store, for every workload's load and run.
     let pool: ProcessPool | undefined;
     try {
@@ -130,17 +139,40 @@ async function compare(options: CompareOptions): Promise<Result[]> {
         results.push(runResult);
         stopped = runStoppedError(runResult, `${storeName} ${loaded.name} run`);
       }
+    } catch (error) {
+      skipped.push(skip(storeName, error, stores.length));
     } finally {
       await pool?.close();
       await closeQuietly(open.store);
     }
   }
-  const table = renderComparisonTable(results);
-  const context = renderRunContext(results);
-  process.stdout.write(`\n${table}\n${context}`);
-  writeFileAtomic(join(options.outDir, 'comparison.md'), `${table}\n${context}`);
-  process.stderr.write(`results written to ${options.outDir}\n`);
+  // Nothing ran (every store failed, or a signal came first): no table, no folder of nothing.
+  if (results.length > 0 || (skipped.length === 0 && stopped === null && interrupts.signal === undefined)) {
+    const table = renderComparisonTable(results);
+    const context = renderRunContext(results);
+    process.stdout.write(`\n${table}\n${context}`);
+    writeFileAtomic(join(options.outDir, 'comparison.md'), `${table}\n${context}`);
+    process.stderr.write(`results written to ${options.outDir}\n`);
+  }
   if (interrupts.signal !== undefined) process.stderr.write(`docbench: interrupted by ${interrupts.signal}: the table holds the ${results.length} run(s) done\n`);
   if (stopped) throw stopped;
+  if (skipped.length > 0) throw skippedError(skipped, results.length);
   return results;
+}
+
+/** Say at once that a store is skipped (one line; with one store the command's error says it), and keep why for the end. */
+function skip(store: string, error: unknown, stores: number): { store: string; error: unknown } {
+  if (stores > 1) process.stderr.write(`docbench: ${store}: ${oneLine(error)}; its workloads were skipped\n`);
+  return { store, error };
+}
+
+function oneLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300);
+}
+
+/** The comparison's end when stores were skipped: the one store's own error when nothing ran, else a summary. */
+function skippedError(skipped: readonly { store: string; error: unknown }[], ran: number): Error {
+  const only = skipped[0]!;
+  if (skipped.length === 1 && ran === 0 && isUserError(only.error)) return only.error;
+  return new UsageError(`compare: ${skipped.map((s) => s.store).join(', ')} failed and ${skipped.length === 1 ? 'was' : 'were'} skipped (${skipped.map((s) => `${s.store}: ${oneLine(s.error)}`).join('; ')}); the table holds the ${ran} run(s) done`);
 }

@@ -123,6 +123,7 @@ const CLI_CASES: CliCase[] = [
   { name: 'couchbase: a URL without a login', argv: ['run', '--store', 'couchbase', '--url', `couchbase://${DEAD}/b`, '-P', 'workloada', '--out', out], expect: /couchbase: the URL "couchbase:\/\/127\.0\.0\.1:1\/b" lacks a user name and a password/ },
   { name: 'mongodb: a URL of another scheme', argv: ['run', '--store', 'mongodb', '--url', 'postgres://127.0.0.1', '-P', 'workloada', '--out', out], expect: /postgres:\/\/127\.0\.0\.1/ },
   { name: 'a password in a bad URL is not printed', argv: ['run', '--store', 'couchbase', '--url', 'http://admin:hunter2@127.0.0.1:8091', '-P', 'workloada', '--out', out], expect: /^(?!.*hunter2).*couchbase/ },
+  { name: 'compare: its one store unreachable', argv: ['compare', '--stores', 'redis', '--url', `redis://${DEAD}`, '--workloads', 'a', '--out-dir', join(dir, 'cmp')], expect: /^docbench: cannot reach redis at redis:\/\/127\.0\.0\.1:1: nothing listens/ },
   { name: '--url for a store that is not run', argv: ['compare', '--stores', 'basic', '--url', `mongodb=mongodb://${DEAD}`, '--out-dir', join(dir, 'cmp')], expect: /mongodb/ },
 
   // ---- config files (files docbench reads) ----
