@@ -2,8 +2,11 @@ import { Redis } from 'ioredis';
 import { packageVersion } from '../../version.ts';
 import type { RedisConnection, RedisConnectionOptions } from './connection.ts';
 
-/** How long a command may wait for its answer on an open connection (a stalled server). */
-const COMMAND_TIMEOUT_MS = 10_000;
+/**
+ * How long a command may wait for its answer on an open connection (a stalled server): far
+ * above any one command docbench sends (the persons scenario's largest pipelines and scripts).
+ */
+const COMMAND_TIMEOUT_MS = 30_000;
 /** Reconnection attempts after a lost connection: 50 ms, 100 ms, … at most every 500 ms. */
 const RECONNECT_STEP_MS = 50;
 const MAX_RECONNECT_DELAY_MS = 500;
