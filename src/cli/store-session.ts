@@ -3,6 +3,7 @@ import type { StoreInfo } from '../results/schema.ts';
 import { settingsOf, storeFactory, storeName } from '../stores/stores.ts';
 import type { Store, StoreStats } from '../stores/store.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
+import { interrupts } from '../runner/interrupts.ts';
 import { UsageError } from './errors.ts';
 import { maskUrl } from './mask-url.ts';
 
@@ -69,10 +70,12 @@ const STATS_RETRY_AFTER_MS = 1000;
  */
 async function readStats(store: Store): Promise<{ stats: StoreStats; unread?: string }> {
   let lastError: unknown;
-  for (let attempt = 0; attempt < 2; attempt++) {
+  // Interrupted, the user is waiting for the partial result: one short try.
+  const interrupted = interrupts.signal !== undefined;
+  for (let attempt = 0; attempt < (interrupted ? 1 : 2); attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, STATS_RETRY_AFTER_MS));
     try {
-      return { stats: await withTimeout(store.stats(), STATS_TIMEOUT_MS) };
+      return { stats: await withTimeout(store.stats(), interrupted ? STATS_TIMEOUT_MS / 2 : STATS_TIMEOUT_MS) };
     } catch (error) {
       lastError = error;
     }
