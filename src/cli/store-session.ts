@@ -93,9 +93,18 @@ function withTimeout<T>(pending: Promise<T>, ms: number): Promise<T> {
   return Promise.race([pending, limit]).finally(() => clearTimeout(timer));
 }
 
-/** Close the store after a run; a store that went down may fail to close cleanly, which loses nothing. */
+/** How long closing a store after a run may take (a stalled server never answers a QUIT). */
+const CLOSE_TIMEOUT_MS = 5000;
+
+/**
+ * Close the store after a run; a store that went down or stalled may fail to close cleanly, or
+ * not answer at all, which loses nothing (the CLI exits explicitly, sockets and all).
+ */
 export async function closeQuietly(store: Store): Promise<void> {
-  await store.close().catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)));
+  await Promise.race([store.close().catch(() => {}), limit]);
+  clearTimeout(timer);
 }
 
 /** What the result records about the store, from the server itself and from the local target. */
