@@ -44,6 +44,30 @@ export function outagesOf(series: readonly TimeSeriesPoint[], startedAt: Date): 
   return outages;
 }
 
+/**
+ * A store that stopped answering without refusing or timing out before the run ended (a stalled
+ * server, operations abandoned after the drain): the seconds at the end in which nothing
+ * succeeded are an outage that had not recovered.
+ */
+function stalledEnd(series: readonly TimeSeriesPoint[], startedAt: Date, outages: readonly Outage[]): Outage | undefined {
+  let first = series.length;
+  while (first > 0 && series[first - 1]!.operations - (series[first - 1]!.failed ?? 0) === 0) first--;
+  if (first === series.length) return undefined;
+  const fromSecond = first > 0 ? series[first - 1]!.t : 0;
+  if (outages.some((o) => o.toSecond >= series.at(-1)!.t)) return undefined;
+  const window = series.slice(first);
+  const toSecond = series.at(-1)!.t;
+  return {
+    from: at(startedAt, fromSecond),
+    to: at(startedAt, toSecond),
+    fromSecond,
+    toSecond,
+    failedOperations: window.reduce((n, p) => n + (p.failed ?? 0), 0),
+    outageCalls: window.reduce((n, p) => n + (p.outageCalls ?? 0), 0),
+    recovered: false,
+  };
+}
+
 function at(startedAt: Date, seconds: number): string {
   return new Date(startedAt.getTime() + Math.round(seconds * 1000)).toISOString();
 }
@@ -53,6 +77,8 @@ export function faultsOf(outcome: PhaseOutcome): Faults | undefined {
   const m = outcome.measurements;
   const failed = m.failedOperations;
   const outages = outagesOf(outcome.timeSeries, outcome.startedAt);
+  const stalled = m.abandonedOperations > 0 ? stalledEnd(outcome.timeSeries, outcome.startedAt, outages) : undefined;
+  if (stalled) outages.push(stalled);
   if (outcome.faults === undefined && failed === 0 && outages.length === 0) return undefined;
   const issued = failed + m.measuredOperations;
   const policy = outcome.faults ?? { onError: 'continue' as const };
@@ -89,9 +115,10 @@ export function faultNotes(partial: Result['partial'], faults: Faults | undefine
   }
   for (const o of faults?.outages ?? []) {
     const back = o.recovered ? `it answered again from ${o.toSecond.toFixed(1)} s` : 'it had not answered again when the run ended';
+    const what = o.outageCalls > 0 ? `${o.failedOperations} operations failed, ${o.outageCalls} calls refused or timed out` : 'no operation finished (the store stalled)';
     notes.push(
       `OUTAGE: the store was out of reach from ${o.fromSecond.toFixed(1)} s to ${o.toSecond.toFixed(1)} s into the run (${o.from} – ${o.to}): ` +
-        `${o.failedOperations} operations failed, ${o.outageCalls} calls refused or timed out; ${back}`,
+        `${what}; ${back}`,
     );
   }
   return notes;

@@ -65,6 +65,15 @@ describe('outage windows', () => {
     assert.deepEqual(outages.map((o) => [o.fromSecond, o.toSecond, o.recovered]), [[1, 2, true], [3, 5, false]]);
   });
 
+  it('a store that stalled to the end (operations abandoned after the drain) is an outage that did not recover', async () => {
+    const m = new Measurements(true, false);
+    m.abandonedOperations = 4;
+    const series = [point(1, 100), point(2, 30), point(3, 0), point(4, 0)];
+    const result = buildResult({ phase: 'run', measurements: m, startedAt: start, endedAt: new Date(start.getTime() + 4000), runtimeMs: 4000, timeSeries: series, cpu: { userMs: 1, systemMs: 1 }, recordsLoaded: 0, notes: [] }, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties: {}, overrides: [], store: storeInfo });
+    assert.deepEqual(result.faults?.outages.map((o) => [o.fromSecond, o.toSecond, o.recovered]), [[2, 4, false]]);
+    assert.match(renderYcsbText(result), /^# OUTAGE: .*no operation finished \(the store stalled\); it had not answered again when the run ended$/m);
+  });
+
   it('errors the store answers (conflicts) are no outage', () => {
     assert.deepEqual(outagesOf([point(1, 100, 30), point(2, 100, 40)], start), []);
   });
