@@ -67,6 +67,11 @@ async function outage(run: Running, server: PrivateServer, after: number, downFo
   await server.start();
 }
 
+/** What the result file said about the fault, for the test's log. */
+function summary(result: Result): string {
+  return JSON.stringify({ operations: result.overall.operations, returns: result.returns, partial: result.partial, faults: result.faults, unread: result.store.unread });
+}
+
 function assertRecovered(result: Result, text: string, outageStatuses: readonly string[]): void {
   const faults = result.faults!;
   assert.ok(faults.failedOperations > 0, 'failed operations counted');
@@ -98,6 +103,7 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
       const run = startDocbench(['run', '--store', 'redis', '--url', redis.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=12', '--target', '1000', '--processes', '2', '--out', out]);
       await outage(run, redis, 2, 3);
       assert.equal(await run.exit, 0, run.stderr());
+      t.diagnostic(summary(readResult(out)));
       assertRecovered(readResult(out), run.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT']);
       assert.match(run.stderr(), /% errors; /, 'the status line shows the error rate');
     } finally {
@@ -114,6 +120,7 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
       const run = startDocbench(['run', '--store', 'mongodb', '--url', mongodb.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=20', '--target', '200', '--out', out]);
       await outage(run, mongodb, 2, 3);
       assert.equal(await run.exit, 0, run.stderr());
+      t.diagnostic(summary(readResult(out)));
       assertRecovered(readResult(out), run.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT']);
     } finally {
       await mongodb.dispose();
@@ -132,6 +139,7 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
       const lastLine = run.stderr().trim().split('\n').at(-1)!;
       assert.match(lastLine, /^docbench: redis workloada run: stopped after .*over the error budget \(maxerrorrate=0\.2\)/);
       const result = readResult(out);
+      t.diagnostic(summary(result));
       assert.equal(result.partial?.reason, 'error-budget');
       assert.ok(result.faults!.errorRate > 0.2);
       assert.ok((result.store.unread ?? []).some((what) => what.startsWith('server, version')), JSON.stringify(result.store));
@@ -151,6 +159,7 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
       await outage(run, redis, 2);
       assert.equal(await run.exit, 2, run.stderr());
       const result = readResult(out);
+      t.diagnostic(summary(result));
       assert.equal(result.partial?.reason, 'on-error');
       assert.ok(result.faults!.failedOperations >= 1);
       assert.match(run.stdout(), /^# PARTIAL RESULT: aborted at the first failed operation/m);
