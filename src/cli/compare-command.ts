@@ -10,8 +10,11 @@ import { LOCAL_STORE_NAMES, storeName } from '../stores/stores.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
-import { UsageError } from './errors.ts';
-import { describeStore, openStore } from './store-session.ts';
+import { isUserError, UsageError } from './errors.ts';
+import { faultPolicyOf, type OnError } from '../runner/fault-policy.ts';
+import { interrupts } from '../runner/interrupts.ts';
+import { runStoppedError } from './run-stopped.ts';
+import { closeQuietly, describeStore, openStore } from './store-session.ts';
 import { defaultStores, loadConfig, StoreTargets } from './store-targets.ts';
 import { flagOverrides, openPool, processesFor } from './ycsb-command.ts';
 
@@ -48,6 +51,8 @@ export interface CompareOptions {
   url?: string[];
   /** Config file (default: ./docbench.config.json when it exists). */
   config?: string;
+  /** `--on-error`: go on counting failures (default), or stop a run at its first. */
+  onError?: OnError;
 }
 
 /**
@@ -64,33 +69,61 @@ function refuseSingleRunExport(p: { exporter: string; exportfile?: string | unde
   if (p.exporter !== 'text') throw new UsageError(`exporter: compare prints YCSB text for every run and writes JSON results under --out-dir; use docbench run for the ${p.exporter} exporter`);
 }
 
-export async function runComparison(options: CompareOptions): Promise<Result[]> {
+export function runComparison(options: CompareOptions): Promise<Result[]> {
+  // Interrupted, the workloads done are kept and the table is printed for them.
+  return interrupts.holding(() => compare(options));
+}
+
+async function compare(options: CompareOptions): Promise<Result[]> {
   const config = loadConfig(options.config);
   const stores = options.stores ?? defaultStores(config, COMPARE_DEFAULTS.stores);
   for (const store of stores) storeName(store, '--stores');
   const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, stores, config);
   // The config file's store settings first: the defaults and the user's -p come after and win.
   const overrides = [...targets.settings(), ...COMPARE_DEFAULTS.overrides, ...options.overrides, ...flagOverrides(options)];
+  const { policy: faults, rest: workloadOverrides } = faultPolicyOf(overrides, options.onError);
   // Parse every workload before touching a store, so a typo fails in a second, not after a run.
-  const workloads = options.workloads.map((w) => ({ given: w, loaded: loadWorkload([w, ...options.extraFiles], overrides) }));
+  const workloads = options.workloads.map((w) => ({ given: w, loaded: loadWorkload([w, ...options.extraFiles], workloadOverrides) }));
   for (const { loaded } of workloads) refuseSingleRunExport(loaded.properties);
   const results: Result[] = [];
+  // A run its failures stopped ends the comparison (after its table) with that run's error.
+  let stopped: Error | null = null;
+  // A store that fails outside a run (unreachable, gone while its next table was made) is
+  // skipped: the other stores still run, and the table holds what did.
+  const skipped: { store: string; error: unknown }[] = [];
   for (const storeName of stores) {
+    if (interrupts.signal !== undefined || stopped) break;
     const first = workloads[0]!.loaded.properties;
-    const open = await openStore(storeName, targets.urlOf(storeName), first);
+    let open: Awaited<ReturnType<typeof openStore>>;
+    try {
+      open = await openStore(storeName, targets.urlOf(storeName), first);
+    } catch (error) {
+      skipped.push(skip(storeName, error, stores.length));
+      continue;
+    }
     // One set of worker processes per store, for every workload's load and run.
     let pool: ProcessPool | undefined;
     try {
       pool = await openPool(open, storeName, first, processesFor(options.processes, first));
       for (const { loaded } of workloads) {
+        // Interrupted: the workloads done are kept, and the table is printed for them.
+        if (interrupts.signal !== undefined || stopped) break;
         const p = loaded.properties;
         const core = new CoreWorkload(p, new Random(p.seed));
         const schema = { table: core.table, fieldNames: core.fieldNames };
         await open.store.drop(schema);
         await open.store.prepare(schema);
         const label = `[${storeName} ${loaded.name}`;
-        const common = { store: open.store, workload: core, properties: p, status: options.status, ...(pool ? { pool } : {}) };
+        const common = { store: open.store, workload: core, properties: p, status: options.status, faults, ...(pool ? { pool } : {}) };
         const loadOutcome = await runLoadPhase({ ...common, label: `${label} load]` });
+        // A load cut short is no base for a run: its partial result is written, and the workload ends there.
+        if (loadOutcome.stopReason !== undefined && loadOutcome.stopReason !== 'complete') {
+          const loadResult = buildResult(loadOutcome, { kind: 'ycsb', mode: 'direct' as const, workloadName: loaded.name, workloadFile: loaded.files.join(' '), properties: p, overrides, store: await describeStore(open) });
+          writeResult(join(options.outDir, `${storeName}-${loaded.name}-load.json`), loadResult);
+          process.stdout.write(`\n${renderYcsbText(loadResult)}`);
+          stopped = runStoppedError(loadResult, `${storeName} ${loaded.name} load`);
+          break;
+        }
         const runOutcome = await runTransactionPhase({ ...common, label: `${label} run]` });
         const storeInfo = await describeStore(open);
         const context = { kind: 'ycsb', mode: 'direct' as const, workloadName: loaded.name, workloadFile: loaded.files.join(' '), properties: p, overrides, store: storeInfo };
@@ -104,16 +137,42 @@ export async function runComparison(options: CompareOptions): Promise<Result[]> 
             `ran ${runResult.overall.operations} operations at ${Math.round(runResult.overall.throughputOpsPerSec)} ops/s\n`,
         );
         results.push(runResult);
+        stopped = runStoppedError(runResult, `${storeName} ${loaded.name} run`);
       }
+    } catch (error) {
+      skipped.push(skip(storeName, error, stores.length));
     } finally {
       await pool?.close();
-      await open.store.close();
+      await closeQuietly(open.store);
     }
   }
-  const table = renderComparisonTable(results);
-  const context = renderRunContext(results);
-  process.stdout.write(`\n${table}\n${context}`);
-  writeFileAtomic(join(options.outDir, 'comparison.md'), `${table}\n${context}`);
-  process.stderr.write(`results written to ${options.outDir}\n`);
+  // Nothing ran (every store failed, or a signal came first): no table, no folder of nothing.
+  if (results.length > 0 || (skipped.length === 0 && stopped === null && interrupts.signal === undefined)) {
+    const table = renderComparisonTable(results);
+    const context = renderRunContext(results);
+    process.stdout.write(`\n${table}\n${context}`);
+    writeFileAtomic(join(options.outDir, 'comparison.md'), `${table}\n${context}`);
+    process.stderr.write(`results written to ${options.outDir}\n`);
+  }
+  if (interrupts.signal !== undefined) process.stderr.write(`docbench: interrupted by ${interrupts.signal}: the table holds the ${results.length} run(s) done\n`);
+  if (stopped) throw stopped;
+  if (skipped.length > 0) throw skippedError(skipped, results.length);
   return results;
+}
+
+/** Say at once that a store is skipped (one line; with one store the command's error says it), and keep why for the end. */
+function skip(store: string, error: unknown, stores: number): { store: string; error: unknown } {
+  if (stores > 1) process.stderr.write(`docbench: ${store}: ${oneLine(error)}; its workloads were skipped\n`);
+  return { store, error };
+}
+
+function oneLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300);
+}
+
+/** The comparison's end when stores were skipped: the one store's own error when nothing ran, else a summary. */
+function skippedError(skipped: readonly { store: string; error: unknown }[], ran: number): Error {
+  const only = skipped[0]!;
+  if (skipped.length === 1 && ran === 0 && isUserError(only.error)) return only.error;
+  return new UsageError(`compare: ${skipped.map((s) => s.store).join(', ')} failed and ${skipped.length === 1 ? 'was' : 'were'} skipped (${skipped.map((s) => `${s.store}: ${oneLine(s.error)}`).join('; ')}); the table holds the ${ran} run(s) done`);
 }

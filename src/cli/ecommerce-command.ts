@@ -28,7 +28,8 @@ import { renderPlans } from '../../scenarios/shared/plans.ts';
 import { scenarioResult } from '../../scenarios/shared/timing.ts';
 import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
 import { UsageError } from './errors.ts';
-import { describeStore, openStore, type OpenStore } from './store-session.ts';
+import { interrupts } from '../runner/interrupts.ts';
+import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
 import { addTargetOptions, defaultStores, loadConfig, singleTarget, StoreTargets, type TargetFlags } from './store-targets.ts';
 import { checkOutPath } from './ycsb-command.ts';
 import { positiveInteger, nonNegativeNumber, collect } from './option-parsers.ts';
@@ -159,7 +160,12 @@ export interface EcommercePhaseOptions {
 }
 
 /** `docbench load|run --scenario ecommerce …`: the scenario on the YCSB-shaped commands. */
-export async function runEcommercePhase(options: EcommercePhaseOptions): Promise<void> {
+export function runEcommercePhase(options: EcommercePhaseOptions): Promise<void> {
+  // Interrupted, the run stops and its partial result is printed and written all the same.
+  return interrupts.holding(() => ecommercePhase(options));
+}
+
+async function ecommercePhase(options: EcommercePhaseOptions): Promise<void> {
   if (!ECOMMERCE_DIALECTS.runsOn(options.store)) throw new UsageError(`--store: the ecommerce scenario runs on ${ECOMMERCE_DIALECTS.stores.join(', ')}; got "${options.store}"`);
   checkOutPath(options.out);
   const settings = parseSettings(assignments(options.property, options));
@@ -248,7 +254,7 @@ export function registerEcommerceCommand(program: Command): void {
     .option('--skip-seed', 'run on the dataset each store already holds (from an earlier seed)', false)
     .option('--out-dir <dir>', 'where result files go (default: results/ecommerce-<timestamp>)')
     .option('--docker', 'use the real servers started by `docbench up --docker`', false);
-  addCommonOptions(addTargetOptions(command, { several: true })).action(async (opts: CommonOptions & TargetFlags & { stores?: string; workloads: string; skipSeed: boolean; outDir?: string; docker: boolean }) => {
+  addCommonOptions(addTargetOptions(command, { several: true })).action((opts: CommonOptions & TargetFlags & { stores?: string; workloads: string; skipSeed: boolean; outDir?: string; docker: boolean }) => interrupts.holding(async () => {
     const config = loadConfig(opts.config);
     const configured = defaultStores(config, ECOMMERCE_DIALECTS.stores).filter((s) => ECOMMERCE_DIALECTS.runsOn(s));
     const stores = storeList(opts.stores ?? configured.join(','), '--stores');
@@ -270,6 +276,8 @@ export function registerEcommerceCommand(program: Command): void {
     const results: Result[] = [];
     const mismatches: string[] = [];
     for (const store of stores) {
+      // Interrupted: the runs done are kept, and the table is printed for them.
+      if (interrupts.signal !== undefined) break;
       const opened = await open(store, targets.urlOf(store), settings);
       try {
         if (reseed) {
@@ -279,6 +287,7 @@ export function registerEcommerceCommand(program: Command): void {
           process.stderr.write(`${store}: seeded ${settings.customers} customers in ${(load.overall.runtimeMs / 1000).toFixed(1)} s${insert ? ` (${insert.latency.operations} bulk writes)` : ''}\n`);
         }
         for (const workload of workloads) {
+          if (interrupts.signal !== undefined) break;
           mismatches.push(
             ...(await runStore(opened, workload, settings, !opts.quiet, (result) => {
               const variants = ['variant.pagination', 'variant.join'].map((k) => result.workload.properties[k]).filter((v) => typeof v === 'string');
@@ -288,7 +297,7 @@ export function registerEcommerceCommand(program: Command): void {
           );
         }
       } finally {
-        await opened.store.close();
+        await closeQuietly(opened.store);
       }
     }
     const table = `${renderRunTable(results)}\n${renderServers(results)}${plansSection(results)}`;
@@ -296,5 +305,5 @@ export function registerEcommerceCommand(program: Command): void {
     writeFileAtomic(join(outDir, 'comparison.md'), `# E-commerce scenario (Altoros 2022): ${settings.customers} customers × ${settings.orderspercustomer} orders\n\n${table}`);
     process.stderr.write(`results written to ${outDir}\n`);
     failIfWrong(mismatches);
-  });
+  }));
 }

@@ -38,6 +38,7 @@ import { workloadFromText, type WorkloadProperties } from '../workload/propertie
 import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
 import { checkOutPath, flagOverrides, runYcsbPhase } from './ycsb-command.ts';
+import { interrupts } from '../runner/interrupts.ts';
 import { openStore } from './store-session.ts';
 import { addTargetOptions, StoreTargets } from './store-targets.ts';
 import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
@@ -269,7 +270,12 @@ async function seedScenario(store: string, scenario: 'ecommerce' | 'persons', op
   }
 }
 
-export async function runK6Command(options: K6CommandOptions): Promise<Result[]> {
+export function runK6Command(options: K6CommandOptions): Promise<Result[]> {
+  // Interrupted, k6 writes its summary, that run's result is kept (partial), and no store after it runs.
+  return interrupts.holding(() => k6Command(options));
+}
+
+async function k6Command(options: K6CommandOptions): Promise<Result[]> {
   checkOutPath(options.out);
   if (options.stores.length === 0) throw new UsageError('--store: give at least one store');
   for (const store of options.stores) storeName(store, '--store');
@@ -306,6 +312,7 @@ export async function runK6Command(options: K6CommandOptions): Promise<Result[]>
   };
 
   for (const store of options.stores) {
+    if (interrupts.signal !== undefined) break;
     if (plan.scenario === 'ycsb') {
       if (options.direct) {
         if (!options.quiet) log(`k6: ${store}: load, then the direct run (docbench run) for comparison`);
@@ -321,6 +328,7 @@ export async function runK6Command(options: K6CommandOptions): Promise<Result[]>
     } else if ((plan.scenario === 'ecommerce' && options.customers !== undefined) || (plan.scenario === 'persons' && options.size !== undefined)) {
       await seedScenario(store, plan.scenario, options, targets);
     }
+    if (interrupts.signal !== undefined) break;
     const { result, code, summary } = await runEndToEnd(k6, script, store, options, plan, targets);
     // k6's own summary (thresholds, checks, its metrics) beside docbench's result.
     if (!options.quiet) process.stderr.write(summary);

@@ -5,6 +5,7 @@
  * this side knows.
  */
 import { spawn } from 'node:child_process';
+import { interrupts, type RunSignal } from '../runner/interrupts.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadSettings } from '../../k6/lib/settings.ts';
@@ -26,6 +27,8 @@ export interface K6Run {
   machine?: MachineCpu;
   /** What k6 printed on stdout: its own end-of-test summary (thresholds, checks, metrics). */
   summary: string;
+  /** The signal docbench passed on to k6 (Ctrl-C, SIGTERM), when the run was interrupted. */
+  interrupted?: RunSignal;
 }
 
 export interface K6RunOptions {
@@ -41,7 +44,16 @@ export function runK6(binary: string, script: string, env: Record<string, string
   // k6's REST API (nothing here uses it) on any free port: its fixed default would collide with
   // any other k6 on the machine.
   const args = ['run', ...(options.quiet ? ['--quiet'] : []), '--no-color', '--address', '127.0.0.1:0', ...(options.summaryExport ? ['--summary-export', options.summaryExport] : []), script];
-  const child = spawn(binary, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // k6 runs in a process group of its own, so a terminal's Ctrl-C reaches docbench only, which
+  // passes exactly one signal on: k6 then stops its iterations and writes its summary (a second
+  // one would make it abort without one). A forced exit of docbench kills it.
+  const child = spawn(binary, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  let interrupted: RunSignal | undefined;
+  const forgetSignal = interrupts.onSignal((signal) => {
+    interrupted = signal;
+    child.kill(signal);
+  });
+  const forgetExit = interrupts.onForcedExit(() => child.kill('SIGKILL'));
   let summary = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (summary += chunk));
   const sampler = child.pid !== undefined && process.platform === 'linux' ? new CpuSampler(child.pid) : null;
@@ -49,9 +61,11 @@ export function runK6(binary: string, script: string, env: Record<string, string
   return new Promise((resolveRun, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => {
+      forgetSignal();
+      forgetExit();
       sampler?.stop();
       const machine = machineMeter.read().machine;
-      resolveRun({ code, sampler, total: cpuBetween(before, reapedChildrenCpu()), summary, ...(machine ? { machine } : {}) });
+      resolveRun({ code, sampler, total: cpuBetween(before, reapedChildrenCpu()), summary, ...(machine ? { machine } : {}), ...(interrupted ? { interrupted } : {}) });
     });
   });
 }
@@ -72,8 +86,8 @@ export function readK6Result(exportFile: string, env: Record<string, string | un
   return toResult(data, setup, loadSettings(env));
 }
 
-/** k6's result, completed with what only this side knows: the client's CPU and machine. */
-export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'total' | 'machine'>, workloadFile: string | undefined, overrides: string[]): Result {
+/** k6's result, completed with what only this side knows: the client's CPU and machine, an interruption. */
+export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'total' | 'machine' | 'interrupted'>, workloadFile: string | undefined, overrides: string[]): Result {
   const ops = result.overall.operations;
   const requests = Number(result.store.extra?.['service.requests'] ?? 0);
   // The measured window: from the end of setup() to handleSummary, without k6's start-up
@@ -84,6 +98,7 @@ export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'tot
   const perRequest = requests > 0 ? round1(cpuUs / requests) : 0;
   const perOp = ops > 0 ? round1(cpuUs / ops) : 0;
   const totalMs = run.total ? round1(run.total.userMs + run.total.systemMs) : null;
+  const partial: Result['partial'] = run.interrupted ? { reason: run.interrupted, detail: `interrupted by ${run.interrupted}: k6 stopped its iterations and wrote its summary` } : undefined;
   const note = cpu
     ? `client CPU (k6 process${window ? ', measured window' : ', whole process incl. start-up'}): ${perRequest} us per request, ${perOp} us per operation` +
       (window && totalMs !== null ? `; the whole k6 process used ${totalMs} ms incl. start-up` : '')
@@ -95,7 +110,8 @@ export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'tot
     machine: describeMachine(),
     clientCpu: cpu ? { userMs: round1(cpu.userMs), systemMs: round1(cpu.systemMs), usPerOp: perOp } : result.clientCpu,
     ...(run.machine ? { machineCpu: run.machine } : {}),
-    notes: result.notes.map((n) => (n === CLIENT_CPU_NOT_MEASURED ? note : n)),
+    ...(partial ? { partial } : {}),
+    notes: [...(partial ? [`PARTIAL RESULT: ${partial.detail}; the figures cover the iterations done until then`] : []), ...result.notes.map((n) => (n === CLIENT_CPU_NOT_MEASURED ? note : n))],
   };
 }
 

@@ -112,11 +112,11 @@ export class LoadWrites implements FailedWrites {
 export function loadFailure(outcome: PhaseOutcome, writes: FailedWrites, storeName: string): LoadFailedError | null {
   const failed = writes.failedRecords;
   if (failed === 0) return null;
-  const total = outcome.recordsLoaded;
+  const total = outcome.recordsLoaded + outcome.measurements.failedOperations;
   const sample = ['INSERT-BATCH', 'INSERT'].flatMap((name) => outcome.measurements.errorSamples(name))[0];
   // A driver's message may span lines; the CLI's error is one line.
   const reason = sample === undefined ? '' : ` (first error: ${sample.replace(/\s+/g, ' ').slice(0, 200)})`;
   const summary = `${failed} of ${total} records were not written${writes.countsFailedBatches ? ' (counting each failed batch whole)' : ''}${reason}`;
-  outcome.notes.unshift(`LOAD FAILED: ${summary}; the figures below count the failed writes too, so they are not the rate of a load`);
+  outcome.notes.unshift(`LOAD FAILED: ${summary}; the figures below count the failed writes too (under Return= and the -FAILED rows), but not in the throughput, which is the rate of the records written`);
   return new LoadFailedError(`${storeName}: the load failed: ${summary}`);
 }

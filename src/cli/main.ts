@@ -13,6 +13,13 @@ import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
 import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
 import { addTargetOptions, singleTarget } from './store-targets.ts';
+import { interrupts } from '../runner/interrupts.ts';
+import { parseOnError, type OnError } from '../runner/fault-policy.ts';
+
+const ON_ERROR_HELP = 'when an operation fails: continue (count it, keep the schedule; default) or abort (stop the run, still writing its partial result)';
+
+/** Commands that handle SIGINT/SIGTERM themselves (the service stops gracefully on its own). */
+const OWN_SIGNAL_HANDLING = new Set(['serve']);
 
 /**
  * YCSB habits: `docbench -load …` / `docbench -t …`, and single-dash `-threads`, `-target`,
@@ -57,9 +64,10 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     .option('--target <ops>', 'target operations per second (0 = unthrottled)', nonNegativeNumber('--target'))
     .option('--processes <n>', PROCESSES_HELP, positiveInteger('--processes'))
     .option('--out <file>', 'write the JSON result here (atomically)')
+    .option('--on-error <mode>', ON_ERROR_HELP, parseOnError, 'continue' as OnError)
     .option('--fresh', 'load only: drop the table first so the load starts clean', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; out?: string; fresh: boolean; quiet: boolean }) => {
+    .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; out?: string; onError: OnError; fresh: boolean; quiet: boolean }) => {
       const target = singleTarget(opts, opts.store);
       if (opts.scenario === 'ecommerce') {
         if (opts.processes !== undefined && opts.processes > 1) throw new UsageError('--processes: the ecommerce scenario runs its workers in one process for now');
@@ -90,6 +98,7 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
         fresh: opts.fresh,
         status: !opts.quiet,
         print: true,
+        onError: opts.onError,
       });
     });
 }
@@ -117,9 +126,10 @@ export function buildProgram(): Command {
     .option('--target <ops>', 'target operations per second', nonNegativeNumber('--target'))
     .option('--processes <n>', PROCESSES_HELP, positiveInteger('--processes'))
     .option('--out-dir <dir>', 'where result files go (default: results/<timestamp>)')
+    .option('--on-error <mode>', ON_ERROR_HELP, parseOnError, 'continue' as OnError)
     .option('--docker', 'use the real servers started by `docbench up --docker`', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { stores?: string[]; url?: string[]; config?: string; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; outDir?: string; docker: boolean; quiet: boolean }) => {
+    .action(async (opts: { stores?: string[]; url?: string[]; config?: string; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; outDir?: string; onError: OnError; docker: boolean; quiet: boolean }) => {
       await runComparison({
         ...(opts.stores !== undefined ? { stores: opts.stores } : {}),
         ...(opts.url !== undefined ? { url: opts.url } : {}),
@@ -133,6 +143,7 @@ export function buildProgram(): Command {
         outDir: opts.outDir ?? join('results', new Date().toISOString().replace(/[:.]/g, '-')),
         status: !opts.quiet,
         docker: opts.docker,
+        onError: opts.onError,
       });
     });
 
@@ -156,21 +167,37 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * Run one command; resolves with the exit code: 0, 2 for a user error, 130/143 after SIGINT or
+ * SIGTERM (the interrupted run's partial result is printed and written first; see
+ * runner/interrupts.ts).
+ */
 export async function main(argv: readonly string[]): Promise<number> {
   const program = buildProgram();
+  const args = translateYcsbArgs(argv);
+  const handleSignals = !OWN_SIGNAL_HANDLING.has(args[0] ?? '');
+  if (handleSignals) interrupts.install();
   try {
-    await program.parseAsync(translateYcsbArgs(argv), { from: 'user' });
-    return 0;
+    await program.parseAsync(args, { from: 'user' });
+    return interrupts.exitCode ?? 0;
   } catch (error) {
+    const interrupted = interrupts.exitCode;
     if (error instanceof CommanderError) {
       // Help and version exit 0; usage mistakes were already printed by commander.
       return error.exitCode === 0 ? 0 : USER_ERROR_EXIT_CODE;
     }
     if (isUserError(error)) {
       process.stderr.write(`docbench: ${error.message}\n`);
-      return USER_ERROR_EXIT_CODE;
+      return interrupted ?? USER_ERROR_EXIT_CODE;
+    }
+    if (interrupted !== undefined) {
+      // What broke while stopping (a driver closed under a call) is no bug worth a stack trace.
+      process.stderr.write(`docbench: interrupted by ${interrupts.signal}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
+      return interrupted;
     }
     throw error;
+  } finally {
+    if (handleSignals) interrupts.uninstall();
   }
 }
 

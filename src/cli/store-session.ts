@@ -1,8 +1,9 @@
 import { localTarget, hasLocalTarget } from '../local/targets.ts';
 import type { StoreInfo } from '../results/schema.ts';
 import { settingsOf, storeFactory, storeName } from '../stores/stores.ts';
-import type { Store } from '../stores/store.ts';
+import type { Store, StoreStats } from '../stores/store.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
+import { interrupts } from '../runner/interrupts.ts';
 import { UsageError } from './errors.ts';
 import { maskUrl } from './mask-url.ts';
 
@@ -58,9 +59,57 @@ export async function openStore(name: string, url: string | undefined, propertie
   };
 }
 
+/** How long one post-run stats call may take, and how long to wait before the one retry. */
+const STATS_TIMEOUT_MS = 10_000;
+const STATS_RETRY_AFTER_MS = 1000;
+
+/**
+ * The store's stats after a run. The store may have gone down (or be reconnecting) as the run
+ * ended: one retry a second later, each try bounded, and then the result is written without the
+ * figures, saying what could not be read rather than losing the run.
+ */
+async function readStats(store: Store): Promise<{ stats: StoreStats; unread?: string }> {
+  let lastError: unknown;
+  // Interrupted, the user is waiting for the partial result: one short try.
+  const interrupted = interrupts.signal !== undefined;
+  for (let attempt = 0; attempt < (interrupted ? 1 : 2); attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, STATS_RETRY_AFTER_MS));
+    try {
+      return { stats: await withTimeout(store.stats(), interrupted ? STATS_TIMEOUT_MS / 2 : STATS_TIMEOUT_MS) };
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  const why = (lastError instanceof Error ? lastError.message : String(lastError)).replace(/\s+/g, ' ').slice(0, 200);
+  return { stats: { server: 'unknown', serverVersion: 'unknown', driver: 'unknown' }, unread: `server, version, driver and sizes (stats: ${why})` };
+}
+
+function withTimeout<T>(pending: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  pending.catch(() => {});
+  return Promise.race([pending, limit]).finally(() => clearTimeout(timer));
+}
+
+/** How long closing a store after a run may take (a stalled server never answers a QUIT). */
+const CLOSE_TIMEOUT_MS = 5000;
+
+/**
+ * Close the store after a run; a store that went down or stalled may fail to close cleanly, or
+ * not answer at all, which loses nothing (the CLI exits explicitly, sockets and all).
+ */
+export async function closeQuietly(store: Store): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)));
+  await Promise.race([store.close().catch(() => {}), limit]);
+  clearTimeout(timer);
+}
+
 /** What the result records about the store, from the server itself and from the local target. */
 export async function describeStore(open: OpenStore): Promise<StoreInfo> {
-  const stats = await open.store.stats();
+  const { stats, unread } = await readStats(open.store);
   // A server that cannot say what it is (CouchbaseMock answers no version call) is named from
   // the local target docbench installed and started, and the result says so.
   const fromTarget = stats.serverVersion === 'unknown' && open.targetProduct ? splitProduct(open.targetProduct) : undefined;
@@ -81,6 +130,7 @@ export async function describeStore(open: OpenStore): Promise<StoreInfo> {
     ...(stats.memoryBytes !== undefined ? { memoryBytes: stats.memoryBytes } : {}),
     ...(stats.recordCount !== undefined ? { recordCount: stats.recordCount } : {}),
     ...(extra ? { extra } : {}),
+    ...(unread ? { unread: [unread] } : {}),
   };
 }
 

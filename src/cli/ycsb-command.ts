@@ -13,7 +13,10 @@ import { Random } from '../workload/random.ts';
 import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
 import { failedWritesOf, LoadWrites, loadFailure, refuseLoadOverExistingRecords } from './load-guard.ts';
-import { describeStore, openStore, type OpenStore } from './store-session.ts';
+import { faultPolicyOf, type OnError } from '../runner/fault-policy.ts';
+import { interrupts } from '../runner/interrupts.ts';
+import { runStoppedError } from './run-stopped.ts';
+import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
 
 export interface YcsbCommandOptions {
   phase: 'load' | 'run';
@@ -34,14 +37,20 @@ export interface YcsbCommandOptions {
   status: boolean;
   /** Print YCSB text on stdout. */
   print: boolean;
+  /** `--on-error`: go on counting failures (default), or stop at the first. */
+  onError?: OnError;
 }
 
-/** Check an output path before any work, so a bad --out fails fast and nothing is half-written. */
-export function checkOutPath(out: string | undefined): void {
+/**
+ * Check an output path before any work, so a bad --out (or exportfile) fails fast, not after the
+ * run, and nothing is half-written.
+ */
+export function checkOutPath(out: string | undefined, what = '--out'): void {
   if (out === undefined) return;
-  if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`--out ${out} is a directory; expected a file path`);
+  if (out.trim() === '') throw new UsageError(`${what}: expected a file path, got an empty one`);
+  if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`${what} ${out} is a directory; expected a file path`);
   const dir = dirname(out);
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`--out ${out}: ${dir} is not a directory`);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${what} ${out}: ${dir} is not a directory`);
 }
 
 /** `-p` overrides implied by the convenience flags, applied after the user's own. */
@@ -91,12 +100,22 @@ export function loadWorkloadFor(options: YcsbCommandOptions): LoadedWorkload {
   return workload;
 }
 
-/** `docbench load` / `docbench run`: one YCSB phase against one store. */
-export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result> {
+/**
+ * `docbench load` / `docbench run`: one YCSB phase against one store. Interrupted (SIGINT,
+ * SIGTERM), the phase stops, and its partial result is printed and written all the same.
+ */
+export function runYcsbPhase(options: YcsbCommandOptions): Promise<Result> {
+  return interrupts.holding(() => ycsbPhase(options));
+}
+
+async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
   checkOutPath(options.out);
-  const workload = loadWorkloadFor(options);
+  // maxerrorrate is the run's, not the workload's: taken out before the workload is read.
+  const { policy: faults, rest } = faultPolicyOf(options.overrides, options.onError);
+  const workload = loadWorkloadFor({ ...options, overrides: rest });
   const p = workload.properties;
   checkDbProperty(p, options.store);
+  checkOutPath(p.exportfile, 'exportfile');
   const processes = processesFor(options.processes, p);
   const open = await openStore(options.store, options.url, p);
   let pool: ProcessPool | undefined;
@@ -112,7 +131,8 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
     // In one process the load's store is wrapped to count failed writes; worker processes report theirs in the status counts.
     const writes = new LoadWrites(open.store);
     const phaseStore = options.phase === 'load' && !pool ? writes.store : open.store;
-    const phaseOptions = { store: phaseStore, workload: core, properties: p, status: options.status, label: `[${options.store} ${workload.name} ${options.phase}]`, ...(pool ? { pool } : {}) };
+    const label = `[${options.store} ${workload.name} ${options.phase}]`;
+    const phaseOptions = { store: phaseStore, workload: core, properties: p, status: options.status, label, faults, ...(pool ? { pool } : {}) };
     const outcome = options.phase === 'load' ? await runLoadPhase(phaseOptions) : await runTransactionPhase(phaseOptions);
     const failure = options.phase === 'load' ? loadFailure(outcome, pool ? failedWritesOf(outcome, p.batchsize) : writes, options.store) : null;
     const storeInfo = await describeStore(open);
@@ -129,9 +149,11 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
     if (options.print || p.exportfile !== undefined) exportMeasurements(result, p);
     if (options.out) writeResult(options.out, result);
     if (failure) throw failure;
+    const stopped = runStoppedError(result, `${options.store} ${workload.name} ${options.phase}`);
+    if (stopped) throw stopped;
     return result;
   } finally {
     await pool?.close();
-    await open.store.close();
+    await closeQuietly(open.store);
   }
 }

@@ -1,5 +1,5 @@
 import { newLatencyHistogram, type Histogram } from './histogram.ts';
-import type { Status } from './status.ts';
+import { isOutage, type Status } from './status.ts';
 
 /** Counts and latency of one named operation (`READ`, `UPDATE-FAILED`, `Intended-READ`, …). */
 export interface OperationSeries {
@@ -25,14 +25,22 @@ const MAX_ERROR_SAMPLES = 5;
 export class Measurements {
   readonly series = new Map<string, OperationSeries>();
   readonly statuses = new Map<string, StatusCounts>();
-  /** Operations counted in the statistics (after warm-up). */
+  /** Operations counted in the statistics (after warm-up) that did their work: the throughput. */
   measuredOperations = 0;
+  /** Operations after warm-up that failed (a store call ERROR, TIMEOUT or SERVICE_UNAVAILABLE): not throughput. */
+  failedOperations = 0;
   /** Operations done during warm-up (not in any statistic). */
   warmupOperations = 0;
+  /** Operations still waiting for the store when the run's drain was over (not in any statistic). */
+  abandonedOperations = 0;
   recording = true;
   /** Latency of all operations in the current status interval (reset by the status reporter). */
   readonly interval = newLatencyHistogram();
   intervalOperations = 0;
+  /** Of the interval's operations, those that failed. */
+  intervalFailures = 0;
+  /** Store calls in the interval that failed because the store was out of reach (TIMEOUT, SERVICE_UNAVAILABLE). */
+  intervalOutageCalls = 0;
 
   constructor(
     readonly recordServiceTime: boolean,
@@ -44,6 +52,8 @@ export class Measurements {
    * `intendedStartMs` is the scheduled start under a target rate (= startMs when unthrottled).
    */
   measure(operation: string, status: Status, intendedStartMs: number, startMs: number, endMs: number, error?: unknown): void {
+    // Outages show in the time series during warm-up too (when the store went is worth knowing).
+    if (isOutage(status)) this.intervalOutageCalls++;
     if (!this.recording) return;
     const failed = status !== 'OK';
     this.countStatus(operation, status, error);
@@ -59,12 +69,18 @@ export class Measurements {
     this.record('VERIFY', latencyMs);
   }
 
-  /** Record a whole client-level operation (counted in OVERALL unless in warm-up, and in the status interval). */
-  completeOperation(latencyMs: number): void {
+  /**
+   * Record a whole client-level operation (counted in OVERALL unless in warm-up, and in the status
+   * interval). A failed one is counted apart: a store that is down answers fast, and its failures
+   * must not pass for throughput.
+   */
+  completeOperation(latencyMs: number, failed = false): void {
     // Warm-up operations stay out of the statistics but still show in the status line and time series.
-    if (this.recording) this.measuredOperations++;
-    else this.warmupOperations++;
+    if (!this.recording) this.warmupOperations++;
+    else if (failed) this.failedOperations++;
+    else this.measuredOperations++;
     this.intervalOperations++;
+    if (failed) this.intervalFailures++;
     this.interval.recordValue(toMicros(latencyMs));
   }
 

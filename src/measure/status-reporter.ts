@@ -7,6 +7,10 @@ export interface TimeSeriesPoint {
   opsPerSec: number;
   p99Us: number;
   warmup: boolean;
+  /** Of `operations`, those that failed (absent when none did). */
+  failed?: number;
+  /** Store calls that failed because the store was out of reach: refused, closed, timed out (absent when none). */
+  outageCalls?: number;
 }
 
 export interface StatusReporterOptions {
@@ -26,6 +30,10 @@ export interface StatusReporterOptions {
    * measurements (absent when the workers record into the measurements themselves).
    */
   collect?: () => Promise<void>;
+  /** Print status lines (default true); the time series is sampled either way. */
+  print?: boolean;
+  /** Called with each second's point, once sampled (the coordinator checks the error budget there). */
+  onSample?: (point: TimeSeriesPoint, totals: { operations: number; failed: number }) => void;
 }
 
 /**
@@ -38,7 +46,9 @@ export class StatusReporter {
   readonly series: TimeSeriesPoint[] = [];
   private readonly window = newLatencyHistogram();
   private windowOperations = 0;
+  private windowFailures = 0;
   private totalOperations = 0;
+  private totalFailures = 0;
   private timer: NodeJS.Timeout | undefined;
   private startMs = 0;
   private lastTickMs = 0;
@@ -85,22 +95,32 @@ export class StatusReporter {
     const m = this.measurements;
     const seconds = (now - this.lastTickMs) / 1000;
     const operations = m.intervalOperations;
+    const failed = m.intervalFailures;
+    const outageCalls = m.intervalOutageCalls;
     const p99 = operations > 0 ? m.interval.getValueAtPercentile(99) : 0;
-    this.series.push({
+    const point: TimeSeriesPoint = {
       t: round((now - this.startMs) / 1000, 3),
       operations,
       opsPerSec: seconds > 0 ? round(operations / seconds, 1) : 0,
       p99Us: p99,
       warmup: !m.recording,
-    });
+      ...(failed > 0 ? { failed } : {}),
+      ...(outageCalls > 0 ? { outageCalls } : {}),
+    };
+    this.series.push(point);
     this.window.add(m.interval);
     this.windowOperations += operations;
+    this.windowFailures += failed;
     this.totalOperations += operations;
+    this.totalFailures += failed;
     m.interval.reset();
     m.intervalOperations = 0;
+    m.intervalFailures = 0;
+    m.intervalOutageCalls = 0;
     this.lastTickMs = now;
     this.ticks++;
-    if (!final && this.ticks % this.options.intervalSeconds === 0) this.printLine(now);
+    if (!final && this.options.print !== false && this.ticks % this.options.intervalSeconds === 0) this.printLine(now);
+    if (!final) this.options.onSample?.(point, { operations: this.totalOperations, failed: this.totalFailures });
   }
 
   private printLine(now: number): void {
@@ -108,11 +128,14 @@ export class StatusReporter {
     const done = this.totalOperations;
     const current = this.windowOperations / this.options.intervalSeconds;
     const p99 = this.windowOperations > 0 ? this.window.getValueAtPercentile(99) : 0;
+    // Failed operations are in the counts (they were issued) but the error rate says how many failed.
+    const errors = this.windowOperations > 0 && this.windowFailures > 0 ? `; ${formatRate(this.windowFailures / this.windowOperations)} errors` : '';
     const line =
       `${this.options.label} ${Math.round(elapsed)} sec: ${done} operations; ${current.toFixed(1)} current ops/sec; ` +
-      `p99 ${p99} us${this.measurements.recording ? '' : ' (warm-up)'}; ${this.eta(elapsed, done)}`;
+      `p99 ${p99} us${errors}${this.measurements.recording ? '' : ' (warm-up)'}; ${this.eta(elapsed, done)}`;
     this.window.reset();
     this.windowOperations = 0;
+    this.windowFailures = 0;
     if (this.isTTY) {
       this.write(`\r\x1b[K${line}`);
       this.drewInPlace = true;
@@ -128,6 +151,11 @@ export class StatusReporter {
     if (!Number.isFinite(left)) return 'est completion unknown';
     return `est completion in ${formatDuration(Math.max(0, left))}`;
   }
+}
+
+function formatRate(rate: number): string {
+  const percent = rate * 100;
+  return `${percent >= 10 || percent === 0 ? percent.toFixed(0) : percent.toFixed(1)}%`;
 }
 
 function round(value: number, digits: number): number {

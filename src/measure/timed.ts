@@ -5,6 +5,7 @@
  * scenario timer call this and file the result under the operation's name.
  */
 import { UnsupportedError } from '../stores/store.ts';
+import { outageStatusOf } from './failure-kind.ts';
 import type { Status } from './status.ts';
 
 export interface Timed<T> {
@@ -17,9 +18,13 @@ export interface Timed<T> {
   endMs: number;
 }
 
-/** An adapter's exception as a YCSB status: UnsupportedError is UNSUPPORTED, anything else ERROR. */
+/**
+ * An adapter's exception as a YCSB status: UnsupportedError is UNSUPPORTED; a store out of reach
+ * is SERVICE_UNAVAILABLE or TIMEOUT (failure-kind.ts); anything else ERROR.
+ */
 export function statusOfError(error: unknown): Status {
-  return error instanceof UnsupportedError ? 'UNSUPPORTED' : 'ERROR';
+  if (error instanceof UnsupportedError) return 'UNSUPPORTED';
+  return outageStatusOf(error) ?? 'ERROR';
 }
 
 const alwaysOk = (): Status => 'OK';

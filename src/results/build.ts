@@ -3,6 +3,7 @@ import type { Measurements } from '../measure/measurements.ts';
 import { STATUSES, type Status } from '../measure/status.ts';
 import type { PhaseOutcome } from '../runner/phases.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
+import { faultNotes, faultsOf, partialOf } from './faults.ts';
 import { describeMachine } from './machine.ts';
 import { RESULT_SCHEMA_VERSION, type OperationResult, type Result, type StoreInfo } from './schema.ts';
 
@@ -30,6 +31,8 @@ export function buildResult(outcome: PhaseOutcome, context: ResultContext): Resu
   const operations = m.measuredOperations;
   const seconds = outcome.runtimeMs / 1000;
   const cpuMs = outcome.cpu.userMs + outcome.cpu.systemMs;
+  const faults = faultsOf(outcome);
+  const partial = partialOf(outcome, faults);
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
     kind: context.kind,
@@ -50,6 +53,8 @@ export function buildResult(outcome: PhaseOutcome, context: ResultContext): Resu
       throughputOpsPerSec: seconds > 0 ? round3(operations / seconds) : 0,
       operations,
     },
+    ...(partial ? { partial } : {}),
+    ...(faults ? { faults } : {}),
     warmup: { seconds: typeof p.warmuptime === 'number' ? p.warmuptime : 0, operations: m.warmupOperations },
     clientCpu: {
       userMs: round3(outcome.cpu.userMs),
@@ -62,7 +67,8 @@ export function buildResult(outcome: PhaseOutcome, context: ResultContext): Resu
     returns: totalReturns(m),
     operations: operationRows(m, percentilesOf(p)),
     timeSeries: outcome.timeSeries.map((point) => ({ ...point, opsPerSec: round3(point.opsPerSec) })),
-    notes: [...outcome.notes, ...saturationNotes(outcome)],
+    // Why the result is partial comes first; a phase's own verdict (a failed load) next, then the failures.
+    notes: [...faultNotes(partial, undefined), ...outcome.notes, ...faultNotes(undefined, faults), ...saturationNotes(outcome)],
   };
 }
 

@@ -9,6 +9,7 @@ import { UserError } from '../common/user-error.ts';
 import { addEncodedHistogram } from '../measure/histogram.ts';
 import { Measurements } from '../measure/measurements.ts';
 import type { PhaseOutcome } from '../runner/phases.ts';
+import { isFaultNote } from './faults.ts';
 import { buildResult } from './build.ts';
 import { RESULT_SCHEMA_VERSION, type OperationResult, type Result } from './schema.ts';
 
@@ -46,6 +47,10 @@ export function mergeTimeSeries(results: readonly Result[]): TimeSeriesPoint[] {
         merged.opsPerSec = Math.round((merged.opsPerSec + point.opsPerSec) * 1000) / 1000;
         merged.p99Us = Math.max(merged.p99Us, point.p99Us);
         merged.warmup = merged.warmup || point.warmup;
+        const failed = (merged.failed ?? 0) + (point.failed ?? 0);
+        const outageCalls = (merged.outageCalls ?? 0) + (point.outageCalls ?? 0);
+        if (failed > 0) merged.failed = failed;
+        if (outageCalls > 0) merged.outageCalls = outageCalls;
       }
     }
   }
@@ -87,6 +92,7 @@ export function mergeResults(results: readonly Result[]): Result {
   for (const r of results) {
     absorbRows(measurements, r.operations);
     measurements.measuredOperations += r.overall.operations;
+    measurements.failedOperations += r.faults?.failedOperations ?? 0;
     measurements.warmupOperations += r.warmup.operations;
   }
   const sum = (of: (r: Result) => number) => results.reduce((total, r) => total + of(r), 0);
@@ -100,7 +106,8 @@ export function mergeResults(results: readonly Result[]): Result {
     timeSeries: mergeTimeSeries(results),
     cpu: { userMs: sum((r) => r.clientCpu.userMs), systemMs: sum((r) => r.clientCpu.systemMs), ...(busy.length > 0 ? { eventLoopBusyPercent: busy } : {}) },
     recordsLoaded: 0,
-    notes: [...new Set(results.flatMap((r) => r.notes))],
+    // Failure notes are made again from the merged counts.
+    notes: [...new Set(results.flatMap((r) => r.notes).filter((note) => !isFaultNote(note)))],
     processes: sum((r) => r.clientCpu.processes ?? 1),
   };
   const merged = buildResult(outcome, {

@@ -54,6 +54,36 @@ export const storeInfoSchema = z.object({
   memoryBytes: z.number().nonnegative().optional(),
   recordCount: z.number().nonnegative().optional(),
   extra: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  /** What docbench asked the store after the run and could not read (the store was down): `what: why`. */
+  unread: z.array(z.string()).optional(),
+});
+
+/**
+ * A stretch of the run during which the store could not be reached: calls failed as
+ * SERVICE_UNAVAILABLE or TIMEOUT (or nothing succeeded), from `fromSecond` to `toSecond` of the
+ * time series. `recovered` says whether operations succeeded again before the run ended.
+ */
+export const outageSchema = z.object({
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  fromSecond: z.number().nonnegative(),
+  toSecond: z.number().nonnegative(),
+  /** Operations that failed in the window. */
+  failedOperations: count,
+  /** Store calls that failed as out of reach in the window. */
+  outageCalls: count,
+  recovered: z.boolean(),
+});
+
+/** How failures went in a run, and the policy it ran under (`--on-error`, `maxerrorrate`). */
+export const faultsSchema = z.object({
+  onError: z.enum(['continue', 'abort']),
+  maxErrorRate: z.number().min(0).max(1).optional(),
+  /** Operations (after warm-up) that failed: not in `overall.operations` nor in the throughput. */
+  failedOperations: count,
+  /** failedOperations over every operation issued (failed + done). */
+  errorRate: z.number().min(0).max(1),
+  outages: z.array(outageSchema),
 });
 
 export const machineSchema = z.object({
@@ -121,9 +151,16 @@ export const resultSchema = z.object({
     /** Measured window in ms (warm-up excluded). */
     runtimeMs: z.number().nonnegative(),
     throughputOpsPerSec: z.number().nonnegative(),
-    /** Client-level operations measured (records, in a load phase). */
+    /** Client-level operations measured that did their work (records, in a load phase); failed ones are in `faults`. */
     operations: count,
   }),
+  /**
+   * Present when the run stopped before its end: interrupted (SIGINT, SIGTERM), aborted at the
+   * first failure (`--on-error abort`) or past its error budget (`maxerrorrate`). The figures
+   * cover what was done until then.
+   */
+  partial: z.object({ reason: z.enum(['on-error', 'error-budget', 'SIGINT', 'SIGTERM']), detail: z.string() }).optional(),
+  faults: faultsSchema.optional(),
   warmup: z.object({ seconds: z.number().nonnegative(), operations: count }),
   /** The client's own CPU while measuring, so a reader can tell when the harness was the limit. */
   clientCpu: z.object({
@@ -147,7 +184,19 @@ export const resultSchema = z.object({
   returns: returnsSchema,
   operations: z.array(operationSchema),
   /** One point a second: operations, ops/s and p99 of that second. */
-  timeSeries: z.array(z.object({ t: z.number(), operations: count, opsPerSec: z.number().nonnegative(), p99Us: count, warmup: z.boolean() })),
+  timeSeries: z.array(
+    z.object({
+      t: z.number(),
+      operations: count,
+      opsPerSec: z.number().nonnegative(),
+      p99Us: count,
+      warmup: z.boolean(),
+      /** Of `operations`, those that failed (absent when none). */
+      failed: count.optional(),
+      /** Store calls that failed as out of reach (SERVICE_UNAVAILABLE, TIMEOUT) in this second (absent when none). */
+      outageCalls: count.optional(),
+    }),
+  ),
   notes: z.array(z.string()),
   /** Scenario runs: how the store ran each query (see planSchema). */
   plans: z.array(planSchema).optional(),
@@ -158,3 +207,5 @@ export type StoreInfo = z.infer<typeof storeInfoSchema>;
 export type OperationResult = z.infer<typeof operationSchema>;
 export type Machine = z.infer<typeof machineSchema>;
 export type QueryPlan = z.infer<typeof planSchema>;
+export type Outage = z.infer<typeof outageSchema>;
+export type Faults = z.infer<typeof faultsSchema>;

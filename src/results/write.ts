@@ -1,16 +1,19 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { interrupts } from '../runner/interrupts.ts';
 import { resultSchema, type Result } from './schema.ts';
 
 /**
  * Write a file so that it is either absent, the old version, or the whole new version: write
  * a temporary file beside it, flush it to disk, then rename it over the target (atomic on
- * POSIX). A run that dies mid-write leaves no half-written result behind.
+ * POSIX). A run that dies mid-write leaves no half-written result behind, and a second Ctrl-C
+ * that exits in the middle of a write removes the temporary file first.
  */
 export function writeFileAtomic(path: string, text: string): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const temporary = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  const forget = interrupts.onForcedExit(() => rmSync(temporary, { force: true }));
   try {
     const fd = openSync(temporary, 'w');
     try {
@@ -23,6 +26,8 @@ export function writeFileAtomic(path: string, text: string): void {
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
+  } finally {
+    forget();
   }
 }
 

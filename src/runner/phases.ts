@@ -1,4 +1,4 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import { Measurements } from '../measure/measurements.ts';
 import type { TimeSeriesPoint } from '../measure/status-reporter.ts';
 import { canInsertMany, type KeyedRecord, type Store } from '../stores/store.ts';
@@ -6,10 +6,12 @@ import { CoreWorkload } from '../workload/core-workload.ts';
 import { loadBatchingNote, type WorkloadProperties } from '../workload/properties.ts';
 import { Random } from '../workload/random.ts';
 import type { CpuSpent } from './cpu-meter.ts';
+import type { FaultPolicy } from './fault-policy.ts';
+import type { StopReason } from './run-control.ts';
 import type { ProcessPool } from './process-pool.ts';
 import type { ThreadContext } from './process-protocol.ts';
 import { EventLoopMeter } from './cpu-meter.ts';
-import { coordinate, loopSettings, runWorkerLoop, RunControl, type ScheduleSettings, type WorkerEngine } from './schedule.ts';
+import { coordinate, loopSettings, OUTAGE_PAUSE_MS, runWorkerLoop, RunControl, type ScheduleSettings, type WorkerEngine } from './schedule.ts';
 import { SharedCounters } from './shared-counters.ts';
 import { TimedStore } from './timed-store.ts';
 import { doTransaction } from './transactions.ts';
@@ -29,6 +31,10 @@ export interface PhaseOutcome {
   notes: string[];
   /** Client processes (worker threads) the workers ran in; 1 when absent. */
   processes?: number;
+  /** Why the phase stopped; absent or `complete` when it ran to its end. */
+  stopReason?: StopReason;
+  /** The fault policy the phase ran under (recorded in the result). */
+  faults?: FaultPolicy;
 }
 
 export interface PhaseOptions {
@@ -41,6 +47,8 @@ export interface PhaseOptions {
   label: string;
   /** Run the workers in these worker processes instead of on this event loop. */
   pool?: ProcessPool;
+  /** What failed operations do to the run (default: counted, the run goes on). */
+  faults?: FaultPolicy;
 }
 
 /** The latency rows a phase records: service time for a load; YCSB's `measurement.interval` for a run. */
@@ -103,10 +111,11 @@ async function runPhase(phase: 'load' | 'run', options: PhaseOptions): Promise<P
     const spec: YcsbThreadSpec = { phase, properties: p, counters: SharedCounters.create(p.insertstart, p.recordcount).buffer };
     engine = pool.engine({ module: import.meta.url, body: 'ycsbThread', spec, threadcount: p.threadcount, measurements });
   }
-  const run = await coordinate({ measurements, settings, status: options.status, label: options.label, control: new RunControl(), engine });
+  const faults = options.faults;
+  const run = await coordinate({ measurements, settings, status: options.status, label: options.label, control: new RunControl(), engine, ...(faults ? { faults } : {}) });
   const processes = pool?.processes ?? 1;
   if (processes > 1) run.notes.push(`the ${p.threadcount} workers ran in ${processes} processes (worker threads), each with its own connections; their measurements are merged exactly`);
-  return { phase, measurements, ...run, recordsLoaded: 0, processes };
+  return { phase, measurements, ...run, recordsLoaded: 0, processes, ...(faults ? { faults } : {}) };
 }
 
 interface YcsbWorkersContext {
@@ -133,9 +142,11 @@ function runYcsbWorkers(phase: 'load' | 'run', c: YcsbWorkersContext): Promise<n
     startMs: c.startMs,
     worker: () => {
       const timed = new TimedStore(c.store, c.measurements);
-      return (dueMs) => {
+      return async (dueMs) => {
         timed.intendedStartMs = dueMs;
-        return doTransaction(c.workload, timed, c.measurements, verify);
+        const before = timed.mark();
+        await doTransaction(c.workload, timed, c.measurements, verify);
+        return timed.outcomeSince(before);
       };
     },
   });
@@ -155,6 +166,7 @@ async function runLoadWorkers(c: YcsbWorkersContext): Promise<number | undefined
       if (count === 0) break;
       // Keys and values are built before the clock starts: only the store call is timed.
       const begin = performance.now();
+      const before = timed.mark();
       if (batchSize === 1) {
         const key = workload.keyName(first);
         await timed.insert(workload.table, key, workload.buildValues(key));
@@ -167,7 +179,11 @@ async function runLoadWorkers(c: YcsbWorkersContext): Promise<number | undefined
         await timed.insertMany(workload.table, batch);
       }
       const latency = performance.now() - begin;
-      for (let i = 0; i < count; i++) measurements.completeOperation(latency);
+      const outcome = timed.outcomeSince(before);
+      const failed = outcome !== false;
+      for (let i = 0; i < count; i++) measurements.completeOperation(latency, failed);
+      if (failed) control.operationFailed();
+      if (outcome === 'outage') await sleep(OUTAGE_PAUSE_MS);
       // A store whose promises resolve at once (basic) would otherwise starve the timers.
       if ((done & 1023) + count > 1023) await yieldToEventLoop();
       done += count;

@@ -211,7 +211,9 @@ export class ProcessPool {
           if (message.type !== 'done') continue;
           absorbRows(task.measurements, message.rows);
           task.measurements.measuredOperations += message.measuredOperations;
+          task.measurements.failedOperations += message.failedOperations;
           task.measurements.warmupOperations += message.warmupOperations;
+          task.measurements.abandonedOperations += message.abandonedOperations;
           busy.push(message.busyPercent);
         }
         return busy;
@@ -229,6 +231,8 @@ export class ProcessPool {
         for (const reply of replies) {
           if (reply?.type !== 'sampled') continue;
           m.intervalOperations += reply.operations;
+          m.intervalFailures += reply.failures;
+          m.intervalOutageCalls += reply.outageCalls;
           if (reply.histogram !== undefined) addEncodedHistogram(m.interval, reply.histogram);
         }
       },

@@ -53,9 +53,9 @@ export type MainToWorker =
 export type WorkerToMain =
   | { type: 'ready' }
   | { type: 'prepared' }
-  | { type: 'sampled'; id: number; operations: number; histogram?: string }
+  | { type: 'sampled'; id: number; operations: number; failures: number; outageCalls: number; histogram?: string }
   | { type: 'call'; id: number; method: string; payload: unknown }
-  | { type: 'done'; rows: OperationResult[]; measuredOperations: number; warmupOperations: number; busyPercent?: number }
+  | { type: 'done'; rows: OperationResult[]; measuredOperations: number; failedOperations: number; warmupOperations: number; abandonedOperations: number; busyPercent?: number }
   | { type: 'failed'; error: ThreadError }
   | { type: 'closed' };
 

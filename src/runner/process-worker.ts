@@ -58,7 +58,9 @@ async function go(startMs: number): Promise<void> {
     type: 'done',
     rows: operationRows(m, []),
     measuredOperations: m.measuredOperations,
+    failedOperations: m.failedOperations,
     warmupOperations: m.warmupOperations,
+    abandonedOperations: m.abandonedOperations,
     ...(busyPercent !== undefined ? { busyPercent } : {}),
   });
 }
@@ -67,12 +69,16 @@ async function go(startMs: number): Promise<void> {
 function sample(id: number): void {
   const m = measurements;
   const operations = m?.intervalOperations ?? 0;
+  const failures = m?.intervalFailures ?? 0;
+  const outageCalls = m?.intervalOutageCalls ?? 0;
   const histogram = m !== undefined && operations > 0 ? encodeHistogram(m.interval) : undefined;
   if (m !== undefined) {
     m.interval.reset();
     m.intervalOperations = 0;
+    m.intervalFailures = 0;
+    m.intervalOutageCalls = 0;
   }
-  send({ type: 'sampled', id, operations, ...(histogram !== undefined ? { histogram } : {}) });
+  send({ type: 'sampled', id, operations, failures, outageCalls, ...(histogram !== undefined ? { histogram } : {}) });
 }
 
 port.on('message', (message: MainToWorker) => {

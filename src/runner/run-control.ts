@@ -7,9 +7,20 @@
  */
 const STOPPED = 0;
 const RECORDING = 1;
-/** Bytes: two int32 flags, then the 64-bit count of operations issued. */
-const FLAG_BYTES = 8;
+const REASON = 2;
+const ABORT_ON_ERROR = 3;
+/** Bytes: four int32 cells, then the 64-bit count of operations issued. */
+const FLAG_BYTES = 16;
 const BYTES = FLAG_BYTES + 8;
+
+/**
+ * Why a run stopped before its end: its own end (operationcount, maxexecutiontime) is `complete`;
+ * the others make its result partial: `on-error` (--on-error abort, at the first failed
+ * operation), `error-budget` (the failed share passed maxerrorrate), or the signal that
+ * interrupted it.
+ */
+export const STOP_REASONS = ['complete', 'on-error', 'error-budget', 'SIGINT', 'SIGTERM'] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
 
 export class RunControl {
   /** Pass to a worker thread to attach to the same control (shared memory). */
@@ -20,7 +31,7 @@ export class RunControl {
   /** A new control (recording), or, given a control's buffer, the same control seen from another thread. */
   constructor(buffer?: SharedArrayBuffer) {
     this.buffer = buffer ?? new SharedArrayBuffer(BYTES);
-    this.cells = new Int32Array(this.buffer, 0, 2);
+    this.cells = new Int32Array(this.buffer, 0, 4);
     this.count = new BigInt64Array(this.buffer, FLAG_BYTES, 1);
     if (buffer === undefined) Atomics.store(this.cells, RECORDING, 1);
   }
@@ -29,9 +40,33 @@ export class RunControl {
     return Atomics.load(this.cells, STOPPED) === 1;
   }
 
-  /** End the run: workers finish the operation in hand and start no other (any thread may call it). */
-  stop(): void {
+  /**
+   * End the run: workers finish the operation in hand and start no other (any thread may call it).
+   * The first reason given is the one kept.
+   */
+  stop(reason: StopReason = 'complete'): void {
+    Atomics.compareExchange(this.cells, REASON, 0, STOP_REASONS.indexOf(reason) + 1);
     Atomics.store(this.cells, STOPPED, 1);
+  }
+
+  /** `--on-error abort`: the first failed operation, in any thread, stops the run. */
+  get abortOnError(): boolean {
+    return Atomics.load(this.cells, ABORT_ON_ERROR) === 1;
+  }
+
+  set abortOnError(value: boolean) {
+    Atomics.store(this.cells, ABORT_ON_ERROR, value ? 1 : 0);
+  }
+
+  /** A worker's operation failed: with `--on-error abort` that ends the run. */
+  operationFailed(): void {
+    if (this.abortOnError) this.stop('on-error');
+  }
+
+  /** Why the run stopped (`complete` while it runs or when it ended on its own). */
+  get stopReason(): StopReason {
+    const code = Atomics.load(this.cells, REASON);
+    return code === 0 ? 'complete' : STOP_REASONS[code - 1]!;
   }
 
   /** False during warm-up: operations run but are not recorded. */

@@ -14,14 +14,23 @@
  * warm-up, time limit, status line, measured window, CPU), whether the workers run on its own
  * event loop (`runScheduled`) or in worker threads (`process-pool.ts`).
  */
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Measurements } from '../measure/measurements.ts';
 import { StatusReporter, type TimeSeriesPoint } from '../measure/status-reporter.ts';
 import { CpuMeter, EventLoopMeter, type CpuSpent } from './cpu-meter.ts';
+import { DEFAULT_FAULT_POLICY, overBudget, type FaultPolicy } from './fault-policy.ts';
+import { interrupts } from './interrupts.ts';
 import { PreciseClock } from './precise-clock.ts';
-import { OperationBudget, RunControl } from './run-control.ts';
+import { OperationBudget, RunControl, type StopReason } from './run-control.ts';
 
 export { RunControl } from './run-control.ts';
+
+/**
+ * Once a run is stopped, how long its operations in flight may take to finish: a stalled store
+ * must not keep a stopped run (or an interrupted one) from writing its result. Operations still
+ * waiting then are not counted, and the result says how many there were.
+ */
+export const DRAIN_MS = 10_000;
 
 export interface ScheduleSettings {
   threadcount: number;
@@ -39,9 +48,24 @@ export interface ScheduleSettings {
 
 /**
  * One worker's operation: do one. `dueMs` is when it was due (performance.now()) under a target
- * rate, undefined when unthrottled.
+ * rate, undefined when unthrottled. Resolves true when the operation failed (a store call
+ * ERROR, TIMEOUT or SERVICE_UNAVAILABLE), which keeps it out of the throughput.
  */
-export type WorkerOperation = (dueMs: number | undefined) => Promise<void>;
+export type WorkerOperation = (dueMs: number | undefined) => Promise<OperationOutcome>;
+
+/**
+ * How an operation went: true (or `outage`: the store was out of reach) when it failed, false or
+ * nothing when it did its work.
+ */
+export type OperationOutcome = boolean | 'outage' | void;
+
+/**
+ * Unthrottled, a worker whose operation failed because the store is out of reach waits this long
+ * before its next: a dead store answers at once, and the workers would otherwise spin through
+ * failures as fast as the client can, taking the CPU the store needs to come back. (Under a
+ * target rate the schedule paces them already.)
+ */
+export const OUTAGE_PAUSE_MS = 10;
 
 export interface ScheduledRun {
   startedAt: Date;
@@ -52,6 +76,8 @@ export interface ScheduledRun {
   cpu: CpuSpent;
   /** What a reader must know about the window (warm-up). */
   notes: string[];
+  /** Why the run stopped: `complete`, or what cut it short (its result is then partial). */
+  stopReason: StopReason;
 }
 
 export interface WorkerLoopOptions {
@@ -110,21 +136,26 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<number 
       }
       const begin = due ?? performance.now();
       inFlight++;
+      let outcome: OperationOutcome;
       try {
-        await operation(due);
+        outcome = await operation(due);
       } finally {
         inFlight--;
       }
-      measurements.completeOperation(performance.now() - begin);
+      const failed = outcome === true || outcome === 'outage';
+      measurements.completeOperation(performance.now() - begin, failed);
+      if (failed) control.operationFailed();
+      if (outcome === 'outage' && clock === undefined) await sleep(OUTAGE_PAUSE_MS);
       done++;
       // A store whose promises resolve at once (basic) would otherwise starve the timers.
       if ((done & 1023) === 0) await yieldToEventLoop();
     }
   };
+  const drain = drainLimit(control, DRAIN_MS);
   try {
     // A worker that throws stops the others too, and the loop fails only once all have
-    // finished with the store.
-    const settled = await Promise.allSettled(
+    // finished with the store (or the drain's time is up).
+    const all = Promise.allSettled(
       Array.from({ length: options.workers }, (_, i) =>
         work(options.firstWorker + i).catch((error: unknown) => {
           control.stop();
@@ -132,12 +163,37 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<number 
         }),
       ),
     );
-    const failed = settled.find((r) => r.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
+    const settled = await Promise.race([all, drain.expired]);
+    if (settled === 'drained') measurements.abandonedOperations += inFlight;
+    else {
+      const failed = settled.find((r) => r.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+    }
   } finally {
+    drain.cancel();
     await clock?.close();
   }
   return recording ? loopMeter.busyPercent() : undefined;
+}
+
+/** Resolves DRAIN_MS after the control stops (any thread may stop it: polled, it is shared memory). */
+function drainLimit(control: RunControl, ms: number): { expired: Promise<'drained'>; cancel: () => void } {
+  let poll: NodeJS.Timeout | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<'drained'>((resolve) => {
+    poll = setInterval(() => {
+      if (!control.stopped) return;
+      clearInterval(poll);
+      timer = setTimeout(() => resolve('drained'), ms);
+    }, 50);
+  });
+  return {
+    expired,
+    cancel: () => {
+      clearInterval(poll);
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** Where the workers of a coordinated run execute. */
@@ -159,6 +215,8 @@ export interface CoordinateOptions {
   label: string;
   control: RunControl;
   engine: WorkerEngine;
+  /** What failed operations do to the run (default: counted, the run goes on). */
+  faults?: FaultPolicy;
 }
 
 /**
@@ -167,12 +225,19 @@ export interface CoordinateOptions {
  */
 export async function coordinate(options: CoordinateOptions): Promise<ScheduledRun> {
   const { measurements, settings: s, control } = options;
+  const faults = options.faults ?? DEFAULT_FAULT_POLICY;
+  control.abortOnError = faults.onError === 'abort';
   const reporter = new StatusReporter(measurements, {
     intervalSeconds: s.statusIntervalSeconds,
     totalOperations: s.operationcount,
     maxSeconds: s.maxexecutiontime,
     label: options.label,
+    print: options.status,
     ...(options.engine.collectInterval ? { collect: options.engine.collectInterval } : {}),
+    // The error budget is judged each second on every process's counts (one time series).
+    onSample: (_point, totals) => {
+      if (overBudget(faults, totals.failed, totals.operations)) control.stop('error-budget');
+    },
   });
 
   if (s.warmuptime > 0) control.stopRecording();
@@ -195,7 +260,9 @@ export async function coordinate(options: CoordinateOptions): Promise<ScheduledR
     );
   }
   if (s.maxexecutiontime > 0) timers.push(setTimeout(() => control.stop(), s.maxexecutiontime * 1000));
-  if (options.status) reporter.start();
+  // Sampled with or without status lines: the time series is where an outage's window shows.
+  reporter.start();
+  const unwatch = interrupts.watch(control);
 
   let endMs = startMs;
   let loops: (number | undefined)[] = [];
@@ -203,8 +270,9 @@ export async function coordinate(options: CoordinateOptions): Promise<ScheduledR
     loops = await options.engine.run(control, startMs);
     endMs = performance.now();
   } finally {
+    unwatch();
     for (const t of timers) clearTimeout(t);
-    if (options.status) await reporter.stop();
+    await reporter.stop();
   }
 
   const busy = loops.filter((b): b is number => b !== undefined);
@@ -212,7 +280,11 @@ export async function coordinate(options: CoordinateOptions): Promise<ScheduledR
   const notes: string[] = [];
   if (!measurements.recording) notes.push(`the run ended before warmuptime (${s.warmuptime} s) was over: nothing was recorded`);
   if (s.warmuptime > 0) notes.push(`the first ${s.warmuptime} s (${measurements.warmupOperations} operations) were warm-up, excluded from statistics`);
+  if (measurements.abandonedOperations > 0) {
+    notes.push(`${measurements.abandonedOperations} operations were still waiting for the store ${DRAIN_MS / 1000} s after the run stopped; they are not counted`);
+  }
   return {
+    stopReason: control.stopped ? control.stopReason : 'complete',
     startedAt,
     endedAt: new Date(),
     runtimeMs: measurements.recording ? endMs - measureStartMs : 0,

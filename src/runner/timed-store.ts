@@ -1,6 +1,7 @@
 import type { Measurements } from '../measure/measurements.ts';
-import type { Status } from '../measure/status.ts';
+import { isFailure, isOutage, type Status } from '../measure/status.ts';
 import { timed, type Timed } from '../measure/timed.ts';
+import type { OperationOutcome } from './schedule.ts';
 import { canInsertMany, type FieldMap, type KeyedRecord, type Store } from '../stores/store.ts';
 
 export { statusOfError } from '../measure/timed.ts';
@@ -23,6 +24,21 @@ export class TimedStore {
    * latency is its own service time, as in YCSB.
    */
   intendedStartMs: number | undefined = undefined;
+  /** Calls of this worker that failed so far (ERROR, TIMEOUT, SERVICE_UNAVAILABLE): an operation with one failed. */
+  failures = 0;
+  /** Of those, the calls that failed because the store was out of reach. */
+  outages = 0;
+
+  /** What the calls since `before` (a `failures`/`outages` pair taken earlier) make of the operation. */
+  outcomeSince(before: { failures: number; outages: number }): OperationOutcome {
+    if (this.outages > before.outages) return 'outage';
+    return this.failures > before.failures;
+  }
+
+  /** The counts to pass to `outcomeSince` after the operation. */
+  mark(): { failures: number; outages: number } {
+    return { failures: this.failures, outages: this.outages };
+  }
 
   constructor(
     private readonly store: Store,
@@ -58,6 +74,8 @@ export class TimedStore {
 
   private async file<T>(operation: string, pending: Promise<Timed<T>>): Promise<Timed<T>> {
     const t = await pending;
+    if (isFailure(t.status)) this.failures++;
+    if (isOutage(t.status)) this.outages++;
     this.measurements.measure(operation, t.status, this.intendedStartMs ?? t.startMs, t.startMs, t.endMs, t.error);
     return t;
   }

@@ -2,6 +2,15 @@ import { Redis } from 'ioredis';
 import { packageVersion } from '../../version.ts';
 import type { RedisConnection, RedisConnectionOptions } from './connection.ts';
 
+/**
+ * How long a command may wait for its answer on an open connection (a stalled server): far
+ * above any one command docbench sends (the persons scenario's largest pipelines and scripts).
+ */
+const COMMAND_TIMEOUT_MS = 30_000;
+/** Reconnection attempts after a lost connection: 50 ms, 100 ms, … at most every 500 ms. */
+const RECONNECT_STEP_MS = 50;
+const MAX_RECONNECT_DELAY_MS = 500;
+
 /** ioredis: the long-popular client, the store's default (`redis.driver=ioredis`). */
 export class IoredisConnection implements RedisConnection {
   readonly driver = `ioredis ${packageVersion('ioredis')}`;
@@ -11,15 +20,22 @@ export class IoredisConnection implements RedisConnection {
    * only as an 'error' event; the call that failed rejects with a bare "Connection is closed.".
    */
   private lastError: Error | undefined;
+  /** Set once the first connect succeeded: from then on a lost connection is made again. */
+  private connectedOnce = false;
 
   constructor(options: RedisConnectionOptions) {
     this.client = new Redis(options.url, {
       lazyConnect: true,
       connectTimeout: options.connectTimeoutMs,
-      // Fail fast instead of queueing or retrying forever: an unreachable server is an error.
+      // Fail fast instead of queueing: while the server is away each command fails at once
+      // (counted as SERVICE_UNAVAILABLE), so a run keeps its schedule.
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
-      retryStrategy: () => null,
+      // A stalled server (no answer on an open connection) fails the command as a timeout.
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      // An unreachable server at the start is an error; a server lost mid-run is reconnected to,
+      // so the run recovers when it comes back.
+      retryStrategy: (times) => (this.connectedOnce ? Math.min(times * RECONNECT_STEP_MS, MAX_RECONNECT_DELAY_MS) : null),
       enableAutoPipelining: options.autoPipelining,
     });
     this.client.on('error', (error: Error) => {
@@ -42,6 +58,7 @@ export class IoredisConnection implements RedisConnection {
       this.client.disconnect();
       throw this.lastError;
     }
+    this.connectedOnce = true;
   }
 
   call(args: readonly string[]): Promise<unknown> {
@@ -57,6 +74,7 @@ export class IoredisConnection implements RedisConnection {
   }
 
   async close(): Promise<void> {
+    this.connectedOnce = false;
     if (this.client.status === 'end') return;
     try {
       await this.client.quit();

@@ -8,12 +8,16 @@ type Client = ReturnType<typeof createClient>;
 export class NodeRedisConnection implements RedisConnection {
   readonly driver = `@redis/client ${packageVersion('@redis/client')}`;
   private readonly client: Client;
+  /** Set once the first connect succeeded: from then on a lost connection is made again. */
+  private connectedOnce = false;
 
   constructor(options: RedisConnectionOptions) {
     this.client = createClient({
       url: options.url,
-      // Fail fast: an unreachable server is an error, not a reason to wait.
-      socket: { connectTimeout: options.connectTimeoutMs, reconnectStrategy: false },
+      // Fail fast: an unreachable server at the start is an error, not a reason to wait; a
+      // server lost mid-run is reconnected to (50 ms, 100 ms, … at most every 500 ms), and while
+      // it is away each command fails at once (the offline queue is off).
+      socket: { connectTimeout: options.connectTimeoutMs, reconnectStrategy: (retries: number) => (this.connectedOnce ? Math.min((retries + 1) * 50, 500) : false) },
       disableOfflineQueue: true,
     });
     // Errors surface through the failing command; without a listener the client would throw them.
@@ -24,6 +28,7 @@ export class NodeRedisConnection implements RedisConnection {
     // connect() selects the URL's database and rejects if that fails.
     await this.client.connect();
     await this.client.sendCommand(['PING']);
+    this.connectedOnce = true;
   }
 
   call(args: readonly string[]): Promise<unknown> {
@@ -43,6 +48,7 @@ export class NodeRedisConnection implements RedisConnection {
   }
 
   async close(): Promise<void> {
+    this.connectedOnce = false;
     if (!this.client.isOpen) return;
     try {
       await this.client.close();

@@ -1,0 +1,188 @@
+/**
+ * Faults in the runner and the result, without a server: how a driver's exception becomes a
+ * status, failed operations kept out of the throughput, the outage windows read off the time
+ * series, --on-error abort, the error budget, and a signal stopping a run (one process and
+ * worker processes alike: the stop travels through the shared control).
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { Measurements } from '../../src/measure/measurements.ts';
+import { statusOfError } from '../../src/measure/timed.ts';
+import { buildResult } from '../../src/results/build.ts';
+import { outagesOf } from '../../src/results/faults.ts';
+import { resultSchema } from '../../src/results/schema.ts';
+import { renderYcsbText } from '../../src/report/ycsb-text.ts';
+import { faultPolicyOf } from '../../src/runner/fault-policy.ts';
+import { interrupts } from '../../src/runner/interrupts.ts';
+import { runTransactionPhase } from '../../src/runner/phases.ts';
+import { ProcessPool } from '../../src/runner/process-pool.ts';
+import { runScheduled, type ScheduleSettings } from '../../src/runner/schedule.ts';
+import { createStore as createBasicStore } from '../../src/stores/basic/index.ts';
+import { UnsupportedError, type Store } from '../../src/stores/store.ts';
+import { CoreWorkload } from '../../src/workload/core-workload.ts';
+import { workloadFromText } from '../../src/workload/properties.ts';
+import { Random } from '../../src/workload/random.ts';
+import { waitFor } from '../support/wait.ts';
+
+const storeInfo = { name: 'basic', url: 'basic://', server: 'none', serverVersion: '0', driver: 'none', localTarget: false };
+const named = (name: string, message: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(message), { name, ...extra });
+
+describe('a failed call\'s status', () => {
+  const cases: [string, unknown, string][] = [
+    ['ioredis, its connection lost', new Error('Connection is closed.'), 'SERVICE_UNAVAILABLE'],
+    ['ioredis, no connection and no offline queue', new Error("Stream isn't writeable and enableOfflineQueue options is false"), 'SERVICE_UNAVAILABLE'],
+    ['ioredis, a command in flight when the connection dropped', named('MaxRetriesPerRequestError', 'Reached the max retries per request limit (which is 1).'), 'SERVICE_UNAVAILABLE'],
+    ['ioredis, a stalled server', new Error('Command timed out'), 'TIMEOUT'],
+    ['a socket refused', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }), 'SERVICE_UNAVAILABLE'],
+    ['a reset deep in the cause chain', new Error('request failed', { cause: new Error('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'ECONNRESET' }) }) }), 'SERVICE_UNAVAILABLE'],
+    ['MongoDB, no server to select', named('MongoServerSelectionError', 'connect ECONNREFUSED 127.0.0.1:27117'), 'SERVICE_UNAVAILABLE'],
+    ['MongoDB, a network error', named('MongoNetworkError', 'connection 3 to 127.0.0.1:27117 closed'), 'SERVICE_UNAVAILABLE'],
+    ['Cassandra, no answer in time', named('OperationTimedOutError', 'The host 127.0.0.1:9042 did not reply before timeout 12000 ms'), 'TIMEOUT'],
+    ['Cassandra, no host', named('NoHostAvailableError', 'All host(s) tried for query failed.'), 'SERVICE_UNAVAILABLE'],
+    ['Couchbase, a KV timeout', named('UnambiguousTimeoutError', 'unambiguous timeout'), 'TIMEOUT'],
+    ['undici, no headers in time', Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), 'TIMEOUT'],
+    ['a store\'s own answer (a CouchDB conflict)', Object.assign(new Error('Document update conflict.'), { statusCode: 409 }), 'ERROR'],
+    ['an operation the store cannot do', new UnsupportedError('SCAN', 'no query service'), 'UNSUPPORTED'],
+  ];
+  for (const [what, error, status] of cases) it(`${what}: ${status}`, () => assert.equal(statusOfError(error), status));
+});
+
+describe('outage windows', () => {
+  const point = (t: number, operations: number, failed = 0, outageCalls = 0) => ({ t, operations, opsPerSec: operations, p99Us: 1, warmup: false, ...(failed ? { failed } : {}), ...(outageCalls ? { outageCalls } : {}) });
+  const start = new Date('2026-01-01T00:00:00.000Z');
+
+  it('a window spans the seconds with refused calls and those where nothing succeeded, and says when it ended', () => {
+    // Up, then workers held by the driver (nothing done), then refusals, then up again.
+    const series = [point(1, 100), point(2, 100), point(3, 10), point(4, 0), point(5, 0), point(6, 4, 4, 4), point(7, 50, 20, 20), point(8, 100), point(9, 100)];
+    const [outage, ...rest] = outagesOf(series, start);
+    assert.deepEqual(rest, []);
+    assert.deepEqual(outage, { from: '2026-01-01T00:00:03.000Z', to: '2026-01-01T00:00:07.000Z', fromSecond: 3, toSecond: 7, failedOperations: 24, outageCalls: 24, recovered: true });
+  });
+
+  it('two outages are two windows; one still on at the end has not recovered', () => {
+    const series = [point(1, 100), point(2, 10, 10, 10), point(3, 100), point(4, 5, 5, 5), point(5, 0)];
+    const outages = outagesOf(series, start);
+    assert.deepEqual(outages.map((o) => [o.fromSecond, o.toSecond, o.recovered]), [[1, 2, true], [3, 5, false]]);
+  });
+
+  it('a store that stalled to the end (operations abandoned after the drain) is an outage that did not recover', async () => {
+    const m = new Measurements(true, false);
+    m.abandonedOperations = 4;
+    const series = [point(1, 100), point(2, 30), point(3, 0), point(4, 0)];
+    const result = buildResult({ phase: 'run', measurements: m, startedAt: start, endedAt: new Date(start.getTime() + 4000), runtimeMs: 4000, timeSeries: series, cpu: { userMs: 1, systemMs: 1 }, recordsLoaded: 0, notes: [] }, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties: {}, overrides: [], store: storeInfo });
+    assert.deepEqual(result.faults?.outages.map((o) => [o.fromSecond, o.toSecond, o.recovered]), [[2, 4, false]]);
+    assert.match(renderYcsbText(result), /^# OUTAGE: .*no operation finished \(the store stalled\); it had not answered again when the run ended$/m);
+  });
+
+  it('errors the store answers (conflicts) are no outage', () => {
+    assert.deepEqual(outagesOf([point(1, 100, 30), point(2, 100, 40)], start), []);
+  });
+});
+
+describe('the fault policy', () => {
+  it('takes maxerrorrate out of the -p overrides and leaves the rest to the workload', () => {
+    assert.deepEqual(faultPolicyOf(['recordcount=5', 'maxerrorrate=0.05', 'threadcount=2'], 'abort'), { policy: { onError: 'abort', maxErrorRate: 0.05 }, rest: ['recordcount=5', 'threadcount=2'] });
+    assert.throws(() => faultPolicyOf(['maxerrorrate=5%']), /maxerrorrate=5%: expected the fraction/);
+  });
+});
+
+const settings = (over: Partial<ScheduleSettings> = {}): ScheduleSettings => ({ threadcount: 4, target: 0, operationcount: 0, maxexecutiontime: 60, warmuptime: 0, statusIntervalSeconds: 1, ...over });
+
+describe('failed operations in a run', () => {
+  it('are counted apart from the throughput, and shown in the result and its YCSB text', async () => {
+    const m = new Measurements(true, false);
+    let n = 0;
+    const run = await runScheduled({
+      measurements: m,
+      settings: settings({ operationcount: 1000, maxexecutiontime: 0 }),
+      status: false,
+      label: 't',
+      worker: () => async () => {
+        const failed = n++ % 4 === 0;
+        m.measure('READ', failed ? 'SERVICE_UNAVAILABLE' : 'OK', 0, 0, 1, failed ? new Error('Connection is closed.') : undefined);
+        return failed;
+      },
+    });
+    assert.equal(run.stopReason, 'complete');
+    assert.equal(m.failedOperations, 250);
+    assert.equal(m.measuredOperations, 750);
+    const result = resultSchema.parse(buildResult({ phase: 'run', measurements: m, ...run, recordsLoaded: 0 }, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties: {}, overrides: [], store: storeInfo }));
+    assert.equal(result.overall.operations, 750);
+    assert.equal(result.faults?.failedOperations, 250);
+    assert.equal(result.faults?.errorRate, 0.25);
+    assert.equal(result.partial, undefined);
+    const text = renderYcsbText(result);
+    assert.match(text, /^# 250 operations failed \(25% of those issued\)/m);
+    assert.match(text, /^\[READ\], Return=SERVICE_UNAVAILABLE, 250$/m);
+  });
+});
+
+describe('a YCSB phase stopped by its faults or a signal', { concurrency: false }, () => {
+  const properties = workloadFromText('recordcount=100\noperationcount=0\nmaxexecutiontime=120\nthreadcount=4\nstatus.interval=1', 't');
+  /** BasicDB whose calls fail as a dead Redis's do once `down` is set. */
+  function flaky(): { store: Store; down: () => void } {
+    const base = createBasicStore({ url: 'basic://', settings: {}, concurrency: 4 });
+    let isDown = false;
+    const store = new Proxy(base, {
+      get: (target, name, receiver) => {
+        const member = Reflect.get(target, name, receiver) as unknown;
+        if (typeof member !== 'function') return member;
+        if (['read', 'update', 'insert', 'scan', 'delete'].includes(String(name))) {
+          return (...args: unknown[]) => (isDown ? Promise.reject(new Error('Connection is closed.')) : (member as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+        }
+        return (member as (...a: unknown[]) => unknown).bind(target);
+      },
+    });
+    return { store, down: () => (isDown = true) };
+  }
+  const workload = () => new CoreWorkload(properties, new Random(1));
+
+  it('--on-error abort ends the run at the first failure; the result is partial and says why', async () => {
+    const { store, down } = flaky();
+    setTimeout(down, 300);
+    const outcome = await runTransactionPhase({ store, workload: workload(), properties, status: false, label: 't', faults: { onError: 'abort' } });
+    assert.equal(outcome.stopReason, 'on-error');
+    const result = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties, overrides: [], store: storeInfo });
+    assert.equal(result.partial?.reason, 'on-error');
+    assert.ok(result.faults!.failedOperations >= 1);
+    assert.match(renderYcsbText(result), /^# PARTIAL RESULT: aborted at the first failed operation/m);
+  });
+
+  it('maxerrorrate: past the budget the run stops, partial, with the rate recorded', async () => {
+    const { store, down } = flaky();
+    setTimeout(down, 300);
+    const outcome = await runTransactionPhase({ store, workload: workload(), properties, status: false, label: 't', faults: { onError: 'continue', maxErrorRate: 0.1 } });
+    assert.equal(outcome.stopReason, 'error-budget');
+    const result = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties, overrides: [], store: storeInfo });
+    assert.equal(result.partial?.reason, 'error-budget');
+    assert.ok(result.faults!.errorRate > 0.1, String(result.faults!.errorRate));
+    assert.ok(result.returns.SERVICE_UNAVAILABLE! > 0);
+  });
+
+  after(() => interrupts.uninstall());
+
+  for (const processes of [1, 2]) {
+    it(`SIGINT stops the run (${processes} process${processes > 1 ? 'es' : ''}), whose result is partial`, async () => {
+      interrupts.install(() => {});
+      const store = createBasicStore({ url: 'basic://', settings: {}, concurrency: 4 });
+      const pool = processes > 1 ? await ProcessPool.start({ store: 'basic', url: 'basic://', settings: {}, threadcount: 4, processes }) : undefined;
+      try {
+        const began = performance.now();
+        const m = { outcome: undefined as Awaited<ReturnType<typeof runTransactionPhase>> | undefined };
+        const running = runTransactionPhase({ store, workload: workload(), properties: { ...properties, target: 2000 }, status: false, label: 't', ...(pool ? { pool } : {}) }).then((o) => (m.outcome = o));
+        await waitFor(() => (pool ? true : store !== undefined) && performance.now() > began + 1500, 'the run to get going');
+        interrupts.receive('SIGINT');
+        await running;
+        const outcome = m.outcome!;
+        assert.equal(outcome.stopReason, 'SIGINT');
+        assert.ok(outcome.measurements.measuredOperations > 0);
+        const result = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties, overrides: [], store: storeInfo });
+        assert.equal(result.partial?.reason, 'SIGINT');
+        assert.equal(interrupts.exitCode, 130);
+      } finally {
+        interrupts.uninstall();
+        await pool?.close();
+      }
+    });
+  }
+});
