@@ -284,7 +284,8 @@ export function queryStatus(run: Result, variant: string, query: string): 'verif
   const row = run.operations.find((o) => o.name === queryRow(variant, query));
   const check = run.operations.find((o) => o.name === verifyRow(variant, query));
   if (check?.returns?.UNEXPECTED_STATE) return 'WRONG';
-  if (row?.returns?.ERROR) return 'ERROR';
+  // A store that failed (its own error, refused, timed out) is an ERROR, not a query not run.
+  if (row?.returns?.ERROR || row?.returns?.TIMEOUT || row?.returns?.SERVICE_UNAVAILABLE) return 'ERROR';
   if (row?.returns?.UNSUPPORTED) return 'UNSUPPORTED';
   if (row?.returns?.OK && check?.returns?.OK === row.returns.OK) return 'verified';
   return 'not run';

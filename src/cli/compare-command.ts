@@ -11,7 +11,7 @@ import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
 import { isUserError, UsageError } from './errors.ts';
-import { faultPolicyOf, type OnError } from '../runner/fault-policy.ts';
+import { faultPolicyOf, withWorkloadBudget, type OnError } from '../runner/fault-policy.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { runStoppedError } from './run-stopped.ts';
 import { closeQuietly, describeStore, openStore } from './store-session.ts';
@@ -114,7 +114,7 @@ async function compare(options: CompareOptions): Promise<Result[]> {
         await open.store.drop(schema);
         await open.store.prepare(schema);
         const label = `[${storeName} ${loaded.name}`;
-        const common = { store: open.store, workload: core, properties: p, status: options.status, faults, ...(pool ? { pool } : {}) };
+        const common = { store: open.store, workload: core, properties: p, status: options.status, faults: withWorkloadBudget(faults, p), ...(pool ? { pool } : {}) };
         const loadOutcome = await runLoadPhase({ ...common, label: `${label} load]` });
         // A load cut short is no base for a run: its partial result is written, and the workload ends there.
         if (loadOutcome.stopReason !== undefined && loadOutcome.stopReason !== 'complete') {

@@ -13,7 +13,7 @@ import { Random } from '../workload/random.ts';
 import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
 import { failedWritesOf, LoadWrites, loadFailure, refuseLoadOverExistingRecords } from './load-guard.ts';
-import { faultPolicyOf, type OnError } from '../runner/fault-policy.ts';
+import { faultPolicyOf, withWorkloadBudget, type OnError } from '../runner/fault-policy.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { runStoppedError } from './run-stopped.ts';
 import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
@@ -111,9 +111,10 @@ export function runYcsbPhase(options: YcsbCommandOptions): Promise<Result> {
 async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
   checkOutPath(options.out);
   // maxerrorrate is the run's, not the workload's: taken out before the workload is read.
-  const { policy: faults, rest } = faultPolicyOf(options.overrides, options.onError);
+  const { policy: given, rest } = faultPolicyOf(options.overrides, options.onError);
   const workload = loadWorkloadFor({ ...options, overrides: rest });
   const p = workload.properties;
+  const faults = withWorkloadBudget(given, p);
   checkDbProperty(p, options.store);
   checkOutPath(p.exportfile, 'exportfile');
   const processes = processesFor(options.processes, p);

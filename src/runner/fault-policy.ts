@@ -48,6 +48,11 @@ export function faultPolicyOf(overrides: readonly string[], onError: OnError = '
   return { policy: { onError, ...(maxErrorRate !== undefined ? { maxErrorRate } : {}) }, rest };
 }
 
+/** The policy with the workload file's `maxerrorrate` when `-p` gave none. */
+export function withWorkloadBudget(policy: FaultPolicy, p: { maxerrorrate?: number | undefined }): FaultPolicy {
+  return policy.maxErrorRate === undefined && p.maxerrorrate !== undefined ? { ...policy, maxErrorRate: p.maxerrorrate } : policy;
+}
+
 /** Is the failed share past the budget (judged once enough operations are done)? */
 export function overBudget(policy: FaultPolicy, failed: number, total: number): boolean {
   if (policy.maxErrorRate === undefined || total < ERROR_BUDGET_MIN_OPERATIONS) return false;

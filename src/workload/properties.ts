@@ -101,6 +101,11 @@ export const workloadPropertiesSchema = z
     readallfields: boolString.default(true),
     writeallfields: boolString.default(false),
     dataintegrity: boolString.default(false),
+    /**
+     * docbench's error budget: the run stops (its result written, marked partial) once this
+     * fraction of its operations has failed. Not YCSB's; also `-p maxerrorrate=…`, which wins.
+     */
+    maxerrorrate: proportion.optional(),
     readproportion: proportion.default(0.95),
     updateproportion: proportion.default(0.05),
     insertproportion: proportion.default(0),

@@ -12,7 +12,7 @@ import { buildResult } from '../../src/results/build.ts';
 import { outagesOf } from '../../src/results/faults.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { renderYcsbText } from '../../src/report/ycsb-text.ts';
-import { faultPolicyOf } from '../../src/runner/fault-policy.ts';
+import { faultPolicyOf, withWorkloadBudget } from '../../src/runner/fault-policy.ts';
 import { interrupts } from '../../src/runner/interrupts.ts';
 import { runTransactionPhase } from '../../src/runner/phases.ts';
 import { ProcessPool } from '../../src/runner/process-pool.ts';
@@ -83,6 +83,14 @@ describe('the fault policy', () => {
   it('takes maxerrorrate out of the -p overrides and leaves the rest to the workload', () => {
     assert.deepEqual(faultPolicyOf(['recordcount=5', 'maxerrorrate=0.05', 'threadcount=2'], 'abort'), { policy: { onError: 'abort', maxErrorRate: 0.05 }, rest: ['recordcount=5', 'threadcount=2'] });
     assert.throws(() => faultPolicyOf(['maxerrorrate=5%']), /maxerrorrate=5%: expected the fraction/);
+  });
+
+  it('a workload file may set the budget; -p maxerrorrate wins over it', () => {
+    const fromFile = workloadFromText('maxerrorrate=0.1', 'test', []);
+    assert.deepEqual(withWorkloadBudget({ onError: 'continue' }, fromFile), { onError: 'continue', maxErrorRate: 0.1 });
+    assert.deepEqual(withWorkloadBudget({ onError: 'continue', maxErrorRate: 0.02 }, fromFile), { onError: 'continue', maxErrorRate: 0.02 });
+    assert.deepEqual(withWorkloadBudget({ onError: 'abort' }, workloadFromText('', 'test', [])), { onError: 'abort' });
+    assert.throws(() => workloadFromText('maxerrorrate=2', 'test', []), /maxerrorrate/);
   });
 });
 
