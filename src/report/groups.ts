@@ -41,9 +41,12 @@ export function threadsOf(r: Result): number | undefined {
   return numberProperty(r, 'threadcount', 'threads', 'vus', 'concurrency');
 }
 
+/** The property a sweep records each run's repetition number in (1, 2, …). */
+export const REPETITION_PROPERTY = 'sweep.repetition';
+
 /** The sweep repetition a result came from, when it came from one. */
 export function repetitionOf(r: Result): number | undefined {
-  return numberProperty(r, 'docbench.repetition');
+  return numberProperty(r, REPETITION_PROPERTY);
 }
 
 /** One cell of a comparison: the same thing measured, possibly repeated. */
