@@ -3,6 +3,7 @@ import { buildResult } from '../results/build.ts';
 import type { Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { renderComparisonTable, renderRunContext } from '../report/comparison-table.ts';
+import { writeReportBeside } from '../report/report-files.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
 import type { ProcessPool } from '../runner/process-pool.ts';
@@ -75,6 +76,8 @@ export async function runComparison(options: CompareOptions): Promise<Result[]> 
   const workloads = options.workloads.map((w) => ({ given: w, loaded: loadWorkload([w, ...options.extraFiles], overrides) }));
   for (const { loaded } of workloads) refuseSingleRunExport(loaded.properties);
   const results: Result[] = [];
+  // Load results too: the report's load chart compares them.
+  const loads: Result[] = [];
   for (const storeName of stores) {
     const first = workloads[0]!.loaded.properties;
     const open = await openStore(storeName, targets.urlOf(storeName), first);
@@ -104,6 +107,7 @@ export async function runComparison(options: CompareOptions): Promise<Result[]> 
             `ran ${runResult.overall.operations} operations at ${Math.round(runResult.overall.throughputOpsPerSec)} ops/s\n`,
         );
         results.push(runResult);
+        loads.push(loadResult);
       }
     } finally {
       await pool?.close();
@@ -115,5 +119,6 @@ export async function runComparison(options: CompareOptions): Promise<Result[]> 
   process.stdout.write(`\n${table}\n${context}`);
   writeFileAtomic(join(options.outDir, 'comparison.md'), `${table}\n${context}`);
   process.stderr.write(`results written to ${options.outDir}\n`);
+  writeReportBeside(options.outDir, [...results, ...loads]);
   return results;
 }

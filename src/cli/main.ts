@@ -10,6 +10,7 @@ import { isUserError, USER_ERROR_EXIT_CODE, UsageError } from './errors.ts';
 import { runEcommercePhase } from './ecommerce-command.ts';
 import { registerReportCommand } from './report-command.ts';
 import { registerScenarioCommands } from './scenario-commands.ts';
+import { registerSweepCommand } from './sweep-command.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
 import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
@@ -155,6 +156,7 @@ export function buildProgram(): Command {
     .action(async () => status());
   registerScenarioCommands(program);
   registerReportCommand(program);
+  registerSweepCommand(program);
   return program;
 }
 
