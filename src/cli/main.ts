@@ -10,6 +10,7 @@ import { isUserError, USER_ERROR_EXIT_CODE, UsageError } from './errors.ts';
 import { runEcommercePhase } from './ecommerce-command.ts';
 import { registerReportCommand } from './report-command.ts';
 import { registerScenarioCommands } from './scenario-commands.ts';
+import { registerStudyCommand } from './study-command.ts';
 import { registerSweepCommand } from './sweep-command.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
@@ -157,6 +158,7 @@ export function buildProgram(): Command {
   registerScenarioCommands(program);
   registerReportCommand(program);
   registerSweepCommand(program);
+  registerStudyCommand(program);
   return program;
 }
 

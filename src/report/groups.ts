@@ -16,7 +16,8 @@ export function seriesLabel(r: Result): string {
 /** The workload and the scenario variants that change what it measures. */
 export function workloadLabel(r: Result): string {
   const variants = Object.entries(r.workload.properties)
-    .filter(([key, value]) => key.startsWith('variant.') && typeof value === 'string')
+    // Short variant names only (`lookup`, `offset`): some scenarios describe a variant in a sentence.
+    .filter(([key, value]) => key.startsWith('variant.') && typeof value === 'string' && /^[\w-]{1,24}$/.test(value))
     .map(([, value]) => String(value));
   const base = r.kind === 'ycsb' ? r.workload.name : r.workload.name.startsWith(r.kind) ? r.workload.name : `${r.kind} ${r.workload.name}`;
   return [base, ...variants].join(' ');

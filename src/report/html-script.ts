@@ -64,6 +64,8 @@ export const CHART_SCRIPT = String.raw`
     if (format && a.scale !== 'category') scale.ticks = { callback: function (value) { return format(value); } };
     if (scale.ticks && a.scale === 'logarithmic') scale.ticks.autoSkip = false;
     if (!horizontal && a.scale === 'linear') scale.beginAtZero = true;
+    // Thread and record counts are whole numbers: no 1.5-thread ticks.
+    if (horizontal && a.scale === 'linear' && a.format === 'number') scale.ticks = Object.assign(scale.ticks || {}, { precision: 0 });
     return scale;
   }
   var drawn = 0;

@@ -25,6 +25,8 @@ export interface SweepPlanInput {
   overrides: string[];
   /** Reload before every run, inserting or not. */
   reload: boolean;
+  /** operationcount as a share of the record count (Tang & Fan 2016: 10%), instead of a fixed -p operationcount. */
+  operationsPerRecord?: number;
 }
 
 export interface SweepCell {

@@ -39,7 +39,8 @@ export interface SweepOptions {
 
 /** A workload at one record count and thread count. */
 function workloadAt(plan: SweepPlanInput, base: readonly string[], workload: string, records: number, threads: number): LoadedWorkload {
-  return loadWorkload([workload, ...plan.extraFiles], [...base, `recordcount=${records}`, `threadcount=${threads}`]);
+  const operations = plan.operationsPerRecord !== undefined ? [`operationcount=${Math.max(1, Math.round(records * plan.operationsPerRecord))}`] : [];
+  return loadWorkload([workload, ...plan.extraFiles], [...base, `recordcount=${records}`, `threadcount=${threads}`, ...operations]);
 }
 
 export async function runSweep(plan: SweepPlanInput, options: SweepOptions): Promise<Result[]> {
