@@ -28,10 +28,17 @@ export function pivotTable(results: readonly Result[], title: string, note: stri
     w,
     ...columns.map(({ s, v }) => {
       const cell = cells.find((c) => c.workload === w && c.series === s && c[column] === v);
-      return cell ? spreadText(measure(cell), digits) : '';
+      return cell ? `${spreadText(measure(cell), digits)}${notOkSuffix(cell)}` : '';
     }),
   ]);
   return { title, note, header, rows };
+}
+
+/** A figure made of failed calls is not a figure of the store doing the work: say so in the cell. */
+function notOkSuffix(cell: Cell): string {
+  const notOk = cell.runs.reduce((n, r) => n + Object.entries(r.returns).filter(([s]) => s !== 'OK').reduce((m, [, k]) => m + (k ?? 0), 0), 0);
+  const all = cell.runs.reduce((n, r) => n + Object.values(r.returns).reduce((m, k) => m + (k ?? 0), 0), 0);
+  return notOk > 0 ? ` (${Math.round((notOk / Math.max(1, all)) * 100)}% not OK)` : '';
 }
 
 /** Load time (s) and rate per store and record count, from the load results. */
