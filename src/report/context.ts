@@ -25,7 +25,14 @@ export function whatRanLine(results: readonly Result[]): string {
 }
 
 export function versionsLine(results: readonly Result[]): string {
-  const versions = distinct(results.map((r) => `${r.store.name}: ${r.store.server.replace(/\s*\(.*\)$/, '')} ${r.store.serverVersion} via ${r.store.driver}`));
+  const versions = distinct(
+    results.map((r) => {
+      const s = r.store;
+      // A stand-in often reports the product's version number: name it as what the server reports.
+      const server = s.standIn ? `${s.standIn.name} ${s.standIn.version}${s.serverVersion && !s.standIn.version.includes(s.serverVersion) ? ` (reports ${s.serverVersion})` : ''}` : `${s.server.replace(/\s*\(.*\)$/, '')} ${s.serverVersion}`;
+      return `${s.name}: ${server} via ${s.driver}`;
+    }),
+  );
   return `versions: ${versions.join('; ')}`;
 }
 
