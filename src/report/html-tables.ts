@@ -92,8 +92,22 @@ function planRow(r: Result, plan: QueryPlan): string[] {
 
 /** The servers, their versions, stand-ins with their notes, and each run's notes (deduplicated). */
 export function storesTable(results: readonly Result[]): string {
-  const rows = distinct(results.map((r) => JSON.stringify([r.store.name, r.store.url, `${r.store.server} ${r.store.serverVersion}`, r.store.driver, r.store.standIn ? `STAND-IN ${r.store.standIn.name} ${r.store.standIn.version}: ${r.store.standIn.note}` : 'the product'])));
-  return htmlTable(['store', 'url (password masked)', 'server', 'driver', 'stand-in?'], rows.map((row) => JSON.parse(row) as string[]), 99);
+  // One row per store and server: the last result's statistics (the store after the last run).
+  const last = new Map(results.map((r) => [`${r.store.name} ${r.store.url} ${r.store.server}`, r]));
+  const rows = distinct(
+    [...last.values()].map((r) =>
+      JSON.stringify([
+        r.store.name,
+        r.store.url,
+        `${r.store.server} ${r.store.serverVersion}`,
+        r.store.driver,
+        r.store.standIn ? `STAND-IN ${r.store.standIn.name} ${r.store.standIn.version}: ${r.store.standIn.note}` : 'the product',
+        // What the store's own statistics said (its size, memory, records): the server-side view for remote stores too.
+        [r.store.diskBytes !== undefined ? `disk ${(r.store.diskBytes / 2 ** 20).toFixed(1)} MiB` : '', r.store.memoryBytes !== undefined ? `memory ${(r.store.memoryBytes / 2 ** 20).toFixed(1)} MiB` : '', r.store.recordCount !== undefined ? `${r.store.recordCount} records` : '', ...Object.entries(r.store.extra ?? {}).slice(0, 8).map(([k, v]) => `${k}=${v}`)].filter(Boolean).join(', '),
+      ]),
+    ),
+  );
+  return htmlTable(['store', 'url (password masked)', 'server', 'driver', 'stand-in?', "store's own stats (at the end of a run)"], rows.map((row) => JSON.parse(row) as string[]), 99);
 }
 
 export function notesList(results: readonly Result[]): string {
