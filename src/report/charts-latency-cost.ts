@@ -5,9 +5,14 @@ import { contextLines } from './context.ts';
 import { cellsOf, distinct, spreadOf, type Cell } from './groups.ts';
 import { percentileCurve } from './percentile-curve.ts';
 
+/** The answer-checking pass (`VERIFY`, a scenario's `scan:Q1-VERIFY`): docbench's own work, not the store's. */
+export function isVerification(row: string): boolean {
+  return row === 'VERIFY' || row.endsWith('-VERIFY');
+}
+
 /** Rows drawn as curves: what the application saw; failed calls and the verification pass are left to the tables. */
 function curveRows(runs: readonly Result[]): string[] {
-  return distinct(runs.flatMap((r) => r.operations.filter((o) => o.histogram !== undefined && !o.name.endsWith('-FAILED') && o.name !== 'VERIFY').map((o) => o.name)));
+  return distinct(runs.flatMap((r) => r.operations.filter((o) => o.histogram !== undefined && !o.name.endsWith('-FAILED') && !isVerification(o.name)).map((o) => o.name)));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { QueryPlan, Result } from '../results/schema.ts';
-import { serverCpuUsPerOp, serviceCpuUsPerRequest } from './charts-latency-cost.ts';
+import { isVerification, serverCpuUsPerOp, serviceCpuUsPerRequest } from './charts-latency-cost.ts';
 import { cellsOf, distinct, runtimeSecondsOf, seriesLabel, spreadOf, throughputOf, workloadLabel, type Cell, type Spread } from './groups.ts';
 import { percentileCurve } from './percentile-curve.ts';
 
@@ -27,7 +27,7 @@ function optionalSpread(values: (number | undefined)[], digits = 1): string {
 
 /** p50/p99 of every main row, from the histograms of all the cell's runs together. */
 function latencyText(cell: Cell, percentile: number): string {
-  const rows = distinct(cell.runs.flatMap((r) => r.operations.filter((o) => o.histogram && !o.name.endsWith('-FAILED') && !o.name.startsWith('Intended-') && o.name !== 'VERIFY').map((o) => o.name)));
+  const rows = distinct(cell.runs.flatMap((r) => r.operations.filter((o) => o.histogram && !o.name.endsWith('-FAILED') && !o.name.startsWith('Intended-') && !isVerification(o.name)).map((o) => o.name)));
   return rows
     .map((row) => {
       const point = percentileCurve(cell.runs, row)?.find((p) => p.percentile >= percentile);

@@ -4,12 +4,13 @@
  * beside docbench's and one HTML report over every result, with those tables first.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../common/user-error.ts';
 import type { FigureTable } from '../report/html-page.ts';
 import { loadResults } from '../report/load-results.ts';
 import { markdownTable } from '../report/markdown.ts';
-import { writeReportBeside } from '../report/report-files.ts';
+import { REPORT_FILE, writeReportBeside } from '../report/report-files.ts';
 import type { Result } from '../results/schema.ts';
 import { writeFileAtomic } from '../results/write.ts';
 import { closestName } from '../common/suggest.ts';
@@ -55,6 +56,9 @@ export async function runStudy(preset: StudyPreset, options: StudyOptions): Prom
     process.stderr.write(`study ${preset.name} (${options.scale}): step ${i + 1}/${steps.length} ${step.name}\n`);
     if (step.kind === 'sweep') {
       await runSweep(step.plan, { outDir: dir, status: options.status, ...(options.url ? { url: options.url } : {}), ...(options.config ? { config: options.config } : {}), docker: options.docker ?? false });
+    } else if (existsSync(join(dir, REPORT_FILE))) {
+      // A scenario command writes its report last: with it there, the step finished (a resumed study).
+      process.stderr.write(`study ${preset.name}: step ${step.name} already done in ${dir}\n`);
     } else {
       const run = spawnSync(process.execPath, [DOCBENCH, ...step.args, ...targetArgs(options), '--out-dir', dir], { stdio: ['ignore', 'inherit', 'inherit'] });
       if (run.status !== 0) throw new StudyError(`study ${preset.name}: step ${step.name} (docbench ${step.args.join(' ')}) failed with exit code ${run.status ?? run.signal}; its results so far are in ${dir}`);
