@@ -7,10 +7,13 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
+/** A figure, possibly with its [min–max] and a note in parentheses: right-aligned like a number. */
+const NUMERIC = /^[≈\d][\d,.]*( [\d,.]+)?( \[[\d,.–]+\])?( \([^)]*\))?$/;
+
 /** A plain table: header and rows of already-formatted text (escaped here). */
 export function htmlTable(header: readonly string[], rows: readonly (readonly string[])[], numericFrom = 1): string {
   const th = header.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
-  const body = rows.map((row) => `<tr>${row.map((cell, i) => `<td${i >= numericFrom && /^[\d,.–\s%µ[\]()-]+$/.test(cell) ? ' class="num"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('\n');
+  const body = rows.map((row) => `<tr>${row.map((cell, i) => `<td${i >= numericFrom && NUMERIC.test(cell) ? ' class="num"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('\n');
   return `<table><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
