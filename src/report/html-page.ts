@@ -37,12 +37,12 @@ export function chartsOf(results: readonly Result[]): ChartSpec[] {
 }
 
 const STYLE = `
-body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #222; max-width: 1400px; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #222; }
 h1 { font-size: 22px; margin-bottom: 4px; } h2 { margin-top: 32px; border-bottom: 1px solid #ddd; }
 .context { color: #444; font-size: 13px; } .standin { color: #a00; font-weight: 600; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(620px, 1fr)); gap: 16px; }
 .chart { position: relative; height: 400px; border: 1px solid #e3e3e3; border-radius: 6px; padding: 8px; background: #fff; }
-table { border-collapse: collapse; font-size: 12px; margin: 8px 0 16px; } th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; max-width: 480px; overflow-wrap: anywhere; }
+table { border-collapse: collapse; font-size: 12px; margin: 8px 0 16px; } th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; max-width: 480px; overflow-wrap: break-word; }
 th { background: #f4f4f4; } td.num { text-align: right; white-space: nowrap; } .note { color: #555; font-size: 12px; }
 `;
 

@@ -38,7 +38,8 @@ export function pivotTable(results: readonly Result[], title: string, note: stri
 function notOkSuffix(cell: Cell): string {
   const notOk = cell.runs.reduce((n, r) => n + Object.entries(r.returns).filter(([s]) => s !== 'OK').reduce((m, [, k]) => m + (k ?? 0), 0), 0);
   const all = cell.runs.reduce((n, r) => n + Object.values(r.returns).reduce((m, k) => m + (k ?? 0), 0), 0);
-  return notOk > 0 ? ` (${Math.round((notOk / Math.max(1, all)) * 100)}% not OK)` : '';
+  const percent = Math.round((notOk / Math.max(1, all)) * 100);
+  return notOk > 0 ? ` (${percent > 0 ? `${percent}%` : '<1%'} not OK)` : '';
 }
 
 /** Load time (s) and rate per store and record count, from the load results. */
