@@ -1,8 +1,10 @@
 import { join } from 'node:path';
+import { startServerCostMeter } from '../local/server-cost.ts';
 import { buildResult } from '../results/build.ts';
 import type { Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { renderComparisonTable, renderRunContext } from '../report/comparison-table.ts';
+import { writeReportBeside } from '../report/report-files.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
 import type { ProcessPool } from '../runner/process-pool.ts';
@@ -86,6 +88,8 @@ async function compare(options: CompareOptions): Promise<Result[]> {
   const workloads = options.workloads.map((w) => ({ given: w, loaded: loadWorkload([w, ...options.extraFiles], workloadOverrides) }));
   for (const { loaded } of workloads) refuseSingleRunExport(loaded.properties);
   const results: Result[] = [];
+  // Load results too: the report's load chart compares them.
+  const loads: Result[] = [];
   // A run its failures stopped ends the comparison (after its table) with that run's error.
   let stopped: Error | null = null;
   // A store that fails outside a run (unreachable, gone while its next table was made) is
@@ -124,11 +128,15 @@ async function compare(options: CompareOptions): Promise<Result[]> {
           stopped = runStoppedError(loadResult, `${storeName} ${loaded.name} load`);
           break;
         }
+        // The local server's own CPU and peak memory while the run phase ran (nothing for a remote store).
+        const meter = await startServerCostMeter(storeName, open.local);
         const runOutcome = await runTransactionPhase({ ...common, label: `${label} run]` });
+        const serverCost = meter?.stop();
         const storeInfo = await describeStore(open);
         const context = { kind: 'ycsb', mode: 'direct' as const, workloadName: loaded.name, workloadFile: loaded.files.join(' '), properties: p, overrides, store: storeInfo };
         const loadResult = buildResult(loadOutcome, context);
-        const runResult = buildResult(runOutcome, context);
+        const measured = buildResult(runOutcome, context);
+        const runResult: Result = serverCost ? { ...measured, serverCost } : measured;
         writeResult(join(options.outDir, `${storeName}-${loaded.name}-load.json`), loadResult);
         writeResult(join(options.outDir, `${storeName}-${loaded.name}-run.json`), runResult);
         process.stdout.write(`\n${renderYcsbText(runResult)}`);
@@ -137,6 +145,7 @@ async function compare(options: CompareOptions): Promise<Result[]> {
             `ran ${runResult.overall.operations} operations at ${Math.round(runResult.overall.throughputOpsPerSec)} ops/s\n`,
         );
         results.push(runResult);
+        loads.push(loadResult);
         stopped = runStoppedError(runResult, `${storeName} ${loaded.name} run`);
       }
     } catch (error) {
@@ -153,6 +162,7 @@ async function compare(options: CompareOptions): Promise<Result[]> {
     process.stdout.write(`\n${table}\n${context}`);
     writeFileAtomic(join(options.outDir, 'comparison.md'), `${table}\n${context}`);
     process.stderr.write(`results written to ${options.outDir}\n`);
+    writeReportBeside(options.outDir, [...results, ...loads]);
   }
   if (interrupts.signal !== undefined) process.stderr.write(`docbench: interrupted by ${interrupts.signal}: the table holds the ${results.length} run(s) done\n`);
   if (stopped) throw stopped;

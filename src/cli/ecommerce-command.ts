@@ -15,6 +15,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import type { FlatProperties } from '../results/build.ts';
 import type { Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
+import { writeReportBeside } from '../report/report-files.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { workloadFromText } from '../workload/properties.ts';
 import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
@@ -283,6 +284,7 @@ export function registerEcommerceCommand(program: Command): void {
         if (reseed) {
           const load = await seedStore(opened, settings, datasetOf(settings, '--customers'), !opts.quiet);
           writeResult(join(outDir, `${store}-ecommerce-seed.json`), load);
+          results.push(load);
           const insert = load.operations.find((o) => o.name === 'INSERT-BATCH');
           process.stderr.write(`${store}: seeded ${settings.customers} customers in ${(load.overall.runtimeMs / 1000).toFixed(1)} s${insert ? ` (${insert.latency.operations} bulk writes)` : ''}\n`);
         }
@@ -300,10 +302,12 @@ export function registerEcommerceCommand(program: Command): void {
         await closeQuietly(opened.store);
       }
     }
-    const table = `${renderRunTable(results)}\n${renderServers(results)}${plansSection(results)}`;
+    const runs = results.filter((r) => r.phase === 'run');
+    const table = `${renderRunTable(runs)}\n${renderServers(runs)}${plansSection(runs)}`;
     process.stdout.write(`\n${table}`);
     writeFileAtomic(join(outDir, 'comparison.md'), `# E-commerce scenario (Altoros 2022): ${settings.customers} customers × ${settings.orderspercustomer} orders\n\n${table}`);
     process.stderr.write(`results written to ${outDir}\n`);
+    writeReportBeside(outDir, results, { title: 'E-commerce scenario (Altoros 2022)' });
     failIfWrong(mismatches);
   }));
 }

@@ -31,6 +31,7 @@ import { UserError } from '../common/user-error.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { resultSchema, type Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
+import { writeReportBeside } from '../report/report-files.ts';
 import { startServiceProcess } from '../service/service-process.ts';
 import { SCENARIOS, type ScenarioName } from '../service/scenarios.ts';
 import { STORE_NAMES, storeName } from '../stores/stores.ts';
@@ -346,6 +347,7 @@ async function k6Command(options: K6CommandOptions): Promise<Result[]> {
       writeFileAtomic(join(outDir, 'comparison.md'), table);
     }
     if (!options.quiet) log(`results written to ${outDir}`);
+    writeReportBeside(outDir, results, { title: 'Direct and end to end (k6)' });
   }
   if (failures.length > 0) throw new UsageError(`${failures.join('; ')}${options.out ? `; the result is in ${options.out}` : outDir ? `; results are in ${outDir}` : ''}`);
   return results;

@@ -8,7 +8,10 @@ import { COMPARE_DEFAULTS, runComparison } from './compare-command.ts';
 import { storeOfYcsbBinding } from '../workload/properties.ts';
 import { isUserError, USER_ERROR_EXIT_CODE, UsageError } from './errors.ts';
 import { runEcommercePhase } from './ecommerce-command.ts';
+import { registerReportCommand } from './report-command.ts';
 import { registerScenarioCommands } from './scenario-commands.ts';
+import { registerStudyCommand } from './study-command.ts';
+import { registerSweepCommand } from './sweep-command.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
 import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
@@ -164,6 +167,9 @@ export function buildProgram(): Command {
     .description('show the local servers, their URLs and what each one is')
     .action(async () => status());
   registerScenarioCommands(program);
+  registerReportCommand(program);
+  registerSweepCommand(program);
+  registerStudyCommand(program);
   return program;
 }
 

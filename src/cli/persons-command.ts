@@ -14,6 +14,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { join } from 'node:path';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
+import { writeReportBeside } from '../report/report-files.ts';
 import { PERSONS_DIALECTS } from '../../scenarios/persons/dialects.ts';
 import { DEFAULT_SEED } from '../../scenarios/persons/generator.ts';
 import type { Shape } from '../../scenarios/persons/model.ts';
@@ -184,6 +185,7 @@ export function registerPersonsCommand(program: Command): void {
     process.stdout.write(`\n${comparison}`);
     writeFileAtomic(join(outDir, 'comparison.md'), comparison);
     process.stderr.write(`results written to ${outDir}\n`);
+    writeReportBeside(outDir, runs.flatMap((r) => [r.run!, r.load]), { title: 'Persons scenario (Henricsson 2011)' });
     const failures = runs.flatMap((r) => r.failures);
     if (failures.length > 0) throw new AnswerMismatchError(`persons: ${failures.length} wrong or failed ${failures.length === 1 ? 'answer' : 'answers'}:\n${failures.join('\n')}`);
   });

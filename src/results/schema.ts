@@ -180,6 +180,19 @@ export const resultSchema = z.object({
    * hypervisor gave to other guests (steal), which depresses every figure of the run.
    */
   machineCpu: z.object({ busyPercent: z.number().min(0).max(100), stealPercent: z.number().min(0).max(100) }).optional(),
+  /**
+   * The store server's own cost while measuring, beside the client's: for a local server docbench
+   * started, its process's CPU time and peak resident memory from /proc; absent where not measured.
+   */
+  serverCost: z
+    .object({
+      cpuMs: z.number().nonnegative().optional(),
+      /** Peak resident set of the server process over its life so far (VmHWM). */
+      peakRssBytes: z.number().nonnegative().optional(),
+      /** Where the figures come from, e.g. `/proc/<pid> of redis-server`. */
+      source: z.string(),
+    })
+    .optional(),
   /** Outcome counts over all operations. */
   returns: returnsSchema,
   operations: z.array(operationSchema),

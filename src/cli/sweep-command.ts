@@ -1,0 +1,87 @@
+/**
+ * `docbench sweep`: stores × workloads × record counts × thread counts, each cell repeated
+ * (median and min–max kept), resumable (run the same command with the same --out-dir), with a
+ * progress bar and ETA across the whole sweep; the summary table and the HTML report at the end.
+ */
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import { LOCAL_STORE_NAMES } from '../stores/stores.ts';
+import { runSweep } from '../study/sweep-run.ts';
+import { SWEEP_DEFAULTS } from '../study/sweep-run.ts';
+import { collect, list, positiveInteger } from './option-parsers.ts';
+import { addTargetOptions, defaultStores, loadConfig } from './store-targets.ts';
+import { UsageError } from './errors.ts';
+
+/** `10k`, `1m`, `5000`: a count with an optional k / m suffix. */
+export function parseCount(text: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim().replace(/_/g, ''));
+  const n = m ? Number(m[1]) * ({ k: 1000, m: 1_000_000 }[m[2]!.toLowerCase() as 'k' | 'm'] ?? 1) : NaN;
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag}: expected whole numbers >= 1 such as 1000, 10k or 1m, got "${text}"`);
+  return n;
+}
+
+export function counts(flag: string) {
+  return (value: string): number[] => {
+    const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
+    if (parts.length === 0) throw new UsageError(`${flag} is empty`);
+    return parts.map((p) => parseCount(p, flag));
+  };
+}
+
+interface SweepFlags {
+  stores?: string[];
+  url?: string[];
+  config?: string;
+  workloads: string[];
+  records: number[];
+  threads: number[];
+  repetitions: number;
+  workload: string[];
+  property: string[];
+  reload: boolean;
+  outDir?: string;
+  docker: boolean;
+  quiet: boolean;
+}
+
+export function registerSweepCommand(program: Command): void {
+  const command = program
+    .command('sweep')
+    .description('stores × workloads × record counts × thread counts, each cell repeated (median, min–max); resumable; progress with ETA; HTML report')
+    .option('--stores <list>', `comma-separated stores (default: the config file's, else ${LOCAL_STORE_NAMES.join(',')})`, list);
+  addTargetOptions(command, { several: true })
+    .option('--workloads <list>', 'comma-separated workloads (a … h or file paths)', list, ['a', 'c'])
+    .option('--records <list>', 'record counts, e.g. 1k,10k,100k', counts('--records'), [1000])
+    .option('--threads <list>', 'thread counts, e.g. 1,3,6', counts('--threads'), [1])
+    .option('--repetitions <n>', 'runs of each cell (the report keeps median and min–max)', positiveInteger('--repetitions'), 1)
+    .option('-P, --workload <file>', 'extra workload file applied to every workload (e.g. record-10kb); repeatable', collect, [])
+    .option('-p, --property <key=value>', `property for every cell; repeatable (defaults: ${SWEEP_DEFAULTS.join(' ')})`, collect, [])
+    .option('--reload', 'load afresh before every run (default: only before inserting workloads and new record counts)', false)
+    .option('--out-dir <dir>', 'where results go; an interrupted sweep resumes when run again with the same folder (default: results/sweep-<timestamp>)')
+    .option('--docker', 'use the real servers started by `docbench up --docker`', false)
+    .option('-q, --quiet', 'no status lines on stderr (the sweep progress stays)', false)
+    .action(async (opts: SweepFlags) => {
+      for (const key of opts.property) {
+        if (/^(recordcount|threadcount)=/.test(key)) throw new UsageError(`-p ${key}: a sweep sets it per cell; use --records / --threads`);
+      }
+      await runSweep(
+        {
+          stores: opts.stores ?? defaultStores(loadConfig(opts.config), LOCAL_STORE_NAMES),
+          workloads: opts.workloads,
+          records: opts.records,
+          threads: opts.threads,
+          repetitions: opts.repetitions,
+          extraFiles: opts.workload,
+          overrides: opts.property,
+          reload: opts.reload,
+        },
+        {
+          outDir: opts.outDir ?? join('results', `sweep-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+          status: !opts.quiet,
+          ...(opts.url !== undefined ? { url: opts.url } : {}),
+          ...(opts.config !== undefined ? { config: opts.config } : {}),
+          docker: opts.docker,
+        },
+      );
+    });
+}

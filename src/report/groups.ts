@@ -1,0 +1,111 @@
+import type { Result } from '../results/schema.ts';
+
+/**
+ * How a report names and groups results. A stand-in is named as such in every label, so no chart,
+ * table or legend can show a stand-in's figures as the product's.
+ */
+export function storeLabel(r: Result): string {
+  return r.store.standIn ? `${r.store.name} (stand-in: ${r.store.standIn.name})` : r.store.name;
+}
+
+/** A store in a mode: `redis`, `redis end to end`. */
+export function seriesLabel(r: Result): string {
+  return r.mode === 'http' ? `${storeLabel(r)} end to end` : storeLabel(r);
+}
+
+/** The workload and the scenario variants that change what it measures. */
+export function workloadLabel(r: Result): string {
+  const variants = Object.entries(r.workload.properties)
+    // Short variant names only (`lookup`, `offset`): some scenarios describe a variant in a sentence.
+    .filter(([key, value]) => key.startsWith('variant.') && typeof value === 'string' && /^[\w-]{1,24}$/.test(value))
+    .map(([, value]) => String(value));
+  const base = r.kind === 'ycsb' ? r.workload.name : r.workload.name.startsWith(r.kind) ? r.workload.name : `${r.kind} ${r.workload.name}`;
+  return [base, ...variants].join(' ');
+}
+
+function numberProperty(r: Result, ...keys: string[]): number | undefined {
+  for (const key of keys) {
+    const value = r.workload.properties[key];
+    if (typeof value === 'number') return value;
+    if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  }
+  return undefined;
+}
+
+/** Records the run worked on: YCSB's recordcount, a scenario's dataset size. */
+export function recordsOf(r: Result): number | undefined {
+  return numberProperty(r, 'recordcount', 'size', 'customers') ?? r.store.recordCount;
+}
+
+/** Concurrent workers (YCSB threadcount; k6 VUs). */
+export function threadsOf(r: Result): number | undefined {
+  return numberProperty(r, 'threadcount', 'threads', 'vus', 'concurrency');
+}
+
+/** The property a sweep records each run's repetition number in (1, 2, …). */
+export const REPETITION_PROPERTY = 'sweep.repetition';
+
+/** The sweep repetition a result came from, when it came from one. */
+export function repetitionOf(r: Result): number | undefined {
+  return numberProperty(r, REPETITION_PROPERTY);
+}
+
+/** One cell of a comparison: the same thing measured, possibly repeated. */
+export interface Cell {
+  key: string;
+  phase: Result['phase'];
+  workload: string;
+  series: string;
+  records: number | undefined;
+  threads: number | undefined;
+  runs: Result[];
+}
+
+export function cellKey(r: Result): string {
+  return JSON.stringify([r.phase, workloadLabel(r), seriesLabel(r), recordsOf(r) ?? null, threadsOf(r) ?? null]);
+}
+
+/** Results grouped into cells, in the order their first result came. */
+export function cellsOf(results: readonly Result[]): Cell[] {
+  const cells = new Map<string, Cell>();
+  for (const r of results) {
+    const key = cellKey(r);
+    let cell = cells.get(key);
+    if (!cell) {
+      cell = { key, phase: r.phase, workload: workloadLabel(r), series: seriesLabel(r), records: recordsOf(r), threads: threadsOf(r), runs: [] };
+      cells.set(key, cell);
+    }
+    cell.runs.push(r);
+  }
+  return [...cells.values()];
+}
+
+/** Median and range of repeated measurements (the middle value; the mean of the two middle ones). */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  n: number;
+}
+
+export function spreadOf(values: readonly number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  if (n === 0) return { median: 0, min: 0, max: 0, n: 0 };
+  const middle = Math.floor(n / 2);
+  const median = n % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return { median, min: sorted[0]!, max: sorted[n - 1]!, n };
+}
+
+export function throughputOf(cell: Cell): Spread {
+  return spreadOf(cell.runs.map((r) => r.overall.throughputOpsPerSec));
+}
+
+export function runtimeSecondsOf(cell: Cell): Spread {
+  return spreadOf(cell.runs.map((r) => r.overall.runtimeMs / 1000));
+}
+
+/** Distinct values in first-seen order. */
+export function distinct<T>(values: Iterable<T>): T[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Result } from '../results/schema.ts';
+import type { ChartSpec } from './chart-spec.ts';
+import { costCharts, percentileCharts, representativeCells } from './charts-latency-cost.ts';
+import { scalingCharts, throughputCharts, timeSeriesCharts } from './charts-throughput.ts';
+import { machineLine, standInLine, versionsLine, whatRanLine } from './context.ts';
+import { CHART_SCRIPT } from './html-script.ts';
+import { escapeHtml, htmlTable, notesList, plansTable, runsTable, storesTable } from './html-tables.ts';
+
+/** A table of figures beside the charts, e.g. a study's published figures and docbench's. */
+export interface FigureTable {
+  title: string;
+  /** Where the figures come from (for published ones: the paper, its table, its hardware). */
+  note: string;
+  header: string[];
+  rows: string[][];
+}
+
+export interface HtmlReportOptions {
+  title?: string;
+  /** Tables shown first, before the charts (a study's published figures beside docbench's). */
+  figures?: FigureTable[];
+}
+
+/** Chart.js's own UMD build, read from the installed package and inlined: the report opens offline. */
+export function chartLibrarySource(): string {
+  const require = createRequire(import.meta.url);
+  return readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
+}
+
+/** Every chart a set of results supports, in the page's order. */
+export function chartsOf(results: readonly Result[]): ChartSpec[] {
+  const chosen = representativeCells(results);
+  return [...throughputCharts(results), ...scalingCharts(results), ...percentileCharts(results, chosen), ...timeSeriesCharts(results, chosen), ...costCharts(results, chosen)];
+}
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #222; }
+h1 { font-size: 22px; margin-bottom: 4px; } h2 { margin-top: 32px; border-bottom: 1px solid #ddd; }
+.context { color: #444; font-size: 13px; } .standin { color: #a00; font-weight: 600; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(620px, 1fr)); gap: 16px; }
+.chart { position: relative; height: 400px; border: 1px solid #e3e3e3; border-radius: 6px; padding: 8px; background: #fff; }
+table { border-collapse: collapse; font-size: 12px; margin: 8px 0 16px; } th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; max-width: 480px; overflow-wrap: break-word; }
+th { background: #f4f4f4; } td.num { text-align: right; white-space: nowrap; } .note { color: #555; font-size: 12px; }
+`;
+
+/** One self-contained HTML page: the chart library and every figure inlined, no network needed. */
+export function renderHtmlReport(results: readonly Result[], options: HtmlReportOptions = {}): string {
+  const charts = chartsOf(results);
+  const sections = [...new Set(charts.map((c) => c.section))];
+  const standIns = standInLine(results);
+  const title = options.title ?? 'docbench report';
+  const figures = (options.figures ?? [])
+    .map((f) => `<h3>${escapeHtml(f.title)}</h3><p class="note">${escapeHtml(f.note)}</p>${htmlTable(f.header, f.rows, 1)}`)
+    .join('\n');
+  const plans = plansTable(results);
+  const body = [
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<div class="context"><div>${escapeHtml(whatRanLine(results))}</div><div>${escapeHtml(machineLine(results))}</div><div>${escapeHtml(versionsLine(results))}</div>`,
+    standIns ? `<div class="standin">${escapeHtml(standIns)}: their figures say nothing about the products they stand in for.</div>` : '',
+    `<div>${results.length} result${results.length === 1 ? '' : 's'}, ${escapeHtml(timeRange(results))}</div></div>`,
+    figures ? `<h2>Figures</h2>${figures}` : '',
+    ...sections.map((section) => `<h2>${escapeHtml(section)}</h2><div class="charts">${charts.filter((c) => c.section === section).map((c) => `<div class="chart"><canvas id="${c.id}" role="img" aria-label="${escapeHtml(c.title)}"></canvas></div>`).join('\n')}</div>`),
+    `<h2>Runs</h2><p class="note">Repeated runs show the median and [min–max]; latency percentiles come from the runs' HDR histograms added together.</p>${runsTable(results)}`,
+    plans ? `<h2>Query plans</h2>${plans}` : '',
+    `<h2>Stores</h2>${storesTable(results)}`,
+    `<h2>Notes</h2>${notesList(results)}`,
+  ].join('\n');
+  // `<` is escaped in the JSON so no string in it can close the script element.
+  const data = JSON.stringify(charts).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<body>
+${body}
+<script type="application/json" id="docbench-charts">${data}</script>
+<script>${chartLibrarySource()}</script>
+<script>${CHART_SCRIPT}</script>
+</body></html>
+`;
+}
+
+function timeRange(results: readonly Result[]): string {
+  const starts = results.map((r) => r.startedAt).sort();
+  const ends = results.map((r) => r.endedAt).sort();
+  return `${starts[0]} to ${ends[ends.length - 1]}`;
+}
