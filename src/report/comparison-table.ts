@@ -15,7 +15,8 @@ export function renderComparisonTable(results: readonly Result[]): string {
   const header = ['workload', 'store', 'ops/s', ...COLUMNS.map((c) => `${c === 'READ-MODIFY-WRITE' ? 'RMW' : c} p99 (us)`), 'not OK', ...(withSteal ? ['CPU steal'] : [])];
   const rows = results.map((r) => {
     const cells = [
-      r.workload.name,
+      // A run stopped early (a signal, --on-error abort, the error budget) is not a whole run.
+      `${r.workload.name}${r.partial ? ' (partial)' : ''}`,
       `${r.store.name}${r.store.standIn ? ' (stand-in)' : ''}`,
       Math.round(r.overall.throughputOpsPerSec).toLocaleString('en-US'),
     ];
@@ -31,6 +32,7 @@ export function renderComparisonTable(results: readonly Result[]): string {
   });
   const out = [markdownTable(header, rows, header.map((_, i) => (i < 2 ? 'left' : 'right'))).trimEnd()];
   const standIns = [...new Map(results.filter((r) => r.store.standIn).map((r) => [r.store.name, r.store.standIn!])).entries()];
+  for (const r of results.filter((x) => x.partial)) out.push(`\n${r.workload.name} on ${r.store.name} is PARTIAL (${r.partial!.reason}): ${r.partial!.detail}`);
   for (const [store, s] of standIns) out.push(`\n${store}: figures come from a STAND-IN, ${s.name}, not the real product. ${s.note}`);
   return `${out.join('\n')}\n`;
 }

@@ -21,6 +21,7 @@ import { runReport } from '../../src/cli/report-command.ts';
 import { workloadFromText } from '../../src/workload/properties.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
 import { outcomeOf, recordCalls, samples, storeInfoOf, syntheticResult } from '../support/synthetic-results.ts';
+import { renderComparisonTable } from '../../src/report/comparison-table.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'docbench-report-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -139,5 +140,17 @@ describe('report', () => {
     writeFileSync(bad, '{"schemaVersion": 1}');
     assertUserError(runDocbench(['report', bad]), /bad\.json: not a docbench result file \(kind: /);
     assertUserError(runDocbench(['report', join(dir, 'missing')]), /missing: no such file or folder/);
+  });
+});
+
+describe('the comparison table', () => {
+  it('marks a partial run in its row and says why under the table; stand-ins are named', () => {
+    const whole = syntheticResult({ store: 'redis', workload: 'workloada' });
+    const cut: Result = { ...syntheticResult({ store: 'mongodb', standIn: 'SecantusDB', workload: 'workloada' }), partial: { reason: 'SIGINT', detail: 'interrupted after 5.0 s' } };
+    const table = renderComparisonTable([whole, cut]);
+    assert.match(table, /^\| workloada +\| redis /m);
+    assert.match(table, /^\| workloada \(partial\) \| mongodb \(stand-in\) /m);
+    assert.match(table, /^workloada on mongodb is PARTIAL \(SIGINT\): interrupted after 5\.0 s$/m);
+    assert.match(table, /^mongodb: figures come from a STAND-IN, SecantusDB/m);
   });
 });
