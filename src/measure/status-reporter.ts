@@ -79,7 +79,14 @@ export class StatusReporter {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.pending;
-    if (performance.now() - this.lastTickMs > 50) await this.sample(true);
+    // Every operation belongs in the series: the last few ms are a point of their own, or,
+    // when the run ended just after a tick, folded into that tick's point (a point over a few
+    // ms would show a rate that means nothing).
+    if (performance.now() - this.lastTickMs > 50 || this.series.length === 0) await this.sample(true);
+    else {
+      await this.options.collect?.();
+      this.foldIntoLast();
+    }
     if (this.drewInPlace) this.write('\n');
   }
 
@@ -88,6 +95,29 @@ export class StatusReporter {
   private async sample(final = false): Promise<void> {
     await this.options.collect?.();
     this.tick(final);
+  }
+
+  /** Add what was counted since the last tick to the last point, over its longer span. */
+  private foldIntoLast(): void {
+    const m = this.measurements;
+    const last = this.series[this.series.length - 1]!;
+    const now = performance.now();
+    const previousT = this.series.length > 1 ? this.series[this.series.length - 2]!.t : 0;
+    const operations = last.operations + m.intervalOperations;
+    const failed = (last.failed ?? 0) + m.intervalFailures;
+    const outageCalls = (last.outageCalls ?? 0) + m.intervalOutageCalls;
+    const t = round((now - this.startMs) / 1000, 3);
+    const seconds = t - previousT;
+    if (m.intervalOperations > 0) last.p99Us = Math.max(last.p99Us, m.interval.getValueAtPercentile(99));
+    Object.assign(last, { t, operations, opsPerSec: seconds > 0 ? round(operations / seconds, 1) : 0, ...(failed > 0 ? { failed } : {}), ...(outageCalls > 0 ? { outageCalls } : {}) });
+    this.window.add(m.interval);
+    this.totalOperations += m.intervalOperations;
+    this.totalFailures += m.intervalFailures;
+    m.interval.reset();
+    m.intervalOperations = 0;
+    m.intervalFailures = 0;
+    m.intervalOutageCalls = 0;
+    this.lastTickMs = now;
   }
 
   private tick(final: boolean): void {

@@ -219,4 +219,18 @@ describe('runner', () => {
     assert.equal(lines.reduce((n, line) => n + Number(LINE.exec(line)![2]), 0), 50, lines.join(''));
     assert.equal(reporter.series.reduce((n, point) => n + point.operations, 0), 50, JSON.stringify(reporter.series));
   });
+
+  it('keeps the operations of a run that ends just after a tick in the time series', async () => {
+    const m = new Measurements(true, false);
+    const reporter = new StatusReporter(m, { intervalSeconds: 1, totalOperations: 0, maxSeconds: 0, label: '[t]', print: false });
+    reporter.start();
+    for (let i = 0; i < 40; i++) m.completeOperation(0.5);
+    await waitFor(() => reporter.series.length > 0, 'the first tick');
+    // Operations done right after the tick, then the run stops (usually within the same few ms,
+    // so they join the tick's point; on a slow machine later, so they make a point of their own).
+    for (let i = 0; i < 7; i++) m.completeOperation(0.5);
+    await reporter.stop();
+    assert.equal(reporter.series.reduce((n, point) => n + point.operations, 0), 47, JSON.stringify(reporter.series));
+    for (let i = 1; i < reporter.series.length; i++) assert.ok(reporter.series[i]!.t > reporter.series[i - 1]!.t, 'points in time order');
+  });
 });
