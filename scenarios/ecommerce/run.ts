@@ -18,11 +18,14 @@ import { DiscreteGenerator } from '../../src/workload/generators/discrete.ts';
 import { Random } from '../../src/workload/random.ts';
 import type { EcommerceDialect } from './dialect.ts';
 import { customerPatch, generateCustomer } from './generator.ts';
-import { customerId, orderId, type Dataset } from './model.ts';
+import { customerId, orderId, type Customer, type Dataset } from './model.ts';
 import type { EcommerceOracle } from './oracle.ts';
-import { operationRow, ParameterChooser, type OperationName, type QueryKind } from './queries.ts';
+import { isQueryKind, operationRow, ParameterChooser, READBACK_ROW, type OperationName, type QueryKind } from './queries.ts';
+import { callQuery, checkQuery, signupSnapshot } from './query-checks.ts';
+import { WriteLedger } from './readback.ts';
 import type { EcommerceSettings } from './settings.ts';
 import type { SignupLedger } from './signups.ts';
+
 
 export interface WorkloadRunOptions {
   dialect: EcommerceDialect;
@@ -58,6 +61,7 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
   const chooser = new ParameterChooser(dataset, random, s);
   const operations = new DiscreteGenerator<OperationName>(random, options.proportions);
   const control = new RunControl();
+  const writes = new WriteLedger(dataset.seed, s.seed, s.readbacksample);
   let updateVersion = 0;
   let mismatch: string | undefined;
   // UNSUPPORTED is a property of the target and the operation, not of the parameters: once every
@@ -83,6 +87,13 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
     return t.status === 'OK' ? t.value : undefined;
   }
 
+  /** Read a written customer back (timed as READBACK) and check it; failures count as the row's, not as the write's. */
+  async function readBack(index: number, clock: WorkerClock, verify: (doc: Customer | null) => string | undefined, what: OperationName): Promise<void> {
+    const t = await timed(() => dialect.readCustomer(customerId(index)), (d) => (d === null ? 'NOT_FOUND' : 'OK'));
+    measurements.measure(READBACK_ROW, t.status, clock.intendedMs, t.startMs, t.endMs, t.error);
+    if (t.status === 'OK' || t.status === 'NOT_FOUND') check(what, { readBack: customerId(index) }, () => verify((t.value as Customer | null | undefined) ?? null));
+  }
+
   /** Record a check; the first failed one stops the run and is kept for the caller to raise. */
   function check(operation: OperationName, params: unknown, verify: () => string | undefined): void {
     const start = performance.now();
@@ -92,7 +103,7 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
       measurements.measureCheck('OK', ms);
       return;
     }
-    const kind = operation === 'pagination' || operation === 'join' ? operation : undefined;
+    const kind = isQueryKind(operation) ? operation : undefined;
     const variant = kind ? ` [${options.variants[kind]}]` : '';
     const message = `${options.store}${variant} ${operationRow(operation)} ${JSON.stringify(params)}: ${problem}`;
     measurements.measureCheck('UNEXPECTED_STATE', ms, message);
@@ -102,19 +113,6 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
 
   async function doOperation(operation: OperationName, clock: WorkerClock): Promise<void> {
     switch (operation) {
-      case 'pagination': {
-        const params = chooser.page();
-        const view = signups.view(params.country, dialect.readsOwnWrites);
-        const ids = await timedCall(operation, clock, () => dialect.pagination(options.variants.pagination!, params));
-        if (ids !== undefined) check(operation, params, () => oracle.checkPage(params, ids, view));
-        return;
-      }
-      case 'join': {
-        const params = chooser.join();
-        const rows = await timedCall(operation, clock, () => dialect.join(options.variants.join!, params));
-        if (rows !== undefined) check(operation, params, () => oracle.checkJoin(params, rows));
-        return;
-      }
       case 'customer-read': {
         const index = chooser.customerIndex();
         const id = customerId(index);
@@ -131,8 +129,12 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
       }
       case 'customer-update': {
         const index = chooser.customerIndex();
-        const patch = customerPatch(dataset.seed, index, ++updateVersion);
-        await timedCall(operation, clock, () => dialect.updateCustomer(customerId(index), patch), (found) => found);
+        const version = ++updateVersion;
+        const patch = customerPatch(dataset.seed, index, version);
+        const ticket = writes.updateSent(index, version);
+        const found = await timedCall(operation, clock, () => dialect.updateCustomer(customerId(index), patch), (f) => f);
+        writes.updateDone(ticket);
+        if (found === true && writes.sample()) await readBack(index, clock, (doc) => oracle.checkUpdated(index, doc, writes.allowedAfter(ticket)), operation);
         return;
       }
       case 'customer-insert': {
@@ -144,7 +146,16 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
           return true;
         });
         if (done) signups.acknowledged(index);
+        if (done && writes.sample()) await readBack(index, clock, (doc) => oracle.checkInserted(index, doc), operation);
         return;
+      }
+      default: {
+        // The queries: pagination, JOIN and YCSB-JSON's others (query-checks.ts).
+        const kind: QueryKind = operation;
+        const params = chooser.draw(kind);
+        const snapshot = signupSnapshot(kind, params, oracle, signups, dialect.readsOwnWrites);
+        const answer = await timedCall(operation, clock, () => callQuery(dialect, kind, options.variants[kind]!, params));
+        if (answer !== undefined) check(operation, params, () => checkQuery(kind, oracle, params, answer, snapshot));
       }
     }
   }

@@ -21,7 +21,7 @@ import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
 import type { Dataset } from '../../scenarios/ecommerce/model.ts';
 import { renderRunTable, renderServers } from '../../scenarios/ecommerce/report.ts';
 import { seedEcommerce } from '../../scenarios/ecommerce/seed.ts';
-import { ecommerceWorkload, runEcommerce } from '../../scenarios/ecommerce/session.ts';
+import { ecommerceWorkload, resolveSettings, runEcommerce } from '../../scenarios/ecommerce/session.ts';
 import { flatSettings, parseSettings, type EcommerceSettings } from '../../scenarios/ecommerce/settings.ts';
 import { WORKLOAD_NAMES } from '../../scenarios/ecommerce/workloads.ts';
 import { renderPlans } from '../../scenarios/shared/plans.ts';
@@ -35,8 +35,18 @@ import { positiveInteger, nonNegativeNumber, collect } from './option-parsers.ts
 
 export const SCENARIO = 'ecommerce';
 
-/** What a comparison seeds when not told: fits this kind of machine in a few minutes per store. */
-export const ECOMMERCE_DEFAULTS = { customers: 10_000, ordersPerCustomer: 5, workloads: ['pagination', 'join'], maxexecutiontime: 30 } as const;
+/**
+ * What a comparison seeds when not told: fits this kind of machine in a few minutes per store.
+ * One order per customer, as Altoros 2022 seeded (25 million customers and 25 million orders).
+ */
+export const ECOMMERCE_DEFAULTS = { customers: 10_000, ordersPerCustomer: 1, workloads: ['pagination', 'join'], maxexecutiontime: 30 } as const;
+
+/** The variant properties of a result (`variant.pagination`, `variant.join`, …), in the order the run named them. */
+function variantsOf(result: Result): string[] {
+  return Object.entries(result.workload.properties)
+    .filter(([key, value]) => key.startsWith('variant.') && typeof value === 'string')
+    .map(([, value]) => value as string);
+}
 
 
 function storeList(value: string, flag: string): string[] {
@@ -60,8 +70,9 @@ function workloadList(values: readonly string[], flag: string): string[] {
 }
 
 /** Flags that are settings too: appended after `-p` so the flag wins, as YCSB's -threads does. */
-function assignments(property: readonly string[], flags: { threads?: number; target?: number; customers?: number; ordersPerCustomer?: number; seed?: number }): string[] {
+function assignments(property: readonly string[], flags: { threads?: number; target?: number; customers?: number; ordersPerCustomer?: number; seed?: number; indexes?: boolean }): string[] {
   const out = [...property];
+  if (flags.indexes === false) out.push('indexes=false');
   if (flags.threads !== undefined) out.push(`threadcount=${flags.threads}`);
   if (flags.target !== undefined) out.push(`target=${flags.target}`);
   if (flags.customers !== undefined) out.push(`customers=${flags.customers}`);
@@ -78,7 +89,7 @@ async function open(store: string, url: string | undefined, settings: EcommerceS
 
 function datasetOf(settings: EcommerceSettings, flag: string): Dataset {
   if (settings.customers === undefined) throw new UsageError(`${flag}: how many customers to seed? give --customers N (or -p customers=N)`);
-  return { seed: settings.seed, customers: settings.customers, ordersPerCustomer: settings.orderspercustomer };
+  return { seed: settings.seed, customers: settings.customers, ordersPerCustomer: settings.orderspercustomer, customersPerZip: settings.customersperzip };
 }
 
 /** Seed one store; the load result (INSERT-BATCH, INDEX-BUILD rows) is returned for printing. */
@@ -88,10 +99,11 @@ async function seedStore(opened: OpenStore, settings: EcommerceSettings, dataset
     dataset,
     batchSize: settings.batchsize,
     concurrency: settings.threadcount,
+    indexes: settings.indexes,
     progress,
     label: `[${opened.store.name} seed ecommerce]`,
   });
-  const properties: FlatProperties = { ...flatSettings(settings), customers: dataset.customers, orderspercustomer: dataset.ordersPerCustomer };
+  const properties: FlatProperties = { ...flatSettings(settings), customers: dataset.customers, orderspercustomer: dataset.ordersPerCustomer, customersperzip: dataset.customersPerZip ?? settings.customersperzip };
   return scenarioResult(outcome, { scenario: SCENARIO, workloadName: 'seed', properties, store: await describeStore(opened) });
 }
 
@@ -107,11 +119,12 @@ async function runStore(opened: OpenStore, workloadName: string, settings: Ecomm
     status,
     onRun: (run, dataset) => {
       const properties: FlatProperties = {
-        ...flatSettings(settings),
+        ...flatSettings(resolveSettings(workload, settings)),
         // The dataset as its manifest describes it; the run's own `seed` seeds the parameter choices.
         'dataset.seed': dataset.seed,
         customers: dataset.customers,
         orderspercustomer: dataset.ordersPerCustomer,
+        customersperzip: dataset.customersPerZip ?? settings.customersperzip,
         ...Object.fromEntries(Object.entries(run.variants).map(([kind, name]) => [`variant.${kind}`, name])),
       };
       const result = scenarioResult(run.outcome, { scenario: SCENARIO, workloadName: workload.name, properties, store });
@@ -130,7 +143,7 @@ async function runStore(opened: OpenStore, workloadName: string, settings: Ecomm
 /** `results/x.json` -> `results/x-lookup.json` when a run wrote one result per variant. */
 function variantPath(out: string, result: Result, several: boolean): string {
   if (!several) return out;
-  const variants = ['variant.pagination', 'variant.join'].map((k) => result.workload.properties[k]).filter((v) => typeof v === 'string');
+  const variants = variantsOf(result);
   const ext = extname(out) || '.json';
   return join(dirname(out), `${basename(out, extname(out))}-${variants.join('-')}${ext}`);
 }
@@ -199,7 +212,8 @@ export async function runEcommercePhase(options: EcommercePhaseOptions): Promise
 function addCommonOptions(command: Command): Command {
   return command
     .option('--customers <n>', 'customers to seed (each about 4 KB)', positiveInteger('--customers'))
-    .option('--orders-per-customer <n>', 'orders per customer', positiveInteger('--orders-per-customer'))
+    .option('--orders-per-customer <n>', 'orders per customer (default 1, as Altoros 2022)', positiveInteger('--orders-per-customer'))
+    .option('--no-indexes', 'build no secondary index (MongoDB, CouchDB Mango, Couchbase GSI): the queries scan; query tables, index sets and views stay')
     .option('--seed <n>', 'seed of the dataset (seeding) and of the parameter choices (running)', nonNegativeNumber('--seed'))
     .option('--threads <n>', 'threadcount: concurrent workers (bulk writers while seeding)', positiveInteger('--threads'))
     .option('-p, --property <key=value>', 'scenario setting (operationcount, maxexecutiontime, maxoffset, variant, …) or store setting (redis.*, mongodb.*, …); repeatable', collect, [])
@@ -207,6 +221,7 @@ function addCommonOptions(command: Command): Command {
 }
 
 interface CommonOptions {
+  indexes: boolean;
   customers?: number;
   ordersPerCustomer?: number;
   seed?: number;
@@ -231,7 +246,12 @@ export function registerEcommerceSeed(seed: Command): void {
       store: stores[0]!,
       ...(target.url !== undefined ? { url: target.url } : {}),
       workloads: [],
-      property: assignments([...target.settings, ...opts.property], { ...opts, customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers, ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer }),
+      property: assignments([...target.settings, ...opts.property], {
+        ...opts,
+        customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers,
+        ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer,
+        ...(opts.indexes ? {} : { indexes: false }),
+      }),
       ...(opts.out !== undefined ? { out: opts.out } : {}),
       status: !opts.quiet,
     });
@@ -264,6 +284,7 @@ export function registerEcommerceCommand(program: Command): void {
         customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers,
         ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer,
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+        ...(opts.indexes ? {} : { indexes: false }),
       }),
     ]);
     const outDir = opts.outDir ?? join('results', `ecommerce-${new Date().toISOString().replace(/[:.]/g, '-')}`);
@@ -281,7 +302,7 @@ export function registerEcommerceCommand(program: Command): void {
         for (const workload of workloads) {
           mismatches.push(
             ...(await runStore(opened, workload, settings, !opts.quiet, (result) => {
-              const variants = ['variant.pagination', 'variant.join'].map((k) => result.workload.properties[k]).filter((v) => typeof v === 'string');
+              const variants = variantsOf(result);
               writeResult(join(outDir, `${store}-ecommerce-${workload}${variants.map((v) => `-${v}`).join('')}.json`), result);
               results.push(result);
             })),
@@ -293,7 +314,7 @@ export function registerEcommerceCommand(program: Command): void {
     }
     const table = `${renderRunTable(results)}\n${renderServers(results)}${plansSection(results)}`;
     process.stdout.write(`\n${table}`);
-    writeFileAtomic(join(outDir, 'comparison.md'), `# E-commerce scenario (Altoros 2022): ${settings.customers} customers × ${settings.orderspercustomer} orders\n\n${table}`);
+    writeFileAtomic(join(outDir, 'comparison.md'), `# E-commerce scenario (Altoros 2022): ${settings.customers} customers × ${settings.orderspercustomer} orders, about ${settings.customersperzip} customers a zip\n\n${table}`);
     process.stderr.write(`results written to ${outDir}\n`);
     failIfWrong(mismatches);
   });
