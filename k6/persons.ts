@@ -10,12 +10,12 @@
  * (true: the nested documents) and VARIANT (the store's way of running the queries): see README.md.
  */
 import { scriptOptions } from './lib/options.ts';
+import { scriptSettings } from './lib/scripts.ts';
 import { definePersonsOperations, PERSONS_ROWS, runPersons, setupPersons, type PersonsSetup } from './lib/persons.ts';
 import { teardownRun } from './lib/service.ts';
-import { loadSettings } from './lib/settings.ts';
 import { summarize, type SummaryData } from './lib/summary.ts';
 
-const settings = loadSettings(__ENV);
+const settings = scriptSettings();
 definePersonsOperations();
 
 export const options = { ...scriptOptions(settings, 'persons', PERSONS_ROWS), setupTimeout: '10m' };
@@ -32,6 +32,6 @@ export function teardown(data: PersonsSetup): void {
   teardownRun(settings, data);
 }
 
-export function handleSummary(data: SummaryData): Record<string, string> {
+export function handleSummary(data: SummaryData): Record<string, string> | undefined {
   return summarize(data, settings);
 }

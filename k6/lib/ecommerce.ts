@@ -13,14 +13,14 @@
  * Every answer is checked (the VERIFY row): a page must be the oracle's page, in ascending id
  * order; a JOIN must be the oracle's group, its sum right to the cent.
  */
-import http from 'k6/http';
+import http, { type Params } from 'k6/http';
 import exec from 'k6/execution';
 import { fail } from 'k6';
 import type { EcommerceInfo, ParameterBlock } from '../../src/service/ecommerce-routes.ts';
 import { sameAnswer, summarizeIds } from '../../scenarios/shared/checksum.ts';
 import { statusOfHttp } from './metric-names.ts';
-import { defineOperations, recordCheck, recordOperation } from './metrics.ts';
-import { getJson, serviceInfo, startRun, type SetupBase } from './service.ts';
+import { checkAnswer, defineOperations, recordFailure } from './metrics.ts';
+import { getJson, operationParams, serviceHeaders, serviceInfo, startRun, type SetupBase } from './service.ts';
 import type { LoadSettings } from './settings.ts';
 
 export type EcommerceQuery = 'pagination' | 'join';
@@ -46,7 +46,7 @@ export function defineEcommerceOperations(query: EcommerceQuery): void {
 export function setupEcommerce(settings: LoadSettings, query: EcommerceQuery, env: Record<string, string | undefined>): EcommerceSetup {
   const info = serviceInfo(settings);
   if (!info.scenarios.includes('ecommerce')) fail(`the service at ${settings.baseUrl} does not serve the ecommerce scenario (start it with --scenario ecommerce)`);
-  const shop = getJson<EcommerceInfo>(`${settings.baseUrl}/_docbench/ecommerce`, 'docbench ecommerce');
+  const shop = getJson<EcommerceInfo>(settings, `${settings.baseUrl}/_docbench/ecommerce`, 'docbench ecommerce');
   if (shop.dataset === null) fail(`no ecommerce dataset in ${info.store!.name}: seed one first (docbench seed ecommerce --store ${info.store!.name} --customers N, or docbench k6 ${query} --store ${info.store!.name} --customers N)`);
   const variants = shop.variants[query].map((v) => v.name);
   const variant = env.VARIANT ?? variants[0]!;
@@ -62,7 +62,7 @@ export function setupEcommerce(settings: LoadSettings, query: EcommerceQuery, en
   // dataset): do that here, not inside the measured window. A new connection per request lets
   // the cluster hand each to another worker.
   for (let i = 0; i < 2 * info.service.workers; i++) {
-    http.get(`${settings.baseUrl}/_docbench/ecommerce/parameters?kind=${query}&stream=0&count=1`, { headers: { Connection: 'close' }, tags: { name: 'docbench warm-up' } });
+    http.get(`${settings.baseUrl}/_docbench/ecommerce/parameters?kind=${query}&stream=0&count=1`, { headers: { ...serviceHeaders(settings), Connection: 'close' }, tags: { name: 'docbench warm-up' } });
   }
   const description = shop.variants[query].find((v) => v.name === variant)!.description;
   const run = {
@@ -94,12 +94,14 @@ export function setupEcommerce(settings: LoadSettings, query: EcommerceQuery, en
 let block: ParameterBlock | null = null;
 let next = 0;
 let blocks = 0;
+/** The query's request parameters, built once per VU. */
+let params: Params | null = null;
 
 function nextParameters(settings: LoadSettings, query: EcommerceQuery): number {
   if (block === null || next >= block.params.length) {
     // Stream: VU id × 2^16 + block number, so no two blocks of a run share a stream.
     const stream = exec.vu.idInTest * 65536 + blocks++;
-    block = getJson<ParameterBlock>(`${settings.baseUrl}/_docbench/ecommerce/parameters?kind=${query}&stream=${stream}&count=${BLOCK}`, 'docbench parameters');
+    block = getJson<ParameterBlock>(settings, `${settings.baseUrl}/_docbench/ecommerce/parameters?kind=${query}&stream=${stream}&count=${BLOCK}`, 'docbench parameters');
     next = 0;
   }
   return next++;
@@ -110,28 +112,23 @@ export function runEcommerce(settings: LoadSettings, data: EcommerceSetup): void
   const i = nextParameters(settings, data.query);
   const b = block!;
   const variant = encodeURIComponent(data.variant);
-  if (b.kind === 'pagination') {
-    const p = b.params[i]!;
-    const response = http.get(`${settings.baseUrl}/customers?country=${encodeURIComponent(p.country)}&offset=${p.offset}&limit=${p.limit}&variant=${variant}`, {
-      tags: { op: ROW.pagination, name: 'GET /customers' },
-      responseType: 'text',
-    });
+  const row = ROW[data.query];
+  params ??= operationParams(settings, row, data.query === 'pagination' ? 'GET /customers' : 'GET /reports/sales', 'text');
+  const url =
+    b.kind === 'pagination'
+      ? `${settings.baseUrl}/customers?country=${encodeURIComponent(b.params[i]!.country)}&offset=${b.params[i]!.offset}&limit=${b.params[i]!.limit}&variant=${variant}`
+      : `${settings.baseUrl}/reports/sales?zip=${encodeURIComponent(b.params[i]!.zip)}&month=${b.params[i]!.month}&variant=${variant}`;
+  const response = http.get(url, params);
+  if (response.status !== 200) {
     const status = statusOfHttp(response.status);
-    recordOperation(ROW.pagination, status, response.timings.duration);
-    if (status === 'OK') {
-      const ids = (response.json() as { ids: string[] }).ids;
-      recordCheck(ascending(ids) && sameAnswer(summarizeIds(ids), b.expected[i]!));
-    }
-    return;
+    return recordFailure(row, status === 'OK' ? 'UNEXPECTED_STATE' : status, response.timings.duration, response.status);
   }
-  const p = b.params[i]!;
-  const response = http.get(`${settings.baseUrl}/reports/sales?zip=${encodeURIComponent(p.zip)}&month=${p.month}&variant=${variant}`, {
-    tags: { op: ROW.join, name: 'GET /reports/sales' },
-    responseType: 'text',
-  });
-  const status = statusOfHttp(response.status);
-  recordOperation(ROW.join, status, response.timings.duration);
-  if (status === 'OK') recordCheck(sameRows((response.json() as { rows: JoinRowLike[] }).rows, b.expected[i]!));
+  if (b.kind === 'pagination') {
+    const ids = (response.json() as { ids: string[] }).ids;
+    checkAnswer(row, ascending(ids) && sameAnswer(summarizeIds(ids), b.expected[i]!));
+  } else {
+    checkAnswer(row, sameRows((response.json() as { rows: JoinRowLike[] }).rows, b.expected[i]!));
+  }
 }
 
 interface JoinRowLike {

@@ -15,16 +15,29 @@ declare var __ENV: { [name: string]: string };
 declare module 'k6' {
   /** Abort the current iteration (or setup()) with a message. */
   export function fail(message?: string): never;
+  /**
+   * Record named checks (each a boolean, or a function of `value` returning one) in k6's `checks`
+   * rate; returns true when all passed. A check never stops the iteration: a threshold on
+   * `checks` decides whether failed ones fail the run.
+   */
+  export function check<T>(value: T, sets: { [name: string]: boolean | ((value: T) => boolean) }, tags?: { [name: string]: string }): boolean;
 }
 
 declare module 'k6/http' {
   export type ResponseType = 'binary' | 'none' | 'text';
+
+  /** Decides which statuses are "expected" (not counted in http_req_failed); from `expectedStatuses`. */
+  export interface ExpectedStatusesCallback {
+    readonly __expectedStatuses: never;
+  }
 
   export interface Params {
     headers?: { [name: string]: string };
     tags?: { [name: string]: string };
     responseType?: ResponseType;
     timeout?: string | number;
+    /** This request's expected statuses, instead of the global callback's. */
+    responseCallback?: ExpectedStatusesCallback | null;
   }
 
   export interface Timings {
@@ -64,6 +77,10 @@ declare module 'k6/http' {
     put(url: string, body?: Body, params?: Params): Response;
     patch(url: string, body?: Body, params?: Params): Response;
     request(method: string, url: string, body?: Body, params?: Params): Response;
+    /** The statuses that are not failures (k6's default: 200–399). Native: no JavaScript runs per request. */
+    expectedStatuses(...statuses: (number | { min: number; max: number })[]): ExpectedStatusesCallback;
+    /** Set the default expected statuses of every request of this VU (init stage). */
+    setResponseCallback(callback: ExpectedStatusesCallback | null): void;
   }
 
   const http: Http;
@@ -87,10 +104,12 @@ declare module 'k6/metrics' {
 }
 
 declare module 'k6/execution' {
+  import type { Options } from 'k6/options';
   const exec: {
     vu: { idInTest: number; idInInstance: number; iterationInScenario: number };
     scenario: { name: string; iterationInTest: number };
-    test: { abort(message?: string): never };
+    /** `options`: the options k6 actually runs with (an archive's, the command line's, the script's, consolidated). */
+    test: { abort(message?: string): never; options: Options };
   };
   export default exec;
 }
@@ -122,7 +141,26 @@ declare module 'k6/options' {
     preAllocatedVUs: number;
     maxVUs?: number;
   }
-  export type Scenario = SharedIterationsScenario | ConstantVUsScenario | ConstantArrivalRateScenario;
+  /** One step of a ramping executor: reach `target` (VUs, or iterations per timeUnit) over `duration`. */
+  export interface Stage {
+    duration: string;
+    target: number;
+  }
+  export interface RampingVUsScenario extends ScenarioBase {
+    executor: 'ramping-vus';
+    startVUs?: number;
+    stages: Stage[];
+    gracefulRampDown?: string;
+  }
+  export interface RampingArrivalRateScenario extends ScenarioBase {
+    executor: 'ramping-arrival-rate';
+    startRate?: number;
+    timeUnit?: string;
+    stages: Stage[];
+    preAllocatedVUs: number;
+    maxVUs?: number;
+  }
+  export type Scenario = SharedIterationsScenario | ConstantVUsScenario | ConstantArrivalRateScenario | RampingVUsScenario | RampingArrivalRateScenario;
 
   export interface Options {
     scenarios?: { [name: string]: Scenario };
@@ -134,7 +172,7 @@ declare module 'k6/options' {
     setupTimeout?: string;
     teardownTimeout?: string;
     noConnectionReuse?: boolean;
-    /** k6 cloud: the project and test name (`k6 cloud run`). */
-    cloud?: { projectID?: number; name?: string };
+    /** Grafana Cloud k6 (`k6 cloud run`): the project, the test's name, and the load zones' shares. */
+    cloud?: { projectID?: number; name?: string; distribution?: { [label: string]: { loadZone: string; percent: number } } };
   }
 }

@@ -1,18 +1,31 @@
 /**
- * handleSummary: k6's end-of-test data -> docbench's common result (mode `http`), so reports put
- * direct and end-to-end runs side by side. Printed as YCSB text (the same renderer as direct
- * runs) and, with RESULT_FILE set, written as JSON. Pure (no k6 module), so it is tested under
- * Node with made-up summary data.
+ * k6's end-of-test data -> docbench's common result (mode `http`), so reports put direct and
+ * end-to-end runs side by side. Pure (no k6 module), so it runs in three places: in k6's
+ * handleSummary when RESULT_FILE is set, in `docbench k6` on k6's summary export (with k6's own
+ * text summary left as it is), and in tests under Node with made-up summary data.
  *
  * What k6 cannot know is marked, not invented: the client's CPU (k6 has no API for its own;
  * `docbench k6` measures the k6 process and fills it in) and intended-time latency (k6 reports
  * no intended start times, so there are no `Intended-` rows).
  */
+import type { Scenario } from 'k6/options';
 import type { ServiceInfo } from '../../src/service/app.ts';
 import type { Result } from '../../src/results/schema.ts';
 import { renderYcsbText } from '../../src/report/ycsb-text.ts';
-import { failedMetricName, metricName, RUN_WINDOW_METRIC, SERVICE_CPU_METRIC, SERVICE_REQUESTS_METRIC, STATUSES, statusMetricName, VERIFY, type Status } from './metric-names.ts';
-import { maxVusOf, scenarioFor, type LoadSettings } from './settings.ts';
+import {
+  CONFLICTS_METRIC,
+  failedMetricName,
+  okLatencyMetric,
+  RUN_WINDOW_METRIC,
+  SERVICE_CPU_METRIC,
+  SERVICE_PLAN_CPU_METRIC,
+  SERVICE_REQUESTS_METRIC,
+  STATUSES,
+  statusMetricName,
+  VERIFY,
+  type Status,
+} from './metric-names.ts';
+import { durationSeconds, maxVusOfScenario, NO_DURATION_BOUND, type LoadSettings } from './settings.ts';
 
 /** What a script ran, in the result's terms; each script builds it in setup(). */
 export interface RunDescription {
@@ -32,11 +45,13 @@ export interface SummarySetup {
   info: ServiceInfo;
   startedAt: string;
   run: RunDescription;
+  /** The scenario k6 ran, as k6 reported it in setup(). */
+  scenario: Scenario;
 }
 
-/** The part of k6's summary data this module reads. */
+/** The part of k6's summary data this module reads (handleSummary's argument). */
 export interface SummaryData {
-  metrics: Record<string, { values: Record<string, number> } | undefined>;
+  metrics: Record<string, { values: Record<string, number>; thresholds?: Record<string, { ok: boolean }> } | undefined>;
   state: { testRunDurationMs: number };
   setup_data?: SummarySetup;
 }
@@ -44,22 +59,39 @@ export interface SummaryData {
 /** Note carried by a result until `docbench k6` replaces it with the measured k6 CPU. */
 export const CLIENT_CPU_NOT_MEASURED = 'client CPU: not measured inside k6 (docbench k6 measures the k6 process)';
 
-/** The trend statistics k6 must keep for the result (`options.summaryTrendStats`). */
-export function summaryTrendStats(settings: LoadSettings): string[] {
-  return ['avg', 'min', 'max', 'count', ...settings.percentiles.map((p) => `p(${p})`)];
+/**
+ * handleSummary. Without RESULT_FILE it returns nothing, so k6 prints its own summary (k6 prints
+ * it only when handleSummary returns nothing: any answer replaces it). With RESULT_FILE it
+ * writes docbench's result and prints the thresholds' outcomes and the YCSB text instead.
+ */
+export function summarize(data: SummaryData, settings: LoadSettings): Record<string, string> | undefined {
+  // setup() failed (service unreachable, data not loaded): k6's own summary, after its message.
+  if (settings.resultFile === null || data.setup_data === undefined) return undefined;
+  const result = toResult(data, data.setup_data, settings);
+  return { [settings.resultFile]: `${JSON.stringify(result, null, 2)}\n`, stdout: `${renderThresholds(data)}\n${renderYcsbText(result)}` };
 }
 
-export function summarize(data: SummaryData, settings: LoadSettings): Record<string, string> {
-  const setup = data.setup_data;
-  // setup() failed (service unreachable, data not loaded): k6 already printed why.
-  if (setup === undefined) return { stdout: 'docbench: no result (setup did not complete)\n' };
-  const result = toResult(data, setup, settings);
-  const out: Record<string, string> = { stdout: renderYcsbText(result) };
-  if (settings.resultFile !== null) out[settings.resultFile] = `${JSON.stringify(result, null, 2)}\n`;
-  return out;
+/**
+ * k6's summary export (`k6 run --summary-export`) as handleSummary's data: the export flattens
+ * each metric's values, names a rate `value`, marks a threshold `true` when it failed, and has no
+ * test duration (which a counter's count / rate gives back).
+ */
+export function fromSummaryExport(exported: {
+  metrics: Record<string, Record<string, unknown>>;
+  setup_data?: unknown;
+}): SummaryData {
+  const metrics: SummaryData['metrics'] = {};
+  for (const [name, flat] of Object.entries(exported.metrics)) {
+    const { thresholds, value, ...rest } = flat as Record<string, number> & { thresholds?: Record<string, boolean> };
+    const values: Record<string, number> = { ...rest, ...(value !== undefined ? { rate: value } : {}) };
+    metrics[name] = { values, ...(thresholds ? { thresholds: Object.fromEntries(Object.entries(thresholds).map(([source, failed]) => [source, { ok: !failed }])) } : {}) };
+  }
+  const iterations = metrics.iterations?.values ?? {};
+  const testRunDurationMs = iterations.rate ? ((iterations.count ?? 0) / iterations.rate) * 1000 : 0;
+  return { metrics, state: { testRunDurationMs }, ...(exported.setup_data ? { setup_data: exported.setup_data as SummarySetup } : {}) };
 }
 
-export function toResult(data: SummaryData, setup: SummarySetup, settings: LoadSettings, endedAt = new Date()): Result {
+export function toResult(data: SummaryData, setup: SummarySetup, settings: Pick<LoadSettings, 'percentiles' | 'baseUrl'>, endedAt = new Date()): Result {
   const value = (metric: string, stat: string) => data.metrics[metric]?.values[stat] ?? 0;
   const run = setup.run;
   const operations = Math.round(value('iterations', 'count'));
@@ -70,37 +102,47 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: LoadS
   const serviceRequests = Math.round(value(SERVICE_REQUESTS_METRIC, 'count'));
   const serviceCpuUs = Math.round(value(SERVICE_CPU_METRIC, 'count'));
   const serviceCpuPerRequest = serviceRequests > 0 ? round1(serviceCpuUs / serviceRequests) : 0;
+  const planCpuUs = Math.round(value(SERVICE_PLAN_CPU_METRIC, 'count'));
   const info = setup.info;
-  const scenario = scenarioFor(settings);
+  const shape = loadShape(setup.scenario);
 
   const rows: Result['operations'] = [];
   const totals: Partial<Record<Status, number>> = {};
-  for (const row of [...run.rows, VERIFY]) {
+  const add = (returns: Partial<Record<Status, number>>, status: Status, n: number) => {
+    if (n <= 0) return;
+    returns[status] = n;
+    // Totals sum every row, as direct mode's do (a read-modify-write's read and update included).
+    totals[status] = (totals[status] ?? 0) + n;
+  };
+  for (const row of run.rows) {
     const returns: Partial<Record<Status, number>> = {};
-    for (const status of STATUSES) {
-      const n = Math.round(value(statusMetricName(row, status), 'count'));
-      if (n > 0) {
-        returns[status] = n;
-        // Totals sum every row, as direct mode's do (a read-modify-write's read and update included).
-        totals[status] = (totals[status] ?? 0) + n;
-      }
-    }
+    for (const status of STATUSES) add(returns, status, Math.round(status === 'OK' ? value(okLatencyMetric(row), 'count') : value(statusMetricName(row, status), 'count')));
     if (Object.keys(returns).length === 0) continue;
-    rows.push({ name: row, latency: latencyOf(data, metricName(row), settings), returns });
-    if (row !== VERIFY && value(failedMetricName(row), 'count') > 0) rows.push({ name: `${row}-FAILED`, latency: latencyOf(data, failedMetricName(row), settings) });
+    rows.push({ name: row, latency: latencyOf(data, okLatencyMetric(row), settings), returns });
+    if (value(failedMetricName(row), 'count') > 0) rows.push({ name: `${row}-FAILED`, latency: latencyOf(data, failedMetricName(row), settings) });
   }
+  // Answer checks take no request of their own: counts only.
+  const verify: Partial<Record<Status, number>> = {};
+  add(verify, 'OK', Math.round(value('checks', 'passes')));
+  add(verify, 'UNEXPECTED_STATE', Math.round(value('checks', 'fails')));
+  if (Object.keys(verify).length > 0) rows.push({ name: VERIFY, latency: latencyOf(data, '(none)', settings), returns: verify });
 
   const notes = [
-    `end to end: k6 -> docbench serve (${info.service.framework}, ${info.service.workers} worker${info.service.workers > 1 ? 's' : ''}) -> ${info.store?.name ?? 'store'}`,
-    `k6 ${settings.model} model: ${String(scenario.executor)}, ${maxVusOf(settings)} VUs${settings.rate !== null ? `, ${settings.rate} ops/s` : ''}`,
+    `end to end: k6 -> docbench serve (${info.service.framework}, ${info.service.workers} worker${info.service.workers > 1 ? 's' : ''}, ${info.service.pool} store connections each) -> ${info.store?.name ?? 'store'}`,
+    `k6 ${shape.model} model: ${shape.description}`,
     `service CPU per request: ${serviceCpuPerRequest} us over ${serviceRequests} requests`,
     CLIENT_CPU_NOT_MEASURED,
     ...run.notes,
     'no Intended- rows: k6 reports no intended start times',
   ];
-  if (windowMs <= 0) notes.push('runtime is k6\'s whole test run, setup and teardown included (teardown did not record the measured window)');
+  if (windowMs <= 0) notes.push("runtime is k6's whole test run, setup and teardown included (teardown did not record the measured window)");
   const dropped = value('dropped_iterations', 'count');
   if (dropped > 0) notes.push(`k6 dropped ${dropped} iterations: the open model's rate was not reached (too few VUs, or the service fell behind)`);
+  if (planCpuUs > 0) notes.push(`the service spent ${operations > 0 ? round1(planCpuUs / operations) : 0} us per operation drawing plan blocks, not counted in its CPU per request`);
+  const conflicts = value(CONFLICTS_METRIC, 'count');
+  if (conflicts > 0) notes.push(`${conflicts} requests answered 409 (a write conflict: the key existed, or another writer came first), counted as ERROR as in direct mode`);
+  const crossed = crossedThresholds(data);
+  if (crossed.length > 0) notes.push(`k6 thresholds crossed (k6 exits 99): ${crossed.join('; ')}`);
 
   const store = info.store!;
   return {
@@ -108,16 +150,18 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: LoadS
     kind: run.kind,
     mode: 'http',
     phase: 'run',
-    workload: { name: run.workloadName, properties: runProperties(run, settings), overrides: [] },
+    workload: { name: run.workloadName, properties: { ...run.properties, ...shape.properties, 'k6.baseUrl': settings.baseUrl }, overrides: [] },
     store: {
       ...store,
       extra: {
         ...store.extra,
         'service.framework': info.service.framework,
         'service.workers': info.service.workers,
+        'service.pool': info.service.pool,
         'service.requests': serviceRequests,
         'service.cpuUs': serviceCpuUs,
         'service.cpuUsPerRequest': serviceCpuPerRequest,
+        ...(planCpuUs > 0 ? { 'service.planCpuUs': planCpuUs } : {}),
       },
     },
     machine: info.machine,
@@ -133,20 +177,66 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: LoadS
   };
 }
 
-/** The workload's settings, with the load shape k6 actually ran in YCSB's names. */
-function runProperties(run: RunDescription, settings: LoadSettings): Result['workload']['properties'] {
-  const flat: Result['workload']['properties'] = { ...run.properties };
-  flat.threadcount = maxVusOf(settings);
-  flat.target = settings.rate ?? 0;
-  flat.operationcount = settings.iterations ?? 0;
-  flat.maxexecutiontime = settings.iterations === null ? durationSeconds(settings.duration) : settings.durationGiven !== null ? durationSeconds(settings.durationGiven) : 0;
-  flat['k6.model'] = settings.model;
-  flat['k6.executor'] = String(scenarioFor(settings).executor);
-  flat['k6.baseUrl'] = settings.baseUrl;
-  return flat;
+/**
+ * The scenario k6 ran, in YCSB's terms (threadcount, target, operationcount, maxexecutiontime)
+ * and in k6's, read from the scenario itself rather than from the environment: an archive runs
+ * the options it was made with.
+ */
+export function loadShape(scenario: Scenario): { model: 'closed' | 'open'; description: string; properties: Result['workload']['properties'] } {
+  const vus = maxVusOfScenario(scenario);
+  const seconds = (text: string | undefined) => (text === undefined || text === NO_DURATION_BOUND ? 0 : Math.round(durationSeconds(text)));
+  const stages = 'stages' in scenario ? scenario.stages : null;
+  const staged = stages === null ? 0 : Math.round(stages.reduce((sum, s) => sum + durationSeconds(s.duration), 0));
+  const stageText = stages === null ? '' : stages.map((s) => `${s.duration}:${s.target}`).join(',');
+  const open = scenario.executor === 'constant-arrival-rate' || scenario.executor === 'ramping-arrival-rate';
+  let target = 0;
+  let operationcount = 0;
+  let maxexecutiontime = 0;
+  let description = `${scenario.executor}, ${vus} VUs`;
+  switch (scenario.executor) {
+    case 'shared-iterations':
+      operationcount = scenario.iterations ?? 1;
+      maxexecutiontime = seconds(scenario.maxDuration);
+      break;
+    case 'constant-vus':
+      maxexecutiontime = seconds(scenario.duration);
+      break;
+    case 'constant-arrival-rate':
+      target = scenario.rate;
+      maxexecutiontime = seconds(scenario.duration);
+      description += `, ${scenario.rate} ops/s`;
+      break;
+    case 'ramping-vus':
+    case 'ramping-arrival-rate':
+      target = scenario.executor === 'ramping-arrival-rate' ? Math.max(...scenario.stages.map((s) => s.target)) : 0;
+      maxexecutiontime = staged;
+      description += `, stages ${stageText}${open ? ' (ops/s)' : ' (VUs)'}`;
+      break;
+  }
+  const properties: Result['workload']['properties'] = { threadcount: vus, target, operationcount, maxexecutiontime, 'k6.model': open ? 'open' : 'closed', 'k6.executor': scenario.executor };
+  if (stages !== null) properties['k6.stages'] = stageText;
+  return { model: open ? 'open' : 'closed', description, properties };
 }
 
-function latencyOf(data: SummaryData, metric: string, settings: LoadSettings): Result['operations'][number]['latency'] {
+/** Each crossed threshold as `metric source`. */
+function crossedThresholds(data: SummaryData): string[] {
+  const crossed: string[] = [];
+  for (const [metric, m] of Object.entries(data.metrics)) {
+    for (const [source, outcome] of Object.entries(m?.thresholds ?? {})) if (!outcome.ok) crossed.push(`${metric} ${source}`);
+  }
+  return crossed.sort();
+}
+
+/** The thresholds' outcomes, as k6's own summary lists them (printed when handleSummary replaces it). */
+export function renderThresholds(data: SummaryData): string {
+  const lines: string[] = [];
+  for (const [metric, m] of Object.entries(data.metrics).sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [source, outcome] of Object.entries(m?.thresholds ?? {})) lines.push(`  ${outcome.ok ? '✓' : '✗'} ${metric} '${source}'`);
+  }
+  return lines.length === 0 ? '' : `k6 thresholds:\n${lines.join('\n')}\n`;
+}
+
+function latencyOf(data: SummaryData, metric: string, settings: Pick<LoadSettings, 'percentiles'>): Result['operations'][number]['latency'] {
   const values = data.metrics[metric]?.values ?? {};
   const us = (ms: number | undefined) => Math.round((ms ?? 0) * 1000);
   const percentilesUs: Record<string, number> = {};
@@ -158,14 +248,6 @@ function latencyOf(data: SummaryData, metric: string, settings: LoadSettings): R
     maxUs: us(values.max),
     percentilesUs,
   };
-}
-
-/** k6 duration text (`1m30s`, `45s`, `500ms`) in whole seconds. */
-export function durationSeconds(text: string): number {
-  const unit: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
-  let seconds = 0;
-  for (const [, n, u] of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) seconds += Number(n) * unit[u!]!;
-  return Math.round(seconds);
 }
 
 /** A flat copy of a properties object: the values a result keeps (nested objects dropped). */

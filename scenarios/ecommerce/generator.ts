@@ -214,8 +214,11 @@ function uuid(r: Random): string {
 }
 
 /** The values the workloads' updates write: a deterministic function of the customer and a version. */
+/** Distinct update values per customer: version v and v + PATCH_VERSIONS write the same. */
+export const PATCH_VERSIONS = 1024;
+
 export function customerPatch(seed: number, index: number, version: number): CustomerPatch {
-  const r = documentRandom(seed, STREAM.patch, index * 1024 + (version % 1024));
+  const r = documentRandom(seed, STREAM.patch, index * PATCH_VERSIONS + (version % PATCH_VERSIONS));
   return {
     ballance_current: formatMoney(r.nextInt(2_000_000)),
     linear_score: r.nextInt(101),

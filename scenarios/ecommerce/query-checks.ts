@@ -12,7 +12,7 @@ import { customerId, orderIndexOf } from './model.ts';
 import type { EcommerceOracle } from './oracle.ts';
 import { placePair } from './oracle-tables.ts';
 import type { QueryAnswers, QueryKind, QueryParams, ReportRow } from './queries.ts';
-import { NO_SIGNUP_COUNT, NO_SIGNUPS, type SignupCount, type SignupLedger, type SignupView } from './signups.ts';
+import { NO_SIGNUP_COUNT, NO_SIGNUPS, type SignupCount, type Signups, type SignupView } from './signups.ts';
 
 /** What the ledger said when a query was sent. */
 export type SignupSnapshot = SignupView | SignupCount | undefined;
@@ -53,7 +53,7 @@ function ownerOf(oracle: EcommerceOracle, device: string): number | undefined {
 }
 
 /** The ledger's view for a query, taken when it is sent. */
-export function signupSnapshot<K extends QueryKind>(kind: K, params: QueryParams[K], oracle: EcommerceOracle, signups: SignupLedger, readsOwnWrites: boolean): SignupSnapshot {
+export function signupSnapshot<K extends QueryKind>(kind: K, params: QueryParams[K], oracle: EcommerceOracle, signups: Signups, readsOwnWrites: boolean): SignupSnapshot {
   const t = oracle.tables;
   switch (kind) {
     case 'pagination': {

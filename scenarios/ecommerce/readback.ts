@@ -6,6 +6,10 @@
  * just acknowledged, unless another update of the same customer overlapped it (sent while it was
  * in flight, or before its read-back answered): which of those won is then the store's
  * business, and the values must be one of the updates sent.
+ *
+ * Across the worker threads of a ProcessPool another thread may update the same customer at any
+ * time, unseen by this thread's ledger: there a read-back accepts any update's values (the
+ * immutable fields are still checked exactly).
  */
 import { Random } from '../../src/workload/random.ts';
 import { customerPatch } from './generator.ts';
@@ -40,6 +44,8 @@ export class WriteLedger {
     runSeed: number,
     /** Share of acknowledged writes read back, 0 … 1. */
     private readonly sampleShare: number,
+    /** This ledger sees every update of the run (false in a worker thread of a ProcessPool). */
+    private readonly seesAllUpdates = true,
   ) {
     this.random = new Random(runSeed, SAMPLE_STREAM);
   }
@@ -68,8 +74,10 @@ export class WriteLedger {
    * The values a read-back of `ticket`'s customer may show, called when the read-back answered:
    * exactly the update's own, unless another update of the customer overlapped it; then any
    * update sent for the customer (or the seeded values, if a failed update is among them).
+   * Undefined: any update's values (another thread may have written them).
    */
-  allowedAfter(ticket: UpdateTicket): CustomerPatch[] {
+  allowedAfter(ticket: UpdateTicket): CustomerPatch[] | undefined {
+    if (!this.seesAllUpdates) return undefined;
     const writes = this.customers.get(ticket.index)!;
     const alone = !ticket.overlapped && writes.inFlight === 0 && writes.versions.length === ticket.sentBefore;
     if (alone) return [customerPatch(this.seed, ticket.index, ticket.version)];

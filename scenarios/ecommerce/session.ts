@@ -116,7 +116,7 @@ export async function runEcommerce(options: RunEcommerceOptions): Promise<Ecomme
     const base = manifest;
     const signups = new SignupLedger(dataset, async (upTo) => dialect.writeManifest({ ...base, signupsUpTo: upTo }));
     const label = `[${store.name} ecommerce ${workload.name}${Object.values(combination).map((v) => ` ${v}`).join('')}]`;
-    const outcome = await runWorkload({ dialect, store: store.name, dataset, oracle, signups, proportions, variants: combination, settings, status: options.status, label });
+    const outcome = await runWorkload({ dialect, store: store.name, dataset, oracle, signups, proportions, variants: combination, settings, status: options.status, label, indexes: manifest.indexes });
     // Record exactly how far sign-ups reach, so the next run removes no more than it must.
     manifest = { ...base, signupsUpTo: signups.end() };
     if (manifest.signupsUpTo !== base.signupsUpTo) await dialect.writeManifest(manifest);

@@ -49,7 +49,25 @@ export function signupKeys(dataset: Dataset, index: number): string[] {
   return [`country:${core.countryIndex}`, `zip:${core.zipSlot}`, `prev:${core.prevZipSlot}`, `search:${core.countryIndex}:${core.age}`];
 }
 
-export class SignupLedger {
+/**
+ * What a run's operations and checks need of the sign-ups: the main thread's SignupLedger, or
+ * its shared-memory form in a worker thread of a ProcessPool (shared-signups.ts).
+ */
+export interface Signups {
+  allocate(): Promise<number>;
+  sent(index: number): void;
+  acknowledged(index: number): void;
+  /** The insert failed: it may or may not have been written. */
+  failed?(index: number): void;
+  /** What an id-ordered page of a country may show, as of now (call when the query is sent). */
+  view(countryIndex: number, readsOwnWrites: boolean): SignupView;
+  /** The same for any predicate over sign-up indexes. */
+  viewWhere(matches: (index: number) => boolean, readsOwnWrites: boolean): SignupView;
+  /** How many sign-ups under a `signupKeys` key an unordered answer may show, as of now. */
+  count(key: string, readsOwnWrites: boolean): SignupCount;
+}
+
+export class SignupLedger implements Signups {
   private nextIndex: number;
   private reservedUpTo: number;
   private reserving: Promise<void> | undefined;

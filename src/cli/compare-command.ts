@@ -5,13 +5,15 @@ import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { renderComparisonTable, renderRunContext } from '../report/comparison-table.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
+import type { ProcessPool } from '../runner/process-pool.ts';
 import { LOCAL_STORE_NAMES, storeName } from '../stores/stores.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
+import { UsageError } from './errors.ts';
 import { describeStore, openStore } from './store-session.ts';
 import { defaultStores, loadConfig, StoreTargets } from './store-targets.ts';
-import { flagOverrides } from './ycsb-command.ts';
+import { flagOverrides, openPool, processesFor } from './ycsb-command.ts';
 
 export const COMPARE_DEFAULTS = {
   /** All five; the three whose local server is a stand-in are labelled so in every row. */
@@ -36,6 +38,8 @@ export interface CompareOptions {
   overrides: string[];
   threads?: number;
   target?: number;
+  /** Worker processes per run (`--processes`). */
+  processes?: number;
   outDir: string;
   status: boolean;
   /** Use the real servers of docker/compose.yaml (`docbench up --docker`) instead of the local ones. */
@@ -51,6 +55,15 @@ export interface CompareOptions {
  * run), YCSB text for every run on stdout, one comparison table at the end, and every result
  * file plus the table under `outDir`.
  */
+/**
+ * YCSB's exporter/exportfile describe one run's output; a comparison writes many runs (YCSB text
+ * on stdout, a JSON result each, the table), so one export file would be overwritten by each.
+ */
+function refuseSingleRunExport(p: { exporter: string; exportfile?: string | undefined }): void {
+  if (p.exportfile !== undefined) throw new UsageError(`exportfile=${p.exportfile}: compare writes one result file per run under --out-dir; use docbench run for a single exported run`);
+  if (p.exporter !== 'text') throw new UsageError(`exporter: compare prints YCSB text for every run and writes JSON results under --out-dir; use docbench run for the ${p.exporter} exporter`);
+}
+
 export async function runComparison(options: CompareOptions): Promise<Result[]> {
   const config = loadConfig(options.config);
   const stores = options.stores ?? defaultStores(config, COMPARE_DEFAULTS.stores);
@@ -60,10 +73,15 @@ export async function runComparison(options: CompareOptions): Promise<Result[]> 
   const overrides = [...targets.settings(), ...COMPARE_DEFAULTS.overrides, ...options.overrides, ...flagOverrides(options)];
   // Parse every workload before touching a store, so a typo fails in a second, not after a run.
   const workloads = options.workloads.map((w) => ({ given: w, loaded: loadWorkload([w, ...options.extraFiles], overrides) }));
+  for (const { loaded } of workloads) refuseSingleRunExport(loaded.properties);
   const results: Result[] = [];
   for (const storeName of stores) {
-    const open = await openStore(storeName, targets.urlOf(storeName), workloads[0]!.loaded.properties);
+    const first = workloads[0]!.loaded.properties;
+    const open = await openStore(storeName, targets.urlOf(storeName), first);
+    // One set of worker processes per store, for every workload's load and run.
+    let pool: ProcessPool | undefined;
     try {
+      pool = await openPool(open, storeName, first, processesFor(options.processes, first));
       for (const { loaded } of workloads) {
         const p = loaded.properties;
         const core = new CoreWorkload(p, new Random(p.seed));
@@ -71,7 +89,7 @@ export async function runComparison(options: CompareOptions): Promise<Result[]> 
         await open.store.drop(schema);
         await open.store.prepare(schema);
         const label = `[${storeName} ${loaded.name}`;
-        const common = { store: open.store, workload: core, properties: p, status: options.status };
+        const common = { store: open.store, workload: core, properties: p, status: options.status, ...(pool ? { pool } : {}) };
         const loadOutcome = await runLoadPhase({ ...common, label: `${label} load]` });
         const runOutcome = await runTransactionPhase({ ...common, label: `${label} run]` });
         const storeInfo = await describeStore(open);
@@ -88,6 +106,7 @@ export async function runComparison(options: CompareOptions): Promise<Result[]> 
         results.push(runResult);
       }
     } finally {
+      await pool?.close();
       await open.store.close();
     }
   }

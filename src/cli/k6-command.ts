@@ -15,7 +15,8 @@
  * `--direct` first runs the same workload directly (`docbench run`, from its own fresh load) on
  * each store, and a table puts both modes side by side with what each side's CPU cost.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,10 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { installK6 } from '../local/k6.ts';
 import { renderRunContext } from '../report/comparison-table.ts';
 import { renderModeComparison } from '../report/mode-comparison.ts';
-import { completeResult, runK6 } from './k6-process.ts';
+import { completeResult, readK6Result, runK6 } from './k6-process.ts';
+import { loadSettings, maxVusOf } from '../../k6/lib/settings.ts';
+import { TOKEN_ENV } from '../service/auth.ts';
+import { UserError } from '../common/user-error.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { resultSchema, type Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
@@ -130,39 +134,43 @@ function parseEnvAssignments(assignments: readonly string[]): Record<string, str
   return env;
 }
 
-/** One store's end-to-end run: service up, k6 run, service down; the completed result. */
-async function runEndToEnd(k6: string, script: string, store: string, options: K6CommandOptions, plan: RunPlan, targets: StoreTargets): Promise<{ result: Result; code: number | null }> {
-  const serveArgs = ['--store', store, '--port', '0', '--workers', String(options.workers), '--scenario', plan.scenario, ...plan.serveArgs];
+/** The load shape with `-e` settings applied last; a ramp (`-e STAGES=…`) replaces the constant shape's length and rate. */
+function withExtraEnv(shape: Record<string, string>, extra: Record<string, string>): Record<string, string> {
+  const env = { ...shape, ...extra };
+  if (extra.STAGES !== undefined) for (const name of ['ITERATIONS', 'DURATION', 'RATE'] as const) if (extra[name] === undefined) delete env[name];
+  return env;
+}
+
+/** One store's end-to-end run: service up, k6 run, service down; the completed result and k6's own summary. */
+async function runEndToEnd(k6: string, script: string, store: string, options: K6CommandOptions, plan: RunPlan, targets: StoreTargets): Promise<{ result: Result; code: number | null; summary: string }> {
+  // A pool for every VU the run can have, and a token of this run's own: the service is
+  // reachable only from this machine, but it needs no exception to what a real one needs.
+  // (k6 reads this process's environment too, so the settings are read from both, as k6 will.)
+  const pool = maxVusOf(loadSettings({ ...process.env, ...plan.env }));
+  const token = randomBytes(24).toString('hex');
+  const serveArgs = ['--store', store, '--port', '0', '--workers', String(options.workers), '--pool', String(pool), '--scenario', plan.scenario, ...plan.serveArgs];
   // The service reads the same config file (its store settings) and is given the resolved URL.
   if (options.config !== undefined) serveArgs.push('--config', options.config);
   const url = targets.urlOf(store);
   if (url !== undefined) serveArgs.push('--url', url);
-  const service = await startServiceProcess(serveArgs);
+  const service = await startServiceProcess(serveArgs, { env: { ...process.env, [TOKEN_ENV]: token } });
   const scratch = mkdtempSync(join(tmpdir(), 'docbench-k6-'));
   try {
-    const resultFile = join(scratch, 'result.json');
-    const env = { ...plan.env, BASE_URL: service.baseUrl, RESULT_FILE: resultFile };
-    if (!options.quiet) log(`k6: ${basename(script)} against ${service.baseUrl} (${store}; ${Object.entries(plan.env).map(([k, v]) => `${k}=${v}`).join(' ')})`);
-    const run = await runK6(k6, script, env, options.quiet);
-    if (!existsSync(resultFile)) {
-      const said = service.stderr().trim().split('\n').slice(-3).join(' | ');
-      throw new UsageError(`k6 exited with code ${run.code} and wrote no result; see its messages above${said ? ` (service: ${said})` : ''}`);
-    }
-    // The script is the user's (any script can be run): a result that is not docbench's schema
-    // is their error, named, not a stack trace.
+    const summaryExport = join(scratch, 'summary.json');
+    // No RESULT_FILE: the scripts then leave k6's own summary alone, and the result comes from k6's export.
+    const env = { ...plan.env, BASE_URL: service.baseUrl, [TOKEN_ENV]: token, RESULT_FILE: '' };
+    if (!options.quiet) log(`k6: ${basename(script)} against ${service.baseUrl} (${store}; ${Object.entries(plan.env).map(([k, v]) => `${k}=${v}`).join(' ')}; --pool ${pool})`);
+    const run = await runK6(k6, script, env, { quiet: options.quiet, summaryExport });
     let raw: Result;
     try {
-      raw = JSON.parse(readFileSync(resultFile, 'utf8')) as Result;
+      raw = readK6Result(summaryExport, { ...process.env, ...env }, script, run.code);
     } catch (error) {
-      throw new UsageError(`${basename(script)} wrote a result that is not JSON (${error instanceof Error ? error.message : String(error)}); its handleSummary must write docbench's result schema`);
+      const said = service.stderr().trim().split('\n').slice(-3).join(' | ');
+      if (error instanceof UserError && said) throw new UsageError(`${error.message} (service: ${said})`);
+      throw error;
     }
-    const parsed = resultSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new UsageError(`${basename(script)} wrote a result that is not docbench's result schema: ${issue.path.join('.') || 'the document'}: ${issue.message}`);
-    }
-    const result = resultSchema.parse(completeResult(parsed.data, run, plan.workloadFile, plan.overrides));
-    return { result, code: run.code };
+    const result = resultSchema.parse(completeResult(raw, run, plan.workloadFile, plan.overrides));
+    return { result, code: run.code, summary: run.summary };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
     await service.stop();
@@ -195,7 +203,7 @@ function planRun(script: string, options: K6CommandOptions): RunPlan {
     const workload = loadWorkload(files, overrides);
     return {
       scenario,
-      env: { ...k6Environment(workload.properties), ...extraEnv },
+      env: withExtraEnv(k6Environment(workload.properties), extraEnv),
       serveArgs: [...files.flatMap((f) => ['-P', f]), ...overrides.flatMap((o) => ['-p', o])],
       files,
       overrides,
@@ -220,7 +228,7 @@ function planRun(script: string, options: K6CommandOptions): RunPlan {
   const storePrefixes = STORE_NAMES.map((s) => `${s}.`);
   const serveSettings = options.overrides.map((o) => (storePrefixes.some((p) => o.startsWith(p)) || o.startsWith(`${scenario}.`) ? o : `${scenario}.${o}`));
   if (scenario === 'persons' && options.size !== undefined) serveSettings.push(`persons.size=${options.size}`);
-  return { scenario, env: { ...env, ...extraEnv }, serveArgs: serveSettings.flatMap((o) => ['-p', o]), files: [], overrides: options.overrides };
+  return { scenario, env: withExtraEnv(env, extraEnv), serveArgs: serveSettings.flatMap((o) => ['-p', o]), files: [], overrides: options.overrides };
 }
 
 /**
@@ -313,7 +321,10 @@ export async function runK6Command(options: K6CommandOptions): Promise<Result[]>
     } else if ((plan.scenario === 'ecommerce' && options.customers !== undefined) || (plan.scenario === 'persons' && options.size !== undefined)) {
       await seedScenario(store, plan.scenario, options, targets);
     }
-    const { result, code } = await runEndToEnd(k6, script, store, options, plan, targets);
+    const { result, code, summary } = await runEndToEnd(k6, script, store, options, plan, targets);
+    // k6's own summary (thresholds, checks, its metrics) beside docbench's result.
+    if (!options.quiet) process.stderr.write(summary);
+    if (outDir !== undefined) writeFileAtomic(join(outDir, `${result.store.name}-${result.workload.name}-${result.mode}.k6-summary.txt`), summary);
     process.stdout.write(`${renderYcsbText(result)}\n`);
     keep(result);
     // 99: a threshold was crossed (e.g. a failed request); the result is still written, for reading.

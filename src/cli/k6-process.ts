@@ -1,9 +1,15 @@
 /**
  * The k6 process of an end-to-end run: started with the script and its environment, its CPU
- * sampled from outside while it runs, and its result completed with what only this side knows.
+ * sampled from outside while it runs, its own text summary kept as k6 prints it, and its result
+ * (from k6's summary export, converted by the scripts' own summary code) completed with what only
+ * this side knows.
  */
 import { spawn } from 'node:child_process';
-import { CLIENT_CPU_NOT_MEASURED } from '../../k6/lib/summary.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { loadSettings } from '../../k6/lib/settings.ts';
+import { CLIENT_CPU_NOT_MEASURED, fromSummaryExport, toResult } from '../../k6/lib/summary.ts';
+import { UserError } from '../common/user-error.ts';
 import { round1 } from '../report/mode-comparison.ts';
 import { describeMachine } from '../results/machine.ts';
 import type { Result } from '../results/schema.ts';
@@ -18,16 +24,26 @@ export interface K6Run {
   total: ChildCpu | null;
   /** The whole machine's CPU over the k6 run (Linux), start-up included. */
   machine?: MachineCpu;
+  /** What k6 printed on stdout: its own end-of-test summary (thresholds, checks, metrics). */
+  summary: string;
 }
 
-export function runK6(binary: string, script: string, env: Record<string, string>, quiet: boolean): Promise<K6Run> {
+export interface K6RunOptions {
+  quiet: boolean;
+  /** Where k6 writes its summary export (`--summary-export`), the data docbench's result is made of. */
+  summaryExport?: string;
+}
+
+export function runK6(binary: string, script: string, env: Record<string, string>, options: K6RunOptions): Promise<K6Run> {
   const before = reapedChildrenCpu();
-  // k6's stdout is its summary, which docbench prints itself once completed; stderr (progress,
-  // logs, crossed thresholds) passes through.
-  const child = spawn(binary, ['run', ...(quiet ? ['--quiet'] : []), '--no-color', script], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  // k6's stdout is its own summary, kept for the caller to show beside docbench's result; stderr
+  // (progress, logs, crossed thresholds) passes through.
+  // k6's REST API (nothing here uses it) on any free port: its fixed default would collide with
+  // any other k6 on the machine.
+  const args = ['run', ...(options.quiet ? ['--quiet'] : []), '--no-color', '--address', '127.0.0.1:0', ...(options.summaryExport ? ['--summary-export', options.summaryExport] : []), script];
+  const child = spawn(binary, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let summary = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (summary += chunk));
   const sampler = child.pid !== undefined && process.platform === 'linux' ? new CpuSampler(child.pid) : null;
   const machineMeter = new CpuMeter();
   return new Promise((resolveRun, reject) => {
@@ -35,9 +51,25 @@ export function runK6(binary: string, script: string, env: Record<string, string
     child.once('exit', (code) => {
       sampler?.stop();
       const machine = machineMeter.read().machine;
-      resolveRun({ code, sampler, total: cpuBetween(before, reapedChildrenCpu()), ...(machine ? { machine } : {}) });
+      resolveRun({ code, sampler, total: cpuBetween(before, reapedChildrenCpu()), summary, ...(machine ? { machine } : {}) });
     });
   });
+}
+
+/**
+ * docbench's result from k6's summary export, converted by the same code as the scripts'
+ * handleSummary (k6/lib/summary.ts) with the settings k6 ran with. A script of one's own must
+ * be built on k6/lib (its setup() data and metric names) to give one.
+ */
+export function readK6Result(exportFile: string, env: Record<string, string | undefined>, script: string, code: number | null): Result {
+  if (!existsSync(exportFile)) throw new UserError(`k6 exited with code ${code} and wrote no summary; see its messages above`);
+  const data = fromSummaryExport(JSON.parse(readFileSync(exportFile, 'utf8')) as Parameters<typeof fromSummaryExport>[0]);
+  const setup = data.setup_data;
+  if (setup === undefined) throw new UserError(`k6 exited with code ${code} before ${basename(script)}'s setup() completed; see its messages above`);
+  if (setup.info === undefined || setup.run === undefined || setup.scenario === undefined) {
+    throw new UserError(`${basename(script)}'s setup() data is not docbench's: a script run by docbench k6 must build on k6/lib (ycsbScript, ecommerceScript, or setup() returning startRun(…))`);
+  }
+  return toResult(data, setup, loadSettings(env));
 }
 
 /** k6's result, completed with what only this side knows: the client's CPU and machine. */

@@ -43,8 +43,29 @@ export async function refuseLoadOverExistingRecords(store: Store, storeName: str
   );
 }
 
+/** What a load knows of its failed writes. */
+export interface FailedWrites {
+  readonly failedRecords: number;
+  readonly countsFailedBatches: boolean;
+}
+
+/**
+ * The failed writes of a load run by worker processes, whose stores this process cannot wrap:
+ * counted from the merged status counts, each failed batch as `batchsize` records (the last,
+ * shorter batch may count a few more than it held, which the message says).
+ */
+export function failedWritesOf(outcome: PhaseOutcome, batchsize: number): FailedWrites {
+  const failures = (name: string) => {
+    let n = 0;
+    for (const [status, count] of outcome.measurements.statusCounts(name)) if (status !== 'OK') n += count;
+    return n;
+  };
+  const batches = failures('INSERT-BATCH');
+  return { failedRecords: failures('INSERT') + batches * batchsize, countsFailedBatches: batches > 0 };
+}
+
 /** The store as the load sees it, counting the records of every insert that failed. */
-export class LoadWrites {
+export class LoadWrites implements FailedWrites {
   readonly store: Store;
   private failed = 0;
   private failedBatch = false;
@@ -88,7 +109,7 @@ export class LoadWrites {
  * After the load: null when every record was written; otherwise the error to exit with, and a
  * note (first in the YCSB text and in the result) that says so before any throughput is read.
  */
-export function loadFailure(outcome: PhaseOutcome, writes: LoadWrites, storeName: string): LoadFailedError | null {
+export function loadFailure(outcome: PhaseOutcome, writes: FailedWrites, storeName: string): LoadFailedError | null {
   const failed = writes.failedRecords;
   if (failed === 0) return null;
   const total = outcome.recordsLoaded;

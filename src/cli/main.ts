@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { STORE_NAMES } from '../stores/stores.ts';
 import { docbenchVersion } from '../version.ts';
 import { COMPARE_DEFAULTS, runComparison } from './compare-command.ts';
-import { isUserError, USER_ERROR_EXIT_CODE } from './errors.ts';
+import { storeOfYcsbBinding } from '../workload/properties.ts';
+import { isUserError, USER_ERROR_EXIT_CODE, UsageError } from './errors.ts';
 import { runEcommercePhase } from './ecommerce-command.ts';
 import { registerScenarioCommands } from './scenario-commands.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
@@ -20,18 +21,28 @@ import { addTargetOptions, singleTarget } from './store-targets.ts';
 export function translateYcsbArgs(args: readonly string[]): string[] {
   const out: string[] = [];
   let command: string | undefined;
+  let binding = false;
   for (const arg of args) {
-    if (arg === '-load') command = 'load';
+    // YCSB's binding names (mongodb-async, couchbase3, …) name docbench's stores.
+    if (binding) {
+      out.push(storeOfYcsbBinding(arg) ?? arg);
+      binding = false;
+    } else if (arg === '-load') command = 'load';
     else if (arg === '-t') command = 'run';
     else if (arg === '-threads') out.push('--threads');
     else if (arg === '-target') out.push('--target');
-    else if (arg === '-db') out.push('--store');
+    else if (arg === '-db') {
+      out.push('--store');
+      binding = true;
+    }
     else if (arg === '-s') continue; // status lines are always on
     else out.push(arg);
   }
   return command ? [command, ...out] : out;
 }
 
+
+const PROCESSES_HELP = 'worker processes (threads) the threadcount workers are spread over, each with its own connections; one merged result (default 1)';
 
 function addPhaseCommand(program: Command, phase: 'load' | 'run', description: string): void {
   const command = program
@@ -44,12 +55,14 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     .option('-p, --property <key=value>', 'set a workload or store property; repeatable', collect, [])
     .option('--threads <n>', 'threadcount: concurrent workers', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second (0 = unthrottled)', nonNegativeNumber('--target'))
+    .option('--processes <n>', PROCESSES_HELP, positiveInteger('--processes'))
     .option('--out <file>', 'write the JSON result here (atomically)')
     .option('--fresh', 'load only: drop the table first so the load starts clean', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; out?: string; fresh: boolean; quiet: boolean }) => {
+    .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; out?: string; fresh: boolean; quiet: boolean }) => {
       const target = singleTarget(opts, opts.store);
       if (opts.scenario === 'ecommerce') {
+        if (opts.processes !== undefined && opts.processes > 1) throw new UsageError('--processes: the ecommerce scenario runs its workers in one process for now');
         await runEcommercePhase({
           phase,
           store: opts.store,
@@ -72,6 +85,7 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
         overrides: opts.property,
         ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
         ...(opts.target !== undefined ? { target: opts.target } : {}),
+        ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
         ...(opts.out !== undefined ? { out: opts.out } : {}),
         fresh: opts.fresh,
         status: !opts.quiet,
@@ -101,10 +115,11 @@ export function buildProgram(): Command {
     .option('-p, --property <key=value>', `property override; repeatable (defaults: ${COMPARE_DEFAULTS.overrides.join(' ')})`, collect, [])
     .option('--threads <n>', 'threadcount', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second', nonNegativeNumber('--target'))
+    .option('--processes <n>', PROCESSES_HELP, positiveInteger('--processes'))
     .option('--out-dir <dir>', 'where result files go (default: results/<timestamp>)')
     .option('--docker', 'use the real servers started by `docbench up --docker`', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { stores?: string[]; url?: string[]; config?: string; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; outDir?: string; docker: boolean; quiet: boolean }) => {
+    .action(async (opts: { stores?: string[]; url?: string[]; config?: string; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; outDir?: string; docker: boolean; quiet: boolean }) => {
       await runComparison({
         ...(opts.stores !== undefined ? { stores: opts.stores } : {}),
         ...(opts.url !== undefined ? { url: opts.url } : {}),
@@ -114,6 +129,7 @@ export function buildProgram(): Command {
         overrides: opts.property,
         ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
         ...(opts.target !== undefined ? { target: opts.target } : {}),
+        ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
         outDir: opts.outDir ?? join('results', new Date().toISOString().replace(/[:.]/g, '-')),
         status: !opts.quiet,
         docker: opts.docker,

@@ -1,10 +1,11 @@
 /**
  * `docbench serve --store X [--url …] [--scenario …] [--host 127.0.0.1] [--port …] [--workers N]
- * [-P …] [-p …]`: the thin HTTP service k6 drives in end-to-end mode. The store is resolved once
- * here (its local server started when no --url is given); each service process then connects on
- * its own.
+ * [--pool N] [--token T] [-P …] [-p …]`: the thin HTTP service k6 drives in end-to-end mode. The
+ * store is resolved once here (its local server started when no --url is given); each service
+ * process then connects on its own, with a pool of --pool connections.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { checkToken, TOKEN_ENV } from '../service/auth.ts';
 import { isClusterWorker, runPrimary, runWorker } from '../service/cluster.ts';
 import type { ServeConfig } from '../service/config.ts';
 import { exitOnSignals, startService } from '../service/server.ts';
@@ -22,6 +23,19 @@ export const SERVE_DEFAULTS = {
   host: '127.0.0.1',
   port: 18080,
   workers: 1,
+  /**
+   * Store connections per service process: enough for the VUs `docbench k6` starts by default
+   * (8, and 4 × that in the open model), and few enough for any server to accept.
+   */
+  pool: 64,
+  /** A slow client gets this long to send its request (slowloris), its head a third of it. */
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  /**
+   * A socket idle this long either way is closed, including one waiting for its answer: the
+   * longest a request may take (the persons scripts' first request may build views for minutes).
+   */
+  idleTimeoutMs: 10 * 60_000,
   /** Large enough for a 20 × 500 B record (record-10kb) many times over; small enough to refuse abuse. */
   bodyLimitBytes: 1024 * 1024,
   retryIntervalMs: 1000,
@@ -35,6 +49,10 @@ export interface ServeOptions {
   host: string;
   port: number;
   workers: number;
+  /** Store connections per service process. */
+  pool: number;
+  /** Bearer token (from --token or DOCBENCH_TOKEN); undefined: none, loopback only. */
+  token?: string;
   bodyLimitBytes: number;
   retryIntervalMs: number;
   workloadFiles: string[];
@@ -71,6 +89,9 @@ export async function serve(options: ServeOptions): Promise<never> {
   // Bad input (unknown store, bad workload, a scenario the store has no code for) fails here,
   // before any process starts.
   await storeFactory(options.store);
+  if (options.token === undefined && !isLoopback(options.host)) {
+    throw new UsageError(`--host ${options.host}: anyone who reaches this address could read, write and delete through the service; give it a token (--token, or ${TOKEN_ENV} in the environment) and send it from k6 (-e ${TOKEN_ENV}=…)`);
+  }
   const settings = splitScenarioSettings(options.overrides);
   loadWorkload(options.workloadFiles, settings.ycsb);
   const available = scenarioStores(options.store);
@@ -95,6 +116,9 @@ export async function serve(options: ServeOptions): Promise<never> {
     host: options.host,
     port: options.port,
     workers: options.workers,
+    pool: options.pool,
+    token: options.token ?? null,
+    timeouts: { requestMs: SERVE_DEFAULTS.requestTimeoutMs, headersMs: SERVE_DEFAULTS.headersTimeoutMs, idleMs: SERVE_DEFAULTS.idleTimeoutMs },
     bodyLimitBytes: options.bodyLimitBytes,
     retryIntervalMs: options.retryIntervalMs,
     workloadFiles: options.workloadFiles,
@@ -112,8 +136,10 @@ export async function serve(options: ServeOptions): Promise<never> {
     exitOnSignals(service, log);
     address = service.address;
   }
-  process.stdout.write(`listening on ${address} (store ${options.store}, ${scenarios.join(' + ')}, ${options.workers} worker${options.workers > 1 ? 's' : ''})\n`);
-  if (!isLoopback(options.host)) log(`bound to ${options.host}: anyone who can reach this address can read and write the store through this service`);
+  process.stdout.write(
+    `listening on ${address} (store ${options.store}, ${scenarios.join(' + ')}, ${options.workers} worker${options.workers > 1 ? 's' : ''}, ${options.pool} store connections each${options.token ? ', token required' : ''})\n`,
+  );
+  if (!isLoopback(options.host)) log(`bound to ${options.host}: requests without the token get 401; the token crosses the network in clear text unless a TLS proxy sits in front`);
   return new Promise<never>(() => {});
 }
 
@@ -147,11 +173,14 @@ export function registerServeCommand(program: Command): void {
     .option('--host <address>', 'address to bind; anything but loopback exposes the store to the network', SERVE_DEFAULTS.host)
     .option('--port <n>', 'port to listen on (0: any free port)', port, SERVE_DEFAULTS.port)
     .option('--workers <n>', 'service processes sharing the port (node cluster), to use more cores', positiveInteger('--workers'), SERVE_DEFAULTS.workers)
+    .option('--pool <n>', 'store connections per service process (the store pool size; docbench k6 passes its VU count)', positiveInteger('--pool'), SERVE_DEFAULTS.pool)
+    .option('--token <token>', `bearer token every request must carry (401 without it); better in the environment as ${TOKEN_ENV} (a command line is visible to other users); required with a --host other than loopback`)
     .option('--body-limit <bytes>', 'largest request body accepted', positiveInteger('--body-limit'), SERVE_DEFAULTS.bodyLimitBytes)
     .option('-P, --workload <file>', 'workload file: the table layout (table, fieldcount, …) and what k6 scripts run; repeatable', collect, [])
     .option('-p, --property <key=value>', 'workload or store property, or a scenario setting as ecommerce.<key>=… / persons.<key>=…; repeatable', collect, [])
-    .action(async (opts: TargetFlags & { store: string; scenario?: ScenarioName[]; host: string; port: number; workers: number; bodyLimit: number; workload: string[]; property: string[] }) => {
+    .action(async (opts: TargetFlags & { store: string; scenario?: ScenarioName[]; host: string; port: number; workers: number; pool: number; token?: string; bodyLimit: number; workload: string[]; property: string[] }) => {
       const target = singleTarget(opts, opts.store);
+      const token = opts.token !== undefined ? checkToken(opts.token, '--token') : process.env[TOKEN_ENV] ? checkToken(process.env[TOKEN_ENV], TOKEN_ENV) : undefined;
       await serve({
         store: opts.store,
         ...(target.url !== undefined ? { url: target.url } : {}),
@@ -159,6 +188,8 @@ export function registerServeCommand(program: Command): void {
         host: opts.host,
         port: opts.port,
         workers: opts.workers,
+        pool: opts.pool,
+        ...(token !== undefined ? { token } : {}),
         bodyLimitBytes: opts.bodyLimit,
         retryIntervalMs: SERVE_DEFAULTS.retryIntervalMs,
         workloadFiles: opts.workload,

@@ -3,14 +3,17 @@ import { dirname } from 'node:path';
 import { buildResult } from '../results/build.ts';
 import type { Result } from '../results/schema.ts';
 import { writeResult } from '../results/write.ts';
-import { renderYcsbText } from '../report/ycsb-text.ts';
+import { exportMeasurements } from '../report/ycsb-export.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
+import { DEFAULT_PROCESSES, ProcessPool } from '../runner/process-pool.ts';
+import { settingsOf, storeName } from '../stores/stores.ts';
+import { checkDbProperty, type WorkloadProperties } from '../workload/properties.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
-import { LoadWrites, loadFailure, refuseLoadOverExistingRecords } from './load-guard.ts';
-import { describeStore, openStore } from './store-session.ts';
+import { failedWritesOf, LoadWrites, loadFailure, refuseLoadOverExistingRecords } from './load-guard.ts';
+import { describeStore, openStore, type OpenStore } from './store-session.ts';
 
 export interface YcsbCommandOptions {
   phase: 'load' | 'run';
@@ -22,6 +25,8 @@ export interface YcsbCommandOptions {
   overrides: string[];
   threads?: number;
   target?: number;
+  /** Worker processes the threadcount workers are spread over (`--processes`). */
+  processes?: number;
   out?: string;
   /** Drop and re-create the table before loading. */
   fresh?: boolean;
@@ -47,6 +52,30 @@ export function flagOverrides(options: { threads?: number; target?: number }): s
   return extra;
 }
 
+/**
+ * How many processes: `--processes`, else the `processes` property (once the property schema
+ * has it), else DEFAULT_PROCESSES; never more than there are workers.
+ */
+export function processesFor(flag: number | undefined, p: WorkloadProperties): number {
+  const property = (p as WorkloadProperties & { processes?: number }).processes;
+  return Math.min(flag ?? property ?? DEFAULT_PROCESSES, p.threadcount);
+}
+
+/**
+ * The worker processes of a run on an open store (undefined for one process: the workers then
+ * run on this event loop, with no start-up cost). Each connects to the URL the store was opened
+ * with (its local server already started) with the same settings.
+ */
+export async function openPool(open: OpenStore, name: string, p: WorkloadProperties, processes: number): Promise<ProcessPool | undefined> {
+  if (processes <= 1) return undefined;
+  const settings = settingsOf(storeName(name), p.passthrough);
+  // BasicDB's in-memory records live in one process: loaded by one, unseen by the others.
+  if (name === 'basic' && /^true$/i.test(settings['basic.store'] ?? settings['basicdb.store'] ?? '')) {
+    throw new UsageError('--processes: basic.store=true keeps records in one process\'s memory; use --processes 1 with it');
+  }
+  return ProcessPool.start({ store: name, url: open.url, settings, threadcount: p.threadcount, processes });
+}
+
 export function loadWorkloadFor(options: YcsbCommandOptions): LoadedWorkload {
   if (options.workloadFiles.length === 0 && options.overrides.length === 0) {
     throw new UsageError('no workload given: use -P <file> (e.g. -P workloada) and/or -p key=value');
@@ -67,7 +96,10 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
   checkOutPath(options.out);
   const workload = loadWorkloadFor(options);
   const p = workload.properties;
+  checkDbProperty(p, options.store);
+  const processes = processesFor(options.processes, p);
   const open = await openStore(options.store, options.url, p);
+  let pool: ProcessPool | undefined;
   try {
     const core = new CoreWorkload(p, new Random(p.seed));
     const schema = { table: core.table, fieldNames: core.fieldNames };
@@ -76,10 +108,13 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
       await open.store.prepare(schema);
       if (!options.fresh) await refuseLoadOverExistingRecords(open.store, options.store, core, p);
     }
+    pool = await openPool(open, options.store, p, processes);
+    // In one process the load's store is wrapped to count failed writes; worker processes report theirs in the status counts.
     const writes = new LoadWrites(open.store);
-    const phaseOptions = { store: options.phase === 'load' ? writes.store : open.store, workload: core, properties: p, status: options.status, label: `[${options.store} ${workload.name} ${options.phase}]` };
+    const phaseStore = options.phase === 'load' && !pool ? writes.store : open.store;
+    const phaseOptions = { store: phaseStore, workload: core, properties: p, status: options.status, label: `[${options.store} ${workload.name} ${options.phase}]`, ...(pool ? { pool } : {}) };
     const outcome = options.phase === 'load' ? await runLoadPhase(phaseOptions) : await runTransactionPhase(phaseOptions);
-    const failure = options.phase === 'load' ? loadFailure(outcome, writes, options.store) : null;
+    const failure = options.phase === 'load' ? loadFailure(outcome, pool ? failedWritesOf(outcome, p.batchsize) : writes, options.store) : null;
     const storeInfo = await describeStore(open);
     const result = buildResult(outcome, {
       kind: 'ycsb',
@@ -90,11 +125,13 @@ export async function runYcsbPhase(options: YcsbCommandOptions): Promise<Result>
       overrides: [...options.overrides, ...flagOverrides(options)],
       store: storeInfo,
     });
-    if (options.print) process.stdout.write(renderYcsbText(result));
+    // YCSB's exporter and exportfile decide where the measurements go; the JSON result is --out.
+    if (options.print || p.exportfile !== undefined) exportMeasurements(result, p);
     if (options.out) writeResult(options.out, result);
     if (failure) throw failure;
     return result;
   } finally {
+    await pool?.close();
     await open.store.close();
   }
 }

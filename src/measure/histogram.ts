@@ -16,4 +16,34 @@ export function newLatencyHistogram(): Histogram {
   });
 }
 
+/**
+ * A histogram in HdrHistogram's standard compressed form (V2 encoding, deflated, base64), the
+ * form HdrHistogram's own tools (Java, Go, Rust, JS) read: what result files carry, so results
+ * of several processes or machines merge exactly.
+ */
+export function encodeHistogram(histogram: Histogram): string {
+  return hdr.encodeIntoCompressedBase64(histogram);
+}
+
+/** Add an encoded histogram's counts into `into` (exact: bucket counts add up). */
+export function addEncodedHistogram(into: Histogram, encoded: string): void {
+  const decoded = hdr.decodeFromCompressedBase64(encoded, 32, false);
+  into.add(decoded);
+  decoded.destroy();
+}
+
+/**
+ * The largest and smallest recorded values as HdrHistogram reports them (Java's `getMaxValue()`
+ * and `getMinNonZeroValue()`, which YCSB prints): the edges of their buckets. They depend only
+ * on the bucket counts, so a histogram merged from several processes reports exactly what one
+ * histogram of the same samples reports (the raw extremes would not survive encoding).
+ */
+export function maxOf(histogram: Histogram): number {
+  return histogram.totalCount > 0 ? histogram.getValueAtPercentile(100) : 0;
+}
+
+export function minOf(histogram: Histogram): number {
+  return histogram.totalCount > 0 ? histogram.getValueAtPercentile(0) : 0;
+}
+
 export type { Histogram };

@@ -47,9 +47,9 @@ export class Measurements {
     if (!this.recording) return;
     const failed = status !== 'OK';
     this.countStatus(operation, status, error);
-    const name = failed ? `${operation}-FAILED` : operation;
-    if (this.recordServiceTime) this.record(name, endMs - startMs);
-    if (this.recordIntendedTime) this.record(`Intended-${name}`, endMs - intendedStartMs);
+    const names = rowNamesOf(operation);
+    if (this.recordServiceTime) this.record(failed ? names.failed : operation, endMs - startMs);
+    if (this.recordIntendedTime) this.record(failed ? names.intendedFailed : names.intended, endMs - intendedStartMs);
   }
 
   /** Record a client-side check (YCSB's VERIFY row): its own time and status, no Intended- row. */
@@ -71,26 +71,42 @@ export class Measurements {
   /** Record a latency under a name directly (used for READ-MODIFY-WRITE and VERIFY). */
   record(name: string, latencyMs: number): void {
     if (!this.recording) return;
+    this.histogramOf(name).recordValue(toMicros(latencyMs));
+  }
+
+  countStatus(operation: string, status: Status, error?: unknown): void {
+    if (!this.recording) return;
+    const counts = this.countsOf(operation);
+    counts.counts.set(status, (counts.counts.get(status) ?? 0) + 1);
+    if (error !== undefined) addSample(counts, error instanceof Error ? error.message : String(error));
+  }
+
+  // ---- merging (measurements of other processes or result files; see results/merge.ts) ----
+
+  /** Add another process's counts of one operation, and its error samples (still the first few distinct). */
+  addCounts(operation: string, counts: Readonly<Partial<Record<Status, number>>>, errorSamples: readonly string[] = []): void {
+    const mine = this.countsOf(operation);
+    for (const [status, n] of Object.entries(counts) as [Status, number][]) mine.counts.set(status, (mine.counts.get(status) ?? 0) + n);
+    for (const sample of errorSamples) addSample(mine, sample);
+  }
+
+  /** The histogram of a row, made empty if the row has none yet (to add other processes' counts into). */
+  histogramOf(name: string): Histogram {
     let series = this.series.get(name);
     if (series === undefined) {
       series = { name, histogram: newLatencyHistogram() };
       this.series.set(name, series);
     }
-    series.histogram.recordValue(toMicros(latencyMs));
+    return series.histogram;
   }
 
-  countStatus(operation: string, status: Status, error?: unknown): void {
-    if (!this.recording) return;
+  private countsOf(operation: string): StatusCounts {
     let counts = this.statuses.get(operation);
     if (counts === undefined) {
       counts = { counts: new Map(), errorSamples: [] };
       this.statuses.set(operation, counts);
     }
-    counts.counts.set(status, (counts.counts.get(status) ?? 0) + 1);
-    if (error !== undefined && counts.errorSamples.length < MAX_ERROR_SAMPLES) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (!counts.errorSamples.includes(message)) counts.errorSamples.push(message);
-    }
+    return counts;
   }
 
   statusCounts(operation: string): ReadonlyMap<Status, number> {
@@ -107,6 +123,28 @@ export class Measurements {
     for (const s of this.statuses.values()) total += s.counts.get(status) ?? 0;
     return total;
   }
+}
+
+interface RowNames {
+  failed: string;
+  intended: string;
+  intendedFailed: string;
+}
+
+/** Row names per operation, built once (not a string concatenation per measured call). */
+const ROW_NAMES = new Map<string, RowNames>();
+
+function rowNamesOf(operation: string): RowNames {
+  let names = ROW_NAMES.get(operation);
+  if (names === undefined) {
+    names = { failed: `${operation}-FAILED`, intended: `Intended-${operation}`, intendedFailed: `Intended-${operation}-FAILED` };
+    ROW_NAMES.set(operation, names);
+  }
+  return names;
+}
+
+function addSample(counts: StatusCounts, message: string): void {
+  if (counts.errorSamples.length < MAX_ERROR_SAMPLES && !counts.errorSamples.includes(message)) counts.errorSamples.push(message);
 }
 
 /** HDR histograms take integers: record microseconds, at least 1 so a sub-µs call still counts. */

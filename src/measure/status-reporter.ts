@@ -21,6 +21,11 @@ export interface StatusReporterOptions {
   write?: (text: string) => void;
   /** Is the destination a terminal (then the line is redrawn in place)? */
   isTTY?: boolean;
+  /**
+   * Called before each sample: brings the interval counts of workers in other threads into the
+   * measurements (absent when the workers record into the measurements themselves).
+   */
+  collect?: () => Promise<void>;
 }
 
 /**
@@ -53,18 +58,29 @@ export class StatusReporter {
   start(): void {
     this.startMs = performance.now();
     this.lastTickMs = this.startMs;
-    this.timer = setInterval(() => this.tick(), 1000);
+    this.timer = setInterval(() => {
+      // A collection still under way (workers busy) makes this second count into the next.
+      if (this.pending === undefined) this.pending = this.sample().finally(() => (this.pending = undefined));
+    }, 1000);
   }
 
   /** Stop sampling; records the final partial second. */
-  stop(): void {
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    if (performance.now() - this.lastTickMs > 50) this.tick(true);
+    await this.pending;
+    if (performance.now() - this.lastTickMs > 50) await this.sample(true);
     if (this.drewInPlace) this.write('\n');
   }
 
-  private tick(final = false): void {
+  private pending: Promise<void> | undefined;
+
+  private async sample(final = false): Promise<void> {
+    await this.options.collect?.();
+    this.tick(final);
+  }
+
+  private tick(final: boolean): void {
     const now = performance.now();
     const m = this.measurements;
     const seconds = (now - this.lastTickMs) / 1000;

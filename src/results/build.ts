@@ -1,4 +1,4 @@
-import type { Histogram } from '../measure/histogram.ts';
+import { encodeHistogram, maxOf, minOf, type Histogram } from '../measure/histogram.ts';
 import type { Measurements } from '../measure/measurements.ts';
 import { STATUSES, type Status } from '../measure/status.ts';
 import type { PhaseOutcome } from '../runner/phases.ts';
@@ -55,13 +55,29 @@ export function buildResult(outcome: PhaseOutcome, context: ResultContext): Resu
       userMs: round3(outcome.cpu.userMs),
       systemMs: round3(outcome.cpu.systemMs),
       usPerOp: operations > 0 ? Math.round((cpuMs * 10_000) / operations) / 10 : 0,
+      processes: outcome.processes ?? 1,
+      ...(outcome.cpu.eventLoopBusyPercent ? { eventLoopBusyPercent: [...outcome.cpu.eventLoopBusyPercent] } : {}),
     },
     ...(outcome.cpu.machine ? { machineCpu: outcome.cpu.machine } : {}),
     returns: totalReturns(m),
     operations: operationRows(m, percentilesOf(p)),
     timeSeries: outcome.timeSeries.map((point) => ({ ...point, opsPerSec: round3(point.opsPerSec) })),
-    notes: [...outcome.notes],
+    notes: [...outcome.notes, ...saturationNotes(outcome)],
   };
+}
+
+/** An event loop this busy ran out of CPU: the figures are the client's limit, not the store's. */
+const SATURATED_PERCENT = 90;
+
+function saturationNotes(outcome: PhaseOutcome): string[] {
+  const busy = outcome.cpu.eventLoopBusyPercent ?? [];
+  const top = Math.max(0, ...busy);
+  if (top < SATURATED_PERCENT || outcome.runtimeMs < 1000) return [];
+  const processes = outcome.processes ?? 1;
+  return [
+    `the client's busiest event loop was ${top}% busy: it, not the store, may have set the pace; ` +
+      `spread the workers over more processes (--processes ${processes * 2}) if the machine has the cores`,
+  ];
 }
 
 function isYcsb(p: WorkloadProperties | FlatProperties): p is WorkloadProperties {
@@ -107,7 +123,8 @@ function compareRows(a: string, b: string): number {
   return rowRank(a) - rowRank(b);
 }
 
-function operationRows(m: Measurements, percentiles: readonly number[]): OperationResult[] {
+/** Every row of the measurements, with its histogram (also what a worker process hands its coordinator). */
+export function operationRows(m: Measurements, percentiles: readonly number[]): OperationResult[] {
   const names = new Set<string>([...m.series.keys(), ...m.statuses.keys()]);
   return [...names].sort(compareRows).map((name) => {
     const histogram = m.series.get(name)?.histogram;
@@ -118,6 +135,7 @@ function operationRows(m: Measurements, percentiles: readonly number[]): Operati
       latency: summarize(histogram, percentiles),
       ...(returns ? { returns } : {}),
       ...(samples.length > 0 ? { errorSamples: [...samples] } : {}),
+      ...(histogram && histogram.totalCount > 0 ? { histogram: encodeHistogram(histogram) } : {}),
     };
   });
 }
@@ -130,8 +148,8 @@ function summarize(histogram: Histogram | undefined, percentiles: readonly numbe
   return {
     operations,
     averageUs: round3(histogram.mean),
-    minUs: histogram.minNonZeroValue,
-    maxUs: histogram.maxValue,
+    minUs: minOf(histogram),
+    maxUs: maxOf(histogram),
     percentilesUs,
   };
 }

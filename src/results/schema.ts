@@ -29,6 +29,12 @@ export const operationSchema = z.object({
   returns: returnsSchema.optional(),
   /** The first few distinct error messages, so a failed run explains itself. */
   errorSamples: z.array(z.string()).optional(),
+  /**
+   * The row's whole HDR histogram (µs) in HdrHistogram's standard compressed base64 encoding, as
+   * HdrHistogram's own tools read it: results of several processes or machines merge exactly
+   * from it (`results/merge.ts`). Absent on rows without latencies and in files written before it.
+   */
+  histogram: z.string().optional(),
 });
 
 export const storeInfoSchema = z.object({
@@ -120,7 +126,18 @@ export const resultSchema = z.object({
   }),
   warmup: z.object({ seconds: z.number().nonnegative(), operations: count }),
   /** The client's own CPU while measuring, so a reader can tell when the harness was the limit. */
-  clientCpu: z.object({ userMs: z.number().nonnegative(), systemMs: z.number().nonnegative(), usPerOp: z.number().nonnegative() }),
+  clientCpu: z.object({
+    userMs: z.number().nonnegative(),
+    systemMs: z.number().nonnegative(),
+    usPerOp: z.number().nonnegative(),
+    /** Client processes (or worker threads) the workers ran in; absent in files written before it (1). */
+    processes: z.number().int().positive().optional(),
+    /**
+     * How busy each event loop that ran workers was (its thread's CPU over the measured window,
+     * Linux): a loop near 100% was the limit, not the store.
+     */
+    eventLoopBusyPercent: z.array(z.number().nonnegative()).optional(),
+  }),
   /**
    * The whole machine's CPU while measuring (Linux): how busy all cores were, and the share a
    * hypervisor gave to other guests (steal), which depresses every figure of the run.

@@ -19,6 +19,12 @@ export interface CpuSpent {
   userMs: number;
   systemMs: number;
   machine?: MachineCpu;
+  /**
+   * How busy each event loop that ran workers was over the window (its thread's CPU time over
+   * wall time, %), where the OS tells (Linux). One loop is one core at most: near 100% the client
+   * was the limit.
+   */
+  eventLoopBusyPercent?: number[];
 }
 
 interface ProcStatSample {
@@ -73,5 +79,48 @@ export class CpuMeter {
     const cpu = process.cpuUsage(this.processStart);
     const machine = machineCpuBetween(this.machineStart, readProcStat());
     return { userMs: cpu.user / 1000, systemMs: cpu.system / 1000, ...(machine ? { machine } : {}) };
+  }
+}
+
+/**
+ * CPU time of the calling thread in ms (Linux: /proc/thread-self/schedstat, nanoseconds on CPU;
+ * else /proc/thread-self/stat in clock ticks), or undefined where there is neither. Node 20 has
+ * no per-thread CPU call, and process.cpuUsage() counts every thread of the process.
+ */
+export function threadCpuMs(): number | undefined {
+  try {
+    const onCpuNs = Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ', 1)[0]);
+    if (Number.isFinite(onCpuNs)) return onCpuNs / 1e6;
+  } catch {
+    // no schedstat (kernel without CONFIG_SCHED_INFO, or not Linux): try stat
+  }
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    // Fields after the command name (which may hold spaces) start at state (field 3); utime and
+    // stime are fields 14 and 15, in USER_HZ ticks (100 a second on every Linux build).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How busy the calling thread (an event loop) is between start and read, in % of wall time. */
+export class EventLoopMeter {
+  private cpuStart = threadCpuMs();
+  private wallStart = performance.now();
+
+  restart(): void {
+    this.cpuStart = threadCpuMs();
+    this.wallStart = performance.now();
+  }
+
+  /** Busy % since the start, or undefined where threads' CPU cannot be read. */
+  busyPercent(): number | undefined {
+    const cpu = threadCpuMs();
+    const wall = performance.now() - this.wallStart;
+    if (cpu === undefined || this.cpuStart === undefined || wall <= 0) return undefined;
+    return Math.round((1000 * (cpu - this.cpuStart)) / wall) / 10;
   }
 }

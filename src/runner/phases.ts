@@ -1,13 +1,18 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Measurements } from '../measure/measurements.ts';
-import { StatusReporter, type TimeSeriesPoint } from '../measure/status-reporter.ts';
+import type { TimeSeriesPoint } from '../measure/status-reporter.ts';
 import { canInsertMany, type KeyedRecord, type Store } from '../stores/store.ts';
-import type { CoreWorkload } from '../workload/core-workload.ts';
-import type { WorkloadProperties } from '../workload/properties.ts';
+import { CoreWorkload } from '../workload/core-workload.ts';
+import { loadBatchingNote, type WorkloadProperties } from '../workload/properties.ts';
+import { Random } from '../workload/random.ts';
+import type { CpuSpent } from './cpu-meter.ts';
+import type { ProcessPool } from './process-pool.ts';
+import type { ThreadContext } from './process-protocol.ts';
+import { EventLoopMeter } from './cpu-meter.ts';
+import { coordinate, loopSettings, runWorkerLoop, RunControl, type ScheduleSettings, type WorkerEngine } from './schedule.ts';
+import { SharedCounters } from './shared-counters.ts';
 import { TimedStore } from './timed-store.ts';
 import { doTransaction } from './transactions.ts';
-import { CpuMeter, type CpuSpent } from './cpu-meter.ts';
-import { runScheduled } from './schedule.ts';
 
 /** What one phase measured, before it is turned into a result. */
 export interface PhaseOutcome {
@@ -22,111 +27,169 @@ export interface PhaseOutcome {
   /** Records written by the load phase (OVERALL counts records, not batches). */
   recordsLoaded: number;
   notes: string[];
+  /** Client processes (worker threads) the workers ran in; 1 when absent. */
+  processes?: number;
 }
 
 export interface PhaseOptions {
   store: Store;
+  /** The workload of the workers on this event loop (unused with a pool: each process has its own over shared counters). */
   workload: CoreWorkload;
   properties: WorkloadProperties;
   /** Print status lines (off in tests). */
   status: boolean;
   label: string;
+  /** Run the workers in these worker processes instead of on this event loop. */
+  pool?: ProcessPool;
+}
+
+/** The latency rows a phase records: service time for a load; YCSB's `measurement.interval` for a run. */
+function newMeasurements(phase: 'load' | 'run', p: WorkloadProperties): Measurements {
+  if (phase === 'load') return new Measurements(true, false);
+  const interval = p['measurement.interval'];
+  return new Measurements(interval !== 'intended', interval !== 'op');
+}
+
+function scheduleOf(phase: 'load' | 'run', p: WorkloadProperties): ScheduleSettings {
+  const run = phase === 'run';
+  return {
+    threadcount: p.threadcount,
+    target: run ? p.target : 0,
+    operationcount: run ? p.operationcount : 0,
+    maxexecutiontime: run ? p.maxexecutiontime : 0,
+    warmuptime: run ? p.warmuptime : 0,
+    statusIntervalSeconds: p['status.interval'],
+  };
+}
+
+/** What a worker thread needs to run its share of a YCSB phase. */
+export interface YcsbThreadSpec {
+  phase: 'load' | 'run';
+  properties: WorkloadProperties;
+  counters: SharedArrayBuffer;
 }
 
 /**
- * Load phase: `threadcount` workers insert records `insertstart … insertstart+insertcount-1`.
+ * Load phase: `threadcount` workers insert records `insertstart … insertstart+insertcount-1`,
+ * each key once, whatever the number of processes (the load key sequence is shared).
  * Stores with bulk writes get batches of `batchsize` records (one measured INSERT-BATCH call
  * each); others get one INSERT per record, as YCSB does.
  */
 export async function runLoadPhase(options: PhaseOptions): Promise<PhaseOutcome> {
-  const { store, workload, properties: p } = options;
-  const measurements = new Measurements(true, false);
-  const total = p.insertcount;
-  const batchSize = canInsertMany(store) ? p.batchsize : 1;
-  let claimed = 0;
-  const reporter = new StatusReporter(measurements, {
-    intervalSeconds: p['status.interval'],
-    totalOperations: total,
-    maxSeconds: 0,
-    label: options.label,
-  });
-  const cpuMeter = new CpuMeter();
-  const startedAt = new Date();
-  const startMs = performance.now();
-  if (options.status) reporter.start();
-
-  const worker = async () => {
-    const timed = new TimedStore(store, measurements);
-    const batch: KeyedRecord[] = [];
-    while (claimed < total) {
-      const n = Math.min(batchSize, total - claimed);
-      claimed += n;
-      const begin = performance.now();
-      timed.intendedStartMs = begin;
-      if (batchSize === 1) {
-        const key = workload.nextLoadKey();
-        await timed.insert(workload.table, key, workload.buildValues(key));
-      } else {
-        batch.length = 0;
-        for (let i = 0; i < n; i++) {
-          const key = workload.nextLoadKey();
-          batch.push({ key, fields: workload.buildValues(key) });
-        }
-        await timed.insertMany(workload.table, batch);
-      }
-      const latency = performance.now() - begin;
-      for (let i = 0; i < n; i++) measurements.completeOperation(latency);
-      // A store whose promises resolve at once (basic) would otherwise starve the timers.
-      if ((claimed & 1023) < n) await yieldToEventLoop();
-    }
-  };
-  await Promise.all(Array.from({ length: p.threadcount }, worker));
-
-  const runtimeMs = performance.now() - startMs;
-  if (options.status) reporter.stop();
-  const cpu = cpuMeter.read();
-  const notes = batchSize > 1 ? [`load used bulk writes of ${batchSize} records; INSERT-BATCH rows count batches, OVERALL counts records`] : [];
-  return {
-    phase: 'load',
-    measurements,
-    startedAt,
-    endedAt: new Date(),
-    runtimeMs,
-    timeSeries: reporter.series,
-    cpu,
-    recordsLoaded: total,
-    notes,
-  };
+  const outcome = await runPhase('load', options);
+  const note = loadBatchingNote(options.properties, canInsertMany(options.store));
+  if (note !== undefined) outcome.notes.push(note);
+  return { ...outcome, recordsLoaded: outcome.measurements.measuredOperations };
 }
 
 /**
  * Run phase: YCSB's transactions on the shared run loop (closed model, optional target rate
  * with intended-time latency, operationcount / maxexecutiontime, warm-up; see schedule.ts).
  */
-export async function runTransactionPhase(options: PhaseOptions): Promise<PhaseOutcome> {
-  const { store, workload, properties: p } = options;
-  const interval = p['measurement.interval'];
-  const measurements = new Measurements(interval !== 'intended', interval !== 'op');
-  const verify = p.dataintegrity;
-  const run = await runScheduled({
-    measurements,
-    settings: {
-      threadcount: p.threadcount,
-      target: p.target,
-      operationcount: p.operationcount,
-      maxexecutiontime: p.maxexecutiontime,
-      warmuptime: p.warmuptime,
-      statusIntervalSeconds: p['status.interval'],
-    },
-    status: options.status,
-    label: options.label,
+export function runTransactionPhase(options: PhaseOptions): Promise<PhaseOutcome> {
+  return runPhase('run', options);
+}
+
+async function runPhase(phase: 'load' | 'run', options: PhaseOptions): Promise<PhaseOutcome> {
+  const p = options.properties;
+  const measurements = newMeasurements(phase, p);
+  const settings = scheduleOf(phase, p);
+  const pool = options.pool;
+  let engine: WorkerEngine;
+  if (pool === undefined) {
+    const context = { store: options.store, workload: options.workload, properties: p, measurements };
+    engine = { run: async (control, startMs) => [await runYcsbWorkers(phase, { ...context, control, startMs, firstWorker: 0, workers: p.threadcount })] };
+  } else {
+    const spec: YcsbThreadSpec = { phase, properties: p, counters: SharedCounters.create(p.insertstart, p.recordcount).buffer };
+    engine = pool.engine({ module: import.meta.url, body: 'ycsbThread', spec, threadcount: p.threadcount, measurements });
+  }
+  const run = await coordinate({ measurements, settings, status: options.status, label: options.label, control: new RunControl(), engine });
+  const processes = pool?.processes ?? 1;
+  if (processes > 1) run.notes.push(`the ${p.threadcount} workers ran in ${processes} processes (worker threads), each with its own connections; their measurements are merged exactly`);
+  return { phase, measurements, ...run, recordsLoaded: 0, processes };
+}
+
+interface YcsbWorkersContext {
+  store: Store;
+  workload: CoreWorkload;
+  properties: WorkloadProperties;
+  measurements: Measurements;
+  control: RunControl;
+  startMs: number;
+  firstWorker: number;
+  workers: number;
+}
+
+/** Run some of a YCSB phase's workers on this event loop; returns how busy the loop was (%). */
+function runYcsbWorkers(phase: 'load' | 'run', c: YcsbWorkersContext): Promise<number | undefined> {
+  if (phase === 'load') return runLoadWorkers(c);
+  const verify = c.properties.dataintegrity;
+  return runWorkerLoop({
+    measurements: c.measurements,
+    control: c.control,
+    ...loopSettings(scheduleOf('run', c.properties)),
+    firstWorker: c.firstWorker,
+    workers: c.workers,
+    startMs: c.startMs,
     worker: () => {
-      const timed = new TimedStore(store, measurements);
-      return (intendedMs) => {
-        timed.intendedStartMs = intendedMs;
-        return doTransaction(workload, timed, measurements, verify);
+      const timed = new TimedStore(c.store, c.measurements);
+      return (dueMs) => {
+        timed.intendedStartMs = dueMs;
+        return doTransaction(c.workload, timed, c.measurements, verify);
       };
     },
   });
-  return { phase: 'run', measurements, ...run, recordsLoaded: 0 };
+}
+
+/** Load workers: each claims the next batch of keys from the shared load sequence until none is left. */
+async function runLoadWorkers(c: YcsbWorkersContext): Promise<number | undefined> {
+  const { store, workload, measurements, control } = c;
+  const batchSize = canInsertMany(store) ? c.properties.batchsize : 1;
+  const loopMeter = new EventLoopMeter();
+  const worker = async () => {
+    const timed = new TimedStore(store, measurements);
+    const batch: KeyedRecord[] = [];
+    let done = 0;
+    while (!control.stopped) {
+      const { first, count } = workload.claimLoadKeys(batchSize);
+      if (count === 0) break;
+      // Keys and values are built before the clock starts: only the store call is timed.
+      const begin = performance.now();
+      if (batchSize === 1) {
+        const key = workload.keyName(first);
+        await timed.insert(workload.table, key, workload.buildValues(key));
+      } else {
+        batch.length = 0;
+        for (let i = 0; i < count; i++) {
+          const key = workload.keyName(first + i);
+          batch.push({ key, fields: workload.buildValues(key) });
+        }
+        await timed.insertMany(workload.table, batch);
+      }
+      const latency = performance.now() - begin;
+      for (let i = 0; i < count; i++) measurements.completeOperation(latency);
+      // A store whose promises resolve at once (basic) would otherwise starve the timers.
+      if ((done & 1023) + count > 1023) await yieldToEventLoop();
+      done += count;
+    }
+  };
+  await Promise.all(
+    Array.from({ length: c.workers }, () =>
+      worker().catch((error: unknown) => {
+        control.stop();
+        throw error;
+      }),
+    ),
+  );
+  return loopMeter.busyPercent();
+}
+
+/** A YCSB phase's share of workers in a worker thread of a ProcessPool (a ThreadBody). */
+export function ycsbThread(context: ThreadContext, spec: YcsbThreadSpec): (startMs: number) => Promise<number | undefined> {
+  const p = spec.properties;
+  const counters = SharedCounters.attach(spec.counters).workloadCounters();
+  // Each process draws its own random stream (thread 0's is a one-process run's); the key
+  // sequences and the acknowledged limit are the shared ones.
+  const workload = new CoreWorkload(p, new Random(p.seed, context.thread), counters);
+  return (startMs) => runYcsbWorkers(spec.phase, { ...context, workload, properties: p, startMs });
 }

@@ -17,8 +17,12 @@ const foundStatus = (found: boolean): Status => (found ? 'OK' : 'NOT_FOUND');
  * current operation under a target rate) is per worker.
  */
 export class TimedStore {
-  /** Scheduled start of the current operation; equals the actual start when unthrottled. */
-  intendedStartMs = 0;
+  /**
+   * When the worker's current operation was due under a target rate (every call of the operation
+   * is measured from it, as in YCSB); undefined when unthrottled, where each call's `Intended-`
+   * latency is its own service time, as in YCSB.
+   */
+  intendedStartMs: number | undefined = undefined;
 
   constructor(
     private readonly store: Store,
@@ -54,7 +58,7 @@ export class TimedStore {
 
   private async file<T>(operation: string, pending: Promise<Timed<T>>): Promise<Timed<T>> {
     const t = await pending;
-    this.measurements.measure(operation, t.status, this.intendedStartMs, t.startMs, t.endMs, t.error);
+    this.measurements.measure(operation, t.status, this.intendedStartMs ?? t.startMs, t.startMs, t.endMs, t.error);
     return t;
   }
 }

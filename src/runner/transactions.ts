@@ -43,15 +43,16 @@ export async function doTransaction(workload: CoreWorkload, store: TimedStore, m
       return;
     }
     case 'READ-MODIFY-WRITE': {
+      // As YCSB's doTransactionReadModifyWrite: key, fields and new values are chosen before the
+      // clock starts, the read record is checked after it stops, and the row spans both calls.
       const key = workload.nextTransactionKey();
-      const start = performance.now();
       const fields = workload.readFields();
+      const values = workload.buildUpdate(key);
       const read = await store.read(table, key, fields);
-      if (verify && read.value) verifyRecord(workload, measurements, key, read.value, fields);
-      const update = await store.update(table, key, workload.buildUpdate(key));
-      const end = performance.now();
+      const update = await store.update(table, key, values);
       const status = read.status !== 'OK' ? read.status : update.status;
-      measurements.measure('READ-MODIFY-WRITE', status, store.intendedStartMs, start, end);
+      measurements.measure('READ-MODIFY-WRITE', status, store.intendedStartMs ?? read.startMs, read.startMs, update.endMs);
+      if (verify && read.value) verifyRecord(workload, measurements, key, read.value, fields);
       return;
     }
   }

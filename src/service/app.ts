@@ -3,7 +3,9 @@
  * and one error handler that gives every failure the same JSON shape:
  *
  *   400 {error, parameter, in, message}   a parameter failed validation (or the body is not JSON)
+ *   401 {error, message}                  no token, or the wrong one (when started with one: auth.ts)
  *   404 {error, key}                      no such record (or {error, message}: no such route)
+ *   409 {error, message}                  a write conflict: the key exists, or another writer won
  *   413 {error, parameter: "body", …}     body over the limit
  *   501 {error, message}                  the store cannot do this operation
  *   503 {error, retryAfterSeconds, …}     the store is unreachable; Retry-After header set
@@ -16,6 +18,8 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import type { Machine, StoreInfo } from '../results/schema.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
 import { UnsupportedError } from '../stores/store.ts';
+import { requireToken } from './auth.ts';
+import { ConflictError } from './conflicts.ts';
 import type { RequestCounter, ServiceStats } from './stats.ts';
 import { StoreUnavailableError, type StoreGate } from './store-gate.ts';
 import type { PersonsServiceSettings } from './persons-routes.ts';
@@ -38,7 +42,8 @@ export interface ServiceInfo {
    * take their operation mix and distributions from here, so both sides agree on the table layout.
    */
   workload: { name: string; properties: WorkloadProperties };
-  service: { framework: string; node: string; workers: number; pid: number };
+  /** `pool`: the store connections each service process may open (`--pool`). */
+  service: { framework: string; node: string; workers: number; pool: number; pid: number };
   /** The machine the service runs on (in a local run, the machine k6 runs on as well). */
   machine: Machine;
 }
@@ -57,6 +62,26 @@ export interface AppOptions {
   extraRoutes?: (app: FastifyInstance) => void;
   /** True once shutdown began: answers then close their connection instead of keeping it alive. */
   closing?: () => boolean;
+  /** Every request but health must carry this bearer token (null or absent: no token). */
+  token?: string | null;
+  /** Connection timeouts (absent: Fastify's defaults, as in tests on inject()). */
+  timeouts?: ServiceTimeouts;
+}
+
+/**
+ * How long the service waits, in ms. A service on the network must not keep a socket for a
+ * client that sends nothing (or one byte a minute), nor one whose answer never comes.
+ */
+export interface ServiceTimeouts {
+  /** The whole request (head and body) must arrive within this (Node's requestTimeout). */
+  requestMs: number;
+  /** The request head must arrive within this (Node's headersTimeout; at most requestMs). */
+  headersMs: number;
+  /**
+   * A socket with no traffic either way for this long is closed (Fastify's connectionTimeout),
+   * including one waiting for a slow answer: the longest a request may take.
+   */
+  idleMs: number;
 }
 
 /**
@@ -69,6 +94,7 @@ const MAX_PARAM_LENGTH = 16 * 1024;
 export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
+    ...(options.timeouts ? { requestTimeout: options.timeouts.requestMs, connectionTimeout: options.timeouts.idleMs } : {}),
     bodyLimit: options.bodyLimitBytes,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // `{"__proto__": …}` and `{"constructor": {"prototype": …}}` are refused, not stripped.
@@ -85,18 +111,26 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  if (options.timeouts) app.server.headersTimeout = options.timeouts.headersMs;
+  if (options.token) requireToken(app, options.token);
+
+  // Hooks run on every request, so they take Fastify's callback form: an async hook costs a
+  // promise and a microtask hop per request each.
+  app.addHook('onResponse', (request, reply, done) => {
     const url = request.routeOptions.url;
-    if (url?.startsWith(INTERNAL_PREFIX)) return;
-    options.counter.record(url === undefined ? '(no route)' : `${request.method} ${url}`, reply.statusCode);
+    if (!url?.startsWith(INTERNAL_PREFIX)) options.counter.record(url === undefined ? '(no route)' : `${request.method} ${url}`, reply.statusCode);
+    done();
   });
 
   // During shutdown a kept-alive connection would hold the server open until the client drops
   // it: each answer finished after the signal closes its connection.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (options.closing?.()) reply.header('connection', 'close');
-    return payload;
-  });
+  const closing = options.closing;
+  if (closing) {
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      if (closing()) reply.header('connection', 'close');
+      done(null, payload);
+    });
+  }
 
   const errorSamples = new Set<string>();
   app.setErrorHandler((error: FastifyError | Error, _request, reply) => {
@@ -110,9 +144,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
         .send({ error: 'store unavailable', retryAfterSeconds: error.retryAfterSeconds, message: oneLine(error.message) });
     }
     if (error instanceof UnsupportedError) return reply.code(501).send({ error: 'unsupported', message: error.message });
+    if (error instanceof ConflictError) return reply.code(409).send({ error: 'conflict', message: oneLine(error.message) });
     const status = (error as FastifyError).statusCode;
     // Only Fastify's own errors (code FST_…) are about the request; drivers' errors may carry a
-    // statusCode too (nano: 409, 401, 404 from CouchDB) and are store errors.
+    // statusCode too (nano: 401, 404 from CouchDB; its 409 is a conflict, answered above) and are
+    // store errors.
     const fastifyOwn = typeof (error as FastifyError).code === 'string' && (error as FastifyError).code.startsWith('FST_');
     if (fastifyOwn && status !== undefined && status >= 400 && status < 500) {
       // Fastify's own refusals happen before a handler runs: unparsable or oversized body,

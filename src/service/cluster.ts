@@ -74,7 +74,9 @@ export function runPrimary(config: ServeConfig, log: (line: string) => void): Pr
     // A worker that fails to start would fail again: start-up failures end the service instead.
     if (!started) return;
     if (shuttingDown) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      // A worker leaves cluster.workers once it has both exited and disconnected, in either
+      // order: the last one's 'exit' may come while it is still listed, so count the living.
+      if (Object.values(cluster.workers ?? {}).every((w) => w === undefined || w.isDead())) process.exit(0);
       return;
     }
     log(`worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);

@@ -1,3 +1,4 @@
+import type { ServiceTimeouts } from './app.ts';
 import type { ScenarioName } from './scenarios.ts';
 
 /**
@@ -15,6 +16,15 @@ export interface ServeConfig {
   host: string;
   port: number;
   workers: number;
+  /**
+   * Store connections each service process may open (`--pool`): the store's pool size, as a
+   * direct run's threadcount sizes it. Too small, and requests queue for a connection inside
+   * the service, which a comparison with a direct run would wrongly blame on HTTP.
+   */
+  pool: number;
+  /** Bearer token every request but health must carry; null: none (loopback only). */
+  token: string | null;
+  timeouts: ServiceTimeouts;
   bodyLimitBytes: number;
   /** Time between reconnection attempts while the store is down. */
   retryIntervalMs: number;

@@ -34,7 +34,7 @@ import { WorkloadError } from '../workload/properties.ts';
 import { Random } from '../workload/random.ts';
 import type { Store } from '../stores/store.ts';
 import type { StoreGate } from './store-gate.ts';
-import { parseParameters, ValidationError } from './validation.ts';
+import { parseParameters, ValidationError, wholeNumberParam } from './validation.ts';
 
 /** Largest page the API serves, and the deepest offset: bounds on what one request may cost. */
 export const MAX_PAGE_LIMIT = 1000;
@@ -43,14 +43,7 @@ export const MAX_PAGE_OFFSET = 10_000;
 const MAX_PARAMETER_BLOCK = 10_000;
 
 const COUNTRY_NAMES = COUNTRIES.map((c) => c.name);
-const WHOLE = /^[0-9]{1,9}$/;
-
-const wholeNumber = (min: number, max: number) =>
-  z
-    .string({ error: 'expected one whole number' })
-    .regex(WHOLE, 'expected a whole number')
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, { error: `must be between ${min} and ${max}` });
+const wholeNumber = wholeNumberParam;
 
 const variantParam = z.string({ error: 'expected one variant name' }).max(64, 'is too long').optional();
 

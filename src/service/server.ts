@@ -17,6 +17,7 @@ import type { ServeConfig } from './config.ts';
 import { RequestCounter, type ServiceStats } from './stats.ts';
 import { StoreGate } from './store-gate.ts';
 import type { TableLayout } from './validation.ts';
+import { registerPlanRoute } from './ycsb-plan-route.ts';
 
 /**
  * A key the probe reads to ask "is the store still there?". It passes key validation on purpose:
@@ -54,8 +55,11 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
   const { registerScenarioRoutes, scenarioSettings } = await import('./scenario-routes.ts');
   const properties = workload.properties;
   const layout = tableLayout(properties);
+  // The store sizes its pool from the caller's concurrency: here the service's --pool, not the
+  // workload's threadcount (which describes a direct run's workers, not this process).
+  const storeProperties = { ...properties, threadcount: config.pool };
   const gate = new StoreGate({
-    open: async () => (await openStore(config.store, config.url, properties)).store,
+    open: async () => (await openStore(config.store, config.url, storeProperties)).store,
     probe: (store) => store.read(layout.table, PROBE_KEY, null),
     retryIntervalMs: config.retryIntervalMs,
     log,
@@ -84,7 +88,7 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
     layout,
     // Store settings stay private: they may carry credentials, and a client does not need them.
     workload: { name: workload.name, properties: { ...properties, passthrough: {} } },
-    service: { framework: `fastify ${packageVersion('fastify')}`, node: process.version, workers: config.workers, pid: process.pid },
+    service: { framework: `fastify ${packageVersion('fastify')}`, node: process.version, workers: config.workers, pool: config.pool, pid: process.pid },
     machine: describeMachine(),
   });
 
@@ -98,8 +102,13 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
     stats: options.stats,
     info,
     log,
-    extraRoutes: (instance) => registerScenarioRoutes(instance, { gate, config, log }),
+    extraRoutes: (instance) => {
+      if (config.scenarios.includes('ycsb')) registerPlanRoute(instance, { properties, counter: options.counter });
+      registerScenarioRoutes(instance, { gate, config, log });
+    },
     closing: () => closing !== null,
+    token: config.token,
+    timeouts: config.timeouts,
   });
   let address: string;
   try {

@@ -18,6 +18,8 @@ export interface ProcessStats {
   /** Cumulative CPU of this process since it started, in µs. */
   cpuUserUs: number;
   cpuSystemUs: number;
+  /** Of that CPU, what went to drawing workload decisions for clients (/_docbench/ycsb/plan), in µs. */
+  internalCpuUs: number;
 }
 
 export interface RouteStats {
@@ -35,12 +37,19 @@ export interface ServiceStats {
   routes: Record<string, RouteStats>;
   cpuUserUs: number;
   cpuSystemUs: number;
+  internalCpuUs: number;
   processes: ProcessStats[];
 }
 
 export class RequestCounter {
   private requests = 0;
+  private internalCpuUs = 0;
   private readonly routes = new Map<string, RouteStats>();
+
+  /** CPU spent for clients outside the API (drawing a plan block), kept apart from the API's. */
+  addInternalCpu(us: number): void {
+    this.internalCpuUs += us;
+  }
 
   /** Count one answered request; `route` is the route pattern (`GET /usertable/:key`), never the raw URL. */
   record(route: string, statusCode: number): void {
@@ -64,6 +73,7 @@ export class RequestCounter {
       routes: Object.fromEntries([...this.routes].map(([route, s]) => [route, { requests: s.requests, statuses: { ...s.statuses } }])),
       cpuUserUs: cpu.user,
       cpuSystemUs: cpu.system,
+      internalCpuUs: this.internalCpuUs,
     };
   }
 }
@@ -74,15 +84,17 @@ export function combineStats(processes: readonly ProcessStats[], workers: number
   let requests = 0;
   let cpuUserUs = 0;
   let cpuSystemUs = 0;
+  let internalCpuUs = 0;
   for (const p of processes) {
     requests += p.requests;
     cpuUserUs += p.cpuUserUs;
     cpuSystemUs += p.cpuSystemUs;
+    internalCpuUs += p.internalCpuUs;
     for (const [route, s] of Object.entries(p.routes)) {
       const into = (routes[route] ??= { requests: 0, statuses: {} });
       into.requests += s.requests;
       for (const [code, n] of Object.entries(s.statuses)) into.statuses[code] = (into.statuses[code] ?? 0) + n;
     }
   }
-  return { at: Date.now(), workers, requests, routes, cpuUserUs, cpuSystemUs, processes: [...processes] };
+  return { at: Date.now(), workers, requests, routes, cpuUserUs, cpuSystemUs, internalCpuUs, processes: [...processes] };
 }

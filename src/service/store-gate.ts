@@ -18,6 +18,7 @@
  */
 import { UnsupportedError, type Store } from '../stores/store.ts';
 import { WorkloadError } from '../workload/properties.ts';
+import { ConflictError, isConflict } from './conflicts.ts';
 import { ValidationError } from './validation.ts';
 
 /** The store is not reachable now; the HTTP layer turns this into 503 + Retry-After. */
@@ -73,8 +74,8 @@ export class StoreGate {
 
   /**
    * Run one store call. While the store is down: StoreUnavailableError at once (no queueing).
-   * When the call fails: StoreUnavailableError if the store turns out to be down, else the call's
-   * own error.
+   * When the call fails: ConflictError for a write conflict (conflicts.ts), StoreUnavailableError
+   * if the store turns out to be down, else the call's own error.
    */
   async use<T>(call: (store: Store) => Promise<T>): Promise<T> {
     const store = this.store;
@@ -84,6 +85,8 @@ export class StoreGate {
     } catch (error) {
       // Answers about the request or the data, not about the connection: no probe needed.
       if (error instanceof ValidationError || error instanceof UnsupportedError || error instanceof WorkloadError) throw error;
+      // The store answered, and said no: no probe either.
+      if (isConflict(error)) throw new ConflictError(messageOf(error), { cause: error });
       if (await this.stillUp(store)) throw error;
       throw this.unavailable();
     }

@@ -55,11 +55,19 @@ export interface YcsbSchemas {
   scanQuery: z.ZodType<{ start: string; count: string; fields?: string | undefined }>;
   updateBody: z.ZodType<Record<string, string>>;
   insertBody: z.ZodType<{ key: string; fields: Record<string, string> }>;
-  /** Parse a `fields=a,b` list into known field names (null: all fields). */
+  /** Parse a `fields=a,b` list into known field names, de-duplicated and in the table's order (null: all fields). */
   fieldList(value: string | undefined): string[] | null;
 }
 
 const WHOLE_NUMBER = /^[0-9]{1,9}$/;
+
+/** A query parameter holding one whole number in [min, max] (below 10^9), as a number. */
+export const wholeNumberParam = (min: number, max: number) =>
+  z
+    .string({ error: 'expected one whole number' })
+    .regex(WHOLE_NUMBER, 'expected a whole number')
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { error: `must be between ${min} and ${max}` });
 
 export function ycsbSchemas(layout: TableLayout, maxValueLength: number): YcsbSchemas {
   const known = new Set(layout.fieldNames);
@@ -90,10 +98,18 @@ export function ycsbSchemas(layout: TableLayout, maxValueLength: number): YcsbSc
     fieldList(value) {
       if (value === undefined) return null;
       const names = value.split(',');
+      if (names.length > layout.fieldNames.length) {
+        throw new ValidationError('fields', 'query', `lists ${names.length} names; ${layout.table} has ${layout.fieldNames.length} fields`);
+      }
+      const asked = new Set<string>();
       for (const name of names) {
         if (!known.has(name)) throw new ValidationError('fields', 'query', `"${truncate(name)}" is not a field of ${layout.table}; expected ${describeFields(layout.fieldNames)}`);
+        asked.add(name);
       }
-      return names;
+      // One list per set of fields, in the table's order, and every field as "all" (null): each
+      // distinct list may become a prepared statement in the store (Cassandra in the driver,
+      // Couchbase on the server), so `b,a`, `a,b,a` and `a,b` must not make three.
+      return asked.size === layout.fieldNames.length ? null : layout.fieldNames.filter((name) => asked.has(name));
     },
   };
 }

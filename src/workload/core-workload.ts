@@ -1,13 +1,16 @@
 /**
  * YCSB's CoreWorkload: decides WHAT each operation does (which operation, which key, which
  * fields, what values), exactly as YCSB 0.17.0 does; the runner decides when, and times it.
- * One instance is shared by all workers of a run, like YCSB's workload object shared by its
- * client threads, so the key sequences and the acknowledged insert limit are global.
+ * One instance is shared by all workers of a process, like YCSB's workload object shared by its
+ * client threads, so the key sequences and the acknowledged insert limit are global. With several
+ * processes, each has its own instance (its own random stream) and the three counters are handed
+ * in, living in shared memory (`runner/shared-counters.ts`): still one sequence of load keys, one
+ * of insert keys and one acknowledged limit for the whole client, exactly as in YCSB.
  * Pure: no Node APIs (k6 scripts bundle it).
  */
 import type { FieldMap } from '../stores/store.ts';
 import { deterministicValue, fieldNames, randomValue } from './fields.ts';
-import { AcknowledgedCounterGenerator } from './generators/acknowledged-counter.ts';
+import { AcknowledgedCounterGenerator, type AcknowledgedCounter } from './generators/acknowledged-counter.ts';
 import { ConstantGenerator } from './generators/constant.ts';
 import { CounterGenerator } from './generators/counter.ts';
 import { DiscreteGenerator } from './generators/discrete.ts';
@@ -25,6 +28,19 @@ import type { Random } from './random.ts';
 
 export type OperationType = 'READ' | 'UPDATE' | 'INSERT' | 'SCAN' | 'READ-MODIFY-WRITE';
 
+/** YCSB's counters shared by every worker of a client (see the class comment). */
+export interface WorkloadCounters {
+  /** Load keys, from insertstart. */
+  loadKeys: CounterGenerator;
+  /** Run-phase insert keys, from recordcount, with the acknowledged limit reads stay below. */
+  transactionInserts: AcknowledgedCounter;
+}
+
+/** The counters of a client whose workers all share one CoreWorkload. */
+export function localCounters(p: WorkloadProperties): WorkloadCounters {
+  return { loadKeys: new CounterGenerator(p.insertstart), transactionInserts: new AcknowledgedCounterGenerator(p.recordcount) };
+}
+
 export class CoreWorkload {
   readonly table: string;
   readonly fieldNames: readonly string[];
@@ -32,7 +48,8 @@ export class CoreWorkload {
   private readonly random: Random;
   private readonly orderedInserts: boolean;
   private readonly keySequence: CounterGenerator;
-  private readonly transactionInsertSequence: AcknowledgedCounterGenerator;
+  private readonly loadEnd: number;
+  private readonly transactionInsertSequence: AcknowledgedCounter;
   private readonly operationChooser: DiscreteGenerator<OperationType>;
   private readonly keyChooser: NumberGenerator;
   private readonly keyChooserIsExponential: boolean;
@@ -40,7 +57,7 @@ export class CoreWorkload {
   private readonly fieldLength: NumberGenerator;
   private readonly scanLength: NumberGenerator;
 
-  constructor(properties: WorkloadProperties, random: Random) {
+  constructor(properties: WorkloadProperties, random: Random, counters: WorkloadCounters = localCounters(properties)) {
     const p = properties;
     this.p = p;
     this.random = random;
@@ -55,7 +72,8 @@ export class CoreWorkload {
           ? new UniformGenerator(random, p.minfieldlength, p.fieldlength)
           : new ZipfianGenerator(random, p.minfieldlength, p.fieldlength);
 
-    this.keySequence = new CounterGenerator(p.insertstart);
+    this.keySequence = counters.loadKeys;
+    this.loadEnd = p.insertstart + p.insertcount;
     this.operationChooser = new DiscreteGenerator<OperationType>(random, [
       ['READ', p.readproportion],
       ['UPDATE', p.updateproportion],
@@ -63,7 +81,7 @@ export class CoreWorkload {
       ['SCAN', p.scanproportion],
       ['READ-MODIFY-WRITE', p.readmodifywriteproportion],
     ]);
-    this.transactionInsertSequence = new AcknowledgedCounterGenerator(p.recordcount);
+    this.transactionInsertSequence = counters.transactionInserts;
 
     const lower = p.insertstart;
     const upper = p.insertstart + p.insertcount - 1;
@@ -104,6 +122,15 @@ export class CoreWorkload {
   /** The next key to load (YCSB doInsert's keysequence, from insertstart). */
   nextLoadKey(): string {
     return this.keyName(this.keySequence.nextValue());
+  }
+
+  /**
+   * Claim up to `count` consecutive load key numbers (a batch) from the load sequence shared by
+   * every worker: returns the first and how many, or count 0 once insertcount keys are handed out.
+   */
+  claimLoadKeys(count: number): { first: number; count: number } {
+    const first = this.keySequence.claim(count);
+    return { first, count: Math.max(0, Math.min(count, this.loadEnd - first)) };
   }
 
   /** All fields of a record: deterministic values under dataintegrity, random ones otherwise. */

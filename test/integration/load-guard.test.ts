@@ -20,8 +20,9 @@ import { assertUserError, runDocbench } from '../support/cli.ts';
 import { testsStore } from '../support/stores.ts';
 
 const RECORDS = 300;
+// Bulk writes of 100 (YCSB's default is one insert per record): three batches, so a failed batch is easy to place.
 const load = (store: string, table: string, ...extra: string[]) =>
-  runDocbench(['load', '--store', store, '-P', 'workloada', '-p', `recordcount=${RECORDS}`, '-p', `table=${table}`, '-q', ...extra], { timeoutMs: 120_000 });
+  runDocbench(['load', '--store', store, '-P', 'workloada', '-p', `recordcount=${RECORDS}`, '-p', 'batchsize=100', '-p', `table=${table}`, '-q', ...extra], { timeoutMs: 120_000 });
 const keyName = (n: number) => new CoreWorkload(loadWorkload(['workloada'], []).properties, new Random(1)).keyName(n);
 
 /**

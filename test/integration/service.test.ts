@@ -9,11 +9,14 @@
  *     mid-run), and recovery when it returns (a Redis server of the test's own);
  *   - graceful shutdown on SIGTERM and SIGINT (requests in flight finish, exit code 0);
  *   - --workers (node cluster) with stats summed over the workers;
+ *   - --pool reaching the store's own pool (MongoDB maxPoolSize, CouchDB sockets);
+ *   - a token from the environment: 401 without it, health open; none off loopback is refused;
  *   - one-line errors for bad arguments.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +66,29 @@ async function request(base: string, method: string, path: string, body?: unknow
   const response = await fetch(`${base}${path}`, { method, ...(raw !== undefined ? { body: raw, headers: { 'content-type': contentType } } : {}) });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+/**
+ * A request that declares a body over the limit and waits for the answer before writing it: the
+ * service answers 413 from the headers and may close the connection, which HTTP allows, so a
+ * client still writing the body can meet EPIPE (fetch then reports a failed request) depending on
+ * who wins that race. Writing nothing until the answer arrives takes the race out of the test.
+ */
+function requestOversized(base: string, method: string, path: string, bytes: number): Promise<{ status: number; body: Record<string, unknown> | null }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method, headers: { 'content-type': 'application/json', 'content-length': bytes } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        req.destroy();
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as Record<string, unknown>) : null });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.flushHeaders();
+  });
 }
 
 const recordOf = (key: string): FieldMap => Object.fromEntries(FIELDS.map((f) => [f, `${key}:${f}`]));
@@ -199,7 +225,7 @@ for (const storeName of STORES) {
     });
 
     it('refuses a body over the limit with 413 naming the body', async () => {
-      const r = await request(service.baseUrl, 'PUT', `/${TABLE}/${keys[0]}`, { field0: 'x'.repeat(1100 * 1024) });
+      const r = await requestOversized(service.baseUrl, 'PUT', `/${TABLE}/${keys[0]}`, 1100 * 1024);
       assert.equal(r.status, 413);
       assert.equal(r.body!.parameter, 'body');
       assert.deepEqual(await open.store.read(TABLE, keys[0]!, null), recordOf(keys[0]!));
@@ -471,6 +497,39 @@ describe('docbench serve: shutdown, workers, arguments', { timeout: 120_000 }, (
     }
   });
 
+  /** Where each store with a pool of its own reports its size (its stats, in /_docbench/info). */
+  const POOL_SETTING: Partial<Record<string, string>> = { mongodb: 'mongodb.maxPoolSize', couchdb: 'couchdb.maxsockets' };
+  for (const storeName of STORES.filter((s) => POOL_SETTING[s] !== undefined)) {
+    it(`--pool reaches ${storeName}'s own pool, and the service says what it runs with`, async () => {
+      const service = await startServiceProcess(['--store', storeName, '--port', '0', '--scenario', 'ycsb', '--pool', '7']);
+      try {
+        await waitFor(async () => (await request(service.baseUrl, 'GET', '/_docbench/health')).status === 200, 'the store');
+        const info = (await request(service.baseUrl, 'GET', '/_docbench/info')).body as { service: { pool: number }; store: { extra: Record<string, unknown> } };
+        assert.equal(info.service.pool, 7);
+        assert.equal(info.store.extra[POOL_SETTING[storeName]!], 7, JSON.stringify(info.store.extra));
+      } finally {
+        assert.equal(await service.stop(), 0);
+      }
+    });
+  }
+
+  it('a token from the environment: 401 without it on every route but health, served with it', async () => {
+    const token = 'svc-test-0123456789abcdef0123456789abcdef';
+    const service = await startServiceProcess(['--store', 'basic', '--port', '0', '-p', 'basic.store=true'], { env: { ...process.env, DOCBENCH_TOKEN: token } });
+    try {
+      for (const path of ['/usertable/user1', '/_docbench/info', '/_docbench/stats']) {
+        const r = await request(service.baseUrl, 'GET', path);
+        assert.equal(r.status, 401, path);
+        assert.equal(r.headers.get('www-authenticate'), 'Bearer realm="docbench"');
+      }
+      assert.equal((await request(service.baseUrl, 'GET', '/_docbench/health')).status, 200);
+      const answer = await fetch(`${service.baseUrl}/usertable/user1`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(answer.status, 404, 'served: no such record');
+    } finally {
+      assert.equal(await service.stop(), 0);
+    }
+  });
+
   const docbench = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], { encoding: 'utf8', timeout: 60_000 });
 
   it('a port in use gets one line naming --port, with one worker or several', async () => {
@@ -496,6 +555,9 @@ describe('docbench serve: shutdown, workers, arguments', { timeout: 120_000 }, (
     ['scenario the store has no code for', ['serve', '--store', 'basic', '--scenario', 'ecommerce'], /the ecommerce scenario does not run on basic/],
     ['scenario setting for a scenario not served', ['serve', '--store', 'basic', '-p', 'ecommerce.maxlimit=5'], /the ecommerce scenario is not served/],
     ['unknown workload property', ['serve', '--store', 'basic', '-p', 'recordcont=5'], /unknown property "recordcont"/],
+    ['a host other than loopback without a token', ['serve', '--store', 'basic', '--host', '0.0.0.0'], /--host 0\.0\.0\.0: anyone who reaches this address could read, write and delete through the service; give it a token/],
+    ['a short token', ['serve', '--store', 'basic', '--token', 'secret'], /--token: the token must be at least 32 visible ASCII characters/],
+    ['bad pool', ['serve', '--store', 'basic', '--pool', '0'], /--pool expects a whole number/],
     ['k6: unknown script', ['k6', 'nosuchscript', '--store', 'basic'], /k6 script nosuchscript not found/],
     ['k6: --out with two stores', ['k6', 'ycsb-a', '--store', 'basic,redis', '--out', join(tmpdir(), 'x.json')], /--out takes one result/],
     ['k6: unknown store', ['k6', 'ycsb-a', '--store', 'redis,nosuch'], /--store: unknown store "nosuch"/],

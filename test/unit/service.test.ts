@@ -1,8 +1,9 @@
 /**
  * The HTTP service without a server: its routes through Fastify's inject() on an in-memory store
- * (YCSB's BasicDB keeping records), the parameter validation, the store gate (503 and recovery),
- * the stats, and the pure parts of the k6 side (settings, the result conversion, the k6 command's
- * mapping of YCSB's load shape).
+ * (YCSB's BasicDB keeping records), the parameter validation and field lists, the store gate (503
+ * and recovery, 409 for write conflicts), the bearer token, the YCSB plan blocks, the stats, and
+ * the pure parts of the k6 side (settings and ramps, thresholds, the result conversion from
+ * handleSummary's data and from k6's summary export, the k6 command's mapping of YCSB's load shape).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -13,6 +14,12 @@ import { renderModeComparison } from '../../src/report/mode-comparison.ts';
 import { describeMachine } from '../../src/results/machine.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { buildApp, oneLine, type ServiceInfo } from '../../src/service/app.ts';
+import { checkToken } from '../../src/service/auth.ts';
+import { drawPlan, planLines, planText, unplannable } from '../../src/service/ycsb-plan.ts';
+import { registerPlanRoute } from '../../src/service/ycsb-plan-route.ts';
+import { CoreWorkload } from '../../src/workload/core-workload.ts';
+import { Random } from '../../src/workload/random.ts';
+import { isConflict } from '../../src/service/conflicts.ts';
 import { CpuSampler, processCpu } from '../../src/service/process-cpu.ts';
 import { splitScenarioSettings } from '../../src/service/scenarios.ts';
 import { tableLayout } from '../../src/service/server.ts';
@@ -24,17 +31,18 @@ import { UnsupportedError, type Store } from '../../src/stores/store.ts';
 import { loadWorkload } from '../../src/workload/workload-file.ts';
 import { burnCpu, cpuMsSince } from '../support/cpu.ts';
 import { elapse, waitFor } from '../support/wait.ts';
-import { metricName, statusMetricName, SERVICE_CPU_METRIC, SERVICE_REQUESTS_METRIC, statusOfHttp } from '../../k6/lib/metric-names.ts';
-import { loadSettings, maxVusOf, scenarioFor } from '../../k6/lib/settings.ts';
-import { CLIENT_CPU_NOT_MEASURED, durationSeconds, toResult, type SummaryData, type SummarySetup } from '../../k6/lib/summary.ts';
+import { CONFLICTS_METRIC, failedMetricName, okLatencyMetric, statusMetricName, SERVICE_CPU_METRIC, SERVICE_REQUESTS_METRIC, statusOfHttp } from '../../k6/lib/metric-names.ts';
+import { scriptOptions } from '../../k6/lib/options.ts';
+import { durationSeconds, loadSettings, maxVusOf, maxVusOfScenario, scenarioFor, scheduledIterations } from '../../k6/lib/settings.ts';
+import { CLIENT_CPU_NOT_MEASURED, fromSummaryExport, loadShape, renderThresholds, toResult, type SummaryData, type SummarySetup } from '../../k6/lib/summary.ts';
 
 const properties = loadWorkload(['workloada'], ['fieldcount=3', 'maxscanlength=50']).properties;
 const layout = tableLayout(properties);
 
 /** An app on BasicDB keeping records, optionally with a store that fails or throws UnsupportedError. */
-async function appOn(options: { store?: Store; open?: () => Promise<Store>; bodyLimitBytes?: number } = {}) {
+async function appOn(options: { store?: Store; open?: () => Promise<Store>; bodyLimitBytes?: number; token?: string; probe?: (s: Store) => Promise<unknown> } = {}) {
   const store = options.store ?? createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
-  const gate = new StoreGate({ open: options.open ?? (async () => store), probe: (s) => s.read(layout.table, 'probe', null), retryIntervalMs: 50, log: () => {} });
+  const gate = new StoreGate({ open: options.open ?? (async () => store), probe: options.probe ?? ((s) => s.read(layout.table, 'probe', null)), retryIntervalMs: 50, log: () => {} });
   await gate.start();
   const counter = new RequestCounter();
   const app = buildApp({
@@ -45,6 +53,7 @@ async function appOn(options: { store?: Store; open?: () => Promise<Store>; body
     stats: async () => combineStats([counter.snapshot()], 1),
     info: async () => ({}) as ServiceInfo,
     log: () => {},
+    token: options.token ?? null,
   });
   await app.ready();
   return { app, gate, store, counter };
@@ -80,6 +89,34 @@ describe('service: YCSB routes', () => {
     assert.equal((await call(app, 'GET', '/usertable/user1')).status, 404);
     assert.equal((await call(app, 'DELETE', '/usertable/user1')).status, 404);
     assert.equal((await call(app, 'PUT', '/usertable/user1', { field0: 'x' })).status, 404);
+    await app.close();
+  });
+
+  it('hands the store one field list per set of fields: de-duplicated, in the table order, all fields as null', async () => {
+    const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
+    const asked: (readonly string[] | null)[] = [];
+    const recording: Store = Object.assign(Object.create(base) as Store, {
+      read: async (table: string, key: string, fields: readonly string[] | null) => {
+        asked.push(fields);
+        return base.read(table, key, fields);
+      },
+      scan: async (table: string, start: string, count: number, fields: readonly string[] | null) => {
+        asked.push(fields);
+        return base.scan(table, start, count, fields);
+      },
+    });
+    const { app } = await appOn({ store: recording });
+    await base.insert('usertable', 'user1', { field0: 'a', field1: 'b', field2: 'c' });
+    for (const query of ['field2,field0', 'field0,field2,field0', 'field0,field2']) {
+      assert.deepEqual((await call(app, 'GET', `/usertable/user1?fields=${query}`)).body, { key: 'user1', fields: { field0: 'a', field2: 'c' } }, query);
+    }
+    await call(app, 'GET', '/usertable/user1?fields=field2,field1,field0');
+    await call(app, 'GET', '/usertable?start=user1&count=1&fields=field1,field1');
+    assert.deepEqual(asked, [['field0', 'field2'], ['field0', 'field2'], ['field0', 'field2'], null, ['field1']]);
+    const long = await call(app, 'GET', '/usertable/user1?fields=field0,field0,field0,field0');
+    assert.equal(long.status, 400);
+    assert.equal(long.body!.parameter, 'fields');
+    assert.match(String(long.body!.message), /lists 4 names; usertable has 3 fields/);
     await app.close();
   });
 
@@ -236,19 +273,151 @@ describe('service: YCSB routes', () => {
     await gate.close();
   });
 
-  it('answers a driver error that carries an HTTP status (nano: 409) as a store error, not as a bad body', async () => {
+  it("answers a write conflict with 409 and no probe, whichever driver reported it", async () => {
     const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
-    const conflicting: Store = Object.assign(Object.create(base) as Store, {
-      read: async () => {
-        throw Object.assign(new Error('Document update conflict.'), { statusCode: 409 });
-      },
+    const couchbaseExists = Object.assign(new Error('document exists'), { name: 'DocumentExistsError' });
+    const conflicts: [string, Error][] = [
+      // nano: CouchDB's 409 on an insert of an existing id, and as the cause of the adapter's own message on update.
+      ['CouchDB insert', Object.assign(new Error('Document update conflict.'), { statusCode: 409 })],
+      ['CouchDB update', new Error('update of "user1" conflicted with a concurrent write', { cause: Object.assign(new Error('conflict'), { statusCode: 409 }) })],
+      ['MongoDB duplicate key', Object.assign(new Error('E11000 duplicate key error collection: docbench.usertable index: _id_'), { name: 'MongoServerError', code: 11000 })],
+      ['Couchbase insert', couchbaseExists],
+      ['Couchbase CAS', Object.assign(new Error('cas mismatch'), { name: 'CasMismatchError' })],
+    ];
+    for (const [what, error] of conflicts) {
+      let probes = 0;
+      const conflicting: Store = Object.assign(Object.create(base) as Store, {
+        insert: async () => {
+          throw error;
+        },
+      });
+      const { app, gate } = await appOn({ store: conflicting, probe: async () => probes++ });
+      const answer = await call(app, 'POST', '/usertable', { key: 'user1', fields: { field0: 'a' } });
+      assert.equal(answer.status, 409, `${what}: ${JSON.stringify(answer.body)}`);
+      assert.equal(answer.body!.error, 'conflict', what);
+      assert.equal(probes, 0, `${what}: the store answered, so it is not probed`);
+      await app.close();
+      await gate.close();
+    }
+    // Any other error carrying a status stays a store error (500), not a conflict.
+    assert.equal(isConflict(Object.assign(new Error('unauthorized'), { statusCode: 401 })), false);
+    assert.equal(isConflict(Object.assign(new Error('x'), { code: 11000 })), false, 'only MongoDB errors carry code 11000 as a duplicate key');
+  });
+});
+
+describe('service: YCSB plan blocks', () => {
+  const planApp = async (workload: string, overrides: string[] = []) => {
+    const p = loadWorkload([workload], ['fieldcount=3', 'maxscanlength=50', ...overrides]).properties;
+    const counter = new RequestCounter();
+    const store = createBasicStore({ url: 'basic://', settings: {}, concurrency: 1 });
+    const gate = new StoreGate({ open: async () => store, probe: async () => null, retryIntervalMs: 50, log: () => {} });
+    await gate.start();
+    const app = buildApp({
+      gate,
+      layout: tableLayout(p),
+      bodyLimitBytes: 64 * 1024,
+      counter,
+      stats: async () => combineStats([counter.snapshot()], 1),
+      info: async () => ({}) as ServiceInfo,
+      log: () => {},
+      extraRoutes: (instance) => registerPlanRoute(instance, { properties: p, counter }),
     });
-    const { app, gate } = await appOn({ store: conflicting });
-    const answer = await call(app, 'GET', '/usertable/user1');
-    assert.equal(answer.status, 500);
-    assert.equal(answer.body!.error, 'store error');
+    await app.ready();
+    return { app, counter, gate, p };
+  };
+
+  it('draws a block of operations with the workload mix, as lines of text; its CPU is kept apart from the API', async () => {
+    const { app, counter, gate, p } = await planApp('workloada', ['readallfields=false']);
+    const answer = await app.inject({ method: 'GET', url: '/_docbench/ycsb/plan?stream=7&count=400' });
+    assert.equal(answer.statusCode, 200);
+    const { lines, count } = planLines(answer.body);
+    assert.equal(count, 400);
+    assert.equal(lines.length, 1 + 3 * 400);
+    const ops = lines[0]!;
+    assert.match(ops, /^[RU]{400}$/);
+    const reads = [...ops].filter((o) => o === 'R').length;
+    assert.ok(reads > 150 && reads < 250, `workload A is half reads: ${reads} of 400`);
+    for (let i = 0; i < count; i++) {
+      assert.match(lines[1 + i]!, /^user\d+$/, 'a key');
+      if (ops[i] === 'R') {
+        assert.match(lines[1 + count + i]!, /^\?fields=field[0-2]$/, 'one field read (readallfields=false)');
+        assert.equal(lines[1 + 2 * count + i], '');
+      } else {
+        assert.equal(lines[1 + count + i], '');
+        assert.deepEqual(Object.keys(JSON.parse(lines[1 + 2 * count + i]!) as object).length, 1, 'one field written');
+      }
+    }
+    // The same stream draws the same block; another stream another one.
+    assert.equal((await app.inject({ method: 'GET', url: '/_docbench/ycsb/plan?stream=7&count=400' })).body, answer.body);
+    assert.notEqual((await app.inject({ method: 'GET', url: '/_docbench/ycsb/plan?stream=8&count=400' })).body, answer.body);
+    const stats = counter.snapshot();
+    assert.ok(stats.internalCpuUs > 0, 'drawing cost CPU, counted apart');
+    assert.equal(stats.requests, 0, 'and no API request');
+    assert.equal((await app.inject({ method: 'GET', url: '/_docbench/ycsb/plan?stream=1&count=10001' })).statusCode, 400);
+    assert.equal(unplannable(p), null);
     await app.close();
     await gate.close();
+  });
+
+  it('refuses a workload whose operations depend on earlier ones: inserts, or keys in sequence', async () => {
+    const { app, gate, p } = await planApp('workloadd');
+    const answer = await app.inject({ method: 'GET', url: '/_docbench/ycsb/plan?stream=1&count=10' });
+    assert.equal(answer.statusCode, 409);
+    assert.match(JSON.parse(answer.body).message, /it inserts/);
+    assert.match(unplannable(p)!, /inserts/);
+    assert.match(unplannable({ insertproportion: 0, requestdistribution: 'sequential' })!, /in sequence/);
+    await app.close();
+    await gate.close();
+  });
+
+  it('scans and read-modify-writes carry what CoreWorkload drew for them', () => {
+    const p = loadWorkload(['workloade'], ['insertproportion=0', 'readmodifywriteproportion=0.05', 'scanproportion=0.95', 'maxscanlength=20']).properties;
+    const { lines, count } = planLines(planText(drawPlan(new CoreWorkload(p, new Random(p.seed, 3)), 200)));
+    for (let i = 0; i < count; i++) {
+      const query = lines[1 + count + i]!;
+      if (lines[0]![i] === 'S') assert.match(query, /^&count=([1-9]|1\d|20)$/, 'a scan length up to maxscanlength, all fields');
+      else {
+        assert.equal(lines[0]![i], 'M');
+        assert.equal(query, '', 'a read of all fields');
+        assert.equal(Object.keys(JSON.parse(lines[1 + 2 * count + i]!) as object).length, 1);
+      }
+    }
+  });
+});
+
+describe('service: a bearer token', () => {
+  const token = 'a'.repeat(32);
+  it('refuses every request without it (401, WWW-Authenticate), info and stats included; health stays open', async () => {
+    const { app, gate } = await appOn({ token });
+    for (const [method, url] of [
+      ['GET', '/usertable/user1'],
+      ['POST', '/usertable'],
+      ['DELETE', '/usertable/user1'],
+      ['GET', '/_docbench/info'],
+      ['GET', '/_docbench/stats'],
+      ['GET', '/no/such/route'],
+    ] as const) {
+      const none = await call(app, method, url);
+      assert.equal(none.status, 401, `${method} ${url} without a token`);
+      assert.match(String(none.headers['www-authenticate']), /^Bearer realm="docbench"$/);
+      const wrong = await call(app, method, url, undefined, { authorization: `Bearer ${'b'.repeat(32)}` });
+      assert.equal(wrong.status, 401, `${method} ${url} with another token`);
+      assert.match(String(wrong.headers['www-authenticate']), /error="invalid_token"/);
+    }
+    assert.equal((await call(app, 'GET', '/usertable/user1', undefined, { authorization: `Basic ${token}` })).status, 401, 'not a bearer token');
+    assert.equal((await call(app, 'GET', '/_docbench/health')).status, 200);
+    const auth = { authorization: `Bearer ${token}` };
+    assert.equal((await call(app, 'POST', '/usertable', { key: 'user1', fields: { field0: 'a' } }, auth)).status, 201);
+    assert.equal((await call(app, 'GET', '/usertable/user1', undefined, auth)).status, 200);
+    assert.equal((await call(app, 'GET', '/_docbench/stats', undefined, auth)).status, 200);
+    await app.close();
+    await gate.close();
+  });
+
+  it('takes only a long token of visible characters', () => {
+    assert.equal(checkToken('0123456789abcdef0123456789abcdef', '--token'), '0123456789abcdef0123456789abcdef');
+    assert.throws(() => checkToken('secret', '--token'), /--token: the token must be at least 32 visible ASCII characters/);
+    assert.throws(() => checkToken(`${'a'.repeat(31)} b`, 'DOCBENCH_TOKEN'), /DOCBENCH_TOKEN: the token must be/);
   });
 });
 
@@ -346,12 +515,58 @@ describe('k6 side: settings, result conversion, command mapping', () => {
     const open = loadSettings({ MODEL: 'open', RATE: '500', DURATION: '10s', VUS: '10' });
     assert.deepEqual(scenarioFor(open), { executor: 'constant-arrival-rate', rate: 500, timeUnit: '1s', duration: '10s', preAllocatedVUs: 10, maxVUs: 40 });
     assert.equal(maxVusOf(open), 40);
+    assert.equal(scheduledIterations(scenarioFor(open)), 5000);
     assert.throws(() => loadSettings({ MODEL: 'opened' }), /MODEL must be closed or open/);
     assert.throws(() => loadSettings({ MODEL: 'open' }), /needs RATE/);
     assert.throws(() => loadSettings({ VUS: '0' }), /VUS must be a whole number/);
     assert.throws(() => loadSettings({ DURATION: '10' }), /DURATION must be a k6 duration/);
     assert.throws(() => loadSettings({ BASE_URL: 'http://host/path' }), /BASE_URL must be/);
+    assert.throws(() => loadSettings({ MAX_ERRORS: '-1' }), /MAX_ERRORS must be a whole number >= 0/);
     assert.equal(durationSeconds('1m30s'), 90);
+    assert.equal(loadSettings({ DOCBENCH_TOKEN: 't'.repeat(32) }).token, 't'.repeat(32));
+  });
+
+  it('ramps from STAGES: ramping-vus in the closed model, ramping-arrival-rate in the open one', () => {
+    const closed = loadSettings({ STAGES: '10s:4, 20s:12,10s:0' });
+    assert.deepEqual(scenarioFor(closed), { executor: 'ramping-vus', startVUs: 0, stages: [{ duration: '10s', target: 4 }, { duration: '20s', target: 12 }, { duration: '10s', target: 0 }] });
+    assert.equal(maxVusOf(closed), 12, 'the insert key space is divided for the most VUs the ramp reaches');
+    const open = loadSettings({ MODEL: 'open', STAGES: '0s:100,10s:300', VUS: '5', MAX_VUS: '50' });
+    const scenario = scenarioFor(open);
+    assert.deepEqual(scenario, { executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', stages: [{ duration: '0s', target: 100 }, { duration: '10s', target: 300 }], preAllocatedVUs: 5, maxVUs: 50 });
+    assert.equal(scheduledIterations(scenario), 2000, 'the area under the ramp');
+    assert.equal(maxVusOf(open), 50);
+    assert.throws(() => loadSettings({ STAGES: '10s' }), /STAGES must be duration:target pairs/);
+    assert.throws(() => loadSettings({ STAGES: '10s:0' }), /must reach a target above 0/);
+    assert.throws(() => loadSettings({ STAGES: '10s:5', DURATION: '1m' }), /STAGES sets the whole load shape/);
+    // What k6 reports for a scenario (nulls for what is unset) reads the same.
+    assert.equal(maxVusOfScenario({ executor: 'ramping-vus', stages: [{ duration: '1s', target: 3 }] }), 3);
+  });
+
+  it('thresholds: failed requests, p99 per operation, every answer right, the open schedule kept, the error budget when asked', () => {
+    const options = scriptOptions(loadSettings({ MODEL: 'open', RATE: '100', DURATION: '10s', MAX_DROPPED: '0.01', MAX_ERRORS: '5', P99_MS: '50' }), 'ycsb', ['READ', 'UPDATE', 'READ-MODIFY-WRITE']);
+    assert.deepEqual(options.thresholds, {
+      http_req_failed: ['rate<=0'],
+      'http_req_duration{op:READ,status:200}': ['p(99)<50'],
+      'http_req_duration{op:UPDATE,status:204}': ['p(99)<50'],
+      op_read_modify_write: ['p(99)<50'],
+      checks: ['rate==1'],
+      dropped_iterations: ['count<=10'],
+      docbench_errors: ['count<=5'],
+    });
+    const closed = scriptOptions(loadSettings({}), 'ycsb', ['READ']);
+    assert.deepEqual(Object.keys(closed.thresholds!), ['http_req_failed', 'http_req_duration{op:READ,status:200}', 'checks'], 'no error budget unless asked, no schedule in the closed model');
+    assert.equal(closed.cloud, undefined);
+    const cloud = scriptOptions(loadSettings({ CLOUD_PROJECT_ID: '3', CLOUD_NAME: 'docbench ycsb-a', CLOUD_LOAD_ZONES: 'amazon:de:frankfurt,amazon:us:ashburn,amazon:jp:tokyo' }), 'ycsb', ['READ']).cloud;
+    assert.deepEqual(cloud, {
+      projectID: 3,
+      name: 'docbench ycsb-a',
+      distribution: {
+        'amazon:de:frankfurt': { loadZone: 'amazon:de:frankfurt', percent: 34 },
+        'amazon:us:ashburn': { loadZone: 'amazon:us:ashburn', percent: 33 },
+        'amazon:jp:tokyo': { loadZone: 'amazon:jp:tokyo', percent: 33 },
+      },
+    });
+    assert.throws(() => loadSettings({ CLOUD_LOAD_ZONES: 'frankfurt' }), /CLOUD_LOAD_ZONES must be load zone ids/);
   });
 
   it("maps YCSB's load shape to k6 settings", () => {
@@ -366,6 +581,14 @@ describe('k6 side: settings, result conversion, command mapping', () => {
     assert.equal(scenarioOfScript('/x/mine.ts'), null);
   });
 
+  const store = { name: 'redis', url: 'redis://127.0.0.1:16379', server: 'Redis', serverVersion: '7', driver: 'ioredis 5', localTarget: true };
+  const setup = (scenario: SummarySetup['scenario']): SummarySetup => ({
+    info: { store, scenarios: ['ycsb'], service: { framework: 'fastify 5', node: 'v20', workers: 1, pool: 2, pid: 1 }, machine: describeMachine() } as unknown as ServiceInfo,
+    startedAt: new Date(Date.now() - 3000).toISOString(),
+    run: { kind: 'ycsb', workloadName: 'workloada', properties: { recordcount: 1000, 'hdrhistogram.percentiles': [50, 99] }, rows: ['READ', 'UPDATE', 'INSERT'], notes: ['a note'] },
+    scenario,
+  });
+
   it("turns k6's summary into a result in the common schema, and completes it with k6's CPU", () => {
     const settings = loadSettings({ VUS: '2', ITERATIONS: '100', PERCENTILES: '50,99' });
     const trend = (count: number, avg: number) => ({ values: { count, avg, min: 0.5, max: 9, 'p(50)': avg, 'p(99)': 8 } });
@@ -374,38 +597,42 @@ describe('k6 side: settings, result conversion, command mapping', () => {
       state: { testRunDurationMs: 2000 },
       metrics: {
         iterations: counter(100),
-        [metricName('READ')]: trend(48, 1.5),
-        [statusMetricName('READ', 'OK')]: counter(48),
+        // Successful calls are k6's own http_req_duration of the row's requests that answered the route's status.
+        [okLatencyMetric('READ')]: { ...trend(46, 1.5), thresholds: { 'p(99)<1000': { ok: true } } },
         [statusMetricName('READ', 'NOT_FOUND')]: counter(2),
-        [`${metricName('READ')}_failed`]: trend(2, 1),
-        [metricName('UPDATE')]: trend(50, 2),
-        [statusMetricName('UPDATE', 'OK')]: counter(50),
-        [statusMetricName('VERIFY', 'OK')]: counter(48),
+        [statusMetricName('READ', 'ERROR')]: counter(2),
+        [failedMetricName('READ')]: trend(4, 1),
+        [okLatencyMetric('UPDATE')]: trend(50, 2),
+        checks: { values: { rate: 46 / 48, passes: 46, fails: 2 }, thresholds: { 'rate==1': { ok: false } } },
+        [CONFLICTS_METRIC]: counter(2),
         [SERVICE_CPU_METRIC]: counter(30_000),
         [SERVICE_REQUESTS_METRIC]: counter(100),
       },
     };
-    const store = { name: 'redis', url: 'redis://127.0.0.1:16379', server: 'Redis', serverVersion: '7', driver: 'ioredis 5', localTarget: true };
-    const setup: SummarySetup = {
-      info: { store, scenarios: ['ycsb'], service: { framework: 'fastify 5', node: 'v20', workers: 1, pid: 1 }, machine: describeMachine() } as unknown as ServiceInfo,
-      startedAt: new Date(Date.now() - 3000).toISOString(),
-      run: { kind: 'ycsb', workloadName: 'workloada', properties: { recordcount: 1000, 'hdrhistogram.percentiles': [50, 99] }, rows: ['READ', 'UPDATE', 'INSERT'], notes: ['a note'] },
-    };
-    const result = resultSchema.parse(toResult(data, setup, settings));
+    const result = resultSchema.parse(toResult(data, setup({ executor: 'shared-iterations', vus: 2, iterations: 100, maxDuration: '24h' }), settings));
     assert.equal(result.mode, 'http');
     assert.equal(result.overall.operations, 100);
     assert.equal(result.overall.throughputOpsPerSec, 50);
-    assert.deepEqual(result.returns, { OK: 146, NOT_FOUND: 2 });
+    assert.deepEqual(result.returns, { OK: 142, NOT_FOUND: 2, ERROR: 2, UNEXPECTED_STATE: 2 });
     assert.deepEqual(
-      result.operations.map((o) => o.name),
-      ['READ', 'READ-FAILED', 'UPDATE', 'VERIFY'],
+      result.operations.map((o) => [o.name, o.returns]),
+      [
+        ['READ', { OK: 46, NOT_FOUND: 2, ERROR: 2 }],
+        ['READ-FAILED', undefined],
+        ['UPDATE', { OK: 50 }],
+        ['VERIFY', { OK: 46, UNEXPECTED_STATE: 2 }],
+      ],
     );
-    assert.deepEqual(result.operations[0]!.latency, { operations: 48, averageUs: 1500, minUs: 500, maxUs: 9000, percentilesUs: { '50': 1500, '99': 8000 } });
+    assert.deepEqual(result.operations[0]!.latency, { operations: 46, averageUs: 1500, minUs: 500, maxUs: 9000, percentilesUs: { '50': 1500, '99': 8000 } });
     assert.equal(result.store.extra!['service.cpuUsPerRequest'], 300);
+    assert.equal(result.store.extra!['service.pool'], 2);
     assert.equal(result.workload.properties.threadcount, 2);
     assert.equal(result.workload.properties.operationcount, 100);
+    assert.equal(result.workload.properties.maxexecutiontime, 0, 'no DURATION: unbounded, as YCSB says it');
     assert.ok(result.notes.includes(CLIENT_CPU_NOT_MEASURED));
     assert.ok(result.notes.includes('a note'));
+    assert.ok(result.notes.some((n) => /^2 requests answered 409 \(a write conflict/.test(n)), result.notes.join('\n'));
+    assert.ok(result.notes.includes("k6 thresholds crossed (k6 exits 99): checks rate==1"), result.notes.join('\n'));
 
     const start = Date.parse(result.startedAt);
     const end = Date.parse(result.endedAt);
@@ -419,11 +646,33 @@ describe('k6 side: settings, result conversion, command mapping', () => {
 
     const table = renderModeComparison([completed]);
     assert.match(table, /\| redis +\| workloada \| end to end \| +50 \|/);
-    assert.match(table, /\| +100 \| +300 \| NOT_FOUND=2 \|/);
   });
 
-  it('maps HTTP statuses to YCSB return statuses', () => {
-    assert.deepEqual([200, 201, 204, 404, 501, 400, 500, 503, 0].map(statusOfHttp), ['OK', 'OK', 'OK', 'NOT_FOUND', 'UNSUPPORTED', 'ERROR', 'ERROR', 'ERROR', 'ERROR']);
+  it("reads k6's summary export as handleSummary's data, and describes the scenario k6 ran", () => {
+    const exported = {
+      metrics: {
+        iterations: { count: 300, rate: 100 },
+        'http_req_duration{op:READ,status:200}': { avg: 1, min: 0.5, max: 2, count: 300, 'p(50)': 1, 'p(99)': 2, thresholds: { 'p(99)<1000': false } },
+        checks: { passes: 3, fails: 1, value: 0.75, thresholds: { 'rate==1': true } },
+      },
+      setup_data: setup({ executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', stages: [{ duration: '10s', target: 50 }, { duration: '20s', target: 10 }], preAllocatedVUs: 4, maxVUs: 16 }),
+    };
+    const data = fromSummaryExport(exported);
+    assert.equal(data.state.testRunDurationMs, 3000);
+    assert.deepEqual(data.metrics.checks, { values: { passes: 3, fails: 1, rate: 0.75 }, thresholds: { 'rate==1': { ok: false } } });
+    assert.deepEqual(data.metrics['http_req_duration{op:READ,status:200}']!.thresholds, { 'p(99)<1000': { ok: true } });
+    const result = resultSchema.parse(toResult(data, data.setup_data!, loadSettings({ PERCENTILES: '50,99' })));
+    assert.deepEqual(result.operations.find((o) => o.name === 'READ')!.returns, { OK: 300 });
+    assert.deepEqual(
+      [result.workload.properties.threadcount, result.workload.properties.target, result.workload.properties.maxexecutiontime, result.workload.properties['k6.stages']],
+      [16, 50, 30, '10s:50,20s:10'],
+    );
+    assert.ok(result.notes.includes('k6 open model: ramping-arrival-rate, 16 VUs, stages 10s:50,20s:10 (ops/s)'), result.notes.join('\n'));
+    assert.match(renderThresholds(data), /✗ checks 'rate==1'\n  ✓ http_req_duration\{op:READ,status:200\} 'p\(99\)<1000'/);
+    assert.deepEqual(loadShape({ executor: 'constant-vus', vus: 3, duration: '1m' }).properties, { threadcount: 3, target: 0, operationcount: 0, maxexecutiontime: 60, 'k6.model': 'closed', 'k6.executor': 'constant-vus' });
+  });
+
+  it('maps HTTP statuses to YCSB return statuses (a conflict is an ERROR, as in direct mode)', () => {
+    assert.deepEqual([200, 201, 204, 404, 501, 400, 409, 500, 503, 0].map(statusOfHttp), ['OK', 'OK', 'OK', 'NOT_FOUND', 'UNSUPPORTED', 'ERROR', 'ERROR', 'ERROR', 'ERROR', 'ERROR']);
   });
 });
-

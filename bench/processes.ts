@@ -1,0 +1,166 @@
+/**
+ * Does the client scale with processes, and what does the exact schedule cost? In one invocation:
+ *   1. BasicDB (no server: the client's own limit), workload C, 16 workers, with 1 and with 2
+ *      processes, in interleaved rounds: rates and the ratio of each round.
+ *      Target: 2 processes >= 1.7 x 1 process on a 2-core machine.
+ *   2. The local Redis, workload C (10,000 records), 16 workers, with 1 and with 2 processes.
+ *   3. The target-rate schedule, 16 workers at several rates, no store work: how late operations
+ *      start after their due time (never early) and the client CPU it takes (% of one core),
+ *      next to plain Node timers (which start most operations early).
+ * Pools are started once and reused, so no round pays a process's start-up.
+ *
+ *   npx tsx bench/processes.ts [--basic-ops 3000000] [--redis-ops 300000] [--rounds 3] [--skip-redis] [--skip-schedule]
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { openStore, type OpenStore } from '../src/cli/store-session.ts';
+import { Measurements } from '../src/measure/measurements.ts';
+import { runLoadPhase, runTransactionPhase, type PhaseOutcome } from '../src/runner/phases.ts';
+import { ProcessPool } from '../src/runner/process-pool.ts';
+import { runScheduled } from '../src/runner/schedule.ts';
+import { localTarget as redisTarget } from '../src/stores/redis/local-target.ts';
+import { settingsOf, storeName } from '../src/stores/stores.ts';
+import { CoreWorkload } from '../src/workload/core-workload.ts';
+import { Random } from '../src/workload/random.ts';
+import { loadWorkload } from '../src/workload/workload-file.ts';
+
+const { values } = parseArgs({
+  options: {
+    'basic-ops': { type: 'string', default: '3000000' },
+    'redis-ops': { type: 'string', default: '300000' },
+    rounds: { type: 'string', default: '3' },
+    'skip-redis': { type: 'boolean', default: false },
+    'skip-schedule': { type: 'boolean', default: false },
+  },
+});
+const rounds = Number(values.rounds);
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const rateOf = (o: PhaseOutcome) => (o.measurements.measuredOperations * 1000) / o.runtimeMs;
+const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
+
+/** Rounds of workload C with 1 and 2 processes, interleaved; returns each round's rates. */
+/** Operations per second of event-loop CPU: what each loop does with the core it gets (equal per loop means the client scales with cores). */
+function perLoopSecond(o: PhaseOutcome): number {
+  const busy = (o.cpu.eventLoopBusyPercent ?? []).reduce((sum, b) => sum + b, 0) / 100;
+  return busy > 0 ? rateOf(o) / busy : Number.NaN;
+}
+
+interface Scaling {
+  one: number[];
+  two: number[];
+  /** Operations per event-loop CPU second, 1 and 2 processes. */
+  perLoop: [number, number][];
+}
+
+async function scaling(store: string, open: OpenStore, overrides: string[]): Promise<Scaling> {
+  const { properties: p } = loadWorkload(['workloadc'], [...overrides, 'threadcount=16']);
+  const pool = await ProcessPool.start({ store, url: open.url, settings: settingsOf(storeName(store), p.passthrough), threadcount: 16, processes: 2 });
+  const one: number[] = [];
+  const two: number[] = [];
+  const perLoop: [number, number][] = [];
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      const common = { store: open.store, workload: new CoreWorkload(p, new Random(round)), properties: p, status: false, label: store };
+      const single = await runTransactionPhase(common);
+      const double = await runTransactionPhase({ ...common, pool });
+      for (const o of [single, double]) {
+        const ok = o.measurements.statusCounts('READ').get('OK') ?? 0;
+        if (ok !== p.operationcount) throw new Error(`${store}: ${ok} of ${p.operationcount} reads OK`);
+      }
+      one.push(rateOf(single));
+      two.push(rateOf(double));
+      perLoop.push([perLoopSecond(single), perLoopSecond(double)]);
+      const busy = `[${single.cpu.eventLoopBusyPercent?.join(', ')}] / [${double.cpu.eventLoopBusyPercent?.join(', ')}]`;
+      const machine = `${single.cpu.machine?.busyPercent}% / ${double.cpu.machine?.busyPercent}%`;
+      console.error(`${store} round ${round}: 1 process ${fmt(one.at(-1)!)} ops/s, 2 processes ${fmt(two.at(-1)!)} ops/s, ratio ${(two.at(-1)! / one.at(-1)!).toFixed(2)}; event loops busy % ${busy}; machine busy ${machine}`);
+    }
+  } finally {
+    await pool.close();
+  }
+  return { one, two, perLoop };
+}
+
+function report(title: string, r: Scaling): void {
+  const ratios = r.one.map((x, i) => r.two[i]! / x);
+  console.log(title);
+  console.log(`  1 process    ${r.one.map(fmt).join(', ')} ops/s (median ${fmt(median(r.one))})`);
+  console.log(`  2 processes  ${r.two.map(fmt).join(', ')} ops/s (median ${fmt(median(r.two))})`);
+  console.log(`  ratio by round ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`);
+  console.log(`  operations per event-loop CPU second, 1 / 2 processes: ${r.perLoop.map(([a, b]) => `${fmt(a)} / ${fmt(b)}`).join(', ')} (equal: each loop does as much with its core)`);
+}
+
+// 1. BasicDB: the harness alone.
+const basic = await openStore('basic', 'basic://', loadWorkload(['workloadc'], []).properties);
+const basicRates = await scaling('basic', basic, [`operationcount=${values['basic-ops']}`, 'recordcount=10000']);
+report(`BasicDB, workload C, 16 workers, ${values['basic-ops']} operations, ${rounds} interleaved rounds`, basicRates);
+
+// 2. Redis.
+if (!values['skip-redis']) {
+  const status = await redisTarget.start((line) => console.error(line));
+  const overrides = ['recordcount=10000', `operationcount=${values['redis-ops']}`, 'table=processesbench'];
+  const { properties } = loadWorkload(['workloadc'], [...overrides, 'threadcount=16']);
+  const redis = await openStore('redis', status.url, properties);
+  const schema = { table: 'processesbench', fieldNames: Array.from({ length: properties.fieldcount }, (_, i) => `field${i}`) };
+  try {
+    await redis.store.drop(schema);
+    await runLoadPhase({ store: redis.store, workload: new CoreWorkload(properties, new Random(1)), properties, status: false, label: 'load' });
+    report(`Redis (local), workload C, 16 workers, ${values['redis-ops']} operations, ${rounds} interleaved rounds`, await scaling('redis', redis, overrides));
+  } finally {
+    await redis.store.drop(schema);
+    await redis.store.close();
+  }
+}
+
+// 3. The exact schedule: start lag and CPU at several target rates (one process, no store work),
+// next to what a plain timer did before (sleep until the due time, as Node's timers allow).
+async function plainTimers(threadcount: number, target: number, operations: number, lag: number[]): Promise<void> {
+  const tickMs = (threadcount * 1000) / target;
+  const start = performance.now();
+  let issued = 0;
+  await Promise.all(
+    Array.from({ length: threadcount }, async (_, w) => {
+      for (let k = 0; issued < operations; k++) {
+        issued++;
+        const due = start + (w / threadcount + k) * tickMs;
+        const wait = due - performance.now();
+        if (wait >= 1) await sleep(wait);
+        lag.push((performance.now() - due) * 1000);
+      }
+    }),
+  );
+}
+
+async function exactSchedule(threadcount: number, target: number, operations: number, lag: number[]): Promise<void> {
+  await runScheduled({
+    measurements: new Measurements(true, true),
+    settings: { threadcount, target, operationcount: operations, maxexecutiontime: 0, warmuptime: 0, statusIntervalSeconds: 10 },
+    status: false,
+    label: 'schedule',
+    worker: () => async (dueMs) => void lag.push((performance.now() - dueMs!) * 1000),
+  });
+}
+
+if (!values['skip-schedule']) console.log('target-rate schedule, 16 workers, one process, no store work: how late operations start after their due time (negative: early)');
+for (const target of values['skip-schedule'] ? [] : [500, 2000, 10_000]) {
+  const operations = target * 5;
+  for (const [name, schedule] of [
+    ['plain timers  ', plainTimers],
+    ['exact schedule', exactSchedule],
+  ] as const) {
+    const lag: number[] = [];
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    await schedule(16, target, operations, lag);
+    const wall = performance.now() - start;
+    const used = process.cpuUsage(cpu);
+    lag.sort((a, b) => a - b);
+    const q = (p: number) => lag[Math.floor(p * (lag.length - 1))]!.toFixed(0);
+    const early = lag.filter((x) => x < 0);
+    console.log(
+      `  ${String(target).padStart(6)} ops/s, ${name}: lag p1 ${q(0.01)} us, p50 ${q(0.5)} us, p99 ${q(0.99)} us; ` +
+        `${((100 * early.length) / lag.length).toFixed(0)}% started early (by up to ${early.length > 0 ? Math.round(-early[0]!) : 0} us); ` +
+        `client CPU ${((100 * (used.user + used.system)) / 1000 / wall).toFixed(1)}% of a core`,
+    );
+  }
+}
+process.exit(0);

@@ -1,0 +1,137 @@
+/**
+ * The exact merge of measurements from several sources: the worker processes of one client
+ * (`runner/process-pool.ts`) and result files of several client machines (`mergeResults`).
+ * Both go through `absorbRows`: each row's HDR histogram is decoded and its bucket counts are
+ * added, status counts are summed and error samples joined. Nothing is averaged: the merged
+ * percentiles are those of one histogram holding every sample (a p99 of p99s would be wrong).
+ */
+import { UserError } from '../common/user-error.ts';
+import { addEncodedHistogram } from '../measure/histogram.ts';
+import { Measurements } from '../measure/measurements.ts';
+import type { PhaseOutcome } from '../runner/phases.ts';
+import { buildResult } from './build.ts';
+import { RESULT_SCHEMA_VERSION, type OperationResult, type Result } from './schema.ts';
+
+/** A result file that cannot take part in a merge. */
+export class MergeError extends UserError {}
+
+/** Add rows (a worker's, or a result file's) into `into`: histograms, status counts, error samples. */
+export function absorbRows(into: Measurements, rows: readonly OperationResult[]): void {
+  for (const row of rows) {
+    if (row.histogram !== undefined) addEncodedHistogram(into.histogramOf(row.name), row.histogram);
+    else if (row.latency.operations > 0) throw new MergeError(`row ${row.name} has ${row.latency.operations} latencies but no histogram: it cannot be merged exactly (written by an older docbench?)`);
+    if (row.returns !== undefined || row.errorSamples !== undefined) into.addCounts(row.name, row.returns ?? {}, row.errorSamples ?? []);
+  }
+}
+
+export type TimeSeriesPoint = Result['timeSeries'][number];
+
+/**
+ * Time series of results that ran at the same time, second by second on the wall clock:
+ * operations and rates add up. A point's p99 is the largest of the merged points' p99s, an upper
+ * bound: a second's own histogram is not in a result file.
+ */
+export function mergeTimeSeries(results: readonly Result[]): TimeSeriesPoint[] {
+  const origin = Math.min(...results.map((r) => Date.parse(r.startedAt)));
+  const seconds = new Map<number, TimeSeriesPoint>();
+  for (const result of results) {
+    const offset = (Date.parse(result.startedAt) - origin) / 1000;
+    for (const point of result.timeSeries) {
+      const t = offset + point.t;
+      const slot = Math.ceil(t - 1e-9);
+      const merged = seconds.get(slot);
+      if (merged === undefined) seconds.set(slot, { ...point, t: slot });
+      else {
+        merged.operations += point.operations;
+        merged.opsPerSec = Math.round((merged.opsPerSec + point.opsPerSec) * 1000) / 1000;
+        merged.p99Us = Math.max(merged.p99Us, point.p99Us);
+        merged.warmup = merged.warmup || point.warmup;
+      }
+    }
+  }
+  return [...seconds.values()].sort((a, b) => a.t - b.t);
+}
+
+/** The measured window of a result on the wall clock: it ends at endedAt and lasts runtimeMs. */
+function windowOf(result: Result): { start: number; end: number } {
+  const end = Date.parse(result.endedAt);
+  return { start: end - result.overall.runtimeMs, end };
+}
+
+/**
+ * Merge the results of clients that ran the same workload against the same store at the same
+ * time (one per machine): rows exactly (histograms), counts and CPU summed, and throughput
+ * summed: each client's rate over its own window is its share of the load during the common
+ * window (the time all of them were measuring), which is the runtime the merged result states.
+ */
+export function mergeResults(results: readonly Result[]): Result {
+  const first = results[0];
+  if (first === undefined) throw new MergeError('nothing to merge: no result given');
+  for (const r of results) {
+    if (r.schemaVersion !== RESULT_SCHEMA_VERSION) throw new MergeError(`a result has schema version ${r.schemaVersion}, expected ${RESULT_SCHEMA_VERSION}`);
+    for (const [what, a, b] of [
+      ['kind', r.kind, first.kind],
+      ['phase', r.phase, first.phase],
+      ['workload', r.workload.name, first.workload.name],
+      ['store', r.store.name, first.store.name],
+    ] as const) {
+      if (a !== b) throw new MergeError(`cannot merge results of different runs: ${what} ${b} and ${a}`);
+    }
+  }
+  const windows = results.map(windowOf);
+  const commonStart = Math.max(...windows.map((w) => w.start));
+  const commonEnd = Math.min(...windows.map((w) => w.end));
+  if (results.length > 1 && commonEnd <= commonStart) throw new MergeError('the results did not measure at the same time: their measured windows do not overlap');
+
+  const measurements = new Measurements(true, true);
+  for (const r of results) {
+    absorbRows(measurements, r.operations);
+    measurements.measuredOperations += r.overall.operations;
+    measurements.warmupOperations += r.warmup.operations;
+  }
+  const sum = (of: (r: Result) => number) => results.reduce((total, r) => total + of(r), 0);
+  const busy = results.flatMap((r) => r.clientCpu.eventLoopBusyPercent ?? []);
+  const outcome: PhaseOutcome = {
+    phase: first.phase,
+    measurements,
+    startedAt: new Date(Math.min(...results.map((r) => Date.parse(r.startedAt)))),
+    endedAt: new Date(Math.max(...results.map((r) => Date.parse(r.endedAt)))),
+    runtimeMs: results.length > 1 ? commonEnd - commonStart : first.overall.runtimeMs,
+    timeSeries: mergeTimeSeries(results),
+    cpu: { userMs: sum((r) => r.clientCpu.userMs), systemMs: sum((r) => r.clientCpu.systemMs), ...(busy.length > 0 ? { eventLoopBusyPercent: busy } : {}) },
+    recordsLoaded: 0,
+    notes: [...new Set(results.flatMap((r) => r.notes))],
+    processes: sum((r) => r.clientCpu.processes ?? 1),
+  };
+  const merged = buildResult(outcome, {
+    kind: first.kind,
+    mode: first.mode,
+    workloadName: first.workload.name,
+    ...(first.workload.file !== undefined ? { workloadFile: first.workload.file } : {}),
+    properties: first.workload.properties,
+    overrides: first.workload.overrides,
+    store: first.store,
+  });
+  const throughput = sum((r) => r.overall.throughputOpsPerSec);
+  const machines = [...new Set(results.map((r) => `${r.machine.cpus}×${r.machine.cpuModel}`))];
+  return {
+    ...merged,
+    machine: first.machine,
+    ...(first.machineCpu ? { machineCpu: worstMachineCpu(results) } : {}),
+    overall: { ...merged.overall, throughputOpsPerSec: Math.round(throughput * 1000) / 1000 },
+    notes: [
+      ...merged.notes,
+      `merged from ${results.length} results (client machines: ${machines.join('; ')}): histograms and counts added exactly, throughput summed over the common window, time-series p99 is the largest of the clients' (an upper bound)`,
+    ],
+  };
+}
+
+/** The busiest machine's CPU figures: the one that says most about the run's conditions. */
+function worstMachineCpu(results: readonly Result[]): NonNullable<Result['machineCpu']> {
+  let worst = { busyPercent: 0, stealPercent: 0 };
+  for (const r of results) {
+    if (!r.machineCpu) continue;
+    worst = { busyPercent: Math.max(worst.busyPercent, r.machineCpu.busyPercent), stealPercent: Math.max(worst.stealPercent, r.machineCpu.stealPercent) };
+  }
+  return worst;
+}

@@ -1,0 +1,35 @@
+/**
+ * `--processes` through the CLI: one result file for the whole client, saying how many processes
+ * ran and carrying each row's histogram; bad combinations are one-line user errors.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { resultSchema } from '../../src/results/schema.ts';
+import { assertUserError, runDocbench } from '../support/cli.ts';
+
+describe('docbench --processes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'docbench-processes-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('runs the workers in two processes and writes one merged result', () => {
+    const out = join(dir, 'c.json');
+    const r = runDocbench(['run', '--store', 'basic', '-P', 'workloadc', '-p', 'recordcount=1000', '-p', 'operationcount=20000', '--threads', '4', '--processes', '2', '-q', '--out', out], { timeoutMs: 120_000 });
+    assert.equal(r.code, 0, r.stderr);
+    const result = resultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    assert.equal(result.clientCpu.processes, 2);
+    assert.equal(result.overall.operations, 20_000);
+    const read = result.operations.find((o) => o.name === 'READ')!;
+    assert.equal(read.latency.operations, 20_000);
+    assert.ok(read.histogram && read.histogram.length > 0, 'the row carries its histogram');
+    assert.match(r.stdout, /^# the 4 workers ran in 2 processes/m);
+    assert.match(r.stdout, /^\[READ\], Operations, 20000$/m);
+  });
+
+  it('refuses what cannot be spread over processes, in one line', () => {
+    assertUserError(runDocbench(['run', '--store', 'basic', '-P', 'workloadc', '-p', 'basic.store=true', '--threads', '2', '--processes', '2']), /--processes: basic\.store=true keeps records in one process's memory/);
+    assertUserError(runDocbench(['run', '--store', 'basic', '-P', 'workloadc', '--processes', '0']), /--processes expects a whole number >= 1, got "0"/);
+  });
+});
