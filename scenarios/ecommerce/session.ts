@@ -4,6 +4,7 @@
  * earlier run inserted), build the oracle, then run the workload once per combination of the
  * store's query variants, each from the seeded state again.
  */
+import type { ProcessPool } from '../../src/runner/process-pool.ts';
 import type { Store } from '../../src/stores/store.ts';
 import { WorkloadError } from '../../src/workload/properties.ts';
 import type { EcommerceContext, EcommerceDialect, Manifest } from './dialect.ts';
@@ -91,6 +92,8 @@ export interface RunEcommerceOptions {
   status: boolean;
   /** Called after each variant's run (the CLI prints and writes results as they come). */
   onRun?: (run: VariantRun, dataset: Dataset) => void | Promise<void>;
+  /** Run the workers in these worker processes (run.ts); default: this one. */
+  pool?: ProcessPool;
 }
 
 export async function runEcommerce(options: RunEcommerceOptions): Promise<EcommerceRun> {
@@ -116,7 +119,7 @@ export async function runEcommerce(options: RunEcommerceOptions): Promise<Ecomme
     const base = manifest;
     const signups = new SignupLedger(dataset, async (upTo) => dialect.writeManifest({ ...base, signupsUpTo: upTo }));
     const label = `[${store.name} ecommerce ${workload.name}${Object.values(combination).map((v) => ` ${v}`).join('')}]`;
-    const outcome = await runWorkload({ dialect, store: store.name, dataset, oracle, signups, proportions, variants: combination, settings, status: options.status, label, indexes: manifest.indexes });
+    const outcome = await runWorkload({ dialect, store: store.name, dataset, oracle, signups, proportions, variants: combination, settings, status: options.status, label, indexes: manifest.indexes, ...(options.pool ? { pool: options.pool } : {}) });
     // Record exactly how far sign-ups reach, so the next run removes no more than it must.
     manifest = { ...base, signupsUpTo: signups.end() };
     if (manifest.signupsUpTo !== base.signupsUpTo) await dialect.writeManifest(manifest);

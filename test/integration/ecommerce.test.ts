@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openStore, type OpenStore } from '../../src/cli/store-session.ts';
+import { ProcessPool } from '../../src/runner/process-pool.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { CouchbaseStore } from '../../src/stores/couchbase/index.ts';
 import { workloadFromText } from '../../src/workload/properties.ts';
@@ -132,6 +133,29 @@ for (const store of STORES) {
         const country = customerCore(DATASET, DATASET.customers).country;
         const page = { country, offset: 0, limit: oracle.countryCount(country) + 5 };
         assert.deepEqual(await dialect.pagination(dialect.variants.pagination[0]!.name, page), oracle.page(page), 'the removed sign-up left no index entry');
+      }
+    });
+
+    it('mix in two worker processes: every answer checked in each, sign-ups seen across them, one merged result', async () => {
+      const pool = await ProcessPool.start({ store, url: open.url, settings: {}, threadcount: 4, processes: 2 });
+      try {
+        const settings = parseSettings(['operationcount=300', 'threadcount=4', 'seed=12', 'readbacksample=0.5', 'paginationproportion=0.6', 'customerinsertproportion=0.3', 'customerupdateproportion=0.1']);
+        const { runs } = await runEcommerce({ store: open.store, workload: ecommerceWorkload('mix'), settings, status: false, pool });
+        for (const run of runs) {
+          const m = run.outcome.measurements;
+          assert.equal(run.mismatch, undefined, run.mismatch);
+          assert.equal(run.outcome.processes, 2);
+          const done = [...m.statusCounts('PAGINATION').values(), ...m.statusCounts('CUSTOMER-INSERT').values(), ...m.statusCounts('CUSTOMER-UPDATE').values()].reduce((a, b) => a + b, 0);
+          assert.equal(done, 300, 'the two processes ran the operation count between them');
+          assert.ok(count(m.statusCounts('CUSTOMER-INSERT'), 'OK') > 0, `sign-ups inserted: ${m.errorSamples('CUSTOMER-INSERT').join('; ')}`);
+          assert.ok(count(m.statusCounts('READBACK'), 'OK') > 0, 'a sample of the writes was read back and checked');
+          assert.equal(count(m.statusCounts('VERIFY'), 'UNEXPECTED_STATE'), 0);
+        }
+        const manifest = await readDataset(dialect, store);
+        assert.ok(manifest.signupsUpTo > DATASET.customers, 'sign-ups from both processes are recorded');
+        await restoreSeededState(dialect, manifest);
+      } finally {
+        await pool.close();
       }
     });
 
