@@ -3,7 +3,7 @@
  *   - the page of customer ids for (country, offset, limit): in ascending id order, or, for the
  *     study's unordered query, any ids of the country, each once, as many as there should be;
  *   - the JOIN's group for (zip, month): the exact sum of the matching orders' sale prices;
- *   - YCSB-JSON's other queries (soe-checks.ts);
+ *   - YCSB-JSON's other queries (query-checks.ts);
  *   - any customer or order document, field by field, and a written document read back.
  *
  * Start-up cost is one pass over the dataset's core values (oracle-tables.ts: a few microseconds
