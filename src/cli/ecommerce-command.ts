@@ -27,6 +27,7 @@ import { WORKLOAD_NAMES } from '../../scenarios/ecommerce/workloads.ts';
 import { renderPlans } from '../../scenarios/shared/plans.ts';
 import { scenarioResult } from '../../scenarios/shared/timing.ts';
 import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
+import { ProcessPool } from '../runner/process-pool.ts';
 import { UsageError } from './errors.ts';
 import { describeStore, openStore, type OpenStore } from './store-session.ts';
 import { addTargetOptions, defaultStores, loadConfig, singleTarget, StoreTargets, type TargetFlags } from './store-targets.ts';
@@ -108,7 +109,7 @@ async function seedStore(opened: OpenStore, settings: EcommerceSettings, dataset
 }
 
 /** One result per variant run, with the variants, the dataset and what each variant did. */
-async function runStore(opened: OpenStore, workloadName: string, settings: EcommerceSettings, status: boolean, onResult: (result: Result) => void): Promise<string[]> {
+async function runStore(opened: OpenStore, workloadName: string, settings: EcommerceSettings, status: boolean, onResult: (result: Result) => void, pool?: ProcessPool): Promise<string[]> {
   const workload = ecommerceWorkload(workloadName);
   const store = await describeStore(opened);
   const mismatches: string[] = [];
@@ -117,6 +118,7 @@ async function runStore(opened: OpenStore, workloadName: string, settings: Ecomm
     workload,
     settings,
     status,
+    ...(pool ? { pool } : {}),
     onRun: (run, dataset) => {
       const properties: FlatProperties = {
         ...flatSettings(resolveSettings(workload, settings)),
@@ -167,6 +169,8 @@ export interface EcommercePhaseOptions {
   property: readonly string[];
   threads?: number;
   target?: number;
+  /** Worker processes the run's workers are spread over (`--processes`); default 1. */
+  processes?: number;
   out?: string;
   status: boolean;
 }
@@ -195,12 +199,17 @@ export async function runEcommercePhase(options: EcommercePhaseOptions): Promise
   const opened = await open(options.store, options.url, settings);
   const results: Result[] = [];
   let mismatches: string[];
+  let pool: ProcessPool | undefined;
   try {
-    mismatches = await runStore(opened, names[0]!, settings, options.status, (result) => {
+    const processes = Math.min(options.processes ?? 1, settings.threadcount);
+    if (processes > 1) pool = await ProcessPool.start({ store: options.store, url: opened.url, settings: settings.storeSettings, threadcount: settings.threadcount, processes });
+    const print = (result: Result) => {
       process.stdout.write(renderYcsbText(result));
       results.push(result);
-    });
+    };
+    mismatches = await runStore(opened, names[0]!, settings, options.status, print, pool);
   } finally {
+    await pool?.close();
     await opened.store.close();
   }
   if (options.out) for (const r of results) writeResult(variantPath(options.out, r, results.length > 1), r);
