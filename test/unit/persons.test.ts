@@ -535,6 +535,7 @@ describe('persons CLI: bad input', () => {
     [['persons'], /^docbench: --store \(or --stores\) is required/],
     [['persons', '--stores', 'redis,mongodb', '--url', 'redis://127.0.0.1:1'], /^docbench: --url names one server/],
     [['persons', '--store', 'redis', '--docker', '--url', 'redis://127.0.0.1:1'], /^docbench: give --url or --docker, not both$/],
+    [['persons', '--store', 'redis', '--insert-mode', 'batch'], /^docbench: error: option '--insert-mode <mode>' argument 'batch' is invalid\. Allowed choices are single, bulk\.$/],
   ];
   for (const [args, pattern] of cases) {
     it(args.join(' '), () => assertUserError(runDocbench(args, { cwd: work }), pattern));
