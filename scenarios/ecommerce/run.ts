@@ -138,9 +138,10 @@ class Operations {
   }
 
   /** Read a written customer back (timed as READBACK) and check it; failures count as the row's, not as the write's. */
-  private async readBack(index: number, clock: { dueMs: number | undefined }, verify: (doc: Customer | null) => string | undefined, what: OperationName): Promise<void> {
+  private async readBack(index: number, verify: (doc: Customer | null) => string | undefined, what: OperationName): Promise<void> {
     const t = await timed(() => this.o.dialect.readCustomer(customerId(index)), (d) => (d === null ? 'NOT_FOUND' : 'OK'));
-    this.measurements.measure(READBACK_ROW, t.status, clock.dueMs ?? t.startMs, t.startMs, t.endMs, t.error);
+    // Not scheduled of its own: its latency starts when it is sent, not when the write was due.
+    this.measurements.measure(READBACK_ROW, t.status, t.startMs, t.startMs, t.endMs, t.error);
     if (t.status === 'OK' || t.status === 'NOT_FOUND') this.check(what, { readBack: customerId(index) }, () => verify((t.value as Customer | null | undefined) ?? null));
   }
 
@@ -169,7 +170,7 @@ class Operations {
         const ticket = this.writes.updateSent(index, version);
         const found = await this.call(operation, clock, () => dialect.updateCustomer(customerId(index), patch), (f) => f);
         this.writes.updateDone(ticket);
-        if (found === true && this.writes.sample()) await this.readBack(index, clock, (doc) => oracle.checkUpdated(index, doc, this.writes.allowedAfter(ticket)), operation);
+        if (found === true && this.writes.sample()) await this.readBack(index, (doc) => oracle.checkUpdated(index, doc, this.writes.allowedAfter(ticket)), operation);
         return;
       }
       case 'customer-insert': {
@@ -182,7 +183,7 @@ class Operations {
         });
         if (done) signups.acknowledged(index);
         else signups.failed?.(index);
-        if (done && this.writes.sample()) await this.readBack(index, clock, (doc) => oracle.checkInserted(index, doc), operation);
+        if (done && this.writes.sample()) await this.readBack(index, (doc) => oracle.checkInserted(index, doc), operation);
         return;
       }
       default: {
