@@ -21,6 +21,7 @@
 import cassandra from 'cassandra-driver';
 import type { CassandraHandle } from '../../../src/stores/cassandra/handle.ts';
 import { waitFor } from '../../../src/stores/wait.ts';
+import { notYetOnTimeout } from '../../shared/cassandra-poll.ts';
 import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
@@ -96,10 +97,10 @@ export class CassandraSoe implements SoeQueries {
     await this.client.execute(`CREATE INDEX IF NOT EXISTS ${DEVICE_INDEX} ON ${this.customersTable} (VALUES(devices)) USING 'sai'`);
     await waitFor(
       'the SAI index on devices to become queryable',
-      async () => {
+      notYetOnTimeout(async () => {
         const rows = (await this.client.execute('SELECT is_queryable FROM system_views.sai_column_indexes WHERE keyspace_name = ? AND index_name = ? ALLOW FILTERING', [this.handle.keyspace, DEVICE_INDEX], { prepare: true })).rows;
         return rows.length > 0 && rows.every((r) => r.get('is_queryable') === true);
-      },
+      }),
       { store: 'cassandra', intervalMs: 250 },
     );
     return `cassandra: SAI index ${DEVICE_INDEX} on VALUES(devices), built after the load`;

@@ -35,6 +35,7 @@
  */
 import cassandra from 'cassandra-driver';
 import { waitFor } from '../../../src/stores/wait.ts';
+import { notYetOnTimeout } from '../../shared/cassandra-poll.ts';
 import { cqlIdentifier as quote, type CassandraHandle } from '../../../src/stores/cassandra/handle.ts';
 import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
@@ -213,12 +214,15 @@ class CassandraPersons implements PersonsDialect, IndexBuilder, QueryExplainer {
     for (const column of columns) {
       await this.client.execute(`CREATE INDEX IF NOT EXISTS ${quote(this.indexName(column))} ON ${this.table} (${quote(column)}) USING 'sai'`);
     }
-    await this.waitFor(async () => {
-      const rows = (
-        await this.client.execute('SELECT index_name, is_queryable FROM system_views.sai_column_indexes WHERE keyspace_name = ? AND table_name = ?', [this.keyspace, this.context.collection], { prepare: true })
-      ).rows;
-      return columns.every((c) => rows.some((r) => r.get('index_name') === this.indexName(c) && r.get('is_queryable') === true));
-    }, 'SAI indexes to become queryable');
+    await this.waitFor(
+      notYetOnTimeout(async () => {
+        const rows = (
+          await this.client.execute('SELECT index_name, is_queryable FROM system_views.sai_column_indexes WHERE keyspace_name = ? AND table_name = ?', [this.keyspace, this.context.collection], { prepare: true })
+        ).rows;
+        return columns.every((c) => rows.some((r) => r.get('index_name') === this.indexName(c) && r.get('is_queryable') === true));
+      }),
+      'SAI indexes to become queryable',
+    );
     return `SAI on ${columns.join(', ')}${this.nested ? ' (list columns: index on their values)' : ''}`;
   }
 
