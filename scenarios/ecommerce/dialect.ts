@@ -14,7 +14,7 @@ import type { StoreName } from '../../src/stores/stores.ts';
 import type { DialectDefinition } from '../shared/dialects.ts';
 import type { ScenarioPlan } from '../shared/plans.ts';
 import type { Customer, CustomerPatch, Order } from './model.ts';
-import type { JoinParams, JoinRow, PageParams, QueryKind } from './queries.ts';
+import type { ArrayScanParams, DeepScanParams, JoinParams, JoinRow, NestScanParams, PageParams, QueryKind, QueryParams, ReportParams, ReportRow, SearchParams, ZipPageParams } from './queries.ts';
 
 /** Names every store derives its collections, tables, databases or key prefixes from. */
 export const NAMES = {
@@ -33,6 +33,10 @@ export interface Manifest {
   seed: number;
   customers: number;
   ordersPerCustomer: number;
+  /** Customers per zip the pool was made for (geography.ts). */
+  customersPerZip: number;
+  /** Whether the secondary indexes were built (`--indexes`); the query tables of Cassandra and the index sets of Redis always are. */
+  indexes: boolean;
   /** Sign-ups (customers inserted by runs) may exist at indexes [customers, signupsUpTo). */
   signupsUpTo: number;
   seededAt: string;
@@ -58,8 +62,26 @@ export interface CustomerKey {
   zip: string;
 }
 
-/** What a dialect is told when it is made (nothing yet: the e-commerce layout is fixed). */
-export type EcommerceContext = Readonly<Record<string, never>>;
+/** What a dialect is told when it is made. */
+export interface EcommerceContext {
+  /**
+   * Build and use secondary indexes (MongoDB, CouchDB's Mango indexes, Couchbase's GSI), or
+   * leave the queries to scan, as an unindexed database would. Where the index is the data model
+   * (Cassandra's query tables, Redis's index sets, CouchDB's views) it is always there.
+   * Default: true.
+   */
+  readonly indexes?: boolean;
+}
+
+/** YCSB-JSON's other queries (queries.ts), each in the store's idiom; every document fetched whole. */
+export interface SoeQueries {
+  search(variant: string, params: SearchParams): Promise<string[]>;
+  pageByZip(variant: string, params: ZipPageParams): Promise<string[]>;
+  nestScan(variant: string, params: NestScanParams): Promise<string[]>;
+  arrayScan(variant: string, params: ArrayScanParams): Promise<string[]>;
+  deepScan(variant: string, params: DeepScanParams): Promise<string[]>;
+  report(variant: string, params: ReportParams): Promise<ReportRow[]>;
+}
 
 export interface EcommerceDialect {
   /** The ways this store runs each query kind, in the order they are measured. */
@@ -90,6 +112,8 @@ export interface EcommerceDialect {
   insertCustomer(customer: Customer): Promise<void>;
   /** Change the fields of `patch` only; false when the customer does not exist. */
   updateCustomer(id: string, patch: CustomerPatch): Promise<boolean>;
+  /** YCSB-JSON's search, page, nested scan, array scans and report. */
+  readonly soe: SoeQueries;
 }
 
 /** Optional ability: secondary indexes built after the load (timed as INDEX-BUILD while seeding). */
@@ -99,7 +123,7 @@ export interface IndexBuilder {
 }
 
 /** A query to explain, with its parameters. */
-export type ExplainRequest = { kind: 'pagination'; params: PageParams } | { kind: 'join'; params: JoinParams };
+export type ExplainRequest = { [K in QueryKind]: { kind: K; params: QueryParams[K] } }[QueryKind];
 
 /**
  * Optional ability: how the store runs a query in a variant (its plan, from the store's own

@@ -4,24 +4,17 @@
  * compute every expected answer without reading the store.
  *
  * Two layers per document:
- *   - the *core*: the values queries filter, join and sum on (country, zip, order month and
- *     amounts). Drawn with docbench's own seeded generator, a few microseconds each, so the
- *     oracle and the parameter choosers can compute them for the whole dataset at start-up;
- *   - the *filler*: names, streets, devices and the rest of the ~4 KB, from faker seeded per
- *     document. Only needed when a whole document is written or checked.
+ *   - the *core*: the values queries filter, join and sum on (country, zip, age, the previous
+ *     address's zip, visited places, devices, order month and amounts). Drawn with docbench's
+ *     own seeded generator, a few microseconds each, so the oracle and the parameter choosers
+ *     can compute them for the whole dataset at start-up;
+ *   - the *filler*: names, streets and the rest of the ~4 KB, from faker seeded per document.
+ *     Only needed when a whole document is written or checked.
  */
 import { Faker, base, en, type Randomizer } from '@faker-js/faker';
 import { Random } from '../../src/workload/random.ts';
-import {
-  COUNTRIES,
-  COUNTRY_CUMULATIVE,
-  MONTH_CUMULATIVE,
-  ORDER_YEARS,
-  ZIPS_BY_COUNTRY,
-  ZIP_CUMULATIVE,
-  pickCumulative,
-  type Country,
-} from './geography.ts';
+import { deviceId, LINKED_DEVICE_FIRST_SLOT } from './devices.ts';
+import { COUNTRIES, COUNTRY_CUMULATIVE, MONTH_CUMULATIVE, ORDER_YEARS, pickCumulative, zipPool, type Country } from './geography.ts';
 import {
   MAX_ORDERS_PER_CUSTOMER,
   customerId,
@@ -35,7 +28,7 @@ import {
 } from './model.ts';
 
 /** Independent random streams per purpose, so adding a filler field never moves a core value. */
-const STREAM = { customerCore: 1, customerFiller: 2, orderCore: 3, orderFiller: 4, patch: 5 } as const;
+const STREAM = { customerCore: 1, customerFiller: 2, orderCore: 3, orderFiller: 4, patch: 5, visits: 6, devices: 7 } as const;
 
 /** A generator for one document: its seed mixes the dataset seed, the purpose and the index. */
 function documentRandom(seed: number, stream: number, index: number): Random {
@@ -57,14 +50,75 @@ export interface CustomerCore {
   /** Index into COUNTRIES. */
   countryIndex: number;
   country: string;
+  /** The zip's slot in the dataset's ZipPool, and the code itself. */
+  zipSlot: number;
   zip: string;
+  /** 18 … 85; dob's year is REFERENCE_YEAR - age, age_group follows from it. */
+  age: number;
+  /** The previous address's country (a quarter of the customers moved from another country). */
+  prevCountryIndex: number;
+  prevZipSlot: number;
+  prevZip: string;
 }
 
-export function customerCore(seed: number, index: number): CustomerCore {
-  const r = documentRandom(seed, STREAM.customerCore, index);
+/** Ages are computed against a fixed day, so a document never depends on when it is generated. */
+export const REFERENCE_YEAR = 2024;
+export const MIN_AGE = 18;
+export const AGE_SPAN = 68;
+
+export function ageGroup(age: number): string {
+  if (age < 25) return 'young_adult';
+  if (age < 45) return 'adult';
+  if (age < 65) return 'middle_aged';
+  return 'senior';
+}
+
+/**
+ * The values queries filter on (country, zip, age, the previous address's zip), a few
+ * microseconds per customer: the oracle computes them for the whole dataset at start-up.
+ */
+export function customerCore(dataset: Dataset, index: number): CustomerCore {
+  const pool = zipPool(dataset.customers, dataset.customersPerZip);
+  const r = documentRandom(dataset.seed, STREAM.customerCore, index);
   const countryIndex = pickCumulative(COUNTRY_CUMULATIVE, r.nextDouble());
-  const zip = ZIPS_BY_COUNTRY[countryIndex]![pickCumulative(ZIP_CUMULATIVE[countryIndex]!, r.nextDouble())]!;
-  return { countryIndex, country: COUNTRIES[countryIndex]!.name, zip };
+  const zipSlot = pool.pick(countryIndex, r.nextDouble());
+  const age = MIN_AGE + r.nextInt(AGE_SPAN);
+  const prevCountryIndex = r.nextInt(4) === 0 ? pickCumulative(COUNTRY_CUMULATIVE, r.nextDouble()) : countryIndex;
+  const prevZipSlot = pool.pick(prevCountryIndex, r.nextDouble());
+  return {
+    countryIndex,
+    country: COUNTRIES[countryIndex]!.name,
+    zipSlot,
+    zip: pool.zipOf(zipSlot),
+    age,
+    prevCountryIndex,
+    prevZipSlot,
+    prevZip: pool.zipOf(prevZipSlot),
+  };
+}
+
+/** A visited place as indexes: country into COUNTRIES, cities into CITY_NAMES. */
+export interface PlaceCore {
+  country: number;
+  cities: number[];
+}
+
+/**
+ * The places a customer visited, from a stream of their own (no faker): 3–9 countries, 4–12
+ * cities each, so YCSB-JSON's soe_arraydeepscan (a country and one of its cities in the same
+ * element) can be answered by the oracle for every customer at start-up.
+ */
+export function visitedCore(seed: number, index: number): PlaceCore[] {
+  const r = documentRandom(seed, STREAM.visits, index);
+  return Array.from({ length: 3 + r.nextInt(7) }, () => ({
+    country: pickCumulative(COUNTRY_CUMULATIVE, r.nextDouble()),
+    cities: Array.from({ length: 4 + r.nextInt(9) }, () => r.nextInt(CITY_NAMES.length)),
+  }));
+}
+
+/** How many devices a customer has (30–65): its slots 0 … n-1. */
+export function deviceCount(seed: number, index: number): number {
+  return 30 + documentRandom(seed, STREAM.devices, index).nextInt(36);
 }
 
 export interface OrderCore {
@@ -126,11 +180,8 @@ class DocumentRandomizer implements Randomizer {
 const randomizer = new DocumentRandomizer();
 const faker = new Faker({ locale: [en, base], randomizer });
 /** Real city names (faker's pattern-made ones are slower and read less like an address book). */
-const CITY_NAMES: readonly string[] = faker.rawDefinitions.location?.city_name ?? [];
+export const CITY_NAMES: readonly string[] = faker.rawDefinitions.location?.city_name ?? [];
 
-/** Ages are computed against a fixed day, so a document never depends on when it is generated. */
-const REFERENCE_YEAR = 2024;
-const DEVICE_MAKERS = ['SM', 'iPh', 'Pix', 'ONE', 'XM', 'MOTO', 'NOK', 'HUA', 'LG', 'SONY'];
 
 /** Let faker continue the document's stream. */
 function useForFaker(r: Random): void {
@@ -138,14 +189,7 @@ function useForFaker(r: Random): void {
 }
 
 function city(r: Random): string {
-  return CITY_NAMES.length > 0 ? CITY_NAMES[r.nextInt(CITY_NAMES.length)]! : faker.location.city();
-}
-
-function ageGroup(age: number): string {
-  if (age < 25) return 'young_adult';
-  if (age < 45) return 'adult';
-  if (age < 65) return 'middle_aged';
-  return 'senior';
+  return CITY_NAMES[r.nextInt(CITY_NAMES.length)]!;
 }
 
 function formatMoney(cents: number): string {
@@ -163,24 +207,18 @@ function phone(r: Random, country: Country): string {
   return `${country.dial} ${digits(r, 3)}-${digits(r, 3)}-${digits(r, 4)}`;
 }
 
-function device(r: Random): string {
-  const maker = DEVICE_MAKERS[r.nextInt(DEVICE_MAKERS.length)]!;
-  return `${maker}-${digits(r, 4)}-${r.nextUint32().toString(16).padStart(8, '0')}${r.nextUint32().toString(16).padStart(8, '0')}`;
-}
-
 function uuid(r: Random): string {
   const hex = Array.from({ length: 4 }, () => r.nextUint32().toString(16).padStart(8, '0')).join('');
   // RFC 4122 version 4 layout.
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[r.nextInt(4)]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-function randomCountry(r: Random): number {
-  return pickCumulative(COUNTRY_CUMULATIVE, r.nextDouble());
-}
-
 /** The values the workloads' updates write: a deterministic function of the customer and a version. */
+/** Distinct update values per customer: version v and v + PATCH_VERSIONS write the same. */
+export const PATCH_VERSIONS = 1024;
+
 export function customerPatch(seed: number, index: number, version: number): CustomerPatch {
-  const r = documentRandom(seed, STREAM.patch, index * 1024 + (version % 1024));
+  const r = documentRandom(seed, STREAM.patch, index * PATCH_VERSIONS + (version % PATCH_VERSIONS));
   return {
     ballance_current: formatMoney(r.nextInt(2_000_000)),
     linear_score: r.nextInt(101),
@@ -194,36 +232,35 @@ export function customerPatch(seed: number, index: number, version: number): Cus
  * customer past the seeded range is a sign-up inserted by a run and has no orders yet.
  */
 export function generateCustomer(dataset: Dataset, index: number): Customer {
-  const core = customerCore(dataset.seed, index);
+  const core = customerCore(dataset, index);
   const country = COUNTRIES[core.countryIndex]!;
+  const prevCountry = COUNTRIES[core.prevCountryIndex]!;
   const r = documentRandom(dataset.seed, STREAM.customerFiller, index);
   useForFaker(r);
   const sex = r.nextInt(2) === 0 ? 'female' : 'male';
   const first = faker.person.firstName(sex);
   const middle = faker.person.middleName(sex);
   const last = faker.person.lastName();
-  const age = 18 + r.nextInt(68);
+  const age = core.age;
   const birthMonth = 1 + r.nextInt(12);
   const birthDay = 1 + r.nextInt(28);
   const site = faker.internet.domainWord();
   const domain = faker.internet.domainSuffix();
   const protocol = r.nextInt(5) === 0 ? 'http' : 'https';
-  const prevCountryIndex = r.nextInt(4) === 0 ? randomCountry(r) : core.countryIndex;
-  const prevZips = ZIPS_BY_COUNTRY[prevCountryIndex]!;
   const children: Child[] = Array.from({ length: r.nextInt(age >= 25 ? 5 : 2) }, () => {
     const gender = r.nextInt(2) === 0 ? 'female' : 'male';
     return { first_name: faker.person.firstName(gender), gender, age: r.nextInt(Math.max(1, age - 17)) };
   });
-  const visited: VisitedPlace[] = Array.from({ length: 3 + r.nextInt(7) }, () => ({
-    country: COUNTRIES[randomCountry(r)]!.name,
-    cities: Array.from({ length: 4 + r.nextInt(9) }, () => city(r)),
-  }));
+  const visited: VisitedPlace[] = visitedCore(dataset.seed, index).map((p) => ({ country: COUNTRIES[p.country]!.name, cities: p.cities.map((c) => CITY_NAMES[c]!) }));
+  const devices = Array.from({ length: deviceCount(dataset.seed, index) }, (_, slot) => deviceId(dataset.seed, index, slot));
+  let slot = LINKED_DEVICE_FIRST_SLOT;
+  const linked = Array.from({ length: 3 + r.nextInt(6) }, () => Array.from({ length: 2 + r.nextInt(5) }, () => deviceId(dataset.seed, index, slot++)));
   const orders = index < dataset.customers ? dataset.ordersPerCustomer : 0;
   const id = customerId(index);
   const patch = customerPatch(dataset.seed, index, 0);
   return {
     _id: id,
-    doc_id: id,
+    doc_id: index,
     gid: uuid(r),
     first_name: first,
     middle_name: middle,
@@ -242,8 +279,8 @@ export function generateCustomer(dataset: Dataset, index: number): Customer {
     url_site: site,
     url_domain: domain,
     url: `${protocol}://${site}.${domain}/${faker.internet.domainWord()}/${first.toLowerCase()}-${last.toLowerCase()}`,
-    devices: Array.from({ length: 30 + r.nextInt(36) }, () => device(r)),
-    linked_devices: Array.from({ length: 15 + r.nextInt(26) }, () => device(r)),
+    devices,
+    linked_devices: linked,
     address: {
       street: faker.location.streetAddress(),
       city: city(r),
@@ -253,13 +290,13 @@ export function generateCustomer(dataset: Dataset, index: number): Customer {
       prev_address: {
         street: faker.location.streetAddress(),
         city: city(r),
-        country: COUNTRIES[prevCountryIndex]!.name,
-        zip: prevZips[r.nextInt(prevZips.length)]!,
+        country: prevCountry.name,
+        zip: core.prevZip,
         property_current_owner: {
           first_name: faker.person.firstName(),
           middle_name: faker.person.middleName(),
           last_name: faker.person.lastName(),
-          phone: phone(r, COUNTRIES[prevCountryIndex]!),
+          phone: phone(r, prevCountry),
         },
       },
     },

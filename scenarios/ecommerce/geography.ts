@@ -1,9 +1,9 @@
 /**
- * The bounded value sets that make the workloads' predicates selective the way a real shop's
- * are: a few large markets and a tail of small ones (the pagination filter `address.country`),
- * and a fixed pool of postal codes per country with a few busy ones (the JOIN filter
- * `address.zip`). Fixed sets, independent of the dataset size, as real countries and postal
- * codes are: a bigger dataset puts more customers in each, it does not invent new ones.
+ * The value sets that make the workloads' predicates selective: a few large markets and a tail
+ * of small ones (the pagination filter `address.country`, a fixed list: a bigger dataset puts
+ * more customers in each country), and a pool of postal codes that grows with the dataset (the
+ * JOIN filter `address.zip`), so that a code holds about as many customers at every size, as in
+ * the study the JOIN reproduces.
  */
 
 export interface Country {
@@ -43,34 +43,102 @@ export const COUNTRIES: readonly Country[] = [
   { name: 'Nigeria', code: 'ng', dial: '+234', geoRegion: 'Africa', weight: 1 },
 ];
 
-/** Postal codes over all countries, shared out by weight (each country gets at least a few). */
-export const ZIP_POOL_SIZE = 2000;
-const MIN_ZIPS_PER_COUNTRY = 5;
-/**
- * Skew of customers over a country's postal codes (rank r has weight 1/(r+1)^theta): mild, so the
- * busiest code of a large country holds a few per cent of its customers, like a big city.
- */
-export const ZIP_SKEW = 0.5;
-
 const totalWeight = COUNTRIES.reduce((sum, c) => sum + c.weight, 0);
 
 /** Cumulative country shares, for weighted picks with one uniform draw. */
 export const COUNTRY_CUMULATIVE: readonly number[] = cumulative(COUNTRIES.map((c) => c.weight / totalWeight));
 
-/** The postal codes of each country (index-aligned with COUNTRIES), busiest first. */
-export const ZIPS_BY_COUNTRY: readonly (readonly string[])[] = COUNTRIES.map((country, k) => {
-  const size = Math.max(MIN_ZIPS_PER_COUNTRY, Math.round((ZIP_POOL_SIZE * country.weight) / totalWeight));
-  // 7919 is coprime with 10^5, so r -> r*7919 mod 10^5 never repeats a code within a country;
-  // codes may repeat across countries, as real postal codes do (the JOIN filters by zip alone).
-  return Array.from({ length: size }, (_, r) => String((r * 7919 + k * 1237 + 10007) % 100000).padStart(5, '0'));
-});
+/**
+ * Customers per postal code by default. YCSB-JSON's data came from fakeit, whose postal codes are
+ * faker's five-digit codes drawn uniformly (at most 100,000 distinct values); at Altoros 2022's
+ * 25 million customers that is about 250 customers a code, the selectivity its JOIN ran at.
+ * docbench keeps that ratio at every size (`-p customersperzip=…` changes it), so a JOIN's fan-out
+ * does not grow with the dataset.
+ */
+export const DEFAULT_CUSTOMERS_PER_ZIP = 250;
 
-/** Cumulative zip shares per country (index-aligned with ZIPS_BY_COUNTRY). */
-export const ZIP_CUMULATIVE: readonly (readonly number[])[] = ZIPS_BY_COUNTRY.map((zips) => {
-  const weights = zips.map((_, r) => 1 / Math.pow(r + 1, ZIP_SKEW));
-  const total = weights.reduce((sum, w) => sum + w, 0);
-  return cumulative(weights.map((w) => w / total));
-});
+/**
+ * The postal codes of a dataset: customers / customersPerZip codes shared out over the countries
+ * by weight (at least one each), each customer's code drawn uniformly within its country, as
+ * YCSB-JSON's generator drew them. Codes are numbered by a slot (0 … size-1, country by country)
+ * and written as `digits`-digit strings (at least five, more when the pool needs them); the slot
+ * is multiplied by a number coprime with 10^digits, so every code is distinct and the list reads
+ * like postal codes rather than a counter.
+ */
+export class ZipPool {
+  readonly size: number;
+  readonly digits: number;
+  /** First slot of each country (index-aligned with COUNTRIES), and size at the end. */
+  readonly countryStart: readonly number[];
+  private readonly countryEnd: readonly number[];
+  private readonly modulus: number;
+  private slots: Map<string, number> | undefined;
+
+  constructor(
+    readonly customers: number,
+    readonly customersPerZip: number,
+  ) {
+    const total = Math.max(1, Math.ceil(customers / customersPerZip));
+    const starts: number[] = [];
+    let next = 0;
+    for (const country of COUNTRIES) {
+      starts.push(next);
+      next += Math.max(1, Math.round((total * country.weight) / totalWeight));
+    }
+    starts.push(next);
+    this.size = next;
+    this.countryStart = starts;
+    this.countryEnd = starts.slice(1);
+    this.digits = Math.max(5, String(next).length);
+    this.modulus = 10 ** this.digits;
+  }
+
+  /** Codes in a country. */
+  countryZips(countryIndex: number): number {
+    return this.countryStart[countryIndex + 1]! - this.countryStart[countryIndex]!;
+  }
+
+  /** A uniform draw of a country's code, from u uniform in [0, 1). */
+  pick(countryIndex: number, u: number): number {
+    return this.countryStart[countryIndex]! + Math.floor(u * this.countryZips(countryIndex));
+  }
+
+  /** The code of a slot. */
+  zipOf(slot: number): string {
+    return String((slot * ZIP_MULTIPLIER + ZIP_OFFSET) % this.modulus).padStart(this.digits, '0');
+  }
+
+  /** The slot of a code, or undefined for a code not in the pool. */
+  slotOf(zip: string): number | undefined {
+    if (this.slots === undefined) {
+      this.slots = new Map();
+      for (let slot = 0; slot < this.size; slot++) this.slots.set(this.zipOf(slot), slot);
+    }
+    return this.slots.get(zip);
+  }
+
+  /** The country of a slot. */
+  countryOf(slot: number): number {
+    return pickCumulative(this.countryEnd, slot);
+  }
+}
+
+/** Prime, so coprime with every power of 10: slot -> code is one-to-one. */
+const ZIP_MULTIPLIER = 7919;
+const ZIP_OFFSET = 10007;
+
+const pools = new Map<string, ZipPool>();
+
+/** The zip pool of a dataset size (one per size and ratio, made once). */
+export function zipPool(customers: number, customersPerZip = DEFAULT_CUSTOMERS_PER_ZIP): ZipPool {
+  const key = `${customers}/${customersPerZip}`;
+  let pool = pools.get(key);
+  if (pool === undefined) {
+    if (pools.size > 16) pools.clear();
+    pools.set(key, (pool = new ZipPool(customers, customersPerZip)));
+  }
+  return pool;
+}
 
 /** Order months weighted like retail: a busier November and December. */
 export const MONTH_WEIGHTS: readonly number[] = [7, 6, 7, 7, 8, 8, 8, 8, 8, 9, 11, 13];

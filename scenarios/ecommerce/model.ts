@@ -7,7 +7,8 @@
 /** A customer, about 4 KB as JSON (Altoros 2022 §4.3.1). */
 export interface Customer {
   _id: string;
-  doc_id: string;
+  /** YCSB-JSON's doc_id is a number: the customer's index. */
+  doc_id: number;
   gid: string;
   first_name: string;
   middle_name: string;
@@ -29,8 +30,10 @@ export interface Customer {
   url_site: string;
   url_domain: string;
   url: string;
+  /** Device ids, unique over the dataset (YCSB-JSON's soe_arrayscan looks one up). */
   devices: string[];
-  linked_devices: string[];
+  /** YCSB-JSON's shape: a list of lists of device ids. */
+  linked_devices: string[][];
   address: Address;
   children: Child[];
   visited_places: VisitedPlace[];
@@ -73,7 +76,15 @@ export interface VisitedPlace {
   cities: string[];
 }
 
-/** An order. Amounts are numbers with two decimals (the stores sum them as they are). */
+/**
+ * An order. Amounts are numbers with two decimals (the stores sum them as they are).
+ *
+ * `year` and `month` are numbers, where YCSB-JSON's orders hold them as strings: the JOIN filters
+ * and groups on the month on every store (a CQL clustering column, a Redis field compared in the
+ * client, a view key), and a number is the one type all five compare and sort alike (strings
+ * would order "10" before "9"). Altoros 2022's query compares the month with a parameter of the
+ * field's own type, so the type changes nothing the JOIN does; an answer's `month` is a number.
+ */
 export interface Order {
   _id: string;
   customer_id: string;
@@ -108,10 +119,20 @@ export interface Dataset {
   customers: number;
   /** Orders per seeded customer (sign-ups have none). */
   ordersPerCustomer: number;
+  /**
+   * Customers per postal code on average: the zip pool is customers / customersPerZip codes, so
+   * a JOIN's fan-out stays the same at every size (geography.ts). Absent: the default.
+   */
+  customersPerZip?: number;
 }
 
-/** Bumped whenever generated values change, so a run refuses data seeded by another version. */
-export const GENERATOR_VERSION = 1;
+/**
+ * Bumped whenever generated values change, so a run refuses data seeded by another version.
+ * 2: the zip pool scales with the dataset (uniform within a country), age and the previous
+ * address's zip are core values, visited places come from their own stream, devices are unique,
+ * linked_devices is a list of lists and doc_id a number (YCSB-JSON's shapes).
+ */
+export const GENERATOR_VERSION = 2;
 
 /**
  * Ids are zero-padded so that string order equals index order on every store: pagination pages
@@ -130,6 +151,15 @@ export function customerId(index: number): string {
 
 export function orderId(customerIndex: number, order: number): string {
   return `${ORDER_PREFIX}${String(customerIndex).padStart(CUSTOMER_DIGITS, '0')}:${String(order).padStart(ORDER_DIGITS, '0')}`;
+}
+
+/** The customer index and order number of an order id, or undefined when the string is not one. */
+export function orderIndexOf(id: string): { customer: number; order: number } | undefined {
+  const expected = ORDER_PREFIX.length + CUSTOMER_DIGITS + 1 + ORDER_DIGITS;
+  if (!id.startsWith(ORDER_PREFIX) || id.length !== expected || id[ORDER_PREFIX.length + CUSTOMER_DIGITS] !== ':') return undefined;
+  const customer = id.slice(ORDER_PREFIX.length, ORDER_PREFIX.length + CUSTOMER_DIGITS);
+  const order = id.slice(ORDER_PREFIX.length + CUSTOMER_DIGITS + 1);
+  return /^[0-9]+$/.test(customer) && /^[0-9]+$/.test(order) ? { customer: Number(customer), order: Number(order) } : undefined;
 }
 
 /** The index of a customer id, or -1 when the string is not one. */

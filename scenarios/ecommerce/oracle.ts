@@ -1,111 +1,87 @@
 /**
  * The right answers, computed from the generator alone (never from a store):
- *   - the page of customer ids for (country, offset, limit), customers in ascending id order;
+ *   - the page of customer ids for (country, offset, limit): in ascending id order, or, for the
+ *     study's unordered query, any ids of the country, each once, as many as there should be;
  *   - the JOIN's group for (zip, month): the exact sum of the matching orders' sale prices;
- *   - any customer or order document, field by field.
+ *   - YCSB-JSON's other queries (query-checks.ts);
+ *   - any customer or order document, field by field, and a written document read back.
  *
- * Start-up cost is one pass over the dataset's core values (a few microseconds per customer
- * and order, no faker), after which every check is a lookup and a comparison: cheap enough to
- * check every answer of a run without making the client the bottleneck.
+ * Start-up cost is one pass over the dataset's core values (oracle-tables.ts: a few microseconds
+ * per customer, no faker, typed arrays), after which every check is a lookup, a comparison and
+ * the core values of the ids returned: cheap enough to check every answer of a run without
+ * making the client the bottleneck.
  *
  * Sums are kept in integer cents; a store's floating-point sum is rounded to cents before it is
  * compared, so the order a store adds in cannot fail a check, and a wrong row always does.
  */
-import { customerCore, generateCustomer, generateOrder, orderCore } from './generator.ts';
-import { CUSTOMER_MUTABLE_FIELDS, customerId, customerIndexOf, type Customer, type Dataset, type Order } from './model.ts';
+import { checkOrdered, checkUnordered } from './answer-checks.ts';
+import { customerCore, customerPatch, generateCustomer, generateOrder, PATCH_VERSIONS } from './generator.ts';
+import { COUNTRIES } from './geography.ts';
+import { CUSTOMER_MUTABLE_FIELDS, customerId, type Customer, type CustomerPatch, type Dataset, type Order } from './model.ts';
+import { OracleTables } from './oracle-tables.ts';
 import type { JoinParams, JoinRow, PageParams } from './queries.ts';
+import { NO_SIGNUP_COUNT, NO_SIGNUPS, type SignupCount, type SignupView } from './signups.ts';
 
-/** What a page may contain beyond the seeded customers: sign-ups inserted during the run. */
-export interface SignupView {
-  /** Sign-ups of the page's country acknowledged before the query was sent, ascending. */
-  acknowledged: readonly string[];
-  /** Whether an id is a sign-up that was sent (acknowledged or not) before the answer came back. */
-  possible(id: string): boolean;
-  /** The store's query sees every acknowledged write (false for eventually consistent indexes). */
-  readsOwnWrites: boolean;
+export interface OracleOptions {
+  /** The largest LIMIT an ordered list (soe_arraydeepscan) is checked for; default 100. */
+  listLimit?: number;
 }
 
-const NO_SIGNUPS: SignupView = { acknowledged: [], possible: () => false, readsOwnWrites: true };
-
-const SHOWN_IDS = 8;
+const COUNTRY_INDEX = new Map(COUNTRIES.map((c, i) => [c.name, i]));
 
 export class EcommerceOracle {
-  /** Seeded customer ids per country, ascending. */
-  private readonly idsByCountry = new Map<string, string[]>();
-  /** `${zip} ${month}` -> summed sale price of the matching orders, in cents. */
-  private readonly joinCents = new Map<string, number>();
+  readonly tables: OracleTables;
 
-  constructor(readonly dataset: Dataset) {
-    const { seed, customers, ordersPerCustomer } = dataset;
-    for (let i = 0; i < customers; i++) {
-      const core = customerCore(seed, i);
-      let ids = this.idsByCountry.get(core.country);
-      if (ids === undefined) this.idsByCountry.set(core.country, (ids = []));
-      ids.push(customerId(i)); // ascending: i ascends and ids are zero-padded
-      for (let j = 0; j < ordersPerCustomer; j++) {
-        const order = orderCore(seed, i, j);
-        const key = joinKey(core.zip, order.month);
-        this.joinCents.set(key, (this.joinCents.get(key) ?? 0) + order.saleCents);
-      }
-    }
+  constructor(
+    readonly dataset: Dataset,
+    options: OracleOptions = {},
+  ) {
+    this.tables = new OracleTables(dataset, options.listLimit ?? 100);
+  }
+
+  countryIndex(country: string): number | undefined {
+    return COUNTRY_INDEX.get(country);
   }
 
   /** Seeded customers of a country (for tests and table notes). */
   countryCount(country: string): number {
-    return this.idsByCountry.get(country)?.length ?? 0;
+    const k = this.countryIndex(country);
+    return k === undefined ? 0 : this.tables.countryStart[k + 1]! - this.tables.countryStart[k]!;
   }
 
-  /** The page of seeded customers, ascending by id. */
+  /** The id-ordered page of seeded customers. */
   page(params: PageParams): string[] {
-    return (this.idsByCountry.get(params.country) ?? []).slice(params.offset, params.offset + params.limit);
+    const k = this.countryIndex(params.country);
+    if (k === undefined) return [];
+    const start = this.tables.countryStart[k]!;
+    const end = this.tables.countryStart[k + 1]!;
+    const ids: string[] = [];
+    for (let at = start + params.offset; at < end && ids.length < params.limit; at++) ids.push(customerId(this.tables.byCountry[at]!));
+    return ids;
   }
 
   /** The JOIN's answer: one group, or none when no order matches. */
   join(params: JoinParams): JoinRow[] {
-    const cents = this.joinCents.get(joinKey(params.zip, params.month));
-    return cents === undefined ? [] : [{ month: params.month, zip: params.zip, sale_price: cents / 100 }];
+    const slot = this.tables.pool.slotOf(params.zip);
+    if (slot === undefined || params.month < 1 || params.month > 12 || !Number.isInteger(params.month)) return [];
+    // Every sale price is at least 50 cents: a zero sum means no order, so no group.
+    const cents = this.tables.joinCents[slot * 12 + params.month - 1]!;
+    return cents === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: cents / 100 }];
   }
 
   /**
-   * Check a page; returns what is wrong, or undefined. Seeded customers must be exactly the
-   * oracle's page. Sign-ups (ids above every seeded id, so always at the end) may follow: each
-   * must be a sign-up of this country sent before the answer, in ascending order, and a store
-   * that reads its own writes must show every one acknowledged before the query that fits.
+   * Check a page; returns what is wrong, or undefined. Ordered: exactly the oracle's page of
+   * seeded customers, then possibly sign-ups (see answer-checks.ts). Unordered (the study's
+   * query): customers of the country, each once, as many as the page holds.
    */
-  checkPage(params: PageParams, got: readonly string[], signups: SignupView = NO_SIGNUPS): string | undefined {
-    const seeded = this.idsByCountry.get(params.country) ?? [];
-    const head = seeded.slice(params.offset, params.offset + params.limit);
-    const expectedText = () => `expected ${describeIds(head)}${signups.acknowledged.length > 0 ? ` then sign-ups among ${describeIds(signups.acknowledged)}` : ''}`;
-    for (let i = 0; i < head.length; i++) {
-      if (got[i] !== head[i]) return `${expectedText()}, got ${describeIds(got)}: position ${i} is ${got[i] ?? 'missing'}, expected ${head[i]}`;
-    }
-    const tail = got.slice(head.length);
-    const room = params.limit - head.length;
-    if (tail.length > room) return `${expectedText()}, got ${describeIds(got)}: ${got.length} ids for LIMIT ${params.limit}`;
-    for (let i = 0; i < tail.length; i++) {
-      const id = tail[i]!;
-      const index = customerIndexOf(id);
-      const isSignup = index >= this.dataset.customers && signups.possible(id) && customerCore(this.dataset.seed, index).country === params.country;
-      if (!isSignup) return `${expectedText()}, got ${describeIds(got)}: ${id} is not a customer of ${params.country} on this page`;
-      if (i > 0 && id <= tail[i - 1]!) return `${expectedText()}, got ${describeIds(got)}: ${id} out of order`;
-    }
-    if (signups.readsOwnWrites) {
-      // Sign-ups sort after every seeded customer: the page skips `skip` of them, then shows up to `room`.
-      const skip = Math.max(0, params.offset - seeded.length);
-      const acknowledged = signups.acknowledged;
-      if (room === 0) {
-        // Seeded customers fill the page: no sign-up can be on it.
-      } else if (skip === 0) {
-        const shown = new Set(tail);
-        // A full page hides the sign-ups after its last id; a short page must show them all.
-        const bound = tail.length < room ? undefined : tail[tail.length - 1];
-        const hidden = acknowledged.find((id) => !shown.has(id) && (bound === undefined || id < bound));
-        if (hidden !== undefined) return `${expectedText()}, got ${describeIds(got)}: acknowledged sign-up ${hidden} is missing`;
-      } else if (tail.length < Math.min(room, acknowledged.length - skip)) {
-        return `${expectedText()}, got ${describeIds(got)}: ${acknowledged.length} sign-ups were acknowledged, the page shows ${tail.length} after skipping ${skip}`;
-      }
-    }
-    return undefined;
+  checkPage(params: PageParams, got: readonly string[], signups: SignupView | SignupCount = params.ordered === false ? NO_SIGNUP_COUNT : NO_SIGNUPS): string | undefined {
+    const k = this.countryIndex(params.country);
+    const seededMatches = this.countryCount(params.country);
+    const what = `a customer of ${params.country}`;
+    const matches = (index: number) => k !== undefined && customerCore(this.dataset, index).countryIndex === k;
+    const common = { seededMatches, offset: params.offset, limit: params.limit, got, customers: this.dataset.customers, what };
+    if (params.ordered === false) return checkUnordered({ ...common, matches, signups: signups as SignupCount });
+    return checkOrdered({ ...common, head: this.page(params), signupMatches: matches, signups: signups as SignupView });
   }
 
   /** Check a JOIN answer; returns what is wrong, or undefined. */
@@ -123,7 +99,8 @@ export class EcommerceOracle {
 
   /**
    * Check a customer read back: every field as generated, except the fields updates change
-   * (any value of the right type is fine there: which update won is not the oracle's business).
+   * (any value of the right type is fine there: which update won is not this check's business;
+   * the read-back of an update checks the values, see readback.ts).
    */
   checkCustomer(index: number, got: Customer | null): string | undefined {
     if (got === null) return `expected ${customerId(index)}, got nothing`;
@@ -137,22 +114,32 @@ export class EcommerceOracle {
     return firstDifference(expected, actual, '');
   }
 
+  /**
+   * Check a customer whose mutable fields must hold one of the given patches (the read-back of an
+   * update); undefined: any update's values (every version's patch, the seeded one included).
+   */
+  checkUpdated(index: number, got: Customer | null, given: readonly CustomerPatch[] | undefined): string | undefined {
+    const rest = this.checkCustomer(index, got);
+    if (rest !== undefined || got === null) return rest;
+    const allowed = given ?? Array.from({ length: PATCH_VERSIONS }, (_, v) => customerPatch(this.dataset.seed, index, v));
+    const written = Object.fromEntries(CUSTOMER_MUTABLE_FIELDS.map((f) => [f, got[f]]));
+    if (allowed.some((patch) => firstDifference(patch, written, '') === undefined)) return undefined;
+    const shown = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${allowed.length} updates sent`;
+    return `updated fields: expected ${shown}, got ${JSON.stringify(written)}`;
+  }
+
+  /** Check a sign-up read back: the document exactly as generated, every field. */
+  checkInserted(index: number, got: Customer | null): string | undefined {
+    if (got === null) return `expected ${customerId(index)}, got nothing`;
+    return firstDifference(generateCustomer(this.dataset, index), got, '');
+  }
+
   /** Check an order read back, field by field. */
   checkOrder(customerIndex: number, order: number, got: Order | null): string | undefined {
     const expected = generateOrder(this.dataset, customerIndex, order);
     if (got === null) return `expected ${expected._id}, got nothing`;
     return firstDifference(expected, got, '');
   }
-}
-
-function joinKey(zip: string, month: number): string {
-  return `${zip} ${month}`;
-}
-
-function describeIds(ids: readonly string[]): string {
-  if (ids.length === 0) return '0 ids';
-  const shown = ids.slice(0, SHOWN_IDS).join(', ');
-  return `${ids.length} ids [${shown}${ids.length > SHOWN_IDS ? `, … ${ids[ids.length - 1]}` : ''}]`;
 }
 
 function describeRows(rows: readonly JoinRow[]): string {

@@ -20,7 +20,7 @@ export async function explainCombination(
   const chooser = new ParameterChooser(dataset, new Random(settings.seed), settings);
   const plans: QueryPlan[] = [];
   for (const [kind, variant] of Object.entries(combination) as [QueryKind, string][]) {
-    const request: ExplainRequest = kind === 'pagination' ? { kind, params: chooser.page() } : { kind, params: chooser.join() };
+    const request = { kind, params: chooser.draw(kind) } as ExplainRequest;
     plans.push(await takePlan(kind, variant, () => dialect.explain(variant, request), request.params));
   }
   return plans;

@@ -1,25 +1,26 @@
 /**
  * The e-commerce table, rendered from results alone (the common schema), so what is printed is
  * what the JSON files hold: per run (store × workload × variant) the throughput, and per
- * operation its count, p95 and p99, failures and oracle checks. A figure from a local stand-in
- * says so in the store column.
+ * operation its count, mean (the studies report means), p95 and p99, failures and oracle checks.
+ * A figure from a local stand-in says so in the store column.
  */
 import type { Result } from '../../src/results/schema.ts';
 import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import { formatCount, notStandInNote } from '../shared/format.ts';
 import { markdownTable } from '../../src/report/markdown.ts';
-import { OPERATIONS, operationRow } from './queries.ts';
+import { OPERATIONS, operationRow, READBACK_ROW } from './queries.ts';
 
-const MAIN_ROWS = OPERATIONS.map(operationRow);
+const MAIN_ROWS = [...OPERATIONS.map(operationRow), READBACK_ROW];
 
 function storeName(result: Result): string {
   return `${result.store.name}${result.store.standIn ? ' (stand-in)' : ''}`;
 }
 
-/** The variant(s) a result ran, e.g. `lookup`, or `find / -` for a mix without a JOIN. */
+/** The variant(s) a result ran, e.g. `lookup`, or `find + lookup` for a mix of two query kinds. */
 export function variantOf(result: Result): string {
-  const p = result.workload.properties;
-  const parts = ['variant.pagination', 'variant.join'].map((k) => p[k]).filter((v): v is string => typeof v === 'string');
+  const parts = Object.entries(result.workload.properties)
+    .filter(([key, value]) => key.startsWith('variant.') && typeof value === 'string')
+    .map(([, value]) => value as string);
   return parts.join(' + ') || '-';
 }
 
@@ -36,7 +37,7 @@ function anySucceeded(result: Result): boolean {
 
 /** One line per (result, operation): throughput of the run, latency of the operation. */
 export function renderRunTable(results: readonly Result[]): string {
-  const header = ['store', 'workload', 'variant', 'ops/s', 'operation', 'count', 'p95 (µs)', 'p99 (µs)', 'not OK', 'checked'];
+  const header = ['store', 'workload', 'variant', 'ops/s', 'operation', 'count', 'mean (µs)', 'p95 (µs)', 'p99 (µs)', 'not OK', 'checked'];
   const rows: string[][] = [];
   for (const result of results) {
     const verify = result.operations.find((o) => o.name === 'VERIFY');
@@ -51,6 +52,7 @@ export function renderRunTable(results: readonly Result[]): string {
         first ? (anySucceeded(result) ? formatCount(result.overall.throughputOpsPerSec) : '-') : '',
         op.name,
         formatCount(op.latency.operations),
+        op.latency.operations > 0 ? formatCount(op.latency.averageUs) : '-',
         op.latency.operations > 0 ? formatCount(op.latency.percentilesUs['95'] ?? 0) : '-',
         op.latency.operations > 0 ? formatCount(op.latency.percentilesUs['99'] ?? 0) : '-',
         describeNotOk(op.returns),
@@ -59,7 +61,7 @@ export function renderRunTable(results: readonly Result[]): string {
       first = false;
     }
   }
-  return markdownTable(header, rows, ['left', 'left', 'left', 'right', 'left', 'right', 'right', 'right', 'right', 'right']);
+  return markdownTable(header, rows, ['left', 'left', 'left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'right']);
 }
 
 /** Lines under the table: the server behind each store, and whether it is the real product. */

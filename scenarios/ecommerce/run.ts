@@ -12,10 +12,8 @@
  * answers are checked. The first wrong answer stops the run (in every process): numbers from a
  * store that answers wrongly are not worth reporting.
  *
- * Sign-ups (customer inserts) across processes: the indexes are handed out by the main
- * thread's SignupLedger (it reserves them in the dataset's manifest), and each sign-up's state
- * (sent, acknowledged, failed) is kept in shared memory, so a page checked in one process
- * knows what every process had inserted when the query was sent.
+ * A sample of the writes is read back and checked (READBACK row; readback.ts). Sign-ups
+ * (customer inserts) across processes: shared-signups.ts.
  */
 import { Measurements } from '../../src/measure/measurements.ts';
 import { timed } from '../../src/measure/timed.ts';
@@ -27,12 +25,15 @@ import { DiscreteGenerator } from '../../src/workload/generators/discrete.ts';
 import { Random } from '../../src/workload/random.ts';
 import type { EcommerceDialect } from './dialect.ts';
 import { ECOMMERCE_DIALECTS } from './dialects.ts';
-import { customerCore, customerPatch, generateCustomer } from './generator.ts';
-import { customerId, customerIndexOf, orderId, type Dataset } from './model.ts';
-import { EcommerceOracle, type SignupView } from './oracle.ts';
-import { operationRow, ParameterChooser, type OperationName, type QueryKind } from './queries.ts';
+import { customerPatch, generateCustomer } from './generator.ts';
+import { customerId, orderId, type Customer, type Dataset } from './model.ts';
+import { EcommerceOracle } from './oracle.ts';
+import { isQueryKind, operationRow, ParameterChooser, READBACK_ROW, type OperationName, type QueryKind } from './queries.ts';
+import { callQuery, checkQuery, signupSnapshot } from './query-checks.ts';
+import { WriteLedger } from './readback.ts';
 import type { EcommerceSettings } from './settings.ts';
-import type { SignupLedger } from './signups.ts';
+import { handOut, newSignupState, SharedSignups, type SharedSignupsState } from './shared-signups.ts';
+import type { SignupLedger, Signups } from './signups.ts';
 
 export interface WorkloadRunOptions {
   dialect: EcommerceDialect;
@@ -50,21 +51,14 @@ export interface WorkloadRunOptions {
   label: string;
   /** Run the workers in these worker processes (each makes its own dialect and oracle). */
   pool?: ProcessPool;
+  /** Whether the dataset's secondary indexes were built (the dialect a worker thread makes follows it); default true. */
+  indexes?: boolean;
 }
 
 export interface WorkloadRunOutcome {
   outcome: PhaseOutcome;
   /** The first wrong answer, naming store, operation, parameters, expected and got. */
   mismatch?: string;
-}
-
-/** What the operations need of the sign-up ledger (the SignupLedger, or its shared form in a worker thread). */
-interface Signups {
-  allocate(): Promise<number>;
-  sent(index: number): void;
-  acknowledged(index: number): void;
-  failed?(index: number): void;
-  view(country: string, readsOwnWrites: boolean): SignupView;
 }
 
 /** What one event loop's workers found that the run's notes must say. */
@@ -77,6 +71,7 @@ interface Findings {
 class Operations {
   private readonly chooser: ParameterChooser;
   private readonly operations: DiscreteGenerator<OperationName>;
+  private readonly writes: WriteLedger;
   private updates = 0;
   readonly findings: Findings = {};
   // UNSUPPORTED is a property of the target and the operation, not of the parameters: once every
@@ -96,6 +91,8 @@ class Operations {
   ) {
     this.chooser = new ParameterChooser(o.dataset, random, o.settings);
     this.operations = new DiscreteGenerator<OperationName>(random, o.proportions);
+    // Distinct sampling streams per thread; only a lone thread sees every update of a customer.
+    this.writes = new WriteLedger(o.dataset.seed, o.settings.seed + thread, o.settings.readbacksample, threads === 1);
   }
 
   /** A worker's operation for the run loop. */
@@ -132,7 +129,7 @@ class Operations {
       this.measurements.measureCheck('OK', ms);
       return;
     }
-    const kind = operation === 'pagination' || operation === 'join' ? operation : undefined;
+    const kind = isQueryKind(operation) ? operation : undefined;
     const variant = kind ? ` [${this.o.variants[kind]}]` : '';
     const message = `${this.o.store}${variant} ${operationRow(operation)} ${JSON.stringify(params)}: ${problem}`;
     this.measurements.measureCheck('UNEXPECTED_STATE', ms, message);
@@ -140,22 +137,17 @@ class Operations {
     this.control.stop();
   }
 
+  /** Read a written customer back (timed as READBACK) and check it; failures count as the row's, not as the write's. */
+  private async readBack(index: number, verify: (doc: Customer | null) => string | undefined, what: OperationName): Promise<void> {
+    const t = await timed(() => this.o.dialect.readCustomer(customerId(index)), (d) => (d === null ? 'NOT_FOUND' : 'OK'));
+    // Not scheduled of its own: its latency starts when it is sent, not when the write was due.
+    this.measurements.measure(READBACK_ROW, t.status, t.startMs, t.startMs, t.endMs, t.error);
+    if (t.status === 'OK' || t.status === 'NOT_FOUND') this.check(what, { readBack: customerId(index) }, () => verify((t.value as Customer | null | undefined) ?? null));
+  }
+
   private async run(operation: OperationName, clock: { dueMs: number | undefined }): Promise<void> {
     const { dialect, oracle, signups, variants } = this.o;
     switch (operation) {
-      case 'pagination': {
-        const params = this.chooser.page();
-        const view = signups.view(params.country, dialect.readsOwnWrites);
-        const ids = await this.call(operation, clock, () => dialect.pagination(variants.pagination!, params));
-        if (ids !== undefined) this.check(operation, params, () => oracle.checkPage(params, ids, view));
-        return;
-      }
-      case 'join': {
-        const params = this.chooser.join();
-        const rows = await this.call(operation, clock, () => dialect.join(variants.join!, params));
-        if (rows !== undefined) this.check(operation, params, () => oracle.checkJoin(params, rows));
-        return;
-      }
       case 'customer-read': {
         const index = this.chooser.customerIndex();
         const id = customerId(index);
@@ -172,8 +164,13 @@ class Operations {
       }
       case 'customer-update': {
         const index = this.chooser.customerIndex();
-        const patch = customerPatch(this.o.dataset.seed, index, ++this.updates * this.threads + this.thread);
-        await this.call(operation, clock, () => dialect.updateCustomer(customerId(index), patch), (found) => found);
+        // Versions stay distinct across threads.
+        const version = ++this.updates * this.threads + this.thread;
+        const patch = customerPatch(this.o.dataset.seed, index, version);
+        const ticket = this.writes.updateSent(index, version);
+        const found = await this.call(operation, clock, () => dialect.updateCustomer(customerId(index), patch), (f) => f);
+        this.writes.updateDone(ticket);
+        if (found === true && this.writes.sample()) await this.readBack(index, (doc) => oracle.checkUpdated(index, doc, this.writes.allowedAfter(ticket)), operation);
         return;
       }
       case 'customer-insert': {
@@ -186,7 +183,16 @@ class Operations {
         });
         if (done) signups.acknowledged(index);
         else signups.failed?.(index);
+        if (done && this.writes.sample()) await this.readBack(index, (doc) => oracle.checkInserted(index, doc), operation);
         return;
+      }
+      default: {
+        // The queries: pagination, JOIN and YCSB-JSON's others (query-checks.ts).
+        const kind: QueryKind = operation;
+        const params = this.chooser.draw(kind);
+        const snapshot = signupSnapshot(kind, params, oracle, signups, dialect.readsOwnWrites);
+        const answer = await this.call(operation, clock, () => callQuery(dialect, kind, variants[kind]!, params));
+        if (answer !== undefined) this.check(operation, params, () => checkQuery(kind, oracle, params, answer, snapshot));
       }
     }
   }
@@ -257,114 +263,24 @@ interface EcommerceThreadSpec {
   proportions: readonly [OperationName, number][];
   variants: Readonly<Partial<Record<QueryKind, string>>>;
   settings: EcommerceSettings;
+  indexes: boolean;
   processes: number;
   signups: SharedSignupsState;
 }
 
 function pick(o: WorkloadRunOptions): Omit<EcommerceThreadSpec, 'processes' | 'signups'> {
-  return { store: o.store, dataset: o.dataset, proportions: o.proportions, variants: o.variants, settings: o.settings };
+  return { store: o.store, dataset: o.dataset, proportions: o.proportions, variants: o.variants, settings: o.settings, indexes: o.indexes ?? true };
 }
 
 /** A workload's share of workers in a worker thread of a ProcessPool (a ThreadBody). */
 export async function ecommerceThread(context: ThreadContext, spec: EcommerceThreadSpec): Promise<(startMs: number) => Promise<number | undefined>> {
-  const dialect = await ECOMMERCE_DIALECTS.create(context.store, {});
-  const signups = new SharedSignups(spec.signups, spec.dataset.seed, async () => (await context.call('allocate')) as number);
-  const options = { ...spec, dialect, oracle: new EcommerceOracle(spec.dataset), signups };
+  const dialect = await ECOMMERCE_DIALECTS.create(context.store, { indexes: spec.indexes });
+  const signups = new SharedSignups(spec.signups, spec.dataset, async () => (await context.call('allocate')) as number);
+  const options = { ...spec, dialect, oracle: new EcommerceOracle(spec.dataset, { listLimit: spec.settings.maxlimit }), signups };
   const operations = new Operations(options, context.measurements, context.control, new Random(spec.settings.seed, context.thread), context.thread, spec.processes);
   return async (startMs) => {
     const busy = await runWorkerLoop({ ...context, ...loopSettings(scheduleOf(spec.settings)), startMs, worker: () => operations.worker() });
     await context.call('findings', operations.findings);
     return busy;
   };
-}
-
-const SENT = 1;
-const ACKNOWLEDGED = 2;
-const FAILED = 3;
-/** Sign-ups a time-bound run can track (a count-bound run needs at most operationcount). */
-const MAX_TRACKED_SIGNUPS = 1 << 24;
-
-interface SharedSignupsState {
-  /** [0] how many sign-up indexes were handed out (int32), then one state byte per sign-up. */
-  buffer: SharedArrayBuffer;
-  first: number;
-  capacity: number;
-}
-
-/** Main thread: shared memory for the sign-ups of one run. */
-function newSignupState(first: number, operationcount: number): SharedSignupsState {
-  const capacity = operationcount > 0 ? Math.min(operationcount, MAX_TRACKED_SIGNUPS) : MAX_TRACKED_SIGNUPS;
-  return { buffer: new SharedArrayBuffer(4 + capacity), first, capacity };
-}
-
-/** Main thread: an index the ledger handed out, from now on visible to every thread's views. */
-function handOut(state: SharedSignupsState, index: number): number {
-  const slot = index - state.first;
-  if (slot >= state.capacity) throw new Error(`more than ${state.capacity} sign-ups in one run: run for a shorter time or set operationcount`);
-  const handedOut = new Int32Array(state.buffer, 0, 1);
-  if (slot + 1 > Atomics.load(handedOut, 0)) Atomics.store(handedOut, 0, slot + 1);
-  return index;
-}
-
-/**
- * A worker thread's side of the sign-ups: their states in shared memory (an index is marked
- * sent before its insert goes out, acknowledged or failed when it comes back), and views of
- * them. A view lists the acknowledged sign-ups of a country: those below the first unsettled
- * index are kept per country as they are passed, the few beyond it (in flight) are looked at
- * anew each time.
- */
-class SharedSignups implements Signups {
-  private readonly handedOut: Int32Array;
-  private readonly states: Uint8Array;
-  private settled = 0;
-  private readonly byCountry = new Map<string, string[]>();
-
-  constructor(
-    private readonly state: SharedSignupsState,
-    private readonly seed: number,
-    readonly allocate: () => Promise<number>,
-  ) {
-    this.handedOut = new Int32Array(state.buffer, 0, 1);
-    this.states = new Uint8Array(state.buffer, 4, state.capacity);
-  }
-
-  sent(index: number): void {
-    Atomics.store(this.states, index - this.state.first, SENT);
-  }
-
-  acknowledged(index: number): void {
-    Atomics.store(this.states, index - this.state.first, ACKNOWLEDGED);
-  }
-
-  failed(index: number): void {
-    Atomics.store(this.states, index - this.state.first, FAILED);
-  }
-
-  view(country: string, readsOwnWrites: boolean): SignupView {
-    const end = Atomics.load(this.handedOut, 0);
-    while (this.settled < end) {
-      const state = Atomics.load(this.states, this.settled);
-      if (state !== ACKNOWLEDGED && state !== FAILED) break;
-      if (state === ACKNOWLEDGED) this.listed(this.settled).push(customerId(this.state.first + this.settled));
-      this.settled++;
-    }
-    const acknowledged = [...(this.byCountry.get(country) ?? [])];
-    for (let slot = this.settled; slot < end; slot++) {
-      const index = this.state.first + slot;
-      if (Atomics.load(this.states, slot) === ACKNOWLEDGED && customerCore(this.seed, index).country === country) acknowledged.push(customerId(index));
-    }
-    return { acknowledged, possible: (id) => this.wasSent(id), readsOwnWrites };
-  }
-
-  private wasSent(id: string): boolean {
-    const slot = customerIndexOf(id) - this.state.first;
-    return slot >= 0 && slot < this.state.capacity && Atomics.load(this.states, slot) !== 0;
-  }
-
-  private listed(slot: number): string[] {
-    const country = customerCore(this.seed, this.state.first + slot).country;
-    let ids = this.byCountry.get(country);
-    if (ids === undefined) this.byCountry.set(country, (ids = []));
-    return ids;
-  }
 }

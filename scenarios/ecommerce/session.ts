@@ -4,9 +4,10 @@
  * earlier run inserted), build the oracle, then run the workload once per combination of the
  * store's query variants, each from the seeded state again.
  */
+import type { ProcessPool } from '../../src/runner/process-pool.ts';
 import type { Store } from '../../src/stores/store.ts';
 import { WorkloadError } from '../../src/workload/properties.ts';
-import type { EcommerceDialect, Manifest } from './dialect.ts';
+import type { EcommerceContext, EcommerceDialect, Manifest } from './dialect.ts';
 import { ECOMMERCE_DIALECTS } from './dialects.ts';
 import { customerCore } from './generator.ts';
 import { customerId, GENERATOR_VERSION, type Dataset } from './model.ts';
@@ -22,8 +23,19 @@ import { effectiveProportions, queryKinds, WORKLOADS, WORKLOAD_NAMES, type Ecomm
 /** Sign-ups removed per call when restoring the seeded state. */
 const REMOVE_BATCH = 500;
 
-export function ecommerceDialect(store: Store): Promise<EcommerceDialect> {
-  return ECOMMERCE_DIALECTS.create(store, {});
+export function ecommerceDialect(store: Store, context: EcommerceContext = { indexes: true }): Promise<EcommerceDialect> {
+  return ECOMMERCE_DIALECTS.create(store, context);
+}
+
+/** The dataset a manifest describes (everything the generator needs). */
+export function datasetOf(manifest: Manifest): Dataset {
+  return { seed: manifest.seed, customers: manifest.customers, ordersPerCustomer: manifest.ordersPerCustomer, customersPerZip: manifest.customersPerZip };
+}
+
+/** The settings a workload runs with: its own request distribution unless one was given (YCSB-JSON's mix: zipfian). */
+export function resolveSettings(workload: EcommerceWorkload, settings: EcommerceSettings): EcommerceSettings {
+  if (settings.requestdistributionGiven || workload.requestdistribution === undefined) return settings;
+  return { ...settings, requestdistribution: workload.requestdistribution };
 }
 
 export function ecommerceWorkload(name: string): EcommerceWorkload {
@@ -47,7 +59,7 @@ export async function restoreSeededState(dialect: EcommerceDialect, manifest: Ma
   for (let start = manifest.customers; start < manifest.signupsUpTo; start += REMOVE_BATCH) {
     const keys = [];
     for (let i = start; i < Math.min(manifest.signupsUpTo, start + REMOVE_BATCH); i++) {
-      const core = customerCore(manifest.seed, i);
+      const core = customerCore(datasetOf(manifest), i);
       keys.push({ id: customerId(i), country: core.country, zip: core.zip });
     }
     await dialect.removeCustomers(keys);
@@ -80,30 +92,34 @@ export interface RunEcommerceOptions {
   status: boolean;
   /** Called after each variant's run (the CLI prints and writes results as they come). */
   onRun?: (run: VariantRun, dataset: Dataset) => void | Promise<void>;
+  /** Run the workers in these worker processes (run.ts); default: this one. */
+  pool?: ProcessPool;
 }
 
 export async function runEcommerce(options: RunEcommerceOptions): Promise<EcommerceRun> {
-  const { store, workload, settings } = options;
+  const { store, workload } = options;
+  const settings = resolveSettings(workload, options.settings);
   const proportions = effectiveProportions(workload, settings.proportions);
   const total = proportions.reduce((sum, [, p]) => sum + p, 0);
   if (Math.abs(total - 1) > 1e-6) {
     throw new WorkloadError(`operation proportions of workload ${workload.name} sum to ${+total.toFixed(6)}, expected 1 (${proportions.map(([op, p]) => `${op}=${p}`).join(', ')})`);
   }
   if (settings.operationcount === 0 && settings.maxexecutiontime === 0) throw new WorkloadError('a run needs operationcount > 0 or maxexecutiontime > 0');
-  const dialect = await ecommerceDialect(store);
-  let manifest = await readDataset(dialect, store.name);
-  const dataset: Dataset = { seed: manifest.seed, customers: manifest.customers, ordersPerCustomer: manifest.ordersPerCustomer };
+  let manifest = await readDataset(await ecommerceDialect(store), store.name);
+  // The queries follow what the seed built: with or without secondary indexes.
+  const dialect = await ecommerceDialect(store, { indexes: manifest.indexes });
+  const dataset = datasetOf(manifest);
   if (dataset.ordersPerCustomer === 0 && proportions.some(([op]) => op === 'join' || op === 'order-read')) {
     throw new WorkloadError(`workload ${workload.name} reads orders, but the dataset in ${store.name} was seeded with 0 orders per customer`);
   }
-  const oracle = new EcommerceOracle(dataset);
+  const oracle = new EcommerceOracle(dataset, { listLimit: settings.maxlimit });
   const runs: VariantRun[] = [];
   for (const combination of variantCombinations(dialect, queryKinds(proportions), settings.variants)) {
     manifest = await restoreSeededState(dialect, manifest);
     const base = manifest;
-    const signups = new SignupLedger(dataset.seed, dataset.customers, async (upTo) => dialect.writeManifest({ ...base, signupsUpTo: upTo }));
+    const signups = new SignupLedger(dataset, async (upTo) => dialect.writeManifest({ ...base, signupsUpTo: upTo }));
     const label = `[${store.name} ecommerce ${workload.name}${Object.values(combination).map((v) => ` ${v}`).join('')}]`;
-    const outcome = await runWorkload({ dialect, store: store.name, dataset, oracle, signups, proportions, variants: combination, settings, status: options.status, label });
+    const outcome = await runWorkload({ dialect, store: store.name, dataset, oracle, signups, proportions, variants: combination, settings, status: options.status, label, indexes: manifest.indexes, ...(options.pool ? { pool: options.pool } : {}) });
     // Record exactly how far sign-ups reach, so the next run removes no more than it must.
     manifest = { ...base, signupsUpTo: signups.end() };
     if (manifest.signupsUpTo !== base.signupsUpTo) await dialect.writeManifest(manifest);

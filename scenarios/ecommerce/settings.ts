@@ -6,12 +6,14 @@
  */
 import { z } from 'zod';
 import { WorkloadError } from '../../src/workload/properties.ts';
+import { DEFAULT_CUSTOMERS_PER_ZIP } from './geography.ts';
 import { MAX_ORDERS_PER_CUSTOMER, MAX_CUSTOMERS } from './model.ts';
 import { OPERATIONS, type OperationName } from './queries.ts';
 import { proportionProperty } from './workloads.ts';
 
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const proportion = z.coerce.number().min(0).max(1);
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 const proportionKeys = Object.fromEntries(OPERATIONS.map((op) => [proportionProperty(op), proportion.optional()])) as Record<string, z.ZodOptional<typeof proportion>>;
 
@@ -21,7 +23,12 @@ const schema = z
     seed: integer(0).default(1),
     // --- seeding ---
     customers: integer(1, MAX_CUSTOMERS).optional(),
+    /** Altoros 2022 seeded as many orders as customers: one each. */
     orderspercustomer: integer(0, MAX_ORDERS_PER_CUSTOMER).default(1),
+    /** Customers per postal code on average (the zip pool grows with the dataset; geography.ts). */
+    customersperzip: integer(1).default(DEFAULT_CUSTOMERS_PER_ZIP),
+    /** Build secondary indexes (MongoDB, CouchDB Mango, Couchbase GSI); false: the queries scan. */
+    indexes: flag.default(true),
     /** Customers per bulk write (with their orders). */
     batchsize: integer(1).default(100),
     // --- running ---
@@ -34,7 +41,14 @@ const schema = z
     'status.interval': integer(1).default(10),
     'measurement.interval': z.enum(['op', 'intended', 'both']).default('both'),
     'hdrhistogram.percentiles': z.string().default('50,95,99,99.9'),
-    requestdistribution: z.enum(['uniform', 'zipfian']).default('uniform'),
+    /** Default: the workload's (YCSB-JSON's mix: zipfian), else uniform. */
+    requestdistribution: z.enum(['uniform', 'zipfian']).optional(),
+    /** Pagination ordered by id (true) or the study's query without ORDER BY (false). */
+    ordered: flag.default(true),
+    /** A query's values from one customer (correlated) or each from another (independent, YCSB-JSON's). */
+    parameters: z.enum(['correlated', 'independent']).default('correlated'),
+    /** Share of acknowledged updates and sign-ups read back and checked (READBACK row). */
+    readbacksample: proportion.default(0.1),
     maxoffset: integer(0).default(5),
     minlimit: integer(1).default(1),
     maxlimit: integer(1).default(100),
@@ -44,8 +58,12 @@ const schema = z
   })
   .strict();
 
-export type EcommerceSettings = Omit<z.output<typeof schema>, 'hdrhistogram.percentiles'> & {
+export type EcommerceSettings = Omit<z.output<typeof schema>, 'hdrhistogram.percentiles' | 'requestdistribution'> & {
   'hdrhistogram.percentiles': number[];
+  /** As resolved: given, else the workload's (see session.ts), else uniform. */
+  requestdistribution: 'uniform' | 'zipfian';
+  /** Whether `requestdistribution` was given (a workload's own default applies otherwise). */
+  requestdistributionGiven: boolean;
   /** Proportions given with `-p <op>proportion=…`. */
   proportions: Partial<Record<OperationName, number>>;
   /** Store settings (`redis.*`, …), verbatim. */
@@ -87,13 +105,23 @@ export function parseSettings(assignments: readonly string[]): EcommerceSettings
     if (typeof value === 'number') proportions[op] = value;
   }
   const variants = p.variant?.split(',').map((s) => s.trim()).filter(Boolean);
-  return { ...p, 'hdrhistogram.percentiles': percentiles, proportions, storeSettings, variants: variants && variants.length > 0 ? variants : undefined };
+  const { requestdistribution, ...rest } = p;
+  return {
+    ...rest,
+    'hdrhistogram.percentiles': percentiles,
+    requestdistribution: requestdistribution ?? 'uniform',
+    requestdistributionGiven: requestdistribution !== undefined,
+    proportions,
+    storeSettings,
+    variants: variants && variants.length > 0 ? variants : undefined,
+  };
 }
 
 /** Settings as the flat record results keep (every value as resolved, store settings included). */
 export function flatSettings(s: EcommerceSettings): Record<string, string | number | boolean | number[]> {
   const flat: Record<string, string | number | boolean | number[]> = {};
   for (const [key, value] of Object.entries(s)) {
+    if (key === 'requestdistributionGiven') continue;
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') flat[key] = value;
   }
   flat['hdrhistogram.percentiles'] = s['hdrhistogram.percentiles'];

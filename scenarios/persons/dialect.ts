@@ -58,10 +58,18 @@ export interface PersonsDialect {
   drop(): Promise<void>;
   /** Create the collection (and whatever must exist before the first write). */
   prepare(): Promise<void>;
-  /** Write documents with the store's bulk API. */
+  /** Write documents with the store's bulk API (`--insert-mode bulk`). */
   insertMany(records: readonly PersonRecord[]): Promise<void>;
-  /** The ids of the documents matching `query`, every matching document fetched in full (result fully drained). */
-  query(variant: string, query: PersonsQuery): Promise<string[]>;
+  /**
+   * Write one document alone, with the store's single-document write (insertOne, one PUT, one
+   * INSERT, …): the thesis's insert time, one insert per document (`--insert-mode single`).
+   */
+  insertOne(record: PersonRecord): Promise<void>;
+  /**
+   * The documents matching `query`, every one fetched whole (result fully drained) and decoded
+   * back to the model's shape (ids and bodies are both checked against the oracle).
+   */
+  query(variant: string, query: PersonsQuery): Promise<PersonRecord[]>;
   /** Bytes the dataset takes on disk after the load (data only, no secondary indexes). */
   sizeOnDisk(): Promise<DiskSize>;
   /** For a store without a Compactor: why there is nothing to compact, in one line. */

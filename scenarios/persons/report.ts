@@ -42,8 +42,14 @@ function expectedCount(result: Result, query: string): number | undefined {
 
 function datasetLine(result: Result): string {
   const p = result.workload.properties;
-  const line = `${formatCount(Number(p.size))} ${String(p.shape)} persons, seed ${String(p.seed)}, ${p.indexes ? 'with secondary indexes' : 'no secondary indexes'}`;
+  const line = `${formatCount(Number(p.size))} ${String(p.shape)} persons, seed ${String(p.seed)}, ${p.indexes ? 'with secondary indexes' : 'no secondary indexes'}, ${insertLabel(result)}`;
   return result.phase === 'run' ? `${line}, each query run ${String(p.repeat)}× (mean shown)` : `${line}, load only`;
+}
+
+/** How the load wrote: one insert per document (the thesis's figure), or bulk writes. */
+function insertLabel(result: Result): string {
+  const p = result.workload.properties;
+  return p.insertmode === 'single' ? 'one insert per document' : `bulk writes of ${String(p.batchsize ?? '?')}`;
 }
 
 /** The dataset's size on disk in MiB, or `n/a` when the store could not report one (the notes say why). */
@@ -65,7 +71,7 @@ export function renderStoreTable(run: StoreRun): string {
   const { load } = run;
   const result = run.run ?? load;
   const rows: string[][] = [];
-  rows.push(['insert', '', `${formatSeconds(load.overall.runtimeMs)} s`, formatCount(load.overall.throughputOpsPerSec), formatCount(load.overall.operations), '']);
+  rows.push([`insert (${insertLabel(load)})`, '', `${formatSeconds(load.overall.runtimeMs)} s`, formatCount(load.overall.throughputOpsPerSec), formatCount(load.overall.operations), '']);
   const disk = diskMiB(result);
   rows.push(['size on disk', '', disk === 'n/a' ? 'n/a (see notes)' : `${disk} MiB`, '', '', '']);
   const compacted = compactedBytes(result);
@@ -135,7 +141,9 @@ export function renderComparison(runs: readonly StoreRun[]): string {
     const key = `${formatCount(r.settings.size)} ${r.settings.shape}`;
     if (!counts.has(key)) counts.set(key, QUERIES.map((q) => `${q.id} ${formatCount(expectedCount(r.run!, q.id) ?? 0)}`).join(', '));
   }
-  for (const [key, text] of counts) lines.push(`Matching documents (the oracle's counts, every answer checked by count and id checksum), ${key}: ${text}.`);
+  for (const [key, text] of counts) lines.push(`Matching documents (the oracle's counts, every answer checked by count, id checksum and body checksum), ${key}: ${text}.`);
+  const modes = new Set(withQueries.map((r) => insertLabel(r.load)));
+  lines.push(`Insert: ${[...modes].join('; ')}${modes.has('one insert per document') ? " (the thesis's insert time: each document written alone with the store's single-document write, one after another unless --threads says otherwise)" : ''}.`);
   const sizes = new Map<string, string>();
   for (const r of withQueries) {
     const extra = r.run!.store.extra ?? {};

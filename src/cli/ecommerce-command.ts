@@ -22,12 +22,13 @@ import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
 import type { Dataset } from '../../scenarios/ecommerce/model.ts';
 import { renderRunTable, renderServers } from '../../scenarios/ecommerce/report.ts';
 import { seedEcommerce } from '../../scenarios/ecommerce/seed.ts';
-import { ecommerceWorkload, runEcommerce } from '../../scenarios/ecommerce/session.ts';
+import { ecommerceWorkload, resolveSettings, runEcommerce } from '../../scenarios/ecommerce/session.ts';
 import { flatSettings, parseSettings, type EcommerceSettings } from '../../scenarios/ecommerce/settings.ts';
 import { WORKLOAD_NAMES } from '../../scenarios/ecommerce/workloads.ts';
 import { renderPlans } from '../../scenarios/shared/plans.ts';
 import { scenarioResult } from '../../scenarios/shared/timing.ts';
 import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
+import { ProcessPool } from '../runner/process-pool.ts';
 import { UsageError } from './errors.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
@@ -37,8 +38,18 @@ import { positiveInteger, nonNegativeNumber, collect } from './option-parsers.ts
 
 export const SCENARIO = 'ecommerce';
 
-/** What a comparison seeds when not told: fits this kind of machine in a few minutes per store. */
-export const ECOMMERCE_DEFAULTS = { customers: 10_000, ordersPerCustomer: 5, workloads: ['pagination', 'join'], maxexecutiontime: 30 } as const;
+/**
+ * What a comparison seeds when not told: fits this kind of machine in a few minutes per store.
+ * One order per customer, as Altoros 2022 seeded (25 million customers and 25 million orders).
+ */
+export const ECOMMERCE_DEFAULTS = { customers: 10_000, ordersPerCustomer: 1, workloads: ['pagination', 'join'], maxexecutiontime: 30 } as const;
+
+/** The variant properties of a result (`variant.pagination`, `variant.join`, …), in the order the run named them. */
+function variantsOf(result: Result): string[] {
+  return Object.entries(result.workload.properties)
+    .filter(([key, value]) => key.startsWith('variant.') && typeof value === 'string')
+    .map(([, value]) => value as string);
+}
 
 
 function storeList(value: string, flag: string): string[] {
@@ -62,8 +73,9 @@ function workloadList(values: readonly string[], flag: string): string[] {
 }
 
 /** Flags that are settings too: appended after `-p` so the flag wins, as YCSB's -threads does. */
-function assignments(property: readonly string[], flags: { threads?: number; target?: number; customers?: number; ordersPerCustomer?: number; seed?: number }): string[] {
+function assignments(property: readonly string[], flags: { threads?: number; target?: number; customers?: number; ordersPerCustomer?: number; seed?: number; indexes?: boolean }): string[] {
   const out = [...property];
+  if (flags.indexes === false) out.push('indexes=false');
   if (flags.threads !== undefined) out.push(`threadcount=${flags.threads}`);
   if (flags.target !== undefined) out.push(`target=${flags.target}`);
   if (flags.customers !== undefined) out.push(`customers=${flags.customers}`);
@@ -80,7 +92,7 @@ async function open(store: string, url: string | undefined, settings: EcommerceS
 
 function datasetOf(settings: EcommerceSettings, flag: string): Dataset {
   if (settings.customers === undefined) throw new UsageError(`${flag}: how many customers to seed? give --customers N (or -p customers=N)`);
-  return { seed: settings.seed, customers: settings.customers, ordersPerCustomer: settings.orderspercustomer };
+  return { seed: settings.seed, customers: settings.customers, ordersPerCustomer: settings.orderspercustomer, customersPerZip: settings.customersperzip };
 }
 
 /** Seed one store; the load result (INSERT-BATCH, INDEX-BUILD rows) is returned for printing. */
@@ -90,15 +102,16 @@ async function seedStore(opened: OpenStore, settings: EcommerceSettings, dataset
     dataset,
     batchSize: settings.batchsize,
     concurrency: settings.threadcount,
+    indexes: settings.indexes,
     progress,
     label: `[${opened.store.name} seed ecommerce]`,
   });
-  const properties: FlatProperties = { ...flatSettings(settings), customers: dataset.customers, orderspercustomer: dataset.ordersPerCustomer };
+  const properties: FlatProperties = { ...flatSettings(settings), customers: dataset.customers, orderspercustomer: dataset.ordersPerCustomer, customersperzip: dataset.customersPerZip ?? settings.customersperzip };
   return scenarioResult(outcome, { scenario: SCENARIO, workloadName: 'seed', properties, store: await describeStore(opened) });
 }
 
 /** One result per variant run, with the variants, the dataset and what each variant did. */
-async function runStore(opened: OpenStore, workloadName: string, settings: EcommerceSettings, status: boolean, onResult: (result: Result) => void): Promise<string[]> {
+async function runStore(opened: OpenStore, workloadName: string, settings: EcommerceSettings, status: boolean, onResult: (result: Result) => void, pool?: ProcessPool): Promise<string[]> {
   const workload = ecommerceWorkload(workloadName);
   const store = await describeStore(opened);
   const mismatches: string[] = [];
@@ -107,13 +120,15 @@ async function runStore(opened: OpenStore, workloadName: string, settings: Ecomm
     workload,
     settings,
     status,
+    ...(pool ? { pool } : {}),
     onRun: (run, dataset) => {
       const properties: FlatProperties = {
-        ...flatSettings(settings),
+        ...flatSettings(resolveSettings(workload, settings)),
         // The dataset as its manifest describes it; the run's own `seed` seeds the parameter choices.
         'dataset.seed': dataset.seed,
         customers: dataset.customers,
         orderspercustomer: dataset.ordersPerCustomer,
+        customersperzip: dataset.customersPerZip ?? settings.customersperzip,
         ...Object.fromEntries(Object.entries(run.variants).map(([kind, name]) => [`variant.${kind}`, name])),
       };
       const result = scenarioResult(run.outcome, { scenario: SCENARIO, workloadName: workload.name, properties, store });
@@ -132,7 +147,7 @@ async function runStore(opened: OpenStore, workloadName: string, settings: Ecomm
 /** `results/x.json` -> `results/x-lookup.json` when a run wrote one result per variant. */
 function variantPath(out: string, result: Result, several: boolean): string {
   if (!several) return out;
-  const variants = ['variant.pagination', 'variant.join'].map((k) => result.workload.properties[k]).filter((v) => typeof v === 'string');
+  const variants = variantsOf(result);
   const ext = extname(out) || '.json';
   return join(dirname(out), `${basename(out, extname(out))}-${variants.join('-')}${ext}`);
 }
@@ -156,6 +171,8 @@ export interface EcommercePhaseOptions {
   property: readonly string[];
   threads?: number;
   target?: number;
+  /** Worker processes the run's workers are spread over (`--processes`); default 1. */
+  processes?: number;
   out?: string;
   status: boolean;
 }
@@ -189,12 +206,17 @@ async function ecommercePhase(options: EcommercePhaseOptions): Promise<void> {
   const opened = await open(options.store, options.url, settings);
   const results: Result[] = [];
   let mismatches: string[];
+  let pool: ProcessPool | undefined;
   try {
-    mismatches = await runStore(opened, names[0]!, settings, options.status, (result) => {
+    const processes = Math.min(options.processes ?? 1, settings.threadcount);
+    if (processes > 1) pool = await ProcessPool.start({ store: options.store, url: opened.url, settings: settings.storeSettings, threadcount: settings.threadcount, processes });
+    const print = (result: Result) => {
       process.stdout.write(renderYcsbText(result));
       results.push(result);
-    });
+    };
+    mismatches = await runStore(opened, names[0]!, settings, options.status, print, pool);
   } finally {
+    await pool?.close();
     await opened.store.close();
   }
   if (options.out) for (const r of results) writeResult(variantPath(options.out, r, results.length > 1), r);
@@ -206,7 +228,8 @@ async function ecommercePhase(options: EcommercePhaseOptions): Promise<void> {
 function addCommonOptions(command: Command): Command {
   return command
     .option('--customers <n>', 'customers to seed (each about 4 KB)', positiveInteger('--customers'))
-    .option('--orders-per-customer <n>', 'orders per customer', positiveInteger('--orders-per-customer'))
+    .option('--orders-per-customer <n>', 'orders per customer (default 1, as Altoros 2022)', positiveInteger('--orders-per-customer'))
+    .option('--no-indexes', 'build no secondary index (MongoDB, CouchDB Mango, Couchbase GSI): the queries scan; query tables, index sets and views stay')
     .option('--seed <n>', 'seed of the dataset (seeding) and of the parameter choices (running)', nonNegativeNumber('--seed'))
     .option('--threads <n>', 'threadcount: concurrent workers (bulk writers while seeding)', positiveInteger('--threads'))
     .option('-p, --property <key=value>', 'scenario setting (operationcount, maxexecutiontime, maxoffset, variant, …) or store setting (redis.*, mongodb.*, …); repeatable', collect, [])
@@ -214,6 +237,7 @@ function addCommonOptions(command: Command): Command {
 }
 
 interface CommonOptions {
+  indexes: boolean;
   customers?: number;
   ordersPerCustomer?: number;
   seed?: number;
@@ -238,7 +262,12 @@ export function registerEcommerceSeed(seed: Command): void {
       store: stores[0]!,
       ...(target.url !== undefined ? { url: target.url } : {}),
       workloads: [],
-      property: assignments([...target.settings, ...opts.property], { ...opts, customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers, ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer }),
+      property: assignments([...target.settings, ...opts.property], {
+        ...opts,
+        customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers,
+        ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer,
+        ...(opts.indexes ? {} : { indexes: false }),
+      }),
       ...(opts.out !== undefined ? { out: opts.out } : {}),
       status: !opts.quiet,
     });
@@ -271,6 +300,7 @@ export function registerEcommerceCommand(program: Command): void {
         customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers,
         ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer,
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+        ...(opts.indexes ? {} : { indexes: false }),
       }),
     ]);
     const outDir = opts.outDir ?? join('results', `ecommerce-${new Date().toISOString().replace(/[:.]/g, '-')}`);
@@ -292,7 +322,7 @@ export function registerEcommerceCommand(program: Command): void {
           if (interrupts.signal !== undefined) break;
           mismatches.push(
             ...(await runStore(opened, workload, settings, !opts.quiet, (result) => {
-              const variants = ['variant.pagination', 'variant.join'].map((k) => result.workload.properties[k]).filter((v) => typeof v === 'string');
+              const variants = variantsOf(result);
               writeResult(join(outDir, `${store}-ecommerce-${workload}${variants.map((v) => `-${v}`).join('')}.json`), result);
               results.push(result);
             })),
@@ -305,7 +335,7 @@ export function registerEcommerceCommand(program: Command): void {
     const runs = results.filter((r) => r.phase === 'run');
     const table = `${renderRunTable(runs)}\n${renderServers(runs)}${plansSection(runs)}`;
     process.stdout.write(`\n${table}`);
-    writeFileAtomic(join(outDir, 'comparison.md'), `# E-commerce scenario (Altoros 2022): ${settings.customers} customers × ${settings.orderspercustomer} orders\n\n${table}`);
+    writeFileAtomic(join(outDir, 'comparison.md'), `# E-commerce scenario (Altoros 2022): ${settings.customers} customers × ${settings.orderspercustomer} orders, about ${settings.customersperzip} customers a zip\n\n${table}`);
     process.stderr.write(`results written to ${outDir}\n`);
     writeReportBeside(outDir, results, { title: 'E-commerce scenario (Altoros 2022)' });
     failIfWrong(mismatches);

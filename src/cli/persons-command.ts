@@ -1,8 +1,8 @@
 /**
  * The persons scenario's commands:
  *
- *   docbench seed persons --store X --size N [--nested] [--indexes]     the load phase alone
- *   docbench persons --store X [--size N[,M…]] [--nested] [--indexes] [--out-dir dir]
+ *   docbench seed persons --store X --size N [--nested] [--indexes] [--insert-mode single|bulk]   the load phase alone
+ *   docbench persons --store X [--size N[,M…]] [--nested] [--indexes] [--insert-mode single|bulk] [--out-dir dir]
  *   docbench persons --stores X,Y,… …                                   the comparison across stores
  *   docbench persons --stores X,Y,… --docker …                          the same on the real servers of docker/compose.yaml
  *
@@ -19,7 +19,7 @@ import { PERSONS_DIALECTS } from '../../scenarios/persons/dialects.ts';
 import { DEFAULT_SEED } from '../../scenarios/persons/generator.ts';
 import type { Shape } from '../../scenarios/persons/model.ts';
 import { renderComparison, renderStoreTable } from '../../scenarios/persons/report.ts';
-import { PERSONS_DEFAULTS, runPersons, seedPersons, SIZE_PRESETS, type PersonsSettings, type StoreRun } from '../../scenarios/persons/run.ts';
+import { INSERT_MODES, PERSONS_DEFAULTS, runPersons, seedPersons, SIZE_PRESETS, type InsertMode, type PersonsSettings, type StoreRun } from '../../scenarios/persons/run.ts';
 import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
 import { workloadFromText } from '../workload/properties.ts';
 import { UsageError } from './errors.ts';
@@ -90,8 +90,10 @@ interface CommonOptions extends TargetFlags {
   nested: boolean;
   indexes: boolean;
   seed: number;
+  insertMode: InsertMode;
   batchSize: number;
-  threads: number;
+  /** Absent: the insert mode's default (1 document, or 4 bulk writes, in flight). */
+  threads?: number;
   property: string[];
   quiet: boolean;
 }
@@ -101,15 +103,24 @@ function addCommonOptions(command: Command): Command {
     .option('--nested', 'nested documents: pet, fax and jedi power as arrays of 1–5 values', false)
     .option('--indexes', "build secondary indexes for the queries (Henricsson 2011 used none)", false)
     .option('--seed <n>', 'seed of the generated dataset', seedValue, DEFAULT_SEED)
-    .option('--batch-size <n>', 'documents per bulk write', positive('--batch-size'), PERSONS_DEFAULTS.batchSize)
-    .option('--threads <n>', 'bulk writes in flight at once', positive('--threads'), PERSONS_DEFAULTS.concurrency)
+    .addOption(
+      new Option('--insert-mode <mode>', "single: one insert per document with the store's single-document write, the thesis's insert time; bulk: the store's bulk API in batches")
+        .choices(INSERT_MODES)
+        .default(PERSONS_DEFAULTS.insertMode),
+    )
+    .option('--batch-size <n>', 'documents per bulk write (--insert-mode bulk)', positive('--batch-size'), PERSONS_DEFAULTS.batchSize)
+    .option('--threads <n>', `writes in flight at once (default: ${PERSONS_DEFAULTS.singleConcurrency} document in single mode, ${PERSONS_DEFAULTS.concurrency} bulk writes in bulk mode)`, positive('--threads'))
     .option('-p, --property <key=value>', 'store setting (redis.*, cassandra.*, mongodb.*, couchdb.*, couchbase.*); repeatable', collect, [])
     .option('-q, --quiet', 'no progress bar on stderr', false);
 }
 
+function concurrencyOf(options: CommonOptions): number {
+  return options.threads ?? (options.insertMode === 'single' ? PERSONS_DEFAULTS.singleConcurrency : PERSONS_DEFAULTS.concurrency);
+}
+
 function settingsFor(options: CommonOptions, size: number, repeat: number): PersonsSettings {
   const shape: Shape = options.nested ? 'nested' : 'flat';
-  return { seed: options.seed, size, shape, indexes: options.indexes, batchSize: options.batchSize, concurrency: options.threads, repeat };
+  return { seed: options.seed, size, shape, indexes: options.indexes, insertMode: options.insertMode, batchSize: options.batchSize, concurrency: concurrencyOf(options), repeat };
 }
 
 function resultFile(dir: string, run: StoreRun, phase: 'load' | 'run'): string {
@@ -132,7 +143,7 @@ export function registerPersonsSeed(seed: Command): void {
     checkOutPath(opts.out);
     const settings = settingsFor(opts, opts.size, PERSONS_DEFAULTS.repeat);
     const target = singleTarget(opts, store);
-    const open = await openStore(store, target.url, storeProperties([...target.settings, ...opts.property], opts.threads));
+    const open = await openStore(store, target.url, storeProperties([...target.settings, ...opts.property], concurrencyOf(opts)));
     let run: StoreRun;
     try {
       run = await seedPersons(open, settings, { progress: !opts.quiet });
@@ -165,7 +176,7 @@ export function registerPersonsCommand(program: Command): void {
     const stores = opts.store !== undefined ? storeList(opts.store) : opts.stores !== undefined ? storeList(opts.stores, '--stores') : configured;
     const targets = StoreTargets.resolve(opts, stores, config);
     const outDir = opts.outDir ?? join('results', `persons-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-    const properties = storeProperties([...targets.settings(), ...opts.property], opts.threads);
+    const properties = storeProperties([...targets.settings(), ...opts.property], concurrencyOf(opts));
     const runs: StoreRun[] = [];
     for (const store of stores) {
       const open = await openStore(store, targets.urlOf(store), properties);

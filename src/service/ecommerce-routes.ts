@@ -27,7 +27,7 @@ import { COUNTRIES } from '../../scenarios/ecommerce/geography.ts';
 import type { Dataset } from '../../scenarios/ecommerce/model.ts';
 import { EcommerceOracle } from '../../scenarios/ecommerce/oracle.ts';
 import { ParameterChooser, type QueryKind } from '../../scenarios/ecommerce/queries.ts';
-import { ecommerceDialect, readDataset } from '../../scenarios/ecommerce/session.ts';
+import { datasetOf, ecommerceDialect, readDataset } from '../../scenarios/ecommerce/session.ts';
 import type { EcommerceSettings } from '../../scenarios/ecommerce/settings.ts';
 import { summarizeIds, type AnswerSummary } from '../../scenarios/shared/checksum.ts';
 import { WorkloadError } from '../workload/properties.ts';
@@ -141,7 +141,7 @@ export function registerEcommerceRoutes(app: FastifyInstance, options: Ecommerce
   /** The oracle of the dataset last seen (one pass over its core values to build). */
   let oracle: { key: string; oracle: EcommerceOracle } | null = null;
   const oracleOf = (dataset: Dataset) => {
-    const key = `${dataset.seed}/${dataset.customers}/${dataset.ordersPerCustomer}`;
+    const key = `${dataset.seed}/${dataset.customers}/${dataset.ordersPerCustomer}/${dataset.customersPerZip}`;
     if (oracle?.key !== key) oracle = { key, oracle: new EcommerceOracle(dataset) };
     return oracle.oracle;
   };
@@ -151,7 +151,7 @@ export function registerEcommerceRoutes(app: FastifyInstance, options: Ecommerce
       const dialect = await dialectOf(store);
       return {
         dataset: await dialect.readManifest(),
-        variants: { pagination: [...dialect.variants.pagination], join: [...dialect.variants.join] },
+        variants: Object.fromEntries(Object.entries(dialect.variants).map(([kind, list]) => [kind, [...list]])) as EcommerceInfo['variants'],
         layout: dialect.layout,
         settings: { seed: settings.seed, maxoffset: settings.maxoffset, minlimit: settings.minlimit, maxlimit: settings.maxlimit, requestdistribution: settings.requestdistribution },
         names: NAMES,
@@ -176,7 +176,7 @@ export function registerEcommerceRoutes(app: FastifyInstance, options: Ecommerce
       });
       return undefined;
     }
-    const dataset: Dataset = { seed: manifest.seed, customers: manifest.customers, ordersPerCustomer: manifest.ordersPerCustomer };
+    const dataset: Dataset = datasetOf(manifest);
     const chooser = new ParameterChooser(dataset, new Random(settings.seed, q.stream), settings);
     const truth = oracleOf(dataset);
     if (q.kind === 'pagination') {

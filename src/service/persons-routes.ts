@@ -143,7 +143,7 @@ export function registerPersonsRoutes(app: FastifyInstance, options: PersonsRout
         throw new ValidationError('variant', 'query', `variant: ${store.name} runs the persons queries as ${dialect.variants.map((v) => v.name).join(', ')}`);
       }
       await dialects.ready(dialect, variant);
-      const ids = await dialect.query(variant, queryById(id));
+      const ids = (await dialect.query(variant, queryById(id))).map((r) => r.id);
       return { query: id, variant, count: ids.length, ids };
     });
   });

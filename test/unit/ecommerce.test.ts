@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { Random } from '../../src/workload/random.ts';
 import { customerCore, generateCustomer, generateOrder } from '../../scenarios/ecommerce/generator.ts';
 import { COUNTRIES } from '../../scenarios/ecommerce/geography.ts';
-import { customerId, customerIndexOf, orderId, type Dataset } from '../../scenarios/ecommerce/model.ts';
+import { customerId, customerIndexOf, orderId, orderIndexOf, type Dataset } from '../../scenarios/ecommerce/model.ts';
 import { EcommerceOracle } from '../../scenarios/ecommerce/oracle.ts';
 import { ParameterChooser } from '../../scenarios/ecommerce/queries.ts';
 import { describeNotOk } from '../../scenarios/ecommerce/report.ts';
@@ -35,6 +35,11 @@ describe('ecommerce ids', () => {
     assert.equal(customerIndexOf(customerId(123_456)), 123_456);
     for (const bad of ['customer:12', 'order:0000000001:000', 'customer:00000000x1', '', 'customer:0000000001 ']) assert.equal(customerIndexOf(bad), -1, bad);
   });
+
+  it('parses an order id back to its customer and order number', () => {
+    assert.deepEqual(orderIndexOf(orderId(123_456, 7)), { customer: 123_456, order: 7 });
+    for (const bad of ['order:12:001', customerId(3), 'order:0000000001-000', 'order:0000000001:0x0']) assert.equal(orderIndexOf(bad), undefined, bad);
+  });
 });
 
 describe('ecommerce generator', () => {
@@ -47,8 +52,8 @@ describe('ecommerce generator', () => {
   it('builds customers with the model fields, their own ids and order lists', () => {
     for (const [i, c] of customers.entries()) {
       assert.equal(c._id, customerId(i));
-      assert.equal(c.address.country, customerCore(DATASET.seed, i).country);
-      assert.equal(c.address.zip, customerCore(DATASET.seed, i).zip);
+      assert.equal(c.address.country, customerCore(DATASET, i).country);
+      assert.equal(c.address.zip, customerCore(DATASET, i).zip);
       assert.deepEqual(c.order_list, [0, 1, 2].map((j) => orderId(i, j)));
     }
     for (const { customer, order } of orders) {
@@ -112,8 +117,8 @@ describe('ecommerce oracle', () => {
   });
 
   it('accepts sign-ups after the seeded customers only when they were sent, and misses none a store must show', () => {
-    const signup = Array.from({ length: 50 }, (_, k) => DATASET.customers + k).find((i) => customerCore(DATASET.seed, i).country === customers[0]!.address.country)!;
-    const country = customerCore(DATASET.seed, signup).country;
+    const signup = Array.from({ length: 50 }, (_, k) => DATASET.customers + k).find((i) => customerCore(DATASET, i).country === customers[0]!.address.country)!;
+    const country = customerCore(DATASET, signup).country;
     const all = byCountry(country);
     const params = { country, offset: 0, limit: all.length + 10 };
     const sent = { acknowledged: [customerId(signup)], possible: (id: string) => id === customerId(signup), readsOwnWrites: true };
@@ -237,7 +242,7 @@ describe('ecommerce store query text', () => {
 
   it('Couchbase indexes cover each query and are built deferred', () => {
     const { customers: c, orders: o } = indexStatements('C', 'O');
-    assert.deepEqual(c.map((d) => d.name), ['ecommerce_country_id', 'ecommerce_zip_orders']);
+    assert.deepEqual(c.map((d) => d.name), ['ecommerce_country_id', 'ecommerce_zip_orders', 'ecommerce_search', 'ecommerce_prev_zip', 'ecommerce_devices', 'ecommerce_visited']);
     assert.match(c[0]!.statement, /ON C\(address\.country, META\(\)\.id\)/);
     assert.match(o[0]!.statement, /ON O\(month, sale_price\)/);
     for (const d of [...c, ...o]) assert.match(d.statement, /IF NOT EXISTS .* WITH \{"defer_build": true\}$/);

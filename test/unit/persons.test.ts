@@ -14,7 +14,7 @@ import { resultSchema, type StoreInfo } from '../../src/results/schema.ts';
 import type { DiskSize, PersonsDialect, QueryVariant } from '../../scenarios/persons/dialect.ts';
 import { DEFAULT_SEED, extraOf, generatePerson, generateRecords } from '../../scenarios/persons/generator.ts';
 import { EXTRAS, FIELD, JEDI_POWERS, LIMITS, personId, personIndex, PETS, type NestedPerson, type Person, type PersonRecord, type Shape } from '../../scenarios/persons/model.ts';
-import { expectedAnswers, expectedIds, vacuousQueries } from '../../scenarios/persons/oracle.ts';
+import { bodyChecksum, canonicalBody, expectedAnswers, expectedIds, vacuousQueries, type Expectation } from '../../scenarios/persons/oracle.ts';
 import { matches, QUERIES, queryById, type PersonsQuery, type QueryId } from '../../scenarios/persons/queries.ts';
 import { renderComparison, renderStoreTable } from '../../scenarios/persons/report.ts';
 import { queryStatus, runQueries, type PersonsSettings, type StoreRun } from '../../scenarios/persons/run.ts';
@@ -244,12 +244,15 @@ describe('persons oracle', () => {
       const expected = expectedAnswers({ seed: 99, size, shape });
       for (const q of QUERIES) {
         const ids = Array.from({ length: size }, (_, i) => i).filter((i) => predicates[q.id](doc(generatePerson(99, i, shape)))).map(personId);
-        assert.deepEqual(expected.get(q.id), summarizeIds(ids), `${shape} ${q.id}`);
+        const { count, checksum } = expected.get(q.id)!;
+        assert.deepEqual({ count, checksum }, summarizeIds(ids), `${shape} ${q.id}`);
+        const bodies = ids.map((id) => ({ id, person: generatePerson(99, personIndex(id)!, shape) }));
+        assert.equal(expected.get(q.id)!.bodies, bodyChecksum(bodies.reverse()), `${shape} ${q.id}: the body checksum, in any order`);
         assert.deepEqual([...expectedIds({ seed: 99, size, shape }, q)], ids);
       }
       assert.deepEqual(vacuousQueries(expected), [], 'no query is vacuous at 3000 documents');
     }
-    const tiny = new Map<QueryId, { count: number; checksum: string }>([['Q1', summarizeIds(['person1'])], ['Q4', summarizeIds([])]]);
+    const tiny = new Map<QueryId, Expectation>([['Q1', { ...summarizeIds(['person1']), bodies: '' }], ['Q4', { ...summarizeIds([]), bodies: '' }]]);
     assert.deepEqual(vacuousQueries(tiny), ['Q4']);
   });
 
@@ -278,18 +281,28 @@ const THESIS_MAP = {
   },
 };
 
-/** A dialect over an in-memory dataset; `answer` decides what each query returns. */
+/** What a dialect does to a document on its way back (a store that loses or retypes a field). */
+type Alter = (record: PersonRecord, query: PersonsQuery) => PersonRecord;
+
+/** A dialect over an in-memory dataset; `answer` decides which ids each query returns, `alter` what their documents look like. */
 class MemoryDialect implements PersonsDialect {
   readonly variants: readonly QueryVariant[] = [{ name: 'memory', description: 'in-memory filter' }];
   records: PersonRecord[] = [];
-  constructor(private readonly answer: (query: PersonsQuery, records: PersonRecord[]) => string[]) {}
+  constructor(
+    private readonly answer: (query: PersonsQuery, records: PersonRecord[]) => string[],
+    private readonly alter: Alter = (r) => r,
+  ) {}
   async drop() {}
   async prepare() {}
   async insertMany(records: readonly PersonRecord[]) {
     this.records.push(...records);
   }
+  async insertOne(record: PersonRecord) {
+    this.records.push(record);
+  }
   async query(_variant: string, query: PersonsQuery) {
-    return this.answer(query, this.records);
+    const byId = new Map(this.records.map((r) => [r.id, r]));
+    return this.answer(query, this.records).map((id) => this.alter(byId.get(id) ?? { id, person: {} as Person }, query));
   }
   async sizeOnDisk(): Promise<DiskSize> {
     return { method: 'unavailable: in memory' };
@@ -299,9 +312,9 @@ class MemoryDialect implements PersonsDialect {
 const SETTINGS = (shape: Shape): PersonsSettings => ({ seed: DEFAULT_SEED, size: 2000, shape, indexes: false, batchSize: 500, concurrency: 1, repeat: 2 });
 const STORE_INFO: StoreInfo = { name: 'memory', url: 'memory://', server: 'none', serverVersion: '0', driver: 'none', localTarget: false };
 
-async function verifyRun(shape: Shape, answer: (query: PersonsQuery, records: PersonRecord[]) => string[]) {
+async function verifyRun(shape: Shape, answer: (query: PersonsQuery, records: PersonRecord[]) => string[], alter?: Alter) {
   const settings = SETTINGS(shape);
-  const dialect = new MemoryDialect(answer);
+  const dialect = new MemoryDialect(answer, alter);
   await dialect.insertMany(generateRecords(settings.seed, shape, 0, settings.size));
   const timer = new ScenarioTimer();
   const expectations = expectedAnswers(settings);
@@ -349,6 +362,29 @@ describe('verification against the oracle', () => {
     assert.match(extra.failures[0]!, /Q3 .*1 unexpected, e\.g\. person1999999/);
     const twice = await verifyRun('flat', (q, r) => (q.id === 'Q2' ? [...right(q, r), right(q, r)[0]!] : right(q, r)));
     assert.match(twice.failures[0]!, /Q2 .*returned more than once: person\d+/);
+  });
+
+  it('the right ids with a document altered on the way back (a field lost, a number as a string, an array grown) fail, naming the document', async () => {
+    const first = new Map<string, string>();
+    const once = (change: (person: Record<string, unknown>) => void): Alter => (r, q) => {
+      if ((first.get(q.id) ?? (first.set(q.id, r.id), r.id)) !== r.id) return r;
+      const person = structuredClone(r.person) as unknown as Record<string, unknown>;
+      change(person);
+      return { id: r.id, person: person as unknown as Person };
+    };
+    const lost = await verifyRun('flat', right, once((p) => delete p.telephone));
+    assert.equal(lost.failures.length, 5, lost.failures.join('\n'));
+    assert.match(lost.failures[0]!, /^memory \[memory\] Q1: the right \d+ ids, but document person\d+ differs: expected \{"age":\d+,.*"telephone":"\d+"\}, got \{"age":\d+,.*"salary":\d+\}$/);
+    assert.equal(queryStatus(lost.run, 'memory', 'Q1'), 'WRONG');
+    first.clear();
+    const text = await verifyRun('flat', right, once((p) => (p.salary = String(p.salary))));
+    assert.match(text.failures[0]!, /"salary":"\d+"/);
+    first.clear();
+    const longer = once((p) => (p.pet = [...(p.pet as string[]), 'Horse', 'Horse', 'Horse', 'Horse', 'Horse']));
+    const cut = await verifyRun('nested', right, (r, q) => (q.id === 'Q4' ? longer(r, q) : r));
+    assert.deepEqual(cut.failures.map((f) => f.split(' ')[2]), ['Q4:']);
+    // Key order is the store's business: the same fields in another order are the same document.
+    assert.equal(canonicalBody('person1', { age: 30, name: 'ab', salary: 10000, telephone: '0' }), canonicalBody('person1', { telephone: '0', salary: 10000, name: 'ab', age: 30 }));
   });
 
   it('checkAnswer is order-independent', () => {
@@ -499,6 +535,7 @@ describe('persons CLI: bad input', () => {
     [['persons'], /^docbench: --store \(or --stores\) is required/],
     [['persons', '--stores', 'redis,mongodb', '--url', 'redis://127.0.0.1:1'], /^docbench: --url names one server/],
     [['persons', '--store', 'redis', '--docker', '--url', 'redis://127.0.0.1:1'], /^docbench: give --url or --docker, not both$/],
+    [['persons', '--store', 'redis', '--insert-mode', 'batch'], /^docbench: error: option '--insert-mode <mode>' argument 'batch' is invalid\. Allowed choices are single, bulk\.$/],
   ];
   for (const [args, pattern] of cases) {
     it(args.join(' '), () => assertUserError(runDocbench(args, { cwd: work }), pattern));

@@ -30,6 +30,9 @@
  *   update      UPDATE … SET the four changed columns. Like every Cassandra write it is an upsert
  *               (it cannot tell a missing customer without a lightweight transaction); the
  *               workloads only update seeded customers.
+ * Pagination without ORDER BY (`ordered=false`) reads the same slice: a partition has one order.
+ * YCSB-JSON's other queries and their tables: cassandra-soe.ts. All these tables are the data
+ * model (CQL has no other way to answer the questions): `indexes=false` changes nothing here.
  * Seeding writes every table with the driver's executeConcurrent (unlogged, bounded concurrency).
  * The keyspace is the store's, created when missing with the store's `cassandra.replication`.
  * Plans: each statement executed once more with query tracing (which table and partition it
@@ -44,10 +47,11 @@ import cassandra from 'cassandra-driver';
 import { cqlIdentifier, type CassandraHandle } from '../../../src/stores/cassandra/handle.ts';
 import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { CustomerKey, EcommerceDialect, ExplainRequest, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type { CustomerKey, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
+import { CassandraSoe, SOE_LAYOUT, SOE_VARIANTS, type Statement } from './cassandra-soe.ts';
 
 /** In-flight statements while seeding (the driver allows 2048 per connection; stay well below). */
 const SEED_CONCURRENCY = 128;
@@ -55,6 +59,7 @@ const SEED_CONCURRENCY = 128;
 const JOIN_CONCURRENCY = 32;
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
+  ...SOE_VARIANTS,
   pagination: [{ name: 'query-table', description: 'customers_by_country (partition country, clustered by customer_id): LIMIT offset+limit, first offset rows skipped in the client' }],
   join: [
     { name: 'zip-month-table', description: 'one partition of orders_by_zip_month (zip copied onto each order when written); SUM in the client' },
@@ -66,6 +71,7 @@ const LAYOUT = [
   'cassandra: query-first tables: customers/orders by id, customers_by_country and customers_by_zip (clustered by id), orders_by_customer (clustered by month), orders_by_zip_month',
   'cassandra: nested customer parts as user-defined types; a sign-up is one LOGGED BATCH over its three tables',
   'cassandra: no OFFSET in CQL: LIMIT offset+limit and skip in the client; JOIN and SUM in the client',
+  SOE_LAYOUT,
 ];
 
 const CUSTOMER_COLUMNS = [
@@ -79,15 +85,11 @@ const ORDER_COLUMNS = [
   'tax', 'coupon', 'department', 'product_name',
 ] as const;
 
-interface Statement {
-  query: string;
-  params: unknown[];
-}
-
-class CassandraDialect implements EcommerceDialect, QueryExplainer {
+class CassandraDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
   readonly variants = VARIANTS;
   readonly layout = LAYOUT;
   readonly readsOwnWrites = true;
+  readonly soe: CassandraSoe;
   private readonly client: cassandra.Client;
   private readonly keyspace: string;
   private readonly ks: string;
@@ -100,6 +102,7 @@ class CassandraDialect implements EcommerceDialect, QueryExplainer {
     const t = (name: string) => `${this.ks}.${name}`;
     const c = t(NAMES.customers);
     const o = t(NAMES.orders);
+    this.soe = new CassandraSoe(handle, t, c);
     this.q = {
       insertCustomer: `INSERT INTO ${c} (${CUSTOMER_COLUMNS.join(', ')}) VALUES (${CUSTOMER_COLUMNS.map(() => '?').join(', ')})`,
       insertOrder: `INSERT INTO ${o} (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_COLUMNS.map(() => '?').join(', ')})`,
@@ -131,10 +134,10 @@ class CassandraDialect implements EcommerceDialect, QueryExplainer {
       `CREATE TYPE IF NOT EXISTS ${ks}.ecommerce_address (street text, city text, zip text, country text, geo_region text, prev_address frozen<ecommerce_prev_address>)`,
       `CREATE TYPE IF NOT EXISTS ${ks}.ecommerce_child (first_name text, gender text, age int)`,
       `CREATE TYPE IF NOT EXISTS ${ks}.ecommerce_visited_place (country text, cities list<text>)`,
-      `CREATE TABLE IF NOT EXISTS ${ks}.${NAMES.customers} (id text PRIMARY KEY, doc_id text, gid text, first_name text, middle_name text, last_name text,
+      `CREATE TABLE IF NOT EXISTS ${ks}.${NAMES.customers} (id text PRIMARY KEY, doc_id bigint, gid text, first_name text, middle_name text, last_name text,
         ballance_current text, dob text, email text, is_active boolean, linear_score int, weighted_score int, phone_country text,
         phone_by_country text, age_group text, age_by_group int, url_protocol text, url_site text, url_domain text, url text,
-        devices list<text>, linked_devices list<text>, address frozen<ecommerce_address>, children list<frozen<ecommerce_child>>,
+        devices list<text>, linked_devices list<frozen<list<text>>>, address frozen<ecommerce_address>, children list<frozen<ecommerce_child>>,
         visited_places list<frozen<ecommerce_visited_place>>, order_list list<text>)`,
       `CREATE TABLE IF NOT EXISTS ${ks}.${NAMES.orders} (id text PRIMARY KEY, customer_id text, year int, month int, day int, weekday text,
         quantity int, list_price double, discount_amount_percent int, sale_price double, tax double, coupon text, department text, product_name text)`,
@@ -143,11 +146,12 @@ class CassandraDialect implements EcommerceDialect, QueryExplainer {
       `CREATE TABLE IF NOT EXISTS ${ks}.ecommerce_orders_by_customer (customer_id text, month int, order_id text, sale_price double, PRIMARY KEY ((customer_id), month, order_id))`,
       `CREATE TABLE IF NOT EXISTS ${ks}.ecommerce_orders_by_zip_month (zip text, month int, order_id text, sale_price double, PRIMARY KEY ((zip, month), order_id))`,
       `CREATE TABLE IF NOT EXISTS ${ks}.${NAMES.meta} (name text PRIMARY KEY, manifest text)`,
+      ...this.soe.ddl(ks),
     ];
   }
 
   async drop(): Promise<void> {
-    const tables = [NAMES.customers, NAMES.orders, 'ecommerce_customers_by_country', 'ecommerce_customers_by_zip', 'ecommerce_orders_by_customer', 'ecommerce_orders_by_zip_month', NAMES.meta];
+    const tables = [NAMES.customers, NAMES.orders, 'ecommerce_customers_by_country', 'ecommerce_customers_by_zip', 'ecommerce_orders_by_customer', 'ecommerce_orders_by_zip_month', NAMES.meta, ...this.soe.tables];
     if (!(await this.keyspaceExists())) return;
     for (const table of tables) await this.client.execute(`DROP TABLE IF EXISTS ${this.ks}.${table}`);
     for (const type of ['ecommerce_address', 'ecommerce_prev_address', 'ecommerce_owner', 'ecommerce_child', 'ecommerce_visited_place']) {
@@ -179,7 +183,12 @@ class CassandraDialect implements EcommerceDialect, QueryExplainer {
       { query: this.q.insertCustomer, params: this.customerRow(c) },
       { query: this.q.insertByCountry, params: [c.address.country, c._id] },
       { query: this.q.insertByZip, params: [c.address.zip, c._id] },
+      ...this.soe.statements(c),
     ];
+  }
+
+  async buildIndexes(): Promise<string[]> {
+    return [await this.soe.buildIndexes()];
   }
 
   async insertMany(batch: SeedBatch): Promise<void> {
@@ -212,12 +221,17 @@ class CassandraDialect implements EcommerceDialect, QueryExplainer {
     await this.client.execute(this.q.writeManifest, [JSON.stringify(manifest)], { prepare: true });
   }
 
+  /** The rows of YCSB-JSON's query tables are made from the customer's fields: read first, then everything deleted. */
   async removeCustomers(customers: readonly CustomerKey[]): Promise<void> {
-    const statements: Statement[] = customers.flatMap((c) => [
-      { query: this.q.deleteCustomer, params: [c.id] },
-      { query: this.q.deleteByCountry, params: [c.country, c.id] },
-      { query: this.q.deleteByZip, params: [c.zip, c.id] },
-    ]);
+    const stored = await this.soe.indexedFields(customers.map((c) => c.id));
+    const statements: Statement[] = [
+      ...stored.flatMap((c) => this.soe.statements(c, true)),
+      ...customers.flatMap((c) => [
+        { query: this.q.deleteCustomer!, params: [c.id] },
+        { query: this.q.deleteByCountry!, params: [c.country, c.id] },
+        { query: this.q.deleteByZip!, params: [c.zip, c.id] },
+      ]),
+    ];
     if (statements.length > 0) await cassandra.concurrent.executeConcurrent(this.client, statements as { query: string; params: any[] }[], { concurrencyLevel: SEED_CONCURRENCY });
   }
 
@@ -262,6 +276,7 @@ class CassandraDialect implements EcommerceDialect, QueryExplainer {
   }
 
   async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
+    if (request.kind !== 'pagination' && request.kind !== 'join') return this.soe.explain(request);
     if (request.kind === 'pagination') {
       const { country, offset, limit } = request.params;
       return { ...(await this.handle.trace(this.q.page, [country, offset + limit], offset + limit)), indexExpected: true };
@@ -310,7 +325,7 @@ function customerFromRow(row: cassandra.types.Row): Customer {
   const address = row.get('address') as Customer['address'];
   return {
     _id: row.get('id'),
-    doc_id: row.get('doc_id'),
+    doc_id: (row.get('doc_id') as cassandra.types.Long).toNumber(),
     gid: row.get('gid'),
     first_name: row.get('first_name'),
     middle_name: row.get('middle_name'),
@@ -330,7 +345,7 @@ function customerFromRow(row: cassandra.types.Row): Customer {
     url_domain: row.get('url_domain'),
     url: row.get('url'),
     devices: list(row.get('devices')),
-    linked_devices: list(row.get('linked_devices')),
+    linked_devices: list<string[] | null>(row.get('linked_devices')).map((group) => list(group)),
     address,
     children: list(row.get('children')),
     visited_places: list<{ country: string; cities: string[] | null }>(row.get('visited_places')).map((p) => ({ country: p.country, cities: list(p.cities) })),

@@ -22,7 +22,8 @@
  *
  * Operations (prepared statements, positional parameters)
  *   pagination  SELECT RAW META(c).id FROM customers AS c WHERE c.address.country = $1
- *               ORDER BY META(c).id OFFSET $2 LIMIT $3
+ *               ORDER BY META(c).id OFFSET $2 LIMIT $3 (`ordered=false`: seed 002's own, without
+ *               the ORDER BY)
  *   join        both of seed 002's JOINs, measured separately:
  *               `ansi`     INNER JOIN orders AS o ON META(o).id IN c.order_list
  *               `on-keys`  INNER JOIN orders AS o ON KEYS c.order_list (index join)
@@ -34,6 +35,9 @@
  * index after its insert was acknowledged, so this store does not read its own writes in queries
  * (the oracle allows that, and still requires every seeded customer). After the index build, one
  * query of each kind runs with request_plus, so the indexes have caught up with the whole load.
+ *
+ * YCSB-JSON's other queries and their indexes: couchbase-soe.ts. Without `--indexes` only the
+ * primary indexes exist, and every query is a primary scan.
  *
  * Plans: EXPLAIN of the same statement, and one run with profile=phases (index entries scanned,
  * documents fetched).
@@ -52,10 +56,11 @@ import {
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { HandleOf } from '../../../src/stores/stores.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { CustomerKey, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type { CustomerKey, EcommerceContext, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import { customerId, orderId, type Customer, type CustomerPatch, type Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
+import { CouchbaseSoe, soeIndexStatements, SOE_VARIANTS } from './couchbase-soe.ts';
 
 const MANIFEST_KEY = `${NAMES.prefix}:manifest`;
 /** Concurrent KV removals when dropping without SQL++. */
@@ -63,9 +68,9 @@ const REMOVE_CONCURRENCY = 64;
 
 export type JoinVariant = 'ansi' | 'on-keys';
 
-/** Seed 002 §4.3.2 with an ORDER BY on the key, so a page is one exact list. */
-export function paginationStatement(customers: string): string {
-  return `SELECT RAW META(c).id FROM ${customers} AS c WHERE c.address.country = $1 ORDER BY META(c).id OFFSET $2 LIMIT $3`;
+/** Seed 002 §4.3.2 with an ORDER BY on the key, so a page is one exact list (or as seed 002 wrote it, without). */
+export function paginationStatement(customers: string, ordered = true): string {
+  return `SELECT RAW META(c).id FROM ${customers} AS c WHERE c.address.country = $1 ${ordered ? 'ORDER BY META(c).id ' : ''}OFFSET $2 LIMIT $3`;
 }
 
 /** Seed 002 Table 4.4.2 as ANSI JOIN or as index join (ON KEYS). */
@@ -89,12 +94,14 @@ export function indexStatements(customers: string, orders: string): { customers:
     customers: [
       { name: 'ecommerce_country_id', statement: `CREATE INDEX \`ecommerce_country_id\` IF NOT EXISTS ON ${customers}(address.country, META().id) ${deferred}` },
       { name: 'ecommerce_zip_orders', statement: `CREATE INDEX \`ecommerce_zip_orders\` IF NOT EXISTS ON ${customers}(address.zip, order_list) ${deferred}` },
+      ...soeIndexStatements(customers),
     ],
     orders: [{ name: 'ecommerce_month_sale', statement: `CREATE INDEX \`ecommerce_month_sale\` IF NOT EXISTS ON ${orders}(month, sale_price) ${deferred}` }],
   };
 }
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
+  ...SOE_VARIANTS,
   pagination: [{ name: 'sqlpp', description: 'SQL++ WHERE c.address.country = $1 ORDER BY META(c).id OFFSET $2 LIMIT $3 on GSI (address.country, META().id)' }],
   join: [
     { name: 'ansi', description: 'SQL++ ANSI JOIN ON META(o).id IN c.order_list, GROUP BY month, zip, SUM(sale_price) (seed 002 Table 4.4.2)' },
@@ -106,6 +113,8 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
   readonly variants = VARIANTS;
   readonly layout: readonly string[];
   readonly readsOwnWrites = false;
+  readonly soe: CouchbaseSoe;
+  private readonly indexes: boolean;
   private readonly caps: ReturnType<HandleOf<'couchbase'>['capabilities']>;
   /** The dialect creates and drops its own collections (needs management and SQL++). */
   private readonly ownCollections: boolean;
@@ -114,20 +123,27 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
   private readonly customersKeyspace: string;
   private readonly ordersKeyspace: string;
 
-  constructor(private readonly handle: HandleOf<'couchbase'>) {
+  constructor(
+    private readonly handle: HandleOf<'couchbase'>,
+    context: EcommerceContext,
+  ) {
+    this.indexes = context.indexes ?? true;
     this.caps = handle.capabilities();
     this.ownCollections = this.caps.management && this.caps.query;
     this.customerCollection = this.ownCollections ? NAMES.customers : this.caps.collection;
     this.orderCollection = this.ownCollections ? NAMES.orders : this.caps.collection;
     this.customersKeyspace = handle.keyspace(this.customerCollection);
     this.ordersKeyspace = handle.keyspace(this.orderCollection);
+    this.soe = new CouchbaseSoe(handle, this.customersKeyspace, this.ordersKeyspace, this.indexes);
     this.layout = [
       this.ownCollections
         ? `couchbase: collections ${this.customersKeyspace} and ${this.ordersKeyspace}, written through KV, queried with SQL++`
         : `couchbase: customers and orders both in ${this.customersKeyspace} (no DDL: management or query off), written through KV`,
-      this.caps.query
-        ? 'couchbase: GSI primary indexes, (address.country, META().id), (address.zip, order_list) and orders (month, sale_price); queries not_bounded'
-        : 'couchbase: no query service (couchbase.query=false): pagination and JOIN are UNSUPPORTED, key-value operations run',
+      !this.caps.query
+        ? 'couchbase: no query service (couchbase.query=false): every query is UNSUPPORTED, key-value operations run'
+        : this.indexes
+          ? 'couchbase: GSI primary indexes, (address.country, META().id), (address.zip, order_list), orders (month, sale_price) and the indexes of YCSB-JSON\'s other queries; queries not_bounded'
+          : 'couchbase: primary indexes only (indexes=false): every query is a primary scan; queries not_bounded',
     ];
   }
 
@@ -205,10 +221,12 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
       [this.customersKeyspace, this.customerCollection, indexes.customers],
       [this.ordersKeyspace, this.orderCollection, indexes.orders],
     ] as const) {
+      if (!this.indexes) break;
       await this.handle.buildDeferredIndexes(keyspace, collection, list);
       const names = list.map((i) => i.name);
       built.push(`couchbase: GSI ${names.join(', ')} on ${keyspace}, created deferred, one BUILD INDEX`);
     }
+    if (!this.indexes) built.push('couchbase: primary indexes only (indexes=false)');
     // Let the indexes catch up with the whole load before the first timed (not_bounded) query.
     const consistent = { scanConsistency: QueryScanConsistency.RequestPlus, readOnly: true };
     await this.handle.queryRows(paginationStatement(this.customersKeyspace), { ...consistent, parameters: ['', 0, 1] });
@@ -245,7 +263,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
   async pagination(variant: string, params: PageParams): Promise<string[]> {
     checkVariant('pagination', variant);
     this.handle.requireQuery('PAGINATION');
-    return this.handle.queryRows<string>(paginationStatement(this.customersKeyspace), {
+    return this.handle.queryRows<string>(paginationStatement(this.customersKeyspace, params.ordered !== false), {
       parameters: [params.country, params.offset, params.limit],
       adhoc: false,
       readOnly: true,
@@ -265,11 +283,12 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
 
   async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
     checkVariant(request.kind, variant);
+    if (request.kind !== 'pagination' && request.kind !== 'join') return this.soe.explain(request);
     const plan =
       request.kind === 'pagination'
-        ? await this.handle.explain(paginationStatement(this.customersKeyspace), [request.params.country, request.params.offset, request.params.limit])
+        ? await this.handle.explain(paginationStatement(this.customersKeyspace, request.params.ordered !== false), [request.params.country, request.params.offset, request.params.limit])
         : await this.handle.explain(joinStatement(variant as JoinVariant, this.customersKeyspace, this.ordersKeyspace), [request.params.zip, request.params.month]);
-    return { ...plan, indexExpected: true };
+    return { ...plan, indexExpected: this.indexes };
   }
 
   async readCustomer(id: string): Promise<Customer | null> {
@@ -315,5 +334,5 @@ function checkVariant(kind: QueryKind, variant: string): void {
 
 export const dialect: EcommerceDialectDefinition<'couchbase'> = {
   store: 'couchbase',
-  create: (handle) => new CouchbaseDialect(handle),
+  create: (handle, context) => new CouchbaseDialect(handle, context),
 };

@@ -24,6 +24,9 @@
  *   insert      insertOne (a duplicate _id is an error, E11000)
  *   update      updateOne({_id}, {$set: changed fields}); matchedCount says whether it existed
  *   read        findOne({_id})
+ * Pagination without ORDER BY (`-p ordered=false`): the same find without the sort, as seed 002.
+ * YCSB-JSON's other queries and their indexes: mongodb-soe.ts.
+ * Without `--indexes` no secondary index is built: every query is a collection scan.
  * Reads go to the primary (the driver's default), so a query sees every acknowledged write.
  * Plans: `explain("executionStats")` of the same find or aggregation (both steps of `two-phase`).
  */
@@ -32,10 +35,11 @@ import { mongoPlan } from '../../../src/stores/mongodb/explain.ts';
 import type { MongodbHandle } from '../../../src/stores/mongodb/handle.ts';
 import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { CustomerKey, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type { CustomerKey, EcommerceContext, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
+import { MongodbSoe, SOE_INDEXES, SOE_VARIANTS } from './mongodb-soe.ts';
 
 const MANIFEST_ID = 'manifest';
 
@@ -44,18 +48,23 @@ type OrderDoc = Order & Document;
 type ManifestDoc = Manifest & { _id: string };
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
-  pagination: [{ name: 'find', description: 'find({address.country}, projection _id).sort({_id: 1}).skip().limit(), covered by the index {address.country: 1, _id: 1}' }],
+  ...SOE_VARIANTS,
+  pagination: [{ name: 'find', description: 'find({address.country}, projection _id).sort({_id: 1}).skip().limit(), covered by the index {address.country: 1, _id: 1} (ordered=false: no sort)' }],
   join: [
     { name: 'lookup', description: 'aggregate: $match address.zip, $lookup orders by order_list, $unwind, $match month, $group $sum sale_price, $sort' },
     { name: 'two-phase', description: 'seed 002 Table 4.4.2: find the zip\'s customers (order_list), then aggregate orders {_id: {$in}, month} with $group $sum' },
   ],
 };
 
-const LAYOUT = [
-  `mongodb: collections ${NAMES.customers} and ${NAMES.orders}, documents keyed by _id; the manifest in ${NAMES.meta}`,
-  'mongodb: indexes {address.country: 1, _id: 1} and {address.zip: 1} on customers, {month: 1} on orders, built after the load',
-  'mongodb: reads from the primary (driver default): queries see every acknowledged write',
-];
+function layout(indexes: boolean): string[] {
+  return [
+    `mongodb: collections ${NAMES.customers} and ${NAMES.orders}, documents keyed by _id; the manifest in ${NAMES.meta}`,
+    indexes
+      ? `mongodb: indexes {address.country: 1, _id: 1}, {address.zip: 1}, ${SOE_INDEXES.map((i) => `{${Object.keys(i.key).join(', ')}}`).join(', ')} on customers, {month: 1} on orders, built after the load`
+      : 'mongodb: no secondary index (indexes=false): every query is a collection scan',
+    'mongodb: reads from the primary (driver default): queries see every acknowledged write',
+  ];
+}
 
 /** The `lookup` variant's pipeline on the customers collection. */
 export function lookupPipeline(params: JoinParams): Document[] {
@@ -80,16 +89,24 @@ function ordersSumPipeline(orderIds: readonly string[], month: number): Document
 
 class MongodbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
   readonly variants = VARIANTS;
-  readonly layout = LAYOUT;
+  readonly layout: readonly string[];
   readonly readsOwnWrites = true;
+  readonly soe: MongodbSoe;
+  private readonly indexes: boolean;
   private readonly customers: Collection<CustomerDoc>;
   private readonly orders: Collection<OrderDoc>;
   private readonly meta: Collection<ManifestDoc>;
 
-  constructor(private readonly handle: MongodbHandle) {
+  constructor(
+    private readonly handle: MongodbHandle,
+    context: EcommerceContext,
+  ) {
+    this.indexes = context.indexes ?? true;
+    this.layout = layout(this.indexes);
     this.customers = handle.collection<CustomerDoc>(NAMES.customers);
     this.orders = handle.collection<OrderDoc>(NAMES.orders);
     this.meta = handle.collection<ManifestDoc>(NAMES.meta);
+    this.soe = new MongodbSoe(this.customers, this.indexes);
   }
 
   async drop(): Promise<void> {
@@ -112,13 +129,15 @@ class MongodbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
   }
 
   async buildIndexes(): Promise<string[]> {
+    if (!this.indexes) return ['mongodb: no secondary index built (indexes=false)'];
     // createIndexes returns once the indexes are built (the load is over: nothing else writes).
     await this.customers.createIndexes([
       { key: { 'address.country': 1, _id: 1 }, name: 'ecommerce_country_id' },
       { key: { 'address.zip': 1 }, name: 'ecommerce_zip' },
+      ...SOE_INDEXES.map((i) => ({ key: { ...i.key }, name: i.name })),
     ]);
     await this.orders.createIndexes([{ key: { month: 1 }, name: 'ecommerce_month' }]);
-    return ['mongodb: built {address.country: 1, _id: 1} and {address.zip: 1} on customers, {month: 1} on orders (createIndexes)'];
+    return [`mongodb: built {address.country: 1, _id: 1}, {address.zip: 1} and YCSB-JSON's query indexes (${SOE_INDEXES.map((i) => i.name).join(', ')}) on customers, {month: 1} on orders (createIndexes)`];
   }
 
   async readManifest(): Promise<Manifest | null> {
@@ -145,7 +164,8 @@ class MongodbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
   }
 
   private page(params: PageParams): FindCursor<CustomerDoc> {
-    return this.customers.find({ 'address.country': params.country }, { projection: { _id: 1 } }).sort({ _id: 1 }).skip(params.offset).limit(params.limit);
+    const find = this.customers.find({ 'address.country': params.country }, { projection: { _id: 1 } });
+    return (params.ordered === false ? find : find.sort({ _id: 1 })).skip(params.offset).limit(params.limit);
   }
 
   private customersOfZip(params: JoinParams): FindCursor<CustomerDoc> {
@@ -154,16 +174,17 @@ class MongodbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
 
   async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
     checkVariant(request.kind, variant);
-    if (request.kind === 'pagination') return { ...mongoPlan(await this.page(request.params).explain('executionStats')), indexExpected: true };
+    if (request.kind === 'pagination') return { ...mongoPlan(await this.page(request.params).explain('executionStats')), indexExpected: this.indexes };
+    if (request.kind !== 'join') return this.soe.explain(request);
     const params = request.params;
     const returned = (await this.join(variant, params)).length;
     if (variant === 'lookup') {
-      return { ...mongoPlan(await this.customers.aggregate(lookupPipeline(params)).explain('executionStats'), returned), indexExpected: true };
+      return { ...mongoPlan(await this.customers.aggregate(lookupPipeline(params)).explain('executionStats'), returned), indexExpected: this.indexes };
     }
     const orderIds = (await this.customersOfZip(params).toArray()).flatMap((c) => c.order_list ?? []);
     const steps = [{ label: 'customers of the zip', plan: mongoPlan(await this.customersOfZip(params).explain('executionStats')) }];
     if (orderIds.length > 0) steps.push({ label: 'orders of the month', plan: mongoPlan(await this.orders.aggregate(ordersSumPipeline(orderIds, params.month)).explain('executionStats'), returned) });
-    return { ...combineEvidence(steps), returned, indexExpected: true };
+    return { ...combineEvidence(steps), returned, indexExpected: this.indexes };
   }
 
   async join(variant: string, params: JoinParams): Promise<JoinRow[]> {
@@ -204,5 +225,5 @@ function checkVariant(kind: QueryKind, variant: string): void {
 
 export const dialect: EcommerceDialectDefinition<'mongodb'> = {
   store: 'mongodb',
-  create: (handle) => new MongodbDialect(handle),
+  create: (handle, context) => new MongodbDialect(handle, context),
 };

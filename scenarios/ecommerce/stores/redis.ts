@@ -6,17 +6,19 @@
  *   - one hash per document, `ecommerce:customer:…` / `ecommerce:order:…`; each top-level field
  *     is a hash field holding its JSON text, so nested values (address, children) keep their
  *     shape and a scalar field can be changed alone with HSET, no read-modify-write;
- *   - application-maintained indexes, written in the same MULTI/EXEC (or Lua script) as the
- *     document: a sorted set per country (`ecommerce:idx:country:<country>`, every score 0, so
- *     members are ordered by id, byte-wise) and a set per postal code (`ecommerce:idx:zip:<zip>`).
+ *   - application-maintained indexes, written with the document (pipelined while seeding, in
+ *     the same Lua script for a sign-up): sorted sets with every score 0, so members are ordered
+ *     by id, byte-wise, per country, per postal code and per value YCSB-JSON's other queries
+ *     filter on, and a hash from device id to customer (redis-soe.ts lists them). They are the
+ *     data model: `indexes=false` changes nothing here.
  *
  * Operations
  *   pagination  ZRANGE idx:country:<c> offset offset+limit-1: the page by rank, already in id
- *               order, one command.
- *   join        application-side, three round trips: SMEMBERS idx:zip:<z>; a pipeline of
+ *               order, one command (also for `ordered=false`: the set has one order).
+ *   join        application-side, three round trips: ZRANGE idx:zip:<z> 0 -1; a pipeline of
  *               HGET order_list for those customers; a pipeline of HMGET month sale_price for
  *               their orders; filter the month and sum in the client.
- *   insert      a Lua script: refuse an existing id, else HSET the fields plus ZADD and SADD,
+ *   insert      a Lua script: refuse an existing id, else HSET the fields plus every index entry,
  *               atomically (MULTI cannot make a write conditional).
  *   update      a Lua script: HSET the changed fields only when the customer exists.
  *   read        HGETALL, every field parsed from JSON.
@@ -30,19 +32,21 @@ import type { CustomerKey, EcommerceDialect, ExplainRequest, Manifest, QueryExpl
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
+import { countryKey, DEVICE_KEY, docKey, indexEntries, INDEXED_FIELDS, RedisSoe, SOE_VARIANTS, zipKey, type IndexedFields } from './redis-soe.ts';
 
 const P = NAMES.prefix;
-const docKey = (id: string) => `${P}:${id}`;
-const countryKey = (country: string) => `${P}:idx:country:${country}`;
-const zipKey = (zip: string) => `${P}:idx:zip:${zip}`;
 const MANIFEST_KEY = `${P}:manifest`;
 
-/** KEYS[1] document, KEYS[2] country index, KEYS[3] zip index; ARGV[1] id, then field/value pairs. */
+/**
+ * KEYS[1] document, KEYS[2] the device hash, KEYS[3…] the sorted sets the customer joins;
+ * ARGV[1] id, ARGV[2] n, ARGV[3 … 2+n] its devices, then the document's field/value pairs.
+ */
 const INSERT_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('document ' .. ARGV[1] .. ' exists') end
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
-redis.call('ZADD', KEYS[2], 0, ARGV[1])
-redis.call('SADD', KEYS[3], ARGV[1])
+local n = tonumber(ARGV[2])
+redis.call('HSET', KEYS[1], unpack(ARGV, 3 + n))
+for i = 3, #KEYS do redis.call('ZADD', KEYS[i], 0, ARGV[1]) end
+for i = 3, 2 + n do redis.call('HSET', KEYS[2], ARGV[i], ARGV[1]) end
 return 1`;
 
 /** KEYS[1] document; ARGV field/value pairs. */
@@ -52,13 +56,14 @@ redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1`;
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
+  ...SOE_VARIANTS,
   pagination: [{ name: 'zrange', description: 'ZRANGE on a per-country sorted set (score 0, members ordered by id) by rank: OFFSET/LIMIT in one command' }],
-  join: [{ name: 'app-join', description: 'SMEMBERS of the zip set, pipelined HGET order_list, pipelined HMGET month sale_price; filter and SUM in the client' }],
+  join: [{ name: 'app-join', description: 'ZRANGE of the zip set, pipelined HGET order_list, pipelined HMGET month sale_price; filter and SUM in the client' }],
 };
 
 const LAYOUT = [
   'redis: one hash per document, each top-level field holding its JSON text (no modules needed)',
-  'redis: application-maintained indexes written atomically with each document: sorted set per country (score 0, id order), set per zip',
+  'redis: application-maintained indexes written with each document (atomically for a sign-up): sorted sets (score 0, id order) per country, zip, (country, age group, birth year), previous zip and visited (country, city); a device -> customer hash',
   'redis: JOIN is application-side (3 round trips); pagination is one ZRANGE by rank',
 ];
 
@@ -89,8 +94,11 @@ class RedisDialect implements EcommerceDialect, QueryExplainer {
   readonly variants = VARIANTS;
   readonly layout = LAYOUT;
   readonly readsOwnWrites = true;
+  readonly soe: RedisSoe;
 
-  constructor(private readonly redis: RedisHandle) {}
+  constructor(private readonly redis: RedisHandle) {
+    this.soe = new RedisSoe(redis);
+  }
 
   async drop(): Promise<void> {
     // Only the scenario's keys: never FLUSHDB a user's server.
@@ -104,8 +112,9 @@ class RedisDialect implements EcommerceDialect, QueryExplainer {
     const commands: string[][] = [];
     for (const c of batch.customers) {
       commands.push(['HSET', docKey(c._id), ...fieldArgs(c)]);
-      commands.push(['ZADD', countryKey(c.address.country), '0', c._id]);
-      commands.push(['SADD', zipKey(c.address.zip), c._id]);
+      const entries = indexEntries(c);
+      for (const key of entries.sortedSets) commands.push(['ZADD', key, '0', c._id]);
+      commands.push(['HSET', DEVICE_KEY, ...entries.devices.flatMap((d) => [d, c._id])]);
     }
     for (const o of batch.orders) commands.push(['HSET', docKey(o._id), ...fieldArgs(o)]);
     await this.redis.pipeline(commands);
@@ -120,13 +129,18 @@ class RedisDialect implements EcommerceDialect, QueryExplainer {
     await this.redis.call(['SET', MANIFEST_KEY, JSON.stringify(manifest)]);
   }
 
+  /** Each customer's indexed fields are read back first: its index entries are made from them. */
   async removeCustomers(customers: readonly CustomerKey[]): Promise<void> {
     if (customers.length === 0) return;
+    const stored = await this.redis.pipeline(customers.map((c) => ['HMGET', docKey(c.id), ...INDEXED_FIELDS]));
     const commands: string[][] = [];
-    for (const c of customers) {
-      commands.push(['UNLINK', docKey(c.id)], ['ZREM', countryKey(c.country), c.id], ['SREM', zipKey(c.zip), c.id]);
-    }
-    await this.redis.pipeline(commands);
+    customers.forEach((c, i) => {
+      const values = stored[i] as (string | null)[];
+      if (values.some((v) => v === null)) return;
+      const entries = indexEntries(Object.fromEntries(INDEXED_FIELDS.map((f, j) => [f, JSON.parse(values[j]!)])) as IndexedFields);
+      commands.push(['UNLINK', docKey(c.id)], ...entries.sortedSets.map((key) => ['ZREM', key, c.id]), ['HDEL', DEVICE_KEY, ...entries.devices]);
+    });
+    if (commands.length > 0) await this.redis.pipeline(commands);
   }
 
   async pagination(_variant: string, params: PageParams): Promise<string[]> {
@@ -140,7 +154,7 @@ class RedisDialect implements EcommerceDialect, QueryExplainer {
   }
 
   private async joinReads(params: JoinParams): Promise<JoinReads> {
-    const customers = (await this.redis.call(['SMEMBERS', zipKey(params.zip)])) as string[];
+    const customers = (await this.redis.call(['ZRANGE', zipKey(params.zip), '0', '-1'])) as string[];
     if (customers.length === 0) return { customers: 0, orders: 0, rows: [] };
     const lists = await this.redis.pipeline(customers.map((id) => ['HGET', docKey(id), 'order_list']));
     const orderIds: string[] = [];
@@ -159,6 +173,7 @@ class RedisDialect implements EcommerceDialect, QueryExplainer {
   }
 
   async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
+    if (request.kind !== 'pagination' && request.kind !== 'join') return this.soe.explain(request);
     if (request.kind === 'pagination') {
       const { country, offset, limit } = request.params;
       const members = Number(await this.redis.call(['ZCARD', countryKey(country)]));
@@ -185,7 +200,7 @@ class RedisDialect implements EcommerceDialect, QueryExplainer {
       warnings: [],
       indexExpected: true,
       source: PLAN_SOURCE,
-      raw: `SMEMBERS ${zipKey(request.params.zip)}: ${reads.customers} customers; pipelined HGET order_list of each; pipelined HMGET month sale_price of ${reads.orders} orders`,
+      raw: `ZRANGE ${zipKey(request.params.zip)} 0 -1: ${reads.customers} customers; pipelined HGET order_list of each; pipelined HMGET month sale_price of ${reads.orders} orders`,
     };
   }
 
@@ -198,8 +213,9 @@ class RedisDialect implements EcommerceDialect, QueryExplainer {
   }
 
   async insertCustomer(customer: Customer): Promise<void> {
-    const keys = [docKey(customer._id), countryKey(customer.address.country), zipKey(customer.address.zip)];
-    await this.redis.call(['EVAL', INSERT_SCRIPT, String(keys.length), ...keys, customer._id, ...fieldArgs(customer)]);
+    const entries = indexEntries(customer);
+    const keys = [docKey(customer._id), DEVICE_KEY, ...entries.sortedSets];
+    await this.redis.call(['EVAL', INSERT_SCRIPT, String(keys.length), ...keys, customer._id, String(entries.devices.length), ...entries.devices, ...fieldArgs(customer)]);
   }
 
   async updateCustomer(id: string, patch: CustomerPatch): Promise<boolean> {

@@ -35,11 +35,12 @@
  */
 import cassandra from 'cassandra-driver';
 import { waitFor } from '../../../src/stores/wait.ts';
+import { notYetOnTimeout } from '../../shared/cassandra-poll.ts';
 import { cqlIdentifier as quote, type CassandraHandle } from '../../../src/stores/cassandra/handle.ts';
 import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryExplainer, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
-import { FIELD, type PersonRecord } from '../model.ts';
+import { FIELD, type Person, type PersonRecord } from '../model.ts';
 import { queriedFields, type Condition, type PersonsQuery } from '../queries.ts';
 
 /** Rows per page while draining a result. */
@@ -81,6 +82,16 @@ const SCALAR_TYPES: Record<string, string> = {
   [FIELD.jediPower]: 'text',
 };
 const ARRAY_FIELDS = new Set<string>([FIELD.pet, FIELD.fax, FIELD.jediPower]);
+
+/** A row as the person it holds: the fields with a value (an absent field is a null column), presence columns left out. */
+function personOf(row: cassandra.types.Row): Person {
+  const person: Record<string, unknown> = {};
+  for (const field of Object.keys(SCALAR_TYPES)) {
+    const value: unknown = row.get(columnOf(field));
+    if (value !== null && value !== undefined) person[field] = value;
+  }
+  return person as unknown as Person;
+}
 
 /** One CQL statement with its parameters. */
 export interface CqlQuery {
@@ -182,13 +193,20 @@ class CassandraPersons implements PersonsDialect, IndexBuilder, QueryExplainer {
    * tombstone is written for them. The first failed INSERT fails the bulk write.
    */
   async insertMany(records: readonly PersonRecord[]): Promise<void> {
-    const rows = records.map(({ id, person }) => {
-      const doc = person as unknown as Record<string, unknown>;
-      const params: unknown[] = [id, ...Object.keys(SCALAR_TYPES).map((f) => doc[f])];
-      for (const field of this.presence) params.push(doc[field] !== undefined);
-      return params;
-    });
+    const rows = records.map((r) => this.insertParameters(r));
     await cassandra.concurrent.executeConcurrent(this.client, this.insertStatement(), rows, { concurrencyLevel: INSERT_CONCURRENCY, raiseOnFirstError: true });
+  }
+
+  /** One prepared INSERT, awaited before the next. */
+  async insertOne(record: PersonRecord): Promise<void> {
+    await this.client.execute(this.insertStatement(), this.insertParameters(record), { prepare: true });
+  }
+
+  private insertParameters({ id, person }: PersonRecord): unknown[] {
+    const doc = person as unknown as Record<string, unknown>;
+    const params: unknown[] = [id, ...Object.keys(SCALAR_TYPES).map((f) => doc[f])];
+    for (const field of this.presence) params.push(doc[field] !== undefined);
+    return params;
   }
 
   async buildIndexes(): Promise<string> {
@@ -196,19 +214,22 @@ class CassandraPersons implements PersonsDialect, IndexBuilder, QueryExplainer {
     for (const column of columns) {
       await this.client.execute(`CREATE INDEX IF NOT EXISTS ${quote(this.indexName(column))} ON ${this.table} (${quote(column)}) USING 'sai'`);
     }
-    await this.waitFor(async () => {
-      const rows = (
-        await this.client.execute('SELECT index_name, is_queryable FROM system_views.sai_column_indexes WHERE keyspace_name = ? AND table_name = ?', [this.keyspace, this.context.collection], { prepare: true })
-      ).rows;
-      return columns.every((c) => rows.some((r) => r.get('index_name') === this.indexName(c) && r.get('is_queryable') === true));
-    }, 'SAI indexes to become queryable');
+    await this.waitFor(
+      notYetOnTimeout(async () => {
+        const rows = (
+          await this.client.execute('SELECT index_name, is_queryable FROM system_views.sai_column_indexes WHERE keyspace_name = ? AND table_name = ?', [this.keyspace, this.context.collection], { prepare: true })
+        ).rows;
+        return columns.every((c) => rows.some((r) => r.get('index_name') === this.indexName(c) && r.get('is_queryable') === true));
+      }),
+      'SAI indexes to become queryable',
+    );
     return `SAI on ${columns.join(', ')}${this.nested ? ' (list columns: index on their values)' : ''}`;
   }
 
-  async query(variant: string, query: PersonsQuery): Promise<string[]> {
+  async query(variant: string, query: PersonsQuery): Promise<PersonRecord[]> {
     if (variant !== 'sai' && variant !== 'allow-filtering') throw new Error(`cassandra: unknown variant "${variant}"`);
     const statements = selectStatements(this.table, query, this.nested, variant === 'allow-filtering');
-    const ids: string[] = [];
+    const records: PersonRecord[] = [];
     const seen = statements.length > 1 ? new Set<string>() : undefined;
     for (const { cql, params } of statements) {
       const result = await this.client.execute(cql, params, { prepare: true, fetchSize: FETCH_SIZE });
@@ -219,10 +240,10 @@ class CassandraPersons implements PersonsDialect, IndexBuilder, QueryExplainer {
           if (seen.has(id)) continue;
           seen.add(id);
         }
-        ids.push(id);
+        records.push({ id, person: personOf(row) });
       }
     }
-    return ids;
+    return records;
   }
 
   async explain(variant: string, query: PersonsQuery): Promise<ScenarioPlan> {

@@ -54,7 +54,7 @@ import { UnsupportedError } from '../../../src/stores/store.ts';
 import { waitFor } from '../../../src/stores/wait.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryExplainer, QueryVariant, VariantBuilder, PersonsDialectDefinition } from '../dialect.ts';
-import type { PersonRecord } from '../model.ts';
+import type { Person, PersonRecord } from '../model.ts';
 import { indexGroups, QUERIES, type Condition, type PersonsQuery } from '../queries.ts';
 
 /** How long to wait for a new collection to answer, for index builds, and for a steady size figure. */
@@ -176,6 +176,11 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder, 
     await this.handle.writeAll(records.map((r) => ({ collection, key: r.id, value: r.person })));
   }
 
+  /** One KV insert (upsert with couchbase.upsert=true), awaited before the next. */
+  async insertOne(record: PersonRecord): Promise<void> {
+    await this.handle.write({ collection: this.collection(), key: record.id, value: record.person });
+  }
+
   async buildIndexes(): Promise<string> {
     this.handle.requireQuery('INDEX-BUILD');
     if (!this.caps.management) throw new UnsupportedError('INDEX-BUILD', 'couchbase.management=false: docbench creates no index; create them yourself');
@@ -195,12 +200,12 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder, 
     return `each query once with request_plus consistency, so the ${variant === 'gsi' ? 'GSI' : 'primary'} indexes have caught up with the load`;
   }
 
-  async query(variant: string, query: PersonsQuery): Promise<string[]> {
+  async query(variant: string, query: PersonsQuery): Promise<PersonRecord[]> {
     this.checkVariant(variant);
     this.handle.requireQuery(query.id);
     const { statement, parameters } = sqlppQuery(this.keyspace, query, this.nested);
-    const rows = await this.handle.queryRows<{ id: string; doc: unknown }>(statement, { parameters, adhoc: false, readOnly: true });
-    return rows.map((r) => r.id);
+    const rows = await this.handle.queryRows<{ id: string; doc: Person }>(statement, { parameters, adhoc: false, readOnly: true });
+    return rows.map((r) => ({ id: r.id, person: r.doc }));
   }
 
   async explain(variant: string, query: PersonsQuery): Promise<ScenarioPlan> {

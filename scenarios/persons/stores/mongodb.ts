@@ -38,7 +38,7 @@ import type { MongodbHandle } from '../../../src/stores/mongodb/handle.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { Compactor, DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryExplainer, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
-import type { PersonRecord } from '../model.ts';
+import type { Person, PersonRecord } from '../model.ts';
 import { indexGroups, QUERIES, type Condition, type PersonsQuery } from '../queries.ts';
 
 type PersonDocument = Document & { _id: string };
@@ -133,6 +133,10 @@ class MongodbPersons implements PersonsDialect, IndexBuilder, Compactor, QueryEx
     if (result.insertedCount !== records.length) throw new Error(`insertMany stored ${result.insertedCount} of ${records.length} documents`);
   }
 
+  async insertOne(record: PersonRecord): Promise<void> {
+    await this.persons.insertOne({ _id: record.id, ...record.person });
+  }
+
   async buildIndexes(): Promise<string> {
     const specs = indexSpecs();
     await this.persons.createIndexes(specs);
@@ -146,12 +150,12 @@ class MongodbPersons implements PersonsDialect, IndexBuilder, Compactor, QueryEx
     return { ...mongoPlan(explained), indexExpected: this.context.indexes };
   }
 
-  async query(variant: string, query: PersonsQuery): Promise<string[]> {
+  async query(variant: string, query: PersonsQuery): Promise<PersonRecord[]> {
     if (variant !== 'find') throw new Error(`mongodb: unknown variant "${variant}"`);
-    const ids: string[] = [];
+    const records: PersonRecord[] = [];
     // Every document is fetched whole and the cursor iterated to its end (getMore after getMore).
-    for await (const doc of this.persons.find(mongoFilter(query))) ids.push(doc._id);
-    return ids;
+    for await (const { _id, ...person } of this.persons.find(mongoFilter(query))) records.push({ id: _id, person: person as Person });
+    return records;
   }
 
   async sizeOnDisk(): Promise<DiskSize> {

@@ -146,6 +146,13 @@ class RedisPersons implements PersonsDialect, QueryExplainer {
     await this.redis.transaction(commands);
   }
 
+  /** One HSET; with index sets, the HSET and the document's own ZADD / SADD in one MULTI. */
+  async insertOne(record: PersonRecord): Promise<void> {
+    const write = ['HSET', this.keys.document(record.id), ...encode(record.person)];
+    if (!this.context.indexes) await this.redis.call(write);
+    else await this.redis.transaction([write, ...this.indexCommands([record])]);
+  }
+
   /** One ZADD / SADD per index key for the whole batch. */
   private indexCommands(records: readonly PersonRecord[]): string[][] {
     const members = new Map<string, { sorted: boolean; args: string[] }>();
@@ -167,23 +174,25 @@ class RedisPersons implements PersonsDialect, QueryExplainer {
     return [...members].map(([key, { sorted, args }]) => [sorted ? 'ZADD' : 'SADD', key, ...args]);
   }
 
-  async query(variant: string, query: PersonsQuery): Promise<string[]> {
+  async query(variant: string, query: PersonsQuery): Promise<PersonRecord[]> {
     if (variant === 'scan') return this.scanQuery(query);
     if (variant === 'index-sets') return this.fetchExisting(await this.indexQuery(query));
     throw new Error(`redis: unknown variant "${variant}"`);
   }
 
-  private async scanQuery(query: PersonsQuery): Promise<string[]> {
+  private async scanQuery(query: PersonsQuery): Promise<PersonRecord[]> {
     const nested = this.context.shape === 'nested';
-    const ids: string[] = [];
+    const records: PersonRecord[] = [];
     for await (const keys of this.redis.scanKeys(this.keys.documents(), { distinct: true })) {
       const replies = (await this.redis.pipeline(keys.map((k) => ['HGETALL', k]))) as string[][];
       for (let i = 0; i < keys.length; i++) {
         const pairs = replies[i]!;
-        if (pairs.length > 0 && matches(query, decode(pairs, nested))) ids.push(this.keys.idOf(keys[i]!));
+        if (pairs.length === 0) continue;
+        const person = decode(pairs, nested);
+        if (matches(query, person)) records.push({ id: this.keys.idOf(keys[i]!), person });
       }
     }
-    return ids;
+    return records;
   }
 
   /** The ids the index sets say match, computed server-side in one MULTI. */
@@ -260,12 +269,13 @@ class RedisPersons implements PersonsDialect, QueryExplainer {
   }
 
   /** Fetch the documents (the answer a user reads), keeping the ids whose hash exists. */
-  private async fetchExisting(ids: readonly string[]): Promise<string[]> {
-    const found: string[] = [];
+  private async fetchExisting(ids: readonly string[]): Promise<PersonRecord[]> {
+    const nested = this.context.shape === 'nested';
+    const found: PersonRecord[] = [];
     for (let start = 0; start < ids.length; start += CHUNK) {
       const chunk = ids.slice(start, start + CHUNK);
       const replies = (await this.redis.pipeline(chunk.map((id) => ['HGETALL', this.keys.document(id)]))) as string[][];
-      for (let i = 0; i < chunk.length; i++) if (replies[i]!.length > 0) found.push(chunk[i]!);
+      for (let i = 0; i < chunk.length; i++) if (replies[i]!.length > 0) found.push({ id: chunk[i]!, person: decode(replies[i]!, nested) });
     }
     return found;
   }
