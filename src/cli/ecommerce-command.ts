@@ -110,6 +110,12 @@ async function seedStore(opened: OpenStore, settings: EcommerceSettings, dataset
   return scenarioResult(outcome, { scenario: SCENARIO, workloadName: 'seed', properties, store: await describeStore(opened) });
 }
 
+/** The worker processes of a store's runs (undefined for one: the workers then run on this event loop). */
+async function workerPool(opened: OpenStore, store: string, settings: EcommerceSettings, processes = 1): Promise<ProcessPool | undefined> {
+  const n = Math.min(processes, settings.threadcount);
+  return n > 1 ? ProcessPool.start({ store, url: opened.url, settings: settings.storeSettings, threadcount: settings.threadcount, processes: n }) : undefined;
+}
+
 /** One result per variant run, with the variants, the dataset and what each variant did. */
 async function runStore(opened: OpenStore, workloadName: string, settings: EcommerceSettings, status: boolean, onResult: (result: Result) => void, pool?: ProcessPool): Promise<string[]> {
   const workload = ecommerceWorkload(workloadName);
@@ -208,8 +214,7 @@ async function ecommercePhase(options: EcommercePhaseOptions): Promise<void> {
   let mismatches: string[];
   let pool: ProcessPool | undefined;
   try {
-    const processes = Math.min(options.processes ?? 1, settings.threadcount);
-    if (processes > 1) pool = await ProcessPool.start({ store: options.store, url: opened.url, settings: settings.storeSettings, threadcount: settings.threadcount, processes });
+    pool = await workerPool(opened, options.store, settings, options.processes);
     const print = (result: Result) => {
       process.stdout.write(renderYcsbText(result));
       results.push(result);
@@ -283,8 +288,9 @@ export function registerEcommerceCommand(program: Command): void {
     .option('--workloads <list>', `comma-separated workloads: ${WORKLOAD_NAMES.join(', ')}`, ECOMMERCE_DEFAULTS.workloads.join(','))
     .option('--skip-seed', 'run on the dataset each store already holds (from an earlier seed)', false)
     .option('--out-dir <dir>', 'where result files go (default: results/ecommerce-<timestamp>)')
-    .option('--docker', 'use the real servers started by `docbench up --docker`', false);
-  addCommonOptions(addTargetOptions(command, { several: true })).action((opts: CommonOptions & TargetFlags & { stores?: string; workloads: string; skipSeed: boolean; outDir?: string; docker: boolean }) => interrupts.holding(async () => {
+    .option('--docker', 'use the real servers started by `docbench up --docker`', false)
+    .option('--processes <n>', 'worker processes (threads) the workers are spread over, each with its own connections, dialect and oracle; one merged result per run (default 1)', positiveInteger('--processes'));
+  addCommonOptions(addTargetOptions(command, { several: true })).action((opts: CommonOptions & TargetFlags & { stores?: string; workloads: string; skipSeed: boolean; outDir?: string; docker: boolean; processes?: number }) => interrupts.holding(async () => {
     const config = loadConfig(opts.config);
     const configured = defaultStores(config, ECOMMERCE_DIALECTS.stores).filter((s) => ECOMMERCE_DIALECTS.runsOn(s));
     const stores = storeList(opts.stores ?? configured.join(','), '--stores');
@@ -310,7 +316,9 @@ export function registerEcommerceCommand(program: Command): void {
       // Interrupted: the runs done are kept, and the table is printed for them.
       if (interrupts.signal !== undefined) break;
       const opened = await open(store, targets.urlOf(store), settings);
+      let pool: ProcessPool | undefined;
       try {
+        pool = await workerPool(opened, store, settings, opts.processes);
         if (reseed) {
           const load = await seedStore(opened, settings, datasetOf(settings, '--customers'), !opts.quiet);
           writeResult(join(outDir, `${store}-ecommerce-seed.json`), load);
@@ -325,10 +333,11 @@ export function registerEcommerceCommand(program: Command): void {
               const variants = variantsOf(result);
               writeResult(join(outDir, `${store}-ecommerce-${workload}${variants.map((v) => `-${v}`).join('')}.json`), result);
               results.push(result);
-            })),
+            }, pool)),
           );
         }
       } finally {
+        await pool?.close();
         await closeQuietly(opened.store);
       }
     }

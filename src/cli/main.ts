@@ -6,7 +6,7 @@ import { STORE_NAMES } from '../stores/stores.ts';
 import { docbenchVersion } from '../version.ts';
 import { COMPARE_DEFAULTS, runComparison } from './compare-command.ts';
 import { storeOfYcsbBinding } from '../workload/properties.ts';
-import { isUserError, USER_ERROR_EXIT_CODE, UsageError } from './errors.ts';
+import { isUserError, USER_ERROR_EXIT_CODE } from './errors.ts';
 import { runEcommercePhase } from './ecommerce-command.ts';
 import { registerReportCommand } from './report-command.ts';
 import { registerScenarioCommands } from './scenario-commands.ts';
@@ -73,7 +73,6 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; out?: string; onError: OnError; fresh: boolean; quiet: boolean }) => {
       const target = singleTarget(opts, opts.store);
       if (opts.scenario === 'ecommerce') {
-        if (opts.processes !== undefined && opts.processes > 1) throw new UsageError('--processes: the ecommerce scenario runs its workers in one process for now');
         await runEcommercePhase({
           phase,
           store: opts.store,
@@ -82,6 +81,7 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
           property: [...target.settings, ...opts.property],
           ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
           ...(opts.target !== undefined ? { target: opts.target } : {}),
+          ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
           ...(opts.out !== undefined ? { out: opts.out } : {}),
           status: !opts.quiet,
         });

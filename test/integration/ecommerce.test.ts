@@ -183,7 +183,9 @@ for (const store of STORES) {
         const out = join(dir, 'join.json');
         // Run without blocking this process: its own store connections stay looked after meanwhile
         // (a blocked event loop keeps keep-alive sockets the server has closed, and the next call fails).
-        const cli = await runDocbenchAsync(['run', '--scenario', 'ecommerce', '--store', store, '--workload', 'join', '-p', 'operationcount=50', '-q', '--out', out], { timeoutMs: 240_000 });
+        // On Redis the workers are spread over two processes: --processes reaches the scenario's run loop.
+        const processes = store === 'redis' ? ['--processes', '2', '--threads', '2'] : [];
+        const cli = await runDocbenchAsync(['run', '--scenario', 'ecommerce', '--store', store, '--workload', 'join', '-p', 'operationcount=50', ...processes, '-q', '--out', out], { timeoutMs: 240_000 });
         assert.equal(cli.code, 0, cli.stderr);
         assert.match(cli.stdout, /\[OVERALL\], Throughput\(ops\/sec\)/);
         assert.match(cli.stdout, /\| store/, 'the summary table is printed');
@@ -193,6 +195,7 @@ for (const store of STORES) {
           const result = resultSchema.parse(JSON.parse(readFileSync(join(dir, file), 'utf8')));
           assert.equal(result.workload.name, 'join');
           assert.equal(result.store.name, store);
+          assert.equal(result.clientCpu.processes ?? 1, store === 'redis' ? 2 : 1);
           assert.equal(typeof result.workload.properties['variant.join'], 'string');
           assert.equal(result.plans?.[0]?.query, 'join', 'the result carries the plan');
           const joinRow = result.operations.find((o) => o.name === 'JOIN');
