@@ -3,16 +3,16 @@
  * dataset), through `GET /persons?q=…&nested=…` of docbench serve.
  *
  * The oracle is the scenario's own (scenarios/persons/oracle.ts, pure TypeScript like the
- * generator it runs): setup() computes every query's expected count and id checksum from the
+ * generator it runs): setup() computes every query's expected count, id checksum and body checksum from the
  * dataset's seed and size, which the service reports, and every answer is checked against it
  * (the VERIFY row), as `docbench persons` checks its direct runs. Each VU runs Q1, Q2, … Q5 in
  * turn, so the five are measured equally often.
  */
 import http, { type Params } from 'k6/http';
 import { fail } from 'k6';
-import { expectedAnswers } from '../../scenarios/persons/oracle.ts';
+import { expectedAnswers, type Expectation } from '../../scenarios/persons/oracle.ts';
 import type { QueryId } from '../../scenarios/persons/queries.ts';
-import { sameAnswer, summarizeIds, type AnswerSummary } from '../../scenarios/shared/checksum.ts';
+import { sameAnswer, summarizeIds } from '../../scenarios/shared/checksum.ts';
 import { statusOfHttp } from './metric-names.ts';
 import { checkAnswer, defineOperations, recordFailure } from './metrics.ts';
 import { operationParams, serviceHeaders, serviceInfo, startRun, type SetupBase } from './service.ts';
@@ -25,7 +25,7 @@ export interface PersonsSetup extends SetupBase {
   nested: boolean;
   /** VARIANT, or null for the store's first. */
   variant: string | null;
-  expected: Record<string, AnswerSummary>;
+  expected: Record<string, Expectation>;
 }
 
 export function definePersonsOperations(): void {
@@ -49,7 +49,7 @@ export function setupPersons(settings: LoadSettings, env: Record<string, string 
   const variant = env.VARIANT ?? null;
   const dataset = { seed: info.persons.seed, size: info.persons.size, shape: nested ? ('nested' as const) : ('flat' as const) };
   const answers = expectedAnswers(dataset);
-  const expected: Record<string, AnswerSummary> = {};
+  const expected: Record<string, Expectation> = {};
   for (const [id, summary] of answers) expected[id] = summary;
 
   let ranAs = variant;
@@ -79,7 +79,7 @@ export function setupPersons(settings: LoadSettings, env: Record<string, string 
     rows: PERSONS_ROWS,
     notes: [
       `persons variant ${ranAs ?? "(the store's first)"}; each VU runs Q1 … Q5 in turn; one warm-up request per query before the run (builds a variant's views or indexes)`,
-      'every answer checked against the oracle (count and id checksum: VERIFY)',
+      'every answer checked against the oracle (count, id checksum and body checksum: VERIFY)',
     ],
   };
   return { ...startRun(settings, info, run), nested, variant, expected };
@@ -98,5 +98,7 @@ export function runPersons(settings: LoadSettings, data: PersonsSetup): void {
     const status = statusOfHttp(response.status);
     return recordFailure(id, status === 'OK' ? 'UNEXPECTED_STATE' : status, response.timings.duration, response.status);
   }
-  checkAnswer(id, sameAnswer(summarizeIds((response.json() as { ids: string[] }).ids), data.expected[id]!));
+  const answer = response.json() as { ids: string[]; bodies: string };
+  const expected = data.expected[id]!;
+  checkAnswer(id, sameAnswer(summarizeIds(answer.ids), expected) && answer.bodies === expected.bodies);
 }

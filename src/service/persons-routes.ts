@@ -1,7 +1,7 @@
 /**
  * The persons scenario (Henricsson 2011) as the route a web developer would write:
  *
- *   GET /persons?q=1..5[&nested=true|false][&variant=…]     200 {query, variant, count, ids}
+ *   GET /persons?q=1..5[&nested=true|false][&variant=…]     200 {query, variant, count, ids, bodies}
  *
  * `q` picks one of the thesis's five queries (scenarios/persons/queries.ts), `nested` the
  * dataset's shape, `variant` the store's way of running it (default: the store's first). The
@@ -21,6 +21,7 @@ import { canBuildVariant, type PersonsDialect } from '../../scenarios/persons/di
 import { PERSONS_DIALECTS } from '../../scenarios/persons/dialects.ts';
 import { DEFAULT_SEED } from '../../scenarios/persons/generator.ts';
 import { collectionName, type Shape } from '../../scenarios/persons/model.ts';
+import { bodyChecksum } from '../../scenarios/persons/oracle.ts';
 import { queryById, QUERY_IDS, type QueryId } from '../../scenarios/persons/queries.ts';
 import { PERSONS_DEFAULTS } from '../../scenarios/persons/run.ts';
 import type { Store } from '../stores/store.ts';
@@ -143,8 +144,9 @@ export function registerPersonsRoutes(app: FastifyInstance, options: PersonsRout
         throw new ValidationError('variant', 'query', `variant: ${store.name} runs the persons queries as ${dialect.variants.map((v) => v.name).join(', ')}`);
       }
       await dialects.ready(dialect, variant);
-      const ids = (await dialect.query(variant, queryById(id))).map((r) => r.id);
-      return { query: id, variant, count: ids.length, ids };
+      const records = await dialect.query(variant, queryById(id));
+      // The bodies' checksum lets a client check the documents, not only which ones came back.
+      return { query: id, variant, count: records.length, ids: records.map((r) => r.id), bodies: bodyChecksum(records) };
     });
   });
 }

@@ -107,7 +107,7 @@ const CLI_CASES: CliCase[] = [
   { name: 'run with no workload', argv: ['run', '--store', 'basic', '--out', out], expect: /no workload given: use -P <file>/ },
   { name: 'an unknown option', argv: run('--frobnicate'), expect: /unknown option '--frobnicate'/ },
   { name: '--scenario unknown', argv: run('--scenario', 'chess'), expect: /--scenario/ },
-  { name: 'ecommerce run on several processes', argv: ['run', '--scenario', 'ecommerce', '--store', 'basic', '-P', 'join', '--processes', '2', '--out', out], expect: /--processes: the ecommerce scenario runs its workers in one process/ },
+  { name: 'ecommerce: no processes', argv: ['ecommerce', '--stores', 'redis', '--processes', '0', '--out-dir', out], expect: /--processes expects a whole number >= 1, got "0"/ },
   { name: 'compare: an unknown store in --stores', argv: ['compare', '--stores', 'redis,oracle', '--out-dir', join(dir, 'cmp')], expect: /oracle/ },
   { name: 'compare: an unknown workload', argv: ['compare', '--stores', 'basic', '--workloads', 'z', '--out-dir', join(dir, 'cmp')], expect: /\bz\b/ },
   { name: 'compare: an exportfile', argv: ['compare', '--stores', 'basic', '--workloads', 'a', '-p', 'exportfile=x.txt', '--out-dir', join(dir, 'cmp')], expect: /exportfile=x\.txt: compare writes one result file per run/ },
