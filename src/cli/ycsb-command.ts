@@ -62,12 +62,11 @@ export function flagOverrides(options: { threads?: number; target?: number }): s
 }
 
 /**
- * How many processes: `--processes`, else the `processes` property (once the property schema
- * has it), else DEFAULT_PROCESSES; never more than there are workers.
+ * How many processes: `--processes`, else the `processes` property, else DEFAULT_PROCESSES;
+ * never more than there are workers.
  */
 export function processesFor(flag: number | undefined, p: WorkloadProperties): number {
-  const property = (p as WorkloadProperties & { processes?: number }).processes;
-  return Math.min(flag ?? property ?? DEFAULT_PROCESSES, p.threadcount);
+  return Math.min(flag ?? p.processes ?? DEFAULT_PROCESSES, p.threadcount);
 }
 
 /**

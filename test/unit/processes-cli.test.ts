@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { processesFor } from '../../src/cli/ycsb-command.ts';
 import { resultSchema } from '../../src/results/schema.ts';
+import { workloadFromText } from '../../src/workload/properties.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
 
 describe('docbench --processes', () => {
@@ -31,5 +33,14 @@ describe('docbench --processes', () => {
   it('refuses what cannot be spread over processes, in one line', () => {
     assertUserError(runDocbench(['run', '--store', 'basic', '-P', 'workloadc', '-p', 'basic.store=true', '--threads', '2', '--processes', '2']), /--processes: basic\.store=true keeps records in one process's memory/);
     assertUserError(runDocbench(['run', '--store', 'basic', '-P', 'workloadc', '--processes', '0']), /--processes expects a whole number >= 1, got "0"/);
+  });
+
+  it('takes the processes property from a workload file; --processes wins; never more than the workers', () => {
+    const p = workloadFromText('threadcount=4\nprocesses=3', 'test', []);
+    assert.equal(processesFor(undefined, p), 3);
+    assert.equal(processesFor(2, p), 2);
+    assert.equal(processesFor(8, p), 4);
+    assert.equal(processesFor(undefined, workloadFromText('threadcount=4', 'test', [])), 1);
+    assert.throws(() => workloadFromText('processes=0', 'test', []), /processes/);
   });
 });
