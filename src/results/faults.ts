@@ -16,7 +16,6 @@ import type { Faults, Outage, Result } from './schema.ts';
  */
 export function outagesOf(series: readonly TimeSeriesPoint[], startedAt: Date): Outage[] {
   const outages: Outage[] = [];
-  const succeeded = (p: TimeSeriesPoint) => p.operations - (p.failed ?? 0);
   let i = 0;
   while (i < series.length) {
     if ((series[i]!.outageCalls ?? 0) === 0) {
@@ -27,18 +26,7 @@ export function outagesOf(series: readonly TimeSeriesPoint[], startedAt: Date): 
     while (first > 0 && succeeded(series[first - 1]!) === 0 && (outages.length === 0 || series[first - 1]!.t > outages.at(-1)!.toSecond)) first--;
     let last = i;
     while (last + 1 < series.length && ((series[last + 1]!.outageCalls ?? 0) > 0 || succeeded(series[last + 1]!) === 0)) last++;
-    const window = series.slice(first, last + 1);
-    const fromSecond = first > 0 ? series[first - 1]!.t : 0;
-    const toSecond = series[last]!.t;
-    outages.push({
-      from: at(startedAt, fromSecond),
-      to: at(startedAt, toSecond),
-      fromSecond,
-      toSecond,
-      failedOperations: window.reduce((n, p) => n + (p.failed ?? 0), 0),
-      outageCalls: window.reduce((n, p) => n + (p.outageCalls ?? 0), 0),
-      recovered: last + 1 < series.length,
-    });
+    outages.push(outageOver(series, first, last, startedAt, last + 1 < series.length));
     i = last + 1;
   }
   return outages;
@@ -51,12 +39,19 @@ export function outagesOf(series: readonly TimeSeriesPoint[], startedAt: Date): 
  */
 function stalledEnd(series: readonly TimeSeriesPoint[], startedAt: Date, outages: readonly Outage[]): Outage | undefined {
   let first = series.length;
-  while (first > 0 && series[first - 1]!.operations - (series[first - 1]!.failed ?? 0) === 0) first--;
+  while (first > 0 && succeeded(series[first - 1]!) === 0) first--;
   if (first === series.length) return undefined;
-  const fromSecond = first > 0 ? series[first - 1]!.t : 0;
   if (outages.some((o) => o.toSecond >= series.at(-1)!.t)) return undefined;
-  const window = series.slice(first);
-  const toSecond = series.at(-1)!.t;
+  return outageOver(series, first, series.length - 1, startedAt, false);
+}
+
+const succeeded = (p: TimeSeriesPoint) => p.operations - (p.failed ?? 0);
+
+/** The outage over points first…last: it opens where the second before `first` ended. */
+function outageOver(series: readonly TimeSeriesPoint[], first: number, last: number, startedAt: Date, recovered: boolean): Outage {
+  const window = series.slice(first, last + 1);
+  const fromSecond = first > 0 ? series[first - 1]!.t : 0;
+  const toSecond = series[last]!.t;
   return {
     from: at(startedAt, fromSecond),
     to: at(startedAt, toSecond),
@@ -64,7 +59,7 @@ function stalledEnd(series: readonly TimeSeriesPoint[], startedAt: Date, outages
     toSecond,
     failedOperations: window.reduce((n, p) => n + (p.failed ?? 0), 0),
     outageCalls: window.reduce((n, p) => n + (p.outageCalls ?? 0), 0),
-    recovered: false,
+    recovered,
   };
 }
 
