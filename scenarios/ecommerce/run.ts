@@ -257,16 +257,11 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
 }
 
 /** What a worker thread needs to run its share of a workload (plain data). */
-interface EcommerceThreadSpec {
-  store: string;
-  dataset: Dataset;
-  proportions: readonly [OperationName, number][];
-  variants: Readonly<Partial<Record<QueryKind, string>>>;
-  settings: EcommerceSettings;
+type EcommerceThreadSpec = Pick<WorkloadRunOptions, 'store' | 'dataset' | 'proportions' | 'variants' | 'settings'> & {
   indexes: boolean;
   processes: number;
   signups: SharedSignupsState;
-}
+};
 
 function pick(o: WorkloadRunOptions): Omit<EcommerceThreadSpec, 'processes' | 'signups'> {
   return { store: o.store, dataset: o.dataset, proportions: o.proportions, variants: o.variants, settings: o.settings, indexes: o.indexes ?? true };
