@@ -99,58 +99,65 @@ export class StatusReporter {
 
   /** Add what was counted since the last tick to the last point, over its longer span. */
   private foldIntoLast(): void {
-    const m = this.measurements;
     const last = this.series[this.series.length - 1]!;
     const now = performance.now();
     const previousT = this.series.length > 1 ? this.series[this.series.length - 2]!.t : 0;
-    const operations = last.operations + m.intervalOperations;
-    const failed = (last.failed ?? 0) + m.intervalFailures;
-    const outageCalls = (last.outageCalls ?? 0) + m.intervalOutageCalls;
+    const counted = this.takeInterval(now);
+    const operations = last.operations + counted.operations;
+    const failed = (last.failed ?? 0) + counted.failed;
+    const outageCalls = (last.outageCalls ?? 0) + counted.outageCalls;
     const t = round((now - this.startMs) / 1000, 3);
     const seconds = t - previousT;
-    if (m.intervalOperations > 0) last.p99Us = Math.max(last.p99Us, m.interval.getValueAtPercentile(99));
-    Object.assign(last, { t, operations, opsPerSec: seconds > 0 ? round(operations / seconds, 1) : 0, ...(failed > 0 ? { failed } : {}), ...(outageCalls > 0 ? { outageCalls } : {}) });
-    this.window.add(m.interval);
-    this.totalOperations += m.intervalOperations;
-    this.totalFailures += m.intervalFailures;
-    m.interval.reset();
-    m.intervalOperations = 0;
-    m.intervalFailures = 0;
-    m.intervalOutageCalls = 0;
-    this.lastTickMs = now;
+    Object.assign(last, {
+      t,
+      operations,
+      opsPerSec: seconds > 0 ? round(operations / seconds, 1) : 0,
+      p99Us: Math.max(last.p99Us, counted.p99Us),
+      ...(failed > 0 ? { failed } : {}),
+      ...(outageCalls > 0 ? { outageCalls } : {}),
+    });
   }
 
   private tick(final: boolean): void {
     const now = performance.now();
-    const m = this.measurements;
     const seconds = (now - this.lastTickMs) / 1000;
-    const operations = m.intervalOperations;
-    const failed = m.intervalFailures;
-    const outageCalls = m.intervalOutageCalls;
-    const p99 = operations > 0 ? m.interval.getValueAtPercentile(99) : 0;
+    const warmup = !this.measurements.recording;
+    const { operations, failed, outageCalls, p99Us } = this.takeInterval(now);
     const point: TimeSeriesPoint = {
       t: round((now - this.startMs) / 1000, 3),
       operations,
       opsPerSec: seconds > 0 ? round(operations / seconds, 1) : 0,
-      p99Us: p99,
-      warmup: !m.recording,
+      p99Us,
+      warmup,
       ...(failed > 0 ? { failed } : {}),
       ...(outageCalls > 0 ? { outageCalls } : {}),
     };
     this.series.push(point);
+    this.ticks++;
+    if (!final && this.options.print !== false && this.ticks % this.options.intervalSeconds === 0) this.printLine(now);
+    if (!final) this.options.onSample?.(point, { operations: this.totalOperations, failed: this.totalFailures });
+  }
+
+  /** What was counted since the last tick, added to the status window and the totals, the interval then emptied. */
+  private takeInterval(now: number): { operations: number; failed: number; outageCalls: number; p99Us: number } {
+    const m = this.measurements;
+    const taken = {
+      operations: m.intervalOperations,
+      failed: m.intervalFailures,
+      outageCalls: m.intervalOutageCalls,
+      p99Us: m.intervalOperations > 0 ? m.interval.getValueAtPercentile(99) : 0,
+    };
     this.window.add(m.interval);
-    this.windowOperations += operations;
-    this.windowFailures += failed;
-    this.totalOperations += operations;
-    this.totalFailures += failed;
+    this.windowOperations += taken.operations;
+    this.windowFailures += taken.failed;
+    this.totalOperations += taken.operations;
+    this.totalFailures += taken.failed;
     m.interval.reset();
     m.intervalOperations = 0;
     m.intervalFailures = 0;
     m.intervalOutageCalls = 0;
     this.lastTickMs = now;
-    this.ticks++;
-    if (!final && this.options.print !== false && this.ticks % this.options.intervalSeconds === 0) this.printLine(now);
-    if (!final) this.options.onSample?.(point, { operations: this.totalOperations, failed: this.totalFailures });
+    return taken;
   }
 
   private printLine(now: number): void {
