@@ -6,13 +6,18 @@ import { applyOverride, parsePropertiesText, resolveProperties, WorkloadError, t
 /** The workload files shipped with docbench (YCSB's A–F, Carvalho et al. 2023's G and H, record-shape presets). */
 export const FIXTURE_WORKLOADS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'workloads');
 
-/** A path as given, or the name of a shipped workload (`workloada`, `a`, `record-10kb`). */
+/**
+ * A path as given, or the name of a shipped workload (`workloada`, `a`, `record-10kb`), also as
+ * YCSB's own command lines name them (`workloads/workloadb`, run from YCSB's folder) when no such
+ * file is here.
+ */
 export function resolveWorkloadPath(given: string): string {
   if (existsSync(given)) {
     if (statSync(given).isDirectory()) throw new WorkloadError(`workload file ${given} is a directory; expected a .properties file`);
     return resolve(given);
   }
-  const candidates = [given, `workload${given}`, join('presets', given)].map((name) => join(FIXTURE_WORKLOADS_DIR, name));
+  const name = dirname(given) === 'workloads' ? basename(given) : given;
+  const candidates = [name, `workload${name}`, join('presets', name)].map((n) => join(FIXTURE_WORKLOADS_DIR, n));
   const found = candidates.find((c) => existsSync(c) && statSync(c).isFile());
   if (found) return found;
   throw new WorkloadError(`workload file ${given} not found (neither a path nor a shipped workload such as workloada … workloadh)`);

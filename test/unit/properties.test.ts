@@ -228,6 +228,13 @@ describe('shipped workload files', () => {
     assert.equal(oneKb.properties.fieldcount * oneKb.properties.fieldlength, 1000);
   });
 
+  it('takes YCSB\'s own workload paths (workloads/workloadb) when no such file is here', () => {
+    const { properties, name } = loadWorkload(['workloads/workloadb'], []);
+    assert.equal(name, 'workloadb');
+    assert.equal(properties.readproportion, 0.95);
+    assert.throws(() => loadWorkload(['workloads/workloadz'], []), /workload file workloads\/workloadz not found/);
+  });
+
   it('names a missing workload file', () => {
     assert.throws(() => loadWorkload(['workloadz'], []), /workload file workloadz not found/);
   });
