@@ -77,16 +77,21 @@ export class LoadWrites implements FailedWrites {
         if (records > 1) this.failedBatch = true;
         throw error;
       });
-    // Only the two load writes are intercepted; everything else is the store's own member.
+    // Only the two load writes are intercepted; everything else is the store's own member. The
+    // wrappers and bound methods are made once: the load asks for them on every write.
+    const insert = (table: string, key: string, values: Record<string, string>) => counted(1, target.insert(table, key, values));
+    const bulk = target as Store & { insertMany?(table: string, records: readonly KeyedRecord[]): Promise<void> };
+    const insertMany = (table: string, records: readonly KeyedRecord[]) => counted(records.length, bulk.insertMany!(table, records));
+    const bound = new Map<string | symbol, unknown>();
     this.store = new Proxy(target, {
       get: (store, name, receiver) => {
-        if (name === 'insert') return (table: string, key: string, values: Record<string, string>) => counted(1, store.insert(table, key, values));
-        if (name === 'insertMany' && 'insertMany' in store) {
-          const bulk = store as Store & { insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> };
-          return (table: string, records: readonly KeyedRecord[]) => counted(records.length, bulk.insertMany(table, records));
-        }
+        if (name === 'insert') return insert;
+        if (name === 'insertMany' && 'insertMany' in store) return insertMany;
         const member = Reflect.get(store, name, receiver) as unknown;
-        return typeof member === 'function' ? member.bind(store) : member;
+        if (typeof member !== 'function') return member;
+        let method = bound.get(name);
+        if (method === undefined) bound.set(name, (method = member.bind(store)));
+        return method;
       },
     });
   }
