@@ -144,9 +144,10 @@ function runYcsbWorkers(phase: 'load' | 'run', c: YcsbWorkersContext): Promise<n
       const timed = new TimedStore(c.store, c.measurements);
       return async (dueMs) => {
         timed.intendedStartMs = dueMs;
-        const before = timed.mark();
+        const failures = timed.failures;
+        const outages = timed.outages;
         await doTransaction(c.workload, timed, c.measurements, verify);
-        return timed.outcomeSince(before);
+        return timed.outcomeSince(failures, outages);
       };
     },
   });
@@ -166,7 +167,8 @@ async function runLoadWorkers(c: YcsbWorkersContext): Promise<number | undefined
       if (count === 0) break;
       // Keys and values are built before the clock starts: only the store call is timed.
       const begin = performance.now();
-      const before = timed.mark();
+      const failures = timed.failures;
+      const outages = timed.outages;
       if (batchSize === 1) {
         const key = workload.keyName(first);
         await timed.insert(workload.table, key, workload.buildValues(key));
@@ -179,7 +181,7 @@ async function runLoadWorkers(c: YcsbWorkersContext): Promise<number | undefined
         await timed.insertMany(workload.table, batch);
       }
       const latency = performance.now() - begin;
-      const outcome = timed.outcomeSince(before);
+      const outcome = timed.outcomeSince(failures, outages);
       const failed = outcome !== false;
       for (let i = 0; i < count; i++) measurements.completeOperation(latency, failed);
       if (failed) control.operationFailed();

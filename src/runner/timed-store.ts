@@ -29,15 +29,13 @@ export class TimedStore {
   /** Of those, the calls that failed because the store was out of reach. */
   outages = 0;
 
-  /** What the calls since `before` (a `failures`/`outages` pair taken earlier) make of the operation. */
-  outcomeSince(before: { failures: number; outages: number }): OperationOutcome {
-    if (this.outages > before.outages) return 'outage';
-    return this.failures > before.failures;
-  }
-
-  /** The counts to pass to `outcomeSince` after the operation. */
-  mark(): { failures: number; outages: number } {
-    return { failures: this.failures, outages: this.outages };
+  /**
+   * What the calls since `failures`/`outages` were read (before the operation) make of it. Two
+   * numbers rather than a snapshot object: this is on every operation's path.
+   */
+  outcomeSince(failures: number, outages: number): OperationOutcome {
+    if (this.outages > outages) return 'outage';
+    return this.failures > failures;
   }
 
   constructor(
