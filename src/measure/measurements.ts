@@ -1,10 +1,38 @@
-import { newLatencyHistogram, type Histogram } from './histogram.ts';
+import type { Histogram } from './histogram.ts';
+import { LatencyRecorder } from './latency-recorder.ts';
 import { isOutage, type Status } from './status.ts';
 
 /** Counts and latency of one named operation (`READ`, `UPDATE-FAILED`, `Intended-READ`, …). */
 export interface OperationSeries {
-  name: string;
-  histogram: Histogram;
+  readonly name: string;
+  /** Everything recorded in the row so far, as an HDR histogram. */
+  readonly histogram: Histogram;
+}
+
+/** A latency row: recorded on the hot path, read as an HDR histogram. */
+class Series implements OperationSeries {
+  readonly recorder = new LatencyRecorder();
+
+  constructor(readonly name: string) {}
+
+  get histogram(): Histogram {
+    return this.recorder.histogram;
+  }
+}
+
+/**
+ * Where one operation's calls are filed: its status counts and its four latency rows (each made
+ * when it gets its first value, so a result lists only rows that were recorded). A store wrapper looks it
+ * up once (`rowsOf`) instead of finding rows by name at every call.
+ */
+export interface OperationRows {
+  readonly operation: string;
+  readonly names: RowNames;
+  counts: StatusCounts | undefined;
+  service: LatencyRecorder | undefined;
+  failed: LatencyRecorder | undefined;
+  intended: LatencyRecorder | undefined;
+  intendedFailed: LatencyRecorder | undefined;
 }
 
 /** Status counts per operation, with the first few error messages kept for the result file. */
@@ -23,7 +51,7 @@ const MAX_ERROR_SAMPLES = 5;
  * Recording is gated by `recording`: during warm-up, operations run but are not recorded.
  */
 export class Measurements {
-  readonly series = new Map<string, OperationSeries>();
+  private readonly seriesByName = new Map<string, Series>();
   readonly statuses = new Map<string, StatusCounts>();
   /** Operations counted in the statistics (after warm-up) that did their work: the throughput. */
   measuredOperations = 0;
@@ -34,32 +62,62 @@ export class Measurements {
   /** Operations still waiting for the store when the run's drain was over (not in any statistic). */
   abandonedOperations = 0;
   recording = true;
-  /** Latency of all operations in the current status interval (reset by the status reporter). */
-  readonly interval = newLatencyHistogram();
+  private readonly intervalRecorder = new LatencyRecorder();
   intervalOperations = 0;
   /** Of the interval's operations, those that failed. */
   intervalFailures = 0;
   /** Store calls in the interval that failed because the store was out of reach (TIMEOUT, SERVICE_UNAVAILABLE). */
   intervalOutageCalls = 0;
+  private readonly rows = new Map<string, OperationRows>();
 
   constructor(
     readonly recordServiceTime: boolean,
     readonly recordIntendedTime: boolean,
   ) {}
 
+  /** The latency rows recorded so far, by name. */
+  get series(): ReadonlyMap<string, OperationSeries> {
+    return this.seriesByName;
+  }
+
+  /** Latency of all operations in the current status interval (reset by the status reporter). */
+  get interval(): Histogram {
+    return this.intervalRecorder.histogram;
+  }
+
   /**
    * Record one store call. Times are from `performance.now()` (ms, sub-µs resolution);
    * `intendedStartMs` is the scheduled start under a target rate (= startMs when unthrottled).
    */
   measure(operation: string, status: Status, intendedStartMs: number, startMs: number, endMs: number, error?: unknown): void {
+    this.measureRows(this.rowsOf(operation), status, intendedStartMs, startMs, endMs, error);
+  }
+
+  /** `measure`, with the operation's rows looked up beforehand (the runner's store wrapper, on every call). */
+  measureRows(rows: OperationRows, status: Status, intendedStartMs: number, startMs: number, endMs: number, error?: unknown): void {
     // Outages show in the time series during warm-up too (when the store went is worth knowing).
     if (isOutage(status)) this.intervalOutageCalls++;
     if (!this.recording) return;
-    const failed = status !== 'OK';
-    this.countStatus(operation, status, error);
-    const names = rowNamesOf(operation);
-    if (this.recordServiceTime) this.record(failed ? names.failed : operation, endMs - startMs);
-    if (this.recordIntendedTime) this.record(failed ? names.intendedFailed : names.intended, endMs - intendedStartMs);
+    const statusCounts = (rows.counts ??= this.countsOf(rows.operation));
+    statusCounts.counts.set(status, (statusCounts.counts.get(status) ?? 0) + 1);
+    if (error !== undefined) addSample(statusCounts, error instanceof Error ? error.message : String(error));
+    if (status === 'OK') {
+      if (this.recordServiceTime) (rows.service ??= this.seriesOf(rows.operation).recorder).record(toMicros(endMs - startMs));
+      if (this.recordIntendedTime) (rows.intended ??= this.seriesOf(rows.names.intended).recorder).record(toMicros(endMs - intendedStartMs));
+    } else {
+      if (this.recordServiceTime) (rows.failed ??= this.seriesOf(rows.names.failed).recorder).record(toMicros(endMs - startMs));
+      if (this.recordIntendedTime) (rows.intendedFailed ??= this.seriesOf(rows.names.intendedFailed).recorder).record(toMicros(endMs - intendedStartMs));
+    }
+  }
+
+  /** The rows and counts of an operation, made at first use. */
+  rowsOf(operation: string): OperationRows {
+    let rows = this.rows.get(operation);
+    if (rows === undefined) {
+      rows = { operation, names: rowNamesOf(operation), counts: undefined, service: undefined, failed: undefined, intended: undefined, intendedFailed: undefined };
+      this.rows.set(operation, rows);
+    }
+    return rows;
   }
 
   /** Record a client-side check (YCSB's VERIFY row): its own time and status, no Intended- row. */
@@ -81,13 +139,13 @@ export class Measurements {
     else this.measuredOperations++;
     this.intervalOperations++;
     if (failed) this.intervalFailures++;
-    this.interval.recordValue(toMicros(latencyMs));
+    this.intervalRecorder.record(toMicros(latencyMs));
   }
 
   /** Record a latency under a name directly (used for READ-MODIFY-WRITE and VERIFY). */
   record(name: string, latencyMs: number): void {
     if (!this.recording) return;
-    this.histogramOf(name).recordValue(toMicros(latencyMs));
+    this.seriesOf(name).recorder.record(toMicros(latencyMs));
   }
 
   countStatus(operation: string, status: Status, error?: unknown): void {
@@ -108,12 +166,16 @@ export class Measurements {
 
   /** The histogram of a row, made empty if the row has none yet (to add other processes' counts into). */
   histogramOf(name: string): Histogram {
-    let series = this.series.get(name);
+    return this.seriesOf(name).histogram;
+  }
+
+  private seriesOf(name: string): Series {
+    let series = this.seriesByName.get(name);
     if (series === undefined) {
-      series = { name, histogram: newLatencyHistogram() };
-      this.series.set(name, series);
+      series = new Series(name);
+      this.seriesByName.set(name, series);
     }
-    return series.histogram;
+    return series;
   }
 
   private countsOf(operation: string): StatusCounts {
