@@ -1,21 +1,27 @@
-import type { Measurements } from '../measure/measurements.ts';
+import type { Measurements, OperationRows } from '../measure/measurements.ts';
 import { isFailure, isOutage, type Status } from '../measure/status.ts';
-import { timed, type Timed } from '../measure/timed.ts';
+import { statusOfError } from '../measure/timed.ts';
 import type { OperationOutcome } from './schedule.ts';
 import { canInsertMany, type FieldMap, type KeyedRecord, type Store } from '../stores/store.ts';
 
 export { statusOfError } from '../measure/timed.ts';
 
-const readStatus = (record: FieldMap | null): Status => (record === null ? 'NOT_FOUND' : 'OK');
-const foundStatus = (found: boolean): Status => (found ? 'OK' : 'NOT_FOUND');
-
 /**
- * The one place store calls are timed for YCSB (go-ycsb's dbwrapper): each call goes through
- * `timed()`, and its outcome is filed under the operation's name. Every method returns the
- * call's status with its value, so composite operations (READ-MODIFY-WRITE) need no shared state.
+ * The one place store calls are timed for YCSB (go-ycsb's dbwrapper): the clock is read just
+ * before a call is issued and just after it settles, and the outcome is filed under the
+ * operation's name. A call resolves with the outcome of the worker's operation so far (see
+ * `outcome`), so a one-call operation can hand the call's promise straight to the run loop. What
+ * the call answered and how it went stay on the instance until the next call: `record` (a read),
+ * `records` (a scan), `lastStatus`, `lastStartMs`, `lastEndMs`.
  *
- * One instance per worker, because `intendedStartMs` (the scheduled start of the worker's
- * current operation under a target rate) is per worker.
+ * One instance per worker: the intended start, the last call and the operation's failures are
+ * the worker's own, and a worker has one operation in flight.
+ *
+ * This is on every operation's path, and between two operations the driver's own work pushes the
+ * runner's state out of the CPU's caches, so what an operation costs here is mostly memory it
+ * touches and objects it allocates: a call is one async step over the store's own (no closure,
+ * no result object); the method reads the clock and issues the store call, `settle` awaits it.
+ * Store methods are async, so a failure arrives as a rejection.
  */
 export class TimedStore {
   /**
@@ -24,57 +30,113 @@ export class TimedStore {
    * latency is its own service time, as in YCSB.
    */
   intendedStartMs: number | undefined = undefined;
-  /** Calls of this worker that failed so far (ERROR, TIMEOUT, SERVICE_UNAVAILABLE): an operation with one failed. */
-  failures = 0;
-  /** Of those, the calls that failed because the store was out of reach. */
-  outages = 0;
-
-  /**
-   * What the calls since `failures`/`outages` were read (before the operation) make of it. Two
-   * numbers rather than a snapshot object: this is on every operation's path.
-   */
-  outcomeSince(failures: number, outages: number): OperationOutcome {
-    if (this.outages > outages) return 'outage';
-    return this.failures > failures;
-  }
+  lastStatus: Status = 'OK';
+  lastStartMs = 0;
+  lastEndMs = 0;
+  /** What the last read answered (null: no such record; undefined: the call failed). */
+  record: FieldMap | null | undefined = undefined;
+  /** What the last scan answered (undefined: the call failed). */
+  records: KeyedRecord[] | undefined = undefined;
+  /** Whether a call of the current operation failed, and whether because the store was out of reach. */
+  private failed = false;
+  private outage = false;
+  private readonly rows: Record<'READ' | 'SCAN' | 'UPDATE' | 'INSERT' | 'DELETE' | 'INSERT-BATCH', OperationRows>;
 
   constructor(
     private readonly store: Store,
     private readonly measurements: Measurements,
-  ) {}
-
-  read(table: string, key: string, fields: readonly string[] | null): Promise<Timed<FieldMap | null>> {
-    return this.file('READ', timed(() => this.store.read(table, key, fields), readStatus));
+  ) {
+    const rowsOf = (operation: string) => measurements.rowsOf(operation);
+    this.rows = { READ: rowsOf('READ'), SCAN: rowsOf('SCAN'), UPDATE: rowsOf('UPDATE'), INSERT: rowsOf('INSERT'), DELETE: rowsOf('DELETE'), 'INSERT-BATCH': rowsOf('INSERT-BATCH') };
   }
 
-  scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<Timed<KeyedRecord[]>> {
-    return this.file('SCAN', timed(() => this.store.scan(table, startKey, count, fields)));
+  /** A new operation starts, due at `dueMs` under a target rate (undefined when unthrottled). */
+  beginOperation(dueMs: number | undefined): void {
+    this.intendedStartMs = dueMs;
+    this.failed = false;
+    this.outage = false;
   }
 
-  update(table: string, key: string, values: FieldMap): Promise<Timed<boolean>> {
-    return this.file('UPDATE', timed(() => this.store.update(table, key, values), foundStatus));
+  /** How the calls since `beginOperation` went: `outage`, true when one failed otherwise, else false. */
+  outcome(): OperationOutcome {
+    return this.outage ? 'outage' : this.failed;
   }
 
-  insert(table: string, key: string, values: FieldMap): Promise<Timed<void>> {
-    return this.file('INSERT', timed(() => this.store.insert(table, key, values)));
+  read(table: string, key: string, fields: readonly string[] | null): Promise<OperationOutcome> {
+    const startMs = performance.now();
+    return this.settle(this.rows.READ, startMs, this.store.read(table, key, fields), keepRecord);
   }
 
-  delete(table: string, key: string): Promise<Timed<boolean>> {
-    return this.file('DELETE', timed(() => this.store.delete(table, key), foundStatus));
+  scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<OperationOutcome> {
+    const startMs = performance.now();
+    return this.settle(this.rows.SCAN, startMs, this.store.scan(table, startKey, count, fields), keepRecords);
+  }
+
+  update(table: string, key: string, values: FieldMap): Promise<OperationOutcome> {
+    const startMs = performance.now();
+    return this.settle(this.rows.UPDATE, startMs, this.store.update(table, key, values), foundStatus);
+  }
+
+  insert(table: string, key: string, values: FieldMap): Promise<OperationOutcome> {
+    const startMs = performance.now();
+    return this.settle(this.rows.INSERT, startMs, this.store.insert(table, key, values), alwaysOk);
+  }
+
+  delete(table: string, key: string): Promise<OperationOutcome> {
+    const startMs = performance.now();
+    return this.settle(this.rows.DELETE, startMs, this.store.delete(table, key), foundStatus);
   }
 
   /** Bulk load: one measured call per batch, filed as INSERT-BATCH (its Return counts are batches). */
-  insertMany(table: string, records: readonly KeyedRecord[]): Promise<Timed<void>> {
+  insertMany(table: string, records: readonly KeyedRecord[]): Promise<OperationOutcome> {
     const store = this.store;
     if (!canInsertMany(store)) throw new Error('insertMany called on a store without bulk insert');
-    return this.file('INSERT-BATCH', timed(() => store.insertMany(table, records)));
+    const startMs = performance.now();
+    return this.settle(this.rows['INSERT-BATCH'], startMs, store.insertMany(table, records), alwaysOk);
   }
 
-  private async file<T>(operation: string, pending: Promise<Timed<T>>): Promise<Timed<T>> {
-    const t = await pending;
-    if (isFailure(t.status)) this.failures++;
-    if (isOutage(t.status)) this.outages++;
-    this.measurements.measure(operation, t.status, this.intendedStartMs ?? t.startMs, t.startMs, t.endMs, t.error);
-    return t;
+  /** Await a call, file it, keep what it answered (`take`, which also says its status when it did not throw). */
+  private async settle<T>(rows: OperationRows, startMs: number, pending: Promise<T>, take: (timed: TimedStore, value: T | undefined) => Status): Promise<OperationOutcome> {
+    let value: T | undefined;
+    let error: unknown;
+    let threw = false;
+    try {
+      value = await pending;
+    } catch (thrown) {
+      error = thrown;
+      threw = true;
+    }
+    const endMs = performance.now();
+    const answered = take(this, value);
+    const status = threw ? statusOfError(error) : answered;
+    this.lastStatus = status;
+    this.lastStartMs = startMs;
+    this.lastEndMs = endMs;
+    if (status !== 'OK' && isFailure(status)) {
+      this.failed = true;
+      if (isOutage(status)) this.outage = true;
+    }
+    this.measurements.measureRows(rows, status, this.intendedStartMs ?? startMs, startMs, endMs, error);
+    return this.outage ? 'outage' : this.failed;
   }
+}
+
+// What each call keeps of its answer, and its status (undefined: the call failed; its status
+// then comes from the error).
+function keepRecord(timed: TimedStore, record: FieldMap | null | undefined): Status {
+  timed.record = record;
+  return record === null ? 'NOT_FOUND' : 'OK';
+}
+
+function keepRecords(timed: TimedStore, records: KeyedRecord[] | undefined): Status {
+  timed.records = records;
+  return 'OK';
+}
+
+function foundStatus(_timed: TimedStore, found: boolean | undefined): Status {
+  return found === false ? 'NOT_FOUND' : 'OK';
+}
+
+function alwaysOk(): Status {
+  return 'OK';
 }

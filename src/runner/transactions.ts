@@ -1,6 +1,7 @@
 import type { Measurements } from '../measure/measurements.ts';
 import type { FieldMap, KeyedRecord } from '../stores/store.ts';
 import type { CoreWorkload } from '../workload/core-workload.ts';
+import type { OperationOutcome } from './schedule.ts';
 import type { TimedStore } from './timed-store.ts';
 
 /**
@@ -8,54 +9,78 @@ import type { TimedStore } from './timed-store.ts';
  * the timed store does it and measures each store call. With dataintegrity on, every record
  * read back is checked: its values, and that no field asked for is missing (YCSB's VERIFY row).
  * Scans are also checked for key order, always, because docbench promises ordered scans on
- * every store.
+ * every store. `dueMs` is when the operation was due under a target rate (undefined when
+ * unthrottled); resolves with how it went (a worker's WorkerOperation as it is).
+ *
+ * Keys, fields and values are all chosen before the store call, so none of it is timed. A read or
+ * an update is the store call's own promise (no async step of its own: see TimedStore); the
+ * operations with work after their call have small async functions below.
  */
-export async function doTransaction(workload: CoreWorkload, store: TimedStore, measurements: Measurements, verify: boolean): Promise<void> {
-  const table = workload.table;
+export function doTransaction(workload: CoreWorkload, store: TimedStore, measurements: Measurements, verify: boolean, dueMs: number | undefined): Promise<OperationOutcome> {
+  store.beginOperation(dueMs);
   switch (workload.nextOperation()) {
     case 'READ': {
       const key = workload.nextTransactionKey();
       const fields = workload.readFields();
-      const { value: record } = await store.read(table, key, fields);
-      if (verify && record) verifyRecord(workload, measurements, key, record, fields);
-      return;
+      if (verify) return readAndVerify(workload, store, measurements, key, fields);
+      return store.read(workload.table, key, fields);
     }
     case 'UPDATE': {
       const key = workload.nextTransactionKey();
-      await store.update(table, key, workload.buildUpdate(key));
-      return;
+      return store.update(workload.table, key, workload.buildUpdate(key));
     }
-    case 'INSERT': {
-      const { key, keyNumber } = workload.nextInsertKey();
-      try {
-        await store.insert(table, key, workload.buildValues(key));
-      } finally {
-        // YCSB acknowledges even a failed insert, so the key space keeps advancing.
-        workload.acknowledgeInsert(keyNumber);
-      }
-      return;
-    }
-    case 'SCAN': {
-      const startKey = workload.nextTransactionKey();
-      const fields = workload.readFields();
-      const { value: records } = await store.scan(table, startKey, workload.nextScanLength(), fields);
-      if (records) verifyScan(workload, measurements, startKey, records, verify ? fields : undefined);
-      return;
-    }
-    case 'READ-MODIFY-WRITE': {
-      // As YCSB's doTransactionReadModifyWrite: key, fields and new values are chosen before the
-      // clock starts, the read record is checked after it stops, and the row spans both calls.
-      const key = workload.nextTransactionKey();
-      const fields = workload.readFields();
-      const values = workload.buildUpdate(key);
-      const read = await store.read(table, key, fields);
-      const update = await store.update(table, key, values);
-      const status = read.status !== 'OK' ? read.status : update.status;
-      measurements.measure('READ-MODIFY-WRITE', status, store.intendedStartMs ?? read.startMs, read.startMs, update.endMs);
-      if (verify && read.value) verifyRecord(workload, measurements, key, read.value, fields);
-      return;
-    }
+    case 'INSERT':
+      return insert(workload, store);
+    case 'SCAN':
+      return scan(workload, store, measurements, verify);
+    case 'READ-MODIFY-WRITE':
+      return readModifyWrite(workload, store, measurements, verify);
   }
+}
+
+async function readAndVerify(workload: CoreWorkload, store: TimedStore, measurements: Measurements, key: string, fields: Requested): Promise<OperationOutcome> {
+  const outcome = await store.read(workload.table, key, fields);
+  if (store.record) verifyRecord(workload, measurements, key, store.record, fields);
+  return outcome;
+}
+
+async function insert(workload: CoreWorkload, store: TimedStore): Promise<OperationOutcome> {
+  const { key, keyNumber } = workload.nextInsertKey();
+  const values = workload.buildValues(key);
+  try {
+    return await store.insert(workload.table, key, values);
+  } finally {
+    // YCSB acknowledges even a failed insert, so the key space keeps advancing.
+    workload.acknowledgeInsert(keyNumber);
+  }
+}
+
+async function scan(workload: CoreWorkload, store: TimedStore, measurements: Measurements, verify: boolean): Promise<OperationOutcome> {
+  const startKey = workload.nextTransactionKey();
+  const fields = workload.readFields();
+  const outcome = await store.scan(workload.table, startKey, workload.nextScanLength(), fields);
+  if (store.records) verifyScan(workload, measurements, startKey, store.records, verify ? fields : undefined);
+  return outcome;
+}
+
+/**
+ * As YCSB's doTransactionReadModifyWrite: key, fields and new values are chosen before the clock
+ * starts, the read record is checked after it stops, and the row spans both calls.
+ */
+async function readModifyWrite(workload: CoreWorkload, store: TimedStore, measurements: Measurements, verify: boolean): Promise<OperationOutcome> {
+  const table = workload.table;
+  const key = workload.nextTransactionKey();
+  const fields = workload.readFields();
+  const values = workload.buildUpdate(key);
+  await store.read(table, key, fields);
+  const record = store.record;
+  const readStatus = store.lastStatus;
+  const readStartMs = store.lastStartMs;
+  const outcome = await store.update(table, key, values);
+  const status = readStatus !== 'OK' ? readStatus : store.lastStatus;
+  measurements.measure('READ-MODIFY-WRITE', status, store.intendedStartMs ?? readStartMs, readStartMs, store.lastEndMs);
+  if (verify && record) verifyRecord(workload, measurements, key, record, fields);
+  return outcome;
 }
 
 function verifyRecord(workload: CoreWorkload, measurements: Measurements, key: string, record: FieldMap, requested: Requested): void {
