@@ -22,7 +22,7 @@ import { SequentialGenerator } from './generators/sequential.ts';
 import { SkewedLatestGenerator } from './generators/skewed-latest.ts';
 import { UniformGenerator } from './generators/uniform.ts';
 import { ZipfianGenerator } from './generators/zipfian.ts';
-import { buildKeyName } from './keys.ts';
+import { KeyNames } from './keys.ts';
 import type { WorkloadProperties } from './properties.ts';
 import type { Random } from './random.ts';
 
@@ -56,6 +56,7 @@ export class CoreWorkload {
   private readonly fieldChooser: UniformGenerator;
   private readonly fieldLength: NumberGenerator;
   private readonly scanLength: NumberGenerator;
+  private readonly keyNames: KeyNames;
 
   constructor(properties: WorkloadProperties, random: Random, counters: WorkloadCounters = localCounters(properties)) {
     const p = properties;
@@ -64,6 +65,7 @@ export class CoreWorkload {
     this.table = p.table;
     this.fieldNames = fieldNames(p.fieldnameprefix, p.fieldcount);
     this.orderedInserts = p.insertorder === 'ordered';
+    this.keyNames = new KeyNames(p.zeropadding, this.orderedInserts);
 
     this.fieldLength =
       p.fieldlengthdistribution === 'constant'
@@ -203,7 +205,7 @@ export class CoreWorkload {
   }
 
   keyName(keyNumber: number): string {
-    return buildKeyName(keyNumber, this.p.zeropadding, this.orderedInserts);
+    return this.keyNames.nameOf(keyNumber);
   }
 
   private value(key: string, field: string): string {
