@@ -143,7 +143,7 @@ function runYcsbWorkers(phase: 'load' | 'run', c: YcsbWorkersContext): Promise<n
     worker: () => {
       const timed = new TimedStore(c.store, c.measurements);
       const { workload, measurements } = c;
-      return (dueMs) => doTransaction(workload, timed, measurements, verify, dueMs);
+      return { run: (dueMs) => doTransaction(workload, timed, measurements, verify, dueMs), span: timed };
     },
   });
 }

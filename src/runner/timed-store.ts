@@ -1,10 +1,13 @@
 import type { Measurements, OperationRows } from '../measure/measurements.ts';
 import { isFailure, isOutage, type Status } from '../measure/status.ts';
 import { statusOfError } from '../measure/timed.ts';
-import type { OperationOutcome } from './schedule.ts';
+import type { OperationOutcome, OperationSpan } from './schedule.ts';
 import { canInsertMany, type FieldMap, type KeyedRecord, type Store } from '../stores/store.ts';
 
 export { statusOfError } from '../measure/timed.ts';
+
+/** performance.now(), with `performance` taken once: the global is a lazy getter that costs as much as the read. */
+const timing = performance;
 
 /**
  * The one place store calls are timed for YCSB (go-ycsb's dbwrapper): the clock is read just
@@ -12,7 +15,8 @@ export { statusOfError } from '../measure/timed.ts';
  * operation's name. A call resolves with the outcome of the worker's operation so far (see
  * `outcome`), so a one-call operation can hand the call's promise straight to the run loop. What
  * the call answered and how it went stay on the instance until the next call: `record` (a read),
- * `records` (a scan), `lastStatus`, `lastStartMs`, `lastEndMs`.
+ * `records` (a scan), `lastStatus`, `lastStartMs`, `lastEndMs`; and the operation's span
+ * (`firstStartMs` … `lastEndMs`), which the run loop takes as the operation's latency.
  *
  * One instance per worker: the intended start, the last call and the operation's failures are
  * the worker's own, and a worker has one operation in flight.
@@ -23,7 +27,7 @@ export { statusOfError } from '../measure/timed.ts';
  * no result object); the method reads the clock and issues the store call, `settle` awaits it.
  * Store methods are async, so a failure arrives as a rejection.
  */
-export class TimedStore {
+export class TimedStore implements OperationSpan {
   /**
    * When the worker's current operation was due under a target rate (every call of the operation
    * is measured from it, as in YCSB); undefined when unthrottled, where each call's `Intended-`
@@ -33,6 +37,8 @@ export class TimedStore {
   lastStatus: Status = 'OK';
   lastStartMs = 0;
   lastEndMs = 0;
+  /** When the current operation's first call started (NaN before it): with lastEndMs, the operation's span for the run loop. */
+  firstStartMs = Number.NaN;
   /** What the last read answered (null: no such record; undefined: the call failed). */
   record: FieldMap | null | undefined = undefined;
   /** What the last scan answered (undefined: the call failed). */
@@ -53,6 +59,7 @@ export class TimedStore {
   /** A new operation starts, due at `dueMs` under a target rate (undefined when unthrottled). */
   beginOperation(dueMs: number | undefined): void {
     this.intendedStartMs = dueMs;
+    this.firstStartMs = Number.NaN;
     this.failed = false;
     this.outage = false;
   }
@@ -63,27 +70,27 @@ export class TimedStore {
   }
 
   read(table: string, key: string, fields: readonly string[] | null): Promise<OperationOutcome> {
-    const startMs = performance.now();
+    const startMs = timing.now();
     return this.settle(this.rows.READ, startMs, this.store.read(table, key, fields), keepRecord);
   }
 
   scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<OperationOutcome> {
-    const startMs = performance.now();
+    const startMs = timing.now();
     return this.settle(this.rows.SCAN, startMs, this.store.scan(table, startKey, count, fields), keepRecords);
   }
 
   update(table: string, key: string, values: FieldMap): Promise<OperationOutcome> {
-    const startMs = performance.now();
+    const startMs = timing.now();
     return this.settle(this.rows.UPDATE, startMs, this.store.update(table, key, values), foundStatus);
   }
 
   insert(table: string, key: string, values: FieldMap): Promise<OperationOutcome> {
-    const startMs = performance.now();
+    const startMs = timing.now();
     return this.settle(this.rows.INSERT, startMs, this.store.insert(table, key, values), alwaysOk);
   }
 
   delete(table: string, key: string): Promise<OperationOutcome> {
-    const startMs = performance.now();
+    const startMs = timing.now();
     return this.settle(this.rows.DELETE, startMs, this.store.delete(table, key), foundStatus);
   }
 
@@ -91,7 +98,7 @@ export class TimedStore {
   insertMany(table: string, records: readonly KeyedRecord[]): Promise<OperationOutcome> {
     const store = this.store;
     if (!canInsertMany(store)) throw new Error('insertMany called on a store without bulk insert');
-    const startMs = performance.now();
+    const startMs = timing.now();
     return this.settle(this.rows['INSERT-BATCH'], startMs, store.insertMany(table, records), alwaysOk);
   }
 
@@ -106,12 +113,13 @@ export class TimedStore {
       error = thrown;
       threw = true;
     }
-    const endMs = performance.now();
+    const endMs = timing.now();
     const answered = take(this, value);
     const status = threw ? statusOfError(error) : answered;
     this.lastStatus = status;
     this.lastStartMs = startMs;
     this.lastEndMs = endMs;
+    if (Number.isNaN(this.firstStartMs)) this.firstStartMs = startMs;
     if (status !== 'OK' && isFailure(status)) {
       this.failed = true;
       if (isOutage(status)) this.outage = true;
