@@ -27,12 +27,21 @@ for (const driver of DRIVERS) {
   });
 }
 
+// And over several connections a process (redis.connections), each call on the next in turn.
+describeStoreContract({
+  store: 'redis',
+  unreachableUrl: 'redis://127.0.0.1:1',
+  updateDetectsMissing: false,
+  deleteDetectsMissing: true,
+  settings: { 'redis.connections': '3' },
+});
+
 for (const driver of DRIVERS) {
   describe(`redis connection and handle (${driver})`, { timeout: 60_000 }, () => {
     let url: string;
     const open: RedisStore[] = [];
-    const store = (at: string) => {
-      const s = createStore({ url: at, settings: { 'redis.driver': driver }, concurrency: 2 });
+    const store = (at: string, settings: Record<string, string> = {}) => {
+      const s = createStore({ url: at, settings: { 'redis.driver': driver, ...settings }, concurrency: 2 });
       open.push(s);
       return s;
     };
@@ -58,6 +67,20 @@ for (const driver of DRIVERS) {
         assert.match(error.message, /database 9999 does not exist on this server \(ERR DB index is out of range\)/);
         return true;
       });
+    });
+
+    it('redis.connections=3: three connections, each call on the next in turn', async () => {
+      const s = store(url, { 'redis.connections': '3' });
+      await s.connect();
+      // CLIENT ID names the connection a command came on.
+      const ids: unknown[] = [];
+      for (let i = 0; i < 6; i++) ids.push(await s.handle.call(['CLIENT', 'ID']));
+      assert.equal(new Set(ids).size, 3, `connections used: ${ids.join(', ')}`);
+      assert.deepEqual(ids.slice(3), ids.slice(0, 3), 'in turn');
+    });
+
+    it('redis.connections=2 on an unreachable server: one UnreachableError, nothing left open', async () => {
+      await assert.rejects(store('redis://127.0.0.1:1', { 'redis.connections': '2' }).connect(), UnreachableError);
     });
 
     it("writes go to the URL's database", async () => {
@@ -93,7 +116,7 @@ for (const driver of DRIVERS) {
 describe('redis settings and URL through the CLI', { timeout: 120_000 }, () => {
   it('an unknown redis.* setting: exit 2, one line with the did-you-mean, no stack trace', () => {
     const r = runDocbench(['run', '--store', 'redis', '-P', 'workloada', '-p', 'redis.nosuch=1', '-p', 'operationcount=1']);
-    assertUserError(r, /unknown setting redis\.nosuch.*; redis understands redis\.driver, redis\.autopipelining/);
+    assertUserError(r, /unknown setting redis\.nosuch.*; redis understands redis\.driver, redis\.autopipelining, redis\.connections/);
     const typo = runDocbench(['run', '--store', 'redis', '-P', 'workloada', '-p', 'redis.drivr=node-redis', '-p', 'operationcount=1']);
     assertUserError(typo, /unknown setting redis\.drivr \(did you mean "redis\.driver"\?\)/);
   });

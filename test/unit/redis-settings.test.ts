@@ -28,10 +28,11 @@ function assertOneLine(fn: () => unknown, type: new (...args: never[]) => UserEr
 }
 
 describe('redis settings', () => {
-  it('defaults: ioredis, no auto-pipelining, the URL as given', () => {
+  it('defaults: ioredis, no auto-pipelining, one connection, the URL as given', () => {
     const config = redisConfig(URL, {});
     assert.equal(config.driver, 'ioredis');
     assert.equal(config.autoPipelining, false);
+    assert.equal(config.connections, 1);
     assert.equal(config.url.text, URL);
     assert.deepEqual({ host: config.url.host, port: config.url.port, database: config.url.database, tls: config.url.tls }, { host: '127.0.0.1', port: 6379, database: 0, tls: false });
   });
@@ -40,16 +41,20 @@ describe('redis settings', () => {
     const config = redisConfig(URL, { 'redis.driver': 'node-redis', 'mongodb.writeConcern': 'majority' });
     assert.equal(config.driver, 'node-redis');
     assert.equal(redisConfig(URL, { 'redis.autopipelining': 'true' }).autoPipelining, true);
+    assert.equal(redisConfig(URL, { 'redis.connections': '4' }).connections, 4);
   });
 
   it('an unknown redis.* setting is a SettingError with a did-you-mean', () => {
-    assertOneLine(() => store({ 'redis.drivr': 'ioredis' }), SettingError, /^unknown setting redis\.drivr \(did you mean "redis\.driver"\?\); redis understands redis\.driver, redis\.autopipelining$/);
+    assertOneLine(() => store({ 'redis.drivr': 'ioredis' }), SettingError, /^unknown setting redis\.drivr \(did you mean "redis\.driver"\?\); redis understands redis\.driver, redis\.autopipelining, redis\.connections$/);
     assertOneLine(() => store({ 'redis.autopipeline': 'true' }), SettingError, /did you mean "redis\.autopipelining"/);
   });
 
   it('a bad value is a SettingError naming the key, the value and what was expected', () => {
     assertOneLine(() => store({ 'redis.driver': 'jedis' }), SettingError, /^redis\.driver=jedis: expected one of ioredis, node-redis/);
     assertOneLine(() => store({ 'redis.autopipelining': 'yes' }), SettingError, /^redis\.autopipelining=yes: expected true or false/);
+    assertOneLine(() => store({ 'redis.connections': '0' }), SettingError, /^redis\.connections=0: /);
+    assertOneLine(() => store({ 'redis.connections': 'two' }), SettingError, /^redis\.connections=two: /);
+    assertOneLine(() => store({ 'redis.connections': '65' }), SettingError, /^redis\.connections=65: /);
   });
 
   it('auto-pipelining with node-redis is a SettingError (node-redis has no such switch)', () => {

@@ -9,6 +9,7 @@
  */
 import { UnreachableError } from '../store.ts';
 import { IoredisConnection } from './connection-ioredis.ts';
+import { RedisConnectionSet } from './connection-set.ts';
 import { NodeRedisConnection } from './connection-node-redis.ts';
 import type { RedisConfig } from './settings.ts';
 
@@ -37,7 +38,8 @@ export interface RedisConnectionOptions {
 /** The configured client, not yet connected. */
 export function createConnection(config: RedisConfig): RedisConnection {
   const options = { url: config.url.text, connectTimeoutMs: config.connectTimeoutMs, autoPipelining: config.autoPipelining };
-  return config.driver === 'node-redis' ? new NodeRedisConnection(options) : new IoredisConnection(options);
+  const one = () => (config.driver === 'node-redis' ? new NodeRedisConnection(options) : new IoredisConnection(options));
+  return config.connections === 1 ? one() : new RedisConnectionSet(Array.from({ length: config.connections }, one));
 }
 
 /** Connect; any failure closes the client and is an UnreachableError saying what to check. */

@@ -10,12 +10,14 @@
  * separator, so no record key can collide with it).
  *
  * Clients: ioredis by default, or node-redis (`@redis/client`, the client Redis's own docs now
- * recommend) with `redis.driver=node-redis`. Both send exactly the same raw commands. ioredis
- * stays the default because it measured faster here: docbench workload C, 16 workers, 1 KB
- * records, ~73,000 ops/s with ioredis against ~49,000 with node-redis (bench/harness-overhead.ts).
+ * recommend) with `redis.driver=node-redis`. Both send exactly the same raw commands. Measured on
+ * a 2-core machine with Redis on it (bench/redis-benchmark.ts, workload C, 16 workers, 1 KB
+ * records, one process): ioredis ~61,000 ops/s at ~18.5 us of client CPU an operation,
+ * node-redis ~66,000 at ~9.6 us; a report names the client it used.
  * Settings: URL credentials and database (`redis://user:pass@host:port/db`, url.ts), `redis.driver`,
  * `redis.autopipelining=true` (ioredis only: coalesce concurrent commands into one write; it
- * measured slower here, ~43,000 ops/s on the same run, so it is off by default); settings.ts.
+ * measured slower here, ~42,000 ops/s, so it is off by default), `redis.connections=N`
+ * (connections per client process, used in turn: connection-set.ts); settings.ts.
  *
  * The folder: url.ts (the URL), settings.ts (settings -> configuration), connection.ts (the
  * client, opened and closed; the two clients in connection-*.ts), ycsb.ts (the YCSB operations),
