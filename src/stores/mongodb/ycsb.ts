@@ -17,6 +17,11 @@ type YcsbOperations = Pick<Store, 'prepare' | 'drop' | 'read' | 'scan' | 'update
 export class YcsbCollections implements YcsbOperations {
   /** The table last prepared or used, whose collection stats() describes. */
   lastTable: string | undefined;
+  /**
+   * One driver Collection per table, made once: `db.collection()` builds a new one (resolving its
+   * read and write concerns and BSON options) at every call, several microseconds an operation.
+   */
+  private readonly collections = new Map<string, Collection<YcsbDocument>>();
 
   constructor(private readonly handle: MongodbHandle) {}
 
@@ -31,7 +36,7 @@ export class YcsbCollections implements YcsbOperations {
 
   async read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
     const p = projection(fields);
-    const doc = await this.records(table).findOne({ _id: key }, p ? { projection: p } : {});
+    const doc = await this.records(table).findOne({ _id: key }, p ? { projection: p } : undefined);
     return doc === null ? null : fieldsOf(doc);
   }
 
@@ -70,7 +75,12 @@ export class YcsbCollections implements YcsbOperations {
 
   private records(table: string): Collection<YcsbDocument> {
     this.lastTable = table;
-    return this.handle.collection<YcsbDocument>(table);
+    let collection = this.collections.get(table);
+    if (collection === undefined) {
+      collection = this.handle.collection<YcsbDocument>(table);
+      this.collections.set(table, collection);
+    }
+    return collection;
   }
 }
 
