@@ -9,6 +9,7 @@
  * Pure: no Node APIs (k6 scripts bundle it).
  */
 import type { FieldMap } from '../stores/store.ts';
+import { DrawsAhead, KeysAhead } from './draw-ahead.ts';
 import { deterministicValue, fieldNames, randomValue } from './fields.ts';
 import { AcknowledgedCounterGenerator, type AcknowledgedCounter } from './generators/acknowledged-counter.ts';
 import { ConstantGenerator } from './generators/constant.ts';
@@ -57,6 +58,10 @@ export class CoreWorkload {
   private readonly fieldLength: NumberGenerator;
   private readonly scanLength: NumberGenerator;
   private readonly keyNames: KeyNames;
+  private readonly readAllFields: boolean;
+  private readonly operationsAhead: DrawsAhead<OperationType>;
+  /** The key chooser's draws made ahead (draw-ahead.ts); undefined for `latest`, drawn at each operation. */
+  private readonly keysAhead: KeysAhead | undefined;
 
   constructor(properties: WorkloadProperties, random: Random, counters: WorkloadCounters = localCounters(properties)) {
     const p = properties;
@@ -66,6 +71,7 @@ export class CoreWorkload {
     this.fieldNames = fieldNames(p.fieldnameprefix, p.fieldcount);
     this.orderedInserts = p.insertorder === 'ordered';
     this.keyNames = new KeyNames(p.zeropadding, this.orderedInserts);
+    this.readAllFields = p.readallfields;
 
     this.fieldLength =
       p.fieldlengthdistribution === 'constant'
@@ -112,6 +118,9 @@ export class CoreWorkload {
         break;
     }
     this.keyChooserIsExponential = p.requestdistribution === 'exponential';
+    const chooser = this.operationChooser;
+    this.operationsAhead = new DrawsAhead(() => chooser.nextValue());
+    this.keysAhead = p.requestdistribution === 'latest' ? undefined : new KeysAhead(this.keyChooser, this.keyChooserIsExponential ? undefined : this.keyNames);
     this.fieldChooser = new UniformGenerator(random, 0, p.fieldcount - 1);
     this.scanLength =
       p.scanlengthdistribution === 'uniform'
@@ -145,25 +154,31 @@ export class CoreWorkload {
   // ---- run phase ----
 
   nextOperation(): OperationType {
-    return this.operationChooser.nextValue();
+    return this.operationsAhead.take();
   }
 
   /** A key for read/update/scan/read-modify-write (YCSB nextKeynum): never beyond the acknowledged inserts. */
   nextTransactionKey(): string {
-    return this.keyName(this.nextKeyNumber());
+    const keyNumber = this.nextKeyNumber();
+    // Named in the batch it was drawn in, except where the number is not the raw draw.
+    return this.keysAhead !== undefined && !this.keyChooserIsExponential ? this.keysAhead.lastName() : this.keyName(keyNumber);
   }
 
   nextKeyNumber(): number {
     const limit = this.transactionInsertSequence.lastValue();
     let keyNumber: number;
     if (this.keyChooserIsExponential) {
-      do keyNumber = limit - this.keyChooser.nextValue();
+      do keyNumber = limit - this.drawKey();
       while (keyNumber < 0);
     } else {
-      do keyNumber = this.keyChooser.nextValue();
+      do keyNumber = this.drawKey();
       while (keyNumber > limit);
     }
     return keyNumber;
+  }
+
+  private drawKey(): number {
+    return this.keysAhead === undefined ? this.keyChooser.nextValue() : this.keysAhead.take();
   }
 
   /** A new key for a run-phase insert; call `acknowledgeInsert` when the insert is done (even if it failed). */
@@ -182,7 +197,7 @@ export class CoreWorkload {
 
   /** Fields to read: null (all) when readallfields, else one field chosen uniformly. */
   readFields(): readonly string[] | null {
-    if (this.p.readallfields) return null;
+    if (this.readAllFields) return null;
     // A fresh array: a store may still hold it after the call starts (client-side projection).
     return [this.fieldNames[this.fieldChooser.nextValue()]!];
   }
