@@ -3,22 +3,22 @@
  *   1. BasicDB (no server: the client's own limit), workload C, 16 workers, with 1 and with 2
  *      processes, in interleaved rounds: rates and the ratio of each round.
  *      Target: 2 processes >= 1.7 x 1 process on a 2-core machine.
- *   2. The local Redis, workload C (10,000 records), 16 workers, with 1 and with 2 processes.
- *   3. The target-rate schedule, 16 workers at several rates, no store work: how late operations
+ *   2. The target-rate schedule, 16 workers at several rates, no store work: how late operations
  *      start after their due time (never early) and the client CPU it takes (% of one core),
  *      next to plain Node timers (which start most operations early).
  * Pools are started once and reused, so no round pays a process's start-up.
  *
- *   npx tsx bench/processes.ts [--basic-ops 3000000] [--redis-ops 300000] [--rounds 3] [--skip-redis] [--skip-schedule]
+ * Redis with 1, 2 and 3 processes, beside redis-benchmark, is bench/redis-benchmark.ts.
+ *
+ *   npx tsx bench/processes.ts [--basic-ops 3000000] [--rounds 3] [--skip-schedule]
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { openStore, type OpenStore } from '../src/cli/store-session.ts';
 import { Measurements } from '../src/measure/measurements.ts';
-import { runLoadPhase, runTransactionPhase, type PhaseOutcome } from '../src/runner/phases.ts';
+import { runTransactionPhase, type PhaseOutcome } from '../src/runner/phases.ts';
 import { ProcessPool } from '../src/runner/process-pool.ts';
 import { runScheduled } from '../src/runner/schedule.ts';
-import { localTarget as redisTarget } from '../src/stores/redis/local-target.ts';
 import { settingsOf, storeName } from '../src/stores/stores.ts';
 import { CoreWorkload } from '../src/workload/core-workload.ts';
 import { Random } from '../src/workload/random.ts';
@@ -27,9 +27,7 @@ import { loadWorkload } from '../src/workload/workload-file.ts';
 const { values } = parseArgs({
   options: {
     'basic-ops': { type: 'string', default: '3000000' },
-    'redis-ops': { type: 'string', default: '300000' },
     rounds: { type: 'string', default: '3' },
-    'skip-redis': { type: 'boolean', default: false },
     'skip-schedule': { type: 'boolean', default: false },
   },
 });
@@ -94,24 +92,7 @@ const basic = await openStore('basic', 'basic://', loadWorkload(['workloadc'], [
 const basicRates = await scaling('basic', basic, [`operationcount=${values['basic-ops']}`, 'recordcount=10000']);
 report(`BasicDB, workload C, 16 workers, ${values['basic-ops']} operations, ${rounds} interleaved rounds`, basicRates);
 
-// 2. Redis.
-if (!values['skip-redis']) {
-  const status = await redisTarget.start((line) => console.error(line));
-  const overrides = ['recordcount=10000', `operationcount=${values['redis-ops']}`, 'table=processesbench'];
-  const { properties } = loadWorkload(['workloadc'], [...overrides, 'threadcount=16']);
-  const redis = await openStore('redis', status.url, properties);
-  const schema = { table: 'processesbench', fieldNames: Array.from({ length: properties.fieldcount }, (_, i) => `field${i}`) };
-  try {
-    await redis.store.drop(schema);
-    await runLoadPhase({ store: redis.store, workload: new CoreWorkload(properties, new Random(1)), properties, status: false, label: 'load' });
-    report(`Redis (local), workload C, 16 workers, ${values['redis-ops']} operations, ${rounds} interleaved rounds`, await scaling('redis', redis, overrides));
-  } finally {
-    await redis.store.drop(schema);
-    await redis.store.close();
-  }
-}
-
-// 3. The exact schedule: start lag and CPU at several target rates (one process, no store work),
+// 2. The exact schedule: start lag and CPU at several target rates (one process, no store work),
 // next to what a plain timer did before (sleep until the due time, as Node's timers allow).
 async function plainTimers(threadcount: number, target: number, operations: number, lag: number[]): Promise<void> {
   const tickMs = (threadcount * 1000) / target;
