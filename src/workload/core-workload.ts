@@ -23,7 +23,7 @@ import { SequentialGenerator } from './generators/sequential.ts';
 import { SkewedLatestGenerator } from './generators/skewed-latest.ts';
 import { UniformGenerator } from './generators/uniform.ts';
 import { ZipfianGenerator } from './generators/zipfian.ts';
-import { KeyNames } from './keys.ts';
+import { buildKeyName } from './keys.ts';
 import type { WorkloadProperties } from './properties.ts';
 import type { Random } from './random.ts';
 
@@ -57,7 +57,6 @@ export class CoreWorkload {
   private readonly fieldChooser: UniformGenerator;
   private readonly fieldLength: NumberGenerator;
   private readonly scanLength: NumberGenerator;
-  private readonly keyNames: KeyNames;
   private readonly readAllFields: boolean;
   private readonly operationsAhead: DrawsAhead<OperationType>;
   /** The key chooser's draws made ahead (draw-ahead.ts); undefined for `latest`, drawn at each operation. */
@@ -70,7 +69,6 @@ export class CoreWorkload {
     this.table = p.table;
     this.fieldNames = fieldNames(p.fieldnameprefix, p.fieldcount);
     this.orderedInserts = p.insertorder === 'ordered';
-    this.keyNames = new KeyNames(p.zeropadding, this.orderedInserts);
     this.readAllFields = p.readallfields;
 
     this.fieldLength =
@@ -120,7 +118,7 @@ export class CoreWorkload {
     this.keyChooserIsExponential = p.requestdistribution === 'exponential';
     const chooser = this.operationChooser;
     this.operationsAhead = new DrawsAhead(() => chooser.nextValue());
-    this.keysAhead = p.requestdistribution === 'latest' ? undefined : new KeysAhead(this.keyChooser, this.keyChooserIsExponential ? undefined : this.keyNames);
+    this.keysAhead = p.requestdistribution === 'latest' ? undefined : new KeysAhead(this.keyChooser, this.keyChooserIsExponential ? undefined : (n) => this.keyName(n));
     this.fieldChooser = new UniformGenerator(random, 0, p.fieldcount - 1);
     this.scanLength =
       p.scanlengthdistribution === 'uniform'
@@ -220,7 +218,7 @@ export class CoreWorkload {
   }
 
   keyName(keyNumber: number): string {
-    return this.keyNames.nameOf(keyNumber);
+    return buildKeyName(keyNumber, this.p.zeropadding, this.orderedInserts);
   }
 
   private value(key: string, field: string): string {

@@ -1,10 +1,9 @@
 import type { NumberGenerator } from './generators/number-generator.ts';
-import type { KeyNames } from './keys.ts';
 
 /**
  * Draws made ahead, a batch at a time. Between two operations of a run the store's driver does
  * its own work, which pushes the workload's state (a dozen small objects: the random state, the
- * zipfian's constants, the key-name cache) out of the CPU's caches, so drawing at each operation
+ * zipfian's constants, the key-name cache of fnv.ts) out of the CPU's caches, so drawing at each operation
  * costs cache misses, far more than the arithmetic. In a batch the state stays in cache and the
  * misses overlap, and an operation reads its draw from a short array.
  *
@@ -43,7 +42,7 @@ export class KeysAhead {
   constructor(
     private readonly chooser: NumberGenerator,
     /** Names the numbers in the batch; undefined where a number is not yet a key (exponential counts back from the limit). */
-    private readonly keyNames: KeyNames | undefined,
+    private readonly nameOf: ((keyNumber: number) => string) | undefined,
   ) {}
 
   take(): number {
@@ -51,15 +50,15 @@ export class KeysAhead {
     return this.numbers[this.next++]!;
   }
 
-  /** The key name of the number `take` returned last (only with keyNames). */
+  /** The key name of the number `take` returned last (only with nameOf). */
   lastName(): string {
     return this.names[this.next - 1]!;
   }
 
   private refill(): void {
-    const { numbers, names, chooser, keyNames } = this;
+    const { numbers, names, chooser, nameOf } = this;
     for (let i = 0; i < AHEAD; i++) numbers[i] = chooser.nextValue();
-    if (keyNames !== undefined) for (let i = 0; i < AHEAD; i++) names[i] = keyNames.nameOf(numbers[i]!);
+    if (nameOf !== undefined) for (let i = 0; i < AHEAD; i++) names[i] = nameOf(numbers[i]!);
     this.next = 0;
   }
 }
