@@ -168,9 +168,11 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<number 
         inFlight--;
       }
       const failed = outcome === true || outcome === 'outage';
-      // A spanned operation that made no store call (NaN) is timed as nothing: 0.
-      const latency = span === undefined ? readClock() - begin : span.lastEndMs - (due ?? span.firstStartMs);
-      measurements.completeOperation(Number.isNaN(latency) ? 0 : latency, failed);
+      // A spanned operation that made no store call (its span starts at NaN) is timed as nothing.
+      let latency: number;
+      if (span === undefined) latency = readClock() - begin;
+      else latency = Number.isNaN(span.firstStartMs) ? 0 : span.lastEndMs - (due ?? span.firstStartMs);
+      measurements.completeOperation(latency, failed);
       if (failed) control.operationFailed();
       if (outcome === 'outage' && clock === undefined) await sleep(OUTAGE_PAUSE_MS);
       done++;
