@@ -22,8 +22,8 @@ class Series implements OperationSeries {
 
 /**
  * Where one operation's calls are filed: its status counts and its four latency rows (each made
- * when it gets its first value, so a result lists only rows that were recorded). A store wrapper looks it
- * up once (`rowsOf`) instead of finding rows by name at every call.
+ * when it gets its first value, so a result lists only rows that were recorded). A store wrapper
+ * looks it up once (`rowsOf`) instead of finding rows by name at every call.
  */
 export interface OperationRows {
   readonly operation: string;
