@@ -19,7 +19,7 @@ export class YcsbCollections implements YcsbOperations {
   lastTable: string | undefined;
   /**
    * One driver Collection per table, made once: `db.collection()` builds a new one (resolving its
-   * read and write concerns and BSON options) at every call, several microseconds an operation.
+   * read and write concerns and BSON options) at every call, about 0.35 µs of CPU an operation.
    */
   private readonly collections = new Map<string, Collection<YcsbDocument>>();
 
