@@ -13,8 +13,6 @@ export class YcsbTables {
   private readonly knownBuckets = new Map<string, Set<string>>();
   /** CQL text per (table, operation, field set). */
   private readonly statements = new Map<string, string>();
-  /** The whole-record read per table, apart: it is most reads (readallfields), and its lookup needs no key built. */
-  private readonly readAllStatements = new Map<string, string>();
   private readonly client: cassandra.Client;
   private readonly reads: cassandra.QueryOptions;
   private readonly writes: cassandra.QueryOptions;
@@ -45,7 +43,7 @@ export class YcsbTables {
   }
 
   async read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
-    const cql = (fields === null ? this.readAllStatements.get(table) : undefined) ?? this.readStatement(table, fields);
+    const cql = this.statement(`read ${table} ${fields?.join(',') ?? '*'}`, () => `SELECT ${columns(fields)} FROM ${this.handle.table(table)} WHERE bucket = ? AND y_id = ?`);
     const row = (await this.client.execute(cql, [this.bucketOf(key), key], this.reads)).first();
     return row ? rowFields(row) : null;
   }
@@ -122,12 +120,6 @@ export class YcsbTables {
 
   private bucketOf(key: string): string {
     return key.length > this.config.scanBucketLength ? key.slice(0, this.config.scanBucketLength) : key;
-  }
-
-  private readStatement(table: string, fields: readonly string[] | null): string {
-    const cql = this.statement(`read ${table} ${fields?.join(',') ?? '*'}`, () => `SELECT ${columns(fields)} FROM ${this.handle.table(table)} WHERE bucket = ? AND y_id = ?`);
-    if (fields === null) this.readAllStatements.set(table, cql);
-    return cql;
   }
 
   private statement(cacheKey: string, build: () => string): string {
