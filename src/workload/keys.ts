@@ -10,4 +10,3 @@ export function buildKeyName(keyNumber: number, zeroPadding: number, orderedInse
   const fill = zeroPadding - digits.length;
   return fill > 0 ? `user${'0'.repeat(fill)}${digits}` : `user${digits}`;
 }
-
