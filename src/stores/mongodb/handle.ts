@@ -29,9 +29,21 @@ export class MongodbHandle {
     readonly db: Db,
   ) {}
 
+  /**
+   * Driver Collections, one per name, made once: `db.collection()` builds a new one (resolving
+   * its read and write concerns and BSON options) at every call, about 0.35 µs of CPU, and the
+   * YCSB operations name their collection at every operation.
+   */
+  private readonly collections = new Map<string, Collection<Document>>();
+
   /** A collection of the store's database. */
   collection<T extends Document = Document>(name: string): Collection<T> {
-    return this.db.collection<T>(name);
+    let collection = this.collections.get(name);
+    if (collection === undefined) {
+      collection = this.db.collection(name);
+      this.collections.set(name, collection);
+    }
+    return collection as unknown as Collection<T>;
   }
 
   /** Create a collection; one that exists already is fine (the server's createCollection is not idempotent). */

@@ -17,11 +17,6 @@ type YcsbOperations = Pick<Store, 'prepare' | 'drop' | 'read' | 'scan' | 'update
 export class YcsbCollections implements YcsbOperations {
   /** The table last prepared or used, whose collection stats() describes. */
   lastTable: string | undefined;
-  /**
-   * One driver Collection per table, made once: `db.collection()` builds a new one (resolving its
-   * read and write concerns and BSON options) at every call, about 0.35 µs of CPU an operation.
-   */
-  private readonly collections = new Map<string, Collection<YcsbDocument>>();
 
   constructor(private readonly handle: MongodbHandle) {}
 
@@ -75,12 +70,7 @@ export class YcsbCollections implements YcsbOperations {
 
   private records(table: string): Collection<YcsbDocument> {
     this.lastTable = table;
-    let collection = this.collections.get(table);
-    if (collection === undefined) {
-      collection = this.handle.collection<YcsbDocument>(table);
-      this.collections.set(table, collection);
-    }
-    return collection;
+    return this.handle.collection<YcsbDocument>(table);
   }
 }
 
