@@ -126,20 +126,16 @@ export class Measurements {
     // Outages show in the time series during warm-up too (when the store went is worth knowing).
     if (isOutage(status)) this.intervalOutageCalls++;
     if (!this.recording) return;
-    if (status === 'OK' && error === undefined) {
+    if (status === 'OK') {
       this.append(rows.index, toMicros(endMs - startMs), toMicros(endMs - intendedStartMs));
+      if (error !== undefined) addSample((rows.counts ??= this.countsOf(rows.operation)), error instanceof Error ? error.message : String(error));
       return;
     }
     const statusCounts = (rows.counts ??= this.countsOf(rows.operation));
     statusCounts.counts.set(status, (statusCounts.counts.get(status) ?? 0) + 1);
     if (error !== undefined) addSample(statusCounts, error instanceof Error ? error.message : String(error));
-    if (status === 'OK') {
-      if (this.recordServiceTime) (rows.service ??= this.seriesOf(rows.operation).recorder).record(toMicros(endMs - startMs));
-      if (this.recordIntendedTime) (rows.intended ??= this.seriesOf(rows.names.intended).recorder).record(toMicros(endMs - intendedStartMs));
-    } else {
-      if (this.recordServiceTime) (rows.failed ??= this.seriesOf(rows.names.failed).recorder).record(toMicros(endMs - startMs));
-      if (this.recordIntendedTime) (rows.intendedFailed ??= this.seriesOf(rows.names.intendedFailed).recorder).record(toMicros(endMs - intendedStartMs));
-    }
+    if (this.recordServiceTime) (rows.failed ??= this.seriesOf(rows.names.failed).recorder).record(toMicros(endMs - startMs));
+    if (this.recordIntendedTime) (rows.intendedFailed ??= this.seriesOf(rows.names.intendedFailed).recorder).record(toMicros(endMs - intendedStartMs));
   }
 
   /** The rows and counts of an operation, made at first use. */
