@@ -126,6 +126,9 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
       if (options.fresh) await open.store.drop(schema);
       await open.store.prepare(schema);
       if (!options.fresh) await refuseLoadOverExistingRecords(open.store, options.store, core, p);
+    } else {
+      // A run over a table that is not there would measure nothing but misses.
+      await open.store.checkTable(schema);
     }
     pool = await openPool(open, options.store, p, processes);
     // In one process the load's store is wrapped to count failed writes; worker processes report theirs in the status counts.

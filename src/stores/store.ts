@@ -67,6 +67,27 @@ export class UnreachableError extends UserError {
 }
 
 /**
+ * The server answered but refused docbench's login, or the user lacks the rights the run needs
+ * on the database: a run would measure nothing but refusals. The message names the credentials
+ * to fix (never the password).
+ */
+export class AccessDeniedError extends UserError {
+  constructor(store: string, url: string, detail: string) {
+    super(`${store} at ${url} refused access: ${detail}`);
+  }
+}
+
+/**
+ * What a run reads is not there: the table, database, keyspace, bucket or collection does not
+ * exist. `fix` says how to make it (usually the `docbench load` command).
+ */
+export class MissingDataError extends UserError {
+  constructor(store: string, url: string, what: string, fix: string) {
+    super(`${store} at ${url}: ${what} does not exist; ${fix}`);
+  }
+}
+
+/**
  * `H` is the store's scenario-facing handle: what scenario dialects use to run their queries in
  * the store's idiom (driver objects, helpers to create collections or indexes). Each store folder
  * defines its own (`<store>/handle.ts`); a dialect factory is typed for its store's handle.
@@ -76,8 +97,18 @@ export interface Store<H = unknown> {
   readonly name: string;
   /** The scenario-facing handle (usable once connected). */
   readonly handle: H;
-  /** Open connections; throws UnreachableError when the server does not answer. */
+  /**
+   * Open connections and prove the run can do its work: the server answers, the login is
+   * accepted and the user has rights on the database (a call that needs them, not just a ping).
+   * Throws UnreachableError (no answer, wrong port, TLS mismatch) or AccessDeniedError.
+   */
   connect(): Promise<void>;
+  /**
+   * Before a run phase (not a load, which creates it): throw MissingDataError when the table the
+   * run reads (database, keyspace, bucket, collection) does not exist. A store with no such
+   * container (Redis keys) resolves.
+   */
+  checkTable(schema: YcsbSchema): Promise<void>;
   /** Create what the YCSB table needs (keyspace/table/indexes); idempotent. */
   prepare(schema: YcsbSchema): Promise<void>;
   /** Remove everything `prepare` created and all data in it, so a load starts clean. */

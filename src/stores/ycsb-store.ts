@@ -15,6 +15,7 @@ export abstract class YcsbStore<H> implements Store<H>, BatchInserter {
   protected abstract readonly ycsb: YcsbOperations;
 
   abstract connect(): Promise<void>;
+  abstract checkTable(schema: YcsbSchema): Promise<void>;
   abstract stats(): Promise<StoreStats>;
   abstract close(): Promise<void>;
 

@@ -37,6 +37,9 @@ export class BasicStore implements Store<undefined>, BatchInserter {
 
   async connect(): Promise<void> {}
 
+  /** BasicDB has no tables. */
+  async checkTable(_schema: YcsbSchema): Promise<void> {}
+
   async prepare(schema: YcsbSchema): Promise<void> {
     if (!this.tables.has(schema.table)) this.tables.set(schema.table, new Map());
   }

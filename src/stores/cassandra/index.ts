@@ -26,7 +26,7 @@
  * ycsb.ts runs YCSB's operations, handle.ts is what scenario dialects get, stats.ts reports.
  */
 import type cassandra from 'cassandra-driver';
-import type { StoreFactory, StoreStats } from '../store.ts';
+import { MissingDataError, type StoreFactory, type StoreStats, type YcsbSchema } from '../store.ts';
 import { YcsbStore } from '../ycsb-store.ts';
 import { closeClient, connectClient, createClient } from './connection.ts';
 import { CassandraHandle } from './handle.ts';
@@ -49,6 +49,19 @@ export class CassandraStore extends YcsbStore<CassandraHandle> {
 
   connect(): Promise<void> {
     return connectClient(this.client, this.config);
+  }
+
+  /** The keyspace and the table, from the server's own schema tables (the driver's metadata may lag a DDL). */
+  async checkTable(schema: YcsbSchema): Promise<void> {
+    const keyspace = this.config.keyspace;
+    const fix = 'load it first: docbench load --store cassandra --url … -P <the same workload>';
+    const found = async (cql: string, params: string[]) => (await this.client.execute(cql, params, { prepare: true })).rowLength > 0;
+    if (!(await found('SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?', [keyspace]))) {
+      throw new MissingDataError('cassandra', this.config.displayUrl, `the keyspace "${keyspace}"`, fix);
+    }
+    if (!(await found('SELECT table_name FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?', [keyspace, schema.table]))) {
+      throw new MissingDataError('cassandra', this.config.displayUrl, `the table "${keyspace}"."${schema.table}"`, fix);
+    }
   }
 
   stats(): Promise<StoreStats> {

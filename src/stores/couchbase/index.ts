@@ -68,7 +68,7 @@
  * this file, which composes them into the store.
  */
 import type { Collection } from 'couchbase';
-import type { StoreFactory, StoreOptions, StoreStats } from '../store.ts';
+import type { StoreFactory, StoreOptions, StoreStats, YcsbSchema } from '../store.ts';
 import { YcsbStore } from '../ycsb-store.ts';
 import { CouchbaseConnection } from './connection.ts';
 import { CouchbaseHandle } from './handle.ts';
@@ -102,6 +102,9 @@ export class CouchbaseStore extends YcsbStore<CouchbaseHandle> {
   async connect(): Promise<void> {
     this.connection = await CouchbaseConnection.open(this.config);
   }
+
+  /** Every table lives in the configured bucket and collection, which connect() has already opened. */
+  async checkTable(_schema: YcsbSchema): Promise<void> {}
 
   stats(): Promise<StoreStats> {
     return couchbaseStats(this.config, this.handle, this.skipped);

@@ -58,6 +58,17 @@ export class CouchdbHandle {
     }
   }
 
+  /** Whether a database exists (GET /{db}: 404 when it does not; any other failure is thrown). */
+  async databaseExists(name: string): Promise<boolean> {
+    try {
+      await this.server.db.get(name);
+      return true;
+    } catch (error) {
+      if (statusOf(error) === 404) return false;
+      throw error;
+    }
+  }
+
   /** Delete a database; one that does not exist is fine. */
   async destroyDatabase(name: string): Promise<void> {
     try {

@@ -34,7 +34,7 @@
  * The other parts: connection.ts (nano on an undici keep-alive pool, reachability), handle.ts
  * (what the scenario dialects use), stats.ts, local-target.ts (the local pouchdb-server stand-in).
  */
-import type { StoreFactory, StoreStats } from '../store.ts';
+import { MissingDataError, type StoreFactory, type StoreStats, type YcsbSchema } from '../store.ts';
 import { YcsbStore } from '../ycsb-store.ts';
 import { CouchdbConnection } from './connection.ts';
 import { CouchdbHandle } from './handle.ts';
@@ -49,7 +49,7 @@ export class CouchdbStore extends YcsbStore<CouchdbHandle> {
   protected readonly ycsb: CouchdbYcsb;
   private readonly maxSockets: number;
 
-  constructor(config: CouchdbConfig) {
+  constructor(private readonly config: CouchdbConfig) {
     super();
     this.maxSockets = config.maxSockets;
     this.connection = new CouchdbConnection(config);
@@ -59,6 +59,14 @@ export class CouchdbStore extends YcsbStore<CouchdbHandle> {
 
   connect(): Promise<void> {
     return this.connection.open();
+  }
+
+  /** GET /{db}: CouchDB answers 404 "Database does not exist." for a missing one (reads would then all be 404s). */
+  async checkTable(schema: YcsbSchema): Promise<void> {
+    const name = this.handle.databaseName(schema.table);
+    if (!(await this.handle.databaseExists(name))) {
+      throw new MissingDataError('couchdb', this.config.displayUrl, `the database "${name}"`, 'load it first: docbench load --store couchdb --url … -P <the same workload>');
+    }
   }
 
   stats(): Promise<StoreStats> {

@@ -37,7 +37,7 @@
  * connection.ts (the driver's client), ycsb.ts (YCSB's operations), handle.ts (what scenario
  * dialects use), stats.ts, and local-target.ts (the local stand-in server).
  */
-import type { StoreFactory, StoreOptions, StoreStats } from '../store.ts';
+import { MissingDataError, type StoreFactory, type StoreOptions, type StoreStats, type YcsbSchema } from '../store.ts';
 import { YcsbStore } from '../ycsb-store.ts';
 import { close, connect, createHandle } from './connection.ts';
 import type { MongodbHandle } from './handle.ts';
@@ -61,6 +61,14 @@ export class MongodbStore extends YcsbStore<MongodbHandle> {
 
   connect(): Promise<void> {
     return connect(this.handle, this.config.target.displayUrl);
+  }
+
+  /** A missing collection reads as empty in MongoDB: ask for it by name. */
+  async checkTable(schema: YcsbSchema): Promise<void> {
+    const found = await this.handle.db.listCollections({ name: schema.table }, { nameOnly: true }).toArray();
+    if (found.length === 0) {
+      throw new MissingDataError('mongodb', this.config.target.displayUrl, `the collection "${this.handle.db.databaseName}.${schema.table}"`, 'load it first: docbench load --store mongodb --url … -P <the same workload>');
+    }
   }
 
   stats(): Promise<StoreStats> {
