@@ -12,6 +12,7 @@ import type { Scenario } from 'k6/options';
 import type { ServiceInfo } from '../../src/service/app.ts';
 import type { Result } from '../../src/results/schema.ts';
 import { renderYcsbText } from '../../src/report/ycsb-text.ts';
+import { computeVerdict } from '../../src/results/verdict.ts';
 import {
   CONFLICTS_METRIC,
   failedMetricName,
@@ -144,8 +145,14 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: Pick<
   const crossed = crossedThresholds(data);
   if (crossed.length > 0) notes.push(`k6 thresholds crossed (k6 exits 99): ${crossed.join('; ')}`);
 
+  // As in direct mode, an operation that failed did no work: it is counted under Return= and in
+  // the error rate, not in the throughput.
+  const failed = rows.filter((r) => r.name !== VERIFY).reduce((n, r) => n + (r.returns?.ERROR ?? 0) + (r.returns?.TIMEOUT ?? 0) + (r.returns?.SERVICE_UNAVAILABLE ?? 0), 0);
+  const done = Math.max(0, operations - failed);
+  if (failed > 0) notes.push(`${failed} operations failed (${round1((failed / Math.max(1, operations)) * 100)}% of those issued): they are counted under Return=, not in the throughput`);
+
   const store = info.store!;
-  return {
+  const result: Result = {
     schemaVersion: 1 satisfies Result['schemaVersion'],
     kind: run.kind,
     mode: 'http',
@@ -167,7 +174,8 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: Pick<
     machine: info.machine,
     startedAt: setup.startedAt,
     endedAt: (windowMs > 0 ? new Date(Date.parse(setup.startedAt) + windowMs) : endedAt).toISOString(),
-    overall: { runtimeMs, throughputOpsPerSec: runtimeMs > 0 ? round3((operations * 1000) / runtimeMs) : 0, operations },
+    overall: { runtimeMs, throughputOpsPerSec: runtimeMs > 0 ? round3((done * 1000) / runtimeMs) : 0, operations: done },
+    ...(failed > 0 ? { faults: { onError: 'continue' as const, failedOperations: failed, errorRate: Math.round((failed / Math.max(1, operations)) * 1e6) / 1e6, outages: [] } } : {}),
     warmup: { seconds: 0, operations: 0 },
     clientCpu: { userMs: 0, systemMs: 0, usPerOp: 0 },
     returns: totals,
@@ -175,6 +183,8 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: Pick<
     timeSeries: [],
     notes,
   };
+  result.verdict = computeVerdict(result);
+  return result;
 }
 
 /**

@@ -8,6 +8,8 @@ import type { Result } from '../../src/results/schema.ts';
 import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import { formatCount, notStandInNote } from '../shared/format.ts';
 import { markdownTable } from '../../src/report/markdown.ts';
+import { latencyPercentile } from '../../src/report/percentiles.ts';
+import { isValid, verdictLine, verdictOf } from '../../src/results/verdict.ts';
 import { OPERATIONS, operationRow, READBACK_ROW } from './queries.ts';
 
 const MAIN_ROWS = [...OPERATIONS.map(operationRow), READBACK_ROW];
@@ -35,6 +37,11 @@ function anySucceeded(result: Result): boolean {
   return result.operations.some((o) => MAIN_ROWS.includes(o.name) && (o.returns?.OK ?? 0) > 0);
 }
 
+function percentileText(result: Result, row: string, percentile: number): string {
+  const value = latencyPercentile([result], row, percentile);
+  return value === undefined ? '-' : formatCount(value);
+}
+
 /** One line per (result, operation): throughput of the run, latency of the operation. */
 export function renderRunTable(results: readonly Result[]): string {
   const header = ['store', 'workload', 'variant', 'ops/s', 'operation', 'count', 'mean (µs)', 'p95 (µs)', 'p99 (µs)', 'not OK', 'checked'];
@@ -49,12 +56,12 @@ export function renderRunTable(results: readonly Result[]): string {
         storeName(result),
         result.workload.name,
         variantOf(result),
-        first ? (anySucceeded(result) ? formatCount(result.overall.throughputOpsPerSec) : '-') : '',
+        first ? (!isValid(result) ? 'INVALID' : anySucceeded(result) ? formatCount(result.overall.throughputOpsPerSec) : '-') : '',
         op.name,
         formatCount(op.latency.operations),
         op.latency.operations > 0 ? formatCount(op.latency.averageUs) : '-',
-        op.latency.operations > 0 ? formatCount(op.latency.percentilesUs['95'] ?? 0) : '-',
-        op.latency.operations > 0 ? formatCount(op.latency.percentilesUs['99'] ?? 0) : '-',
+        percentileText(result, op.name, 95),
+        percentileText(result, op.name, 99),
         describeNotOk(op.returns),
         first ? checked : '',
       ]);
@@ -76,6 +83,7 @@ export function renderServers(results: readonly Result[]): string {
       lines.push(line);
     }
   }
+  for (const r of results.filter((x) => !isValid(x))) lines.push(`${r.workload.name} on ${storeName(r)} is ${verdictLine(verdictOf(r))}`);
   const cpu = describeMachineCpu(results);
   if (cpu !== undefined) lines.push(cpu);
   return lines.map((l) => `- ${l}\n`).join('');

@@ -16,6 +16,7 @@ import { isUserError, UsageError } from './errors.ts';
 import { faultPolicyOf, withWorkloadBudget, type OnError } from '../runner/fault-policy.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { runStoppedError } from './run-stopped.ts';
+import { verdictLine, verdictOf } from '../results/verdict.ts';
 import { closeQuietly, describeStore, openStore } from './store-session.ts';
 import { defaultStores, loadConfig, StoreTargets } from './store-targets.ts';
 import { flagOverrides, openPool, processesFor } from './ycsb-command.ts';
@@ -142,7 +143,7 @@ async function compare(options: CompareOptions): Promise<Result[]> {
         process.stdout.write(`\n${renderYcsbText(runResult)}`);
         process.stderr.write(
           `${label}] loaded ${loadResult.overall.operations} records in ${(loadResult.overall.runtimeMs / 1000).toFixed(1)} s; ` +
-            `ran ${runResult.overall.operations} operations at ${Math.round(runResult.overall.throughputOpsPerSec)} ops/s\n`,
+            `ran ${runResult.overall.operations} operations at ${Math.round(runResult.overall.throughputOpsPerSec)} ops/s; verdict: ${verdictLine(verdictOf(runResult))}\n`,
         );
         results.push(runResult);
         loads.push(loadResult);

@@ -15,7 +15,7 @@ import { UsageError } from './errors.ts';
 import { failedWritesOf, LoadWrites, loadFailure, refuseLoadOverExistingRecords } from './load-guard.ts';
 import { faultPolicyOf, withWorkloadBudget, type OnError } from '../runner/fault-policy.ts';
 import { interrupts } from '../runner/interrupts.ts';
-import { runStoppedError } from './run-stopped.ts';
+import { invalidRunError } from './run-stopped.ts';
 import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
 
 export interface YcsbCommandOptions {
@@ -152,8 +152,8 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
     if (options.print || p.exportfile !== undefined) exportMeasurements(result, p);
     if (options.out) writeResult(options.out, result);
     if (failure) throw failure;
-    const stopped = runStoppedError(result, `${options.store} ${workload.name} ${options.phase}`);
-    if (stopped) throw stopped;
+    const invalid = invalidRunError(result, `${options.store} ${workload.name} ${options.phase}`);
+    if (invalid) throw invalid;
     return result;
   } finally {
     await pool?.close();

@@ -33,17 +33,27 @@ export function addEncodedHistogram(into: Histogram, encoded: string): void {
 }
 
 /**
+ * The one definition of a latency percentile in docbench: HdrHistogram's `getValueAtPercentile`
+ * (the highest value equivalent to the sample at that rank, what YCSB prints), 0 for an empty
+ * histogram. Every figure a result file, the YCSB text or a report shows as a percentile comes
+ * from here, over the row's histogram (or the union of several runs' histograms).
+ */
+export function valueAtPercentile(histogram: Histogram, percentile: number): number {
+  return histogram.totalCount > 0 ? histogram.getValueAtPercentile(percentile) : 0;
+}
+
+/**
  * The largest and smallest recorded values as HdrHistogram reports them (Java's `getMaxValue()`
  * and `getMinNonZeroValue()`, which YCSB prints): the edges of their buckets. They depend only
  * on the bucket counts, so a histogram merged from several processes reports exactly what one
  * histogram of the same samples reports (the raw extremes would not survive encoding).
  */
 export function maxOf(histogram: Histogram): number {
-  return histogram.totalCount > 0 ? histogram.getValueAtPercentile(100) : 0;
+  return valueAtPercentile(histogram, 100);
 }
 
 export function minOf(histogram: Histogram): number {
-  return histogram.totalCount > 0 ? histogram.getValueAtPercentile(0) : 0;
+  return valueAtPercentile(histogram, 0);
 }
 
 export type { Histogram };

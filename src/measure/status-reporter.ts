@@ -1,4 +1,4 @@
-import { newLatencyHistogram } from './histogram.ts';
+import { newLatencyHistogram, valueAtPercentile } from './histogram.ts';
 import type { Measurements } from './measurements.ts';
 
 export interface TimeSeriesPoint {
@@ -111,7 +111,7 @@ export class StatusReporter {
     Object.assign(last, {
       t,
       operations,
-      opsPerSec: seconds > 0 ? round(operations / seconds, 1) : 0,
+      opsPerSec: seconds > 0 ? round((operations - failed) / seconds, 1) : 0,
       p99Us: Math.max(last.p99Us, counted.p99Us),
       ...(failed > 0 ? { failed } : {}),
       ...(outageCalls > 0 ? { outageCalls } : {}),
@@ -126,7 +126,8 @@ export class StatusReporter {
     const point: TimeSeriesPoint = {
       t: round((now - this.startMs) / 1000, 3),
       operations,
-      opsPerSec: seconds > 0 ? round(operations / seconds, 1) : 0,
+      // A rate counts the operations that did their work, as the result's throughput does.
+      opsPerSec: seconds > 0 ? round((operations - failed) / seconds, 1) : 0,
       p99Us,
       warmup,
       ...(failed > 0 ? { failed } : {}),
@@ -145,7 +146,7 @@ export class StatusReporter {
       operations: m.intervalOperations,
       failed: m.intervalFailures,
       outageCalls: m.intervalOutageCalls,
-      p99Us: m.intervalOperations > 0 ? m.interval.getValueAtPercentile(99) : 0,
+      p99Us: valueAtPercentile(m.interval, 99),
     };
     this.window.add(m.interval);
     this.windowOperations += taken.operations;
@@ -163,12 +164,13 @@ export class StatusReporter {
   private printLine(now: number): void {
     const elapsed = (now - this.startMs) / 1000;
     const done = this.totalOperations;
-    const current = this.windowOperations / this.options.intervalSeconds;
-    const p99 = this.windowOperations > 0 ? this.window.getValueAtPercentile(99) : 0;
-    // Failed operations are in the counts (they were issued) but the error rate says how many failed.
-    const errors = this.windowOperations > 0 && this.windowFailures > 0 ? `; ${formatRate(this.windowFailures / this.windowOperations)} errors` : '';
+    // Operations and ops/sec count what did its work, as the result does; failures have their own figures.
+    const succeeded = done - this.totalFailures;
+    const current = (this.windowOperations - this.windowFailures) / this.options.intervalSeconds;
+    const p99 = valueAtPercentile(this.window, 99);
+    const errors = this.windowOperations > 0 && this.windowFailures > 0 ? `; ${this.totalFailures} failed (${formatRate(this.windowFailures / this.windowOperations)} errors now)` : this.totalFailures > 0 ? `; ${this.totalFailures} failed` : '';
     const line =
-      `${this.options.label} ${Math.round(elapsed)} sec: ${done} operations; ${current.toFixed(1)} current ops/sec; ` +
+      `${this.options.label} ${Math.round(elapsed)} sec: ${succeeded} operations; ${current.toFixed(1)} current ops/sec; ` +
       `p99 ${p99} us${errors}${this.measurements.recording ? '' : ' (warm-up)'}; ${this.eta(elapsed, done)}`;
     this.window.reset();
     this.windowOperations = 0;

@@ -1,6 +1,8 @@
 import type { Result } from '../results/schema.ts';
 import { describeMachineCpu } from './machine-cpu.ts';
 import { markdownTable } from './markdown.ts';
+import { latencyPercentile } from './percentiles.ts';
+import { isValid, verdictLine, verdictOf } from '../results/verdict.ts';
 
 const COLUMNS = ['READ', 'UPDATE', 'INSERT', 'SCAN', 'READ-MODIFY-WRITE'] as const;
 
@@ -14,16 +16,17 @@ export function renderComparisonTable(results: readonly Result[]): string {
   const withSteal = results.some((r) => r.machineCpu !== undefined);
   const header = ['workload', 'store', 'ops/s', ...COLUMNS.map((c) => `${c === 'READ-MODIFY-WRITE' ? 'RMW' : c} p99 (us)`), 'not OK', ...(withSteal ? ['CPU steal'] : [])];
   const rows = results.map((r) => {
+    // An invalid run's figures measure no store work: marked, never shown beside the others'.
+    const valid = isValid(r);
     const cells = [
       // A run stopped early (a signal, --on-error abort, the error budget) is not a whole run.
       `${r.workload.name}${r.partial ? ' (partial)' : ''}`,
       `${r.store.name}${r.store.standIn ? ' (stand-in)' : ''}`,
-      Math.round(r.overall.throughputOpsPerSec).toLocaleString('en-US'),
+      valid ? Math.round(r.overall.throughputOpsPerSec).toLocaleString('en-US') : 'INVALID',
     ];
     for (const column of COLUMNS) {
-      const op = r.operations.find((o) => o.name === column);
-      const p99 = op?.latency.percentilesUs['99'];
-      cells.push(op && op.latency.operations > 0 && p99 !== undefined ? p99.toLocaleString('en-US') : '');
+      const p99 = valid ? latencyPercentile([r], column, 99) : undefined;
+      cells.push(p99 !== undefined ? p99.toLocaleString('en-US') : '');
     }
     const notOk = Object.entries(r.returns).filter(([s]) => s !== 'OK').map(([s, n]) => `${s}=${n}`);
     cells.push(notOk.length > 0 ? notOk.join(' ') : '0');
@@ -32,6 +35,7 @@ export function renderComparisonTable(results: readonly Result[]): string {
   });
   const out = [markdownTable(header, rows, header.map((_, i) => (i < 2 ? 'left' : 'right'))).trimEnd()];
   const standIns = [...new Map(results.filter((r) => r.store.standIn).map((r) => [r.store.name, r.store.standIn!])).entries()];
+  for (const r of results.filter((x) => !isValid(x))) out.push(`\n${r.workload.name} on ${r.store.name} is ${verdictLine(verdictOf(r))}`);
   for (const r of results.filter((x) => x.partial)) out.push(`\n${r.workload.name} on ${r.store.name} is PARTIAL (${r.partial!.reason}): ${r.partial!.detail}`);
   for (const [store, s] of standIns) out.push(`\n${store}: figures come from a STAND-IN, ${s.name}, not the real product. ${s.note}`);
   return `${out.join('\n')}\n`;

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Result } from '../results/schema.ts';
+import { isValid } from '../results/verdict.ts';
 import type { ChartSpec } from './chart-spec.ts';
 import { costCharts, percentileCharts, representativeCells } from './charts-latency-cost.ts';
 import { scalingCharts, throughputCharts, timeSeriesCharts } from './charts-throughput.ts';
 import { machineLine, standInLine, versionsLine, whatRanLine } from './context.ts';
 import { CHART_SCRIPT } from './html-script.ts';
-import { escapeHtml, htmlTable, notesList, plansTable, runsTable, storesTable } from './html-tables.ts';
+import { escapeHtml, htmlTable, invalidList, notesList, plansTable, runsTable, storesTable } from './html-tables.ts';
 
 /** A table of figures beside the charts, e.g. a study's published figures and docbench's. */
 export interface FigureTable {
@@ -39,7 +40,7 @@ export function chartsOf(results: readonly Result[]): ChartSpec[] {
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #222; }
 h1 { font-size: 22px; margin-bottom: 4px; } h2 { margin-top: 32px; border-bottom: 1px solid #ddd; }
-.context { color: #444; font-size: 13px; } .standin { color: #a00; font-weight: 600; }
+.context { color: #444; font-size: 13px; } .standin, .invalid { color: #a00; font-weight: 600; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(620px, 1fr)); gap: 16px; }
 .chart { position: relative; height: 400px; border: 1px solid #e3e3e3; border-radius: 6px; padding: 8px; background: #fff; }
 table { border-collapse: collapse; font-size: 12px; margin: 8px 0 16px; } th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; max-width: 480px; overflow-wrap: break-word; }
@@ -48,7 +49,9 @@ th { background: #f4f4f4; } td.num { text-align: right; white-space: nowrap; } .
 
 /** One self-contained HTML page: the chart library and every figure inlined, no network needed. */
 export function renderHtmlReport(results: readonly Result[], options: HtmlReportOptions = {}): string {
-  const charts = chartsOf(results);
+  // Invalid runs measured no store work: no chart draws them (the tables and the list below say why).
+  const charts = chartsOf(results.filter(isValid));
+  const invalid = invalidList(results);
   const sections = [...new Set(charts.map((c) => c.section))];
   const standIns = standInLine(results);
   const title = options.title ?? 'docbench report';
@@ -61,6 +64,7 @@ export function renderHtmlReport(results: readonly Result[], options: HtmlReport
     `<div class="context"><div>${escapeHtml(whatRanLine(results))}</div><div>${escapeHtml(machineLine(results))}</div><div>${escapeHtml(versionsLine(results))}</div>`,
     standIns ? `<div class="standin">${escapeHtml(standIns)}: their figures say nothing about the products they stand in for.</div>` : '',
     `<div>${results.length} result${results.length === 1 ? '' : 's'}, ${escapeHtml(timeRange(results))}</div></div>`,
+    invalid ? `<h2>Invalid runs</h2>${invalid}` : '',
     figures ? `<h2>Figures</h2>${figures}` : '',
     ...sections.map((section) => `<h2>${escapeHtml(section)}</h2><div class="charts">${charts.filter((c) => c.section === section).map((c) => `<div class="chart"><canvas id="${c.id}" role="img" aria-label="${escapeHtml(c.title)}"></canvas></div>`).join('\n')}</div>`),
     `<h2>Runs</h2><p class="note">Repeated runs show the median and [min–max]; latency percentiles come from the runs' HDR histograms added together.</p>${runsTable(results)}`,

@@ -1,7 +1,8 @@
 import type { QueryPlan, Result } from '../results/schema.ts';
+import { isValid, verdictLine, verdictMark, verdictOf } from '../results/verdict.ts';
 import { isVerification, serverCpuUsPerOp, serviceCpuUsPerRequest } from './charts-latency-cost.ts';
 import { cellsOf, distinct, runtimeSecondsOf, seriesLabel, spreadOf, throughputOf, workloadLabel, type Cell, type Spread } from './groups.ts';
-import { percentileCurve } from './percentile-curve.ts';
+import { latencyPercentile } from './percentiles.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -33,8 +34,8 @@ function latencyText(cell: Cell, percentile: number): string {
   const rows = distinct(cell.runs.flatMap((r) => r.operations.filter((o) => o.histogram && !o.name.endsWith('-FAILED') && !o.name.startsWith('Intended-') && !isVerification(o.name)).map((o) => o.name)));
   return rows
     .map((row) => {
-      const point = percentileCurve(cell.runs, row)?.find((p) => p.percentile >= percentile);
-      return point ? `${row} ${fmt(point.latencyUs)}` : '';
+      const value = latencyPercentile(cell.runs, row, percentile);
+      return value === undefined ? '' : `${row} ${fmt(value)}`;
     })
     .filter(Boolean)
     .join(' · ');
@@ -46,29 +47,45 @@ function notOk(runs: readonly Result[]): string {
   return totals.size > 0 ? [...totals].map(([s, n]) => `${s}=${n}`).join(' ') : '0';
 }
 
-/** Every cell: the table a reader copies figures from (scenario runs included). */
+/** A cell's verdict: `valid`, or how many of its runs are invalid and the first one's reason. */
+function verdictText(cell: Cell): string {
+  const invalid = cell.runs.filter((r) => !isValid(r));
+  if (invalid.length === 0) return 'valid';
+  const of = cell.runs.length > 1 ? ` in ${invalid.length} of ${cell.runs.length} runs` : '';
+  return `INVALID${of}: ${verdictMark(verdictOf(invalid[0]!)).replace(/^INVALID: /, '')}`;
+}
+
+/**
+ * Every cell: the table a reader copies figures from (scenario runs included). A cell's figures
+ * come from its valid runs only; a cell with none shows its verdict and no figure.
+ */
 export function runsTable(results: readonly Result[]): string {
   const cells = cellsOf(results);
-  const header = ['phase', 'workload', 'store', 'records', 'threads', 'runs', 'ops/s (median [min–max])', 'runtime s', 'p50 µs', 'p99 µs', 'not OK', 'client CPU µs/op', 'service CPU µs/req', 'server CPU µs/op', 'server peak RSS MiB', 'disk MiB', 'steal %'];
-  const rows = cells.map((c) => [
+  const header = ['phase', 'workload', 'store', 'records', 'threads', 'runs', 'verdict', 'ops/s (median [min–max])', 'runtime s', 'p50 µs', 'p99 µs', 'not OK', 'client CPU µs/op', 'service CPU µs/req', 'server CPU µs/op', 'server peak RSS MiB', 'disk MiB', 'steal %'];
+  const rows = cells.map((all) => {
+    const c: Cell = { ...all, runs: all.runs.filter(isValid) };
+    const measured = c.runs.length > 0;
+    return [
     c.phase,
     c.workload,
     c.series,
     c.records?.toLocaleString('en-US') ?? '',
     c.threads?.toString() ?? '',
-    String(c.runs.length),
-    spreadText(throughputOf(c)),
-    spreadText(runtimeSecondsOf(c), 2),
+    String(all.runs.length),
+    verdictText(all),
+    measured ? spreadText(throughputOf(c)) : '',
+    measured ? spreadText(runtimeSecondsOf(c), 2) : '',
     latencyText(c, 50),
     latencyText(c, 99),
-    notOk(c.runs),
+    notOk(all.runs),
     optionalSpread(c.runs.map((r) => r.clientCpu.usPerOp)),
     optionalSpread(c.runs.map(serviceCpuUsPerRequest)),
     optionalSpread(c.runs.map(serverCpuUsPerOp)),
     optionalSpread(c.runs.map((r) => (r.serverCost?.peakRssBytes === undefined ? undefined : r.serverCost.peakRssBytes / 2 ** 20))),
     optionalSpread(c.runs.map((r) => (r.store.diskBytes === undefined ? undefined : r.store.diskBytes / 2 ** 20))),
     optionalSpread(c.runs.map((r) => r.machineCpu?.stealPercent)),
-  ]);
+    ];
+  });
   return htmlTable(header, rows, 3);
 }
 
@@ -118,4 +135,12 @@ export function notesList(results: readonly Result[]): string {
   if (notes.length === 0) return '<p>No notes.</p>';
   const shown = notes.slice(0, 200);
   return `<ul>${shown.map((n) => `<li>${escapeHtml(n)}</li>`).join('\n')}</ul>${notes.length > shown.length ? `<p>… ${notes.length - shown.length} more in the result files.</p>` : ''}`;
+}
+
+/** Runs whose verdict is invalid, each with its reasons and fix: they are in no chart and no ranking. */
+export function invalidList(results: readonly Result[]): string | undefined {
+  const invalid = results.filter((r) => !isValid(r));
+  if (invalid.length === 0) return undefined;
+  const items = invalid.map((r) => `<li>${escapeHtml(`${r.phase} ${workloadLabel(r)} on ${seriesLabel(r)}: ${verdictLine(verdictOf(r))}`)}</li>`);
+  return `<p class="invalid">${invalid.length} run${invalid.length === 1 ? ' is' : 's are'} INVALID: ${invalid.length === 1 ? 'it measured' : 'they measured'} no store work, so ${invalid.length === 1 ? 'it is' : 'they are'} left out of every chart and figure (the result files keep ${invalid.length === 1 ? 'it' : 'them'}, marked).</p><ul>${items.join('\n')}</ul>`;
 }

@@ -1,6 +1,6 @@
-import hdr from 'hdr-histogram-js';
-import type { Histogram } from 'hdr-histogram-js';
+import { valueAtPercentile } from '../measure/histogram.ts';
 import type { Result } from '../results/schema.ts';
+import { REPORTED_PERCENTILES, rowHistogram } from './percentiles.ts';
 
 /** One point of a latency percentile curve. */
 export interface PercentilePoint {
@@ -20,28 +20,15 @@ export function curvePercentiles(count: number): number[] {
   return out;
 }
 
-function decode(encoded: string): Histogram {
-  return hdr.decodeFromCompressedBase64(encoded, 32, false);
-}
-
 /**
  * The latency percentile curve of one row, from the union of its histograms in `runs` (repeated
- * runs of a cell are added exactly: their curve is that of every sample). Undefined when no run
- * recorded the row.
+ * runs of a cell are added exactly: their curve is that of every sample). The percentiles the
+ * tables show (p50, p95, p99, p99.9) are points of the curve too, so a tooltip at 99% shows the
+ * tables' p99. Undefined when no run recorded the row with a histogram.
  */
 export function percentileCurve(runs: readonly Result[], row: string): PercentilePoint[] | undefined {
-  const encoded = runs.flatMap((r) => r.operations.filter((o) => o.name === row && o.histogram !== undefined).map((o) => o.histogram!));
-  if (encoded.length === 0) return undefined;
-  const histogram = decode(encoded[0]!);
-  for (const more of encoded.slice(1)) {
-    const other = decode(more);
-    histogram.add(other);
-    other.destroy();
-  }
-  try {
-    if (histogram.totalCount === 0) return undefined;
-    return curvePercentiles(histogram.totalCount).map((percentile) => ({ percentile, latencyUs: Math.max(1, histogram.getValueAtPercentile(percentile)) }));
-  } finally {
-    histogram.destroy();
-  }
+  const histogram = rowHistogram(runs, row);
+  if (histogram === undefined || histogram.totalCount === 0) return undefined;
+  const percentiles = [...new Set([...curvePercentiles(histogram.totalCount), ...REPORTED_PERCENTILES])].sort((a, b) => a - b);
+  return percentiles.map((percentile) => ({ percentile, latencyUs: Math.max(1, valueAtPercentile(histogram, percentile)) }));
 }

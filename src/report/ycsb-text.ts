@@ -1,4 +1,5 @@
 import type { Result } from '../results/schema.ts';
+import { verdictLine, verdictOf } from '../results/verdict.ts';
 
 /** One of YCSB's output rows: `[metric], measurement, value` in its text, an object in its JSON. */
 export interface YcsbMeasurement {
@@ -20,10 +21,11 @@ export function renderYcsbText(result: Result): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** What a reader must know before the figures: docbench, the store and its version, a stand-in, the notes. */
+/** What a reader must know before the figures: docbench, the store and its version, the verdict, a stand-in, the notes. */
 export function ycsbHeader(result: Result): string[] {
   const s = result.store;
   const lines = [`docbench ${result.machine.docbench} ${result.phase} ${result.workload.name} on ${s.name}: ${s.server} ${s.serverVersion} via ${s.driver}`];
+  lines.push(`VERDICT: ${verdictLine(verdictOf(result))}`);
   if (s.standIn) lines.push(`STAND-IN: ${s.standIn.name} ${s.standIn.version}, not the real product (${s.standIn.note})`);
   lines.push(...result.notes);
   return lines;

@@ -1,10 +1,11 @@
-import { encodeHistogram, maxOf, minOf, type Histogram } from '../measure/histogram.ts';
+import { encodeHistogram, maxOf, minOf, valueAtPercentile, type Histogram } from '../measure/histogram.ts';
 import type { Measurements } from '../measure/measurements.ts';
 import { STATUSES, type Status } from '../measure/status.ts';
 import type { PhaseOutcome } from '../runner/phases.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
 import { faultNotes, faultsOf, partialOf } from './faults.ts';
 import { describeMachine } from './machine.ts';
+import { computeVerdict } from './verdict.ts';
 import { RESULT_SCHEMA_VERSION, type OperationResult, type Result, type StoreInfo } from './schema.ts';
 
 export type FlatProperties = Result['workload']['properties'];
@@ -33,7 +34,7 @@ export function buildResult(outcome: PhaseOutcome, context: ResultContext): Resu
   const cpuMs = outcome.cpu.userMs + outcome.cpu.systemMs;
   const faults = faultsOf(outcome);
   const partial = partialOf(outcome, faults);
-  return {
+  const result: Result = {
     schemaVersion: RESULT_SCHEMA_VERSION,
     kind: context.kind,
     mode: context.mode,
@@ -70,6 +71,13 @@ export function buildResult(outcome: PhaseOutcome, context: ResultContext): Resu
     // Why the result is partial comes first; a phase's own verdict (a failed load) next, then the failures.
     notes: [...faultNotes(partial, undefined), ...outcome.notes, ...faultNotes(undefined, faults), ...saturationNotes(outcome)],
   };
+  return withVerdict(result);
+}
+
+/** The result with its verdict, computed from its counts (after anything that changes them). */
+export function withVerdict(result: Result): Result {
+  result.verdict = computeVerdict(result);
+  return result;
 }
 
 /** An event loop this busy ran out of CPU: the figures are the client's limit, not the store's. */
@@ -149,7 +157,7 @@ export function operationRows(m: Measurements, percentiles: readonly number[]): 
 function summarize(histogram: Histogram | undefined, percentiles: readonly number[]): OperationResult['latency'] {
   const operations = histogram ? histogram.totalCount : 0;
   const percentilesUs: Record<string, number> = {};
-  for (const p of percentiles) percentilesUs[String(p)] = histogram && operations > 0 ? histogram.getValueAtPercentile(p) : 0;
+  for (const p of percentiles) percentilesUs[String(p)] = histogram ? valueAtPercentile(histogram, p) : 0;
   if (!histogram || operations === 0) return { operations: 0, averageUs: 0, minUs: 0, maxUs: 0, percentilesUs };
   return {
     operations,

@@ -125,6 +125,22 @@ export const planSchema = z.object({
   raw: z.string(),
 });
 
+/** One reason a result is not a measurement of the store (results/verdict.ts). */
+export const verdictReasonSchema = z.object({
+  /** `unsupported`, `unreachable`, `no-success`, `not-loaded`, `wrong-answers`, `error-budget`, `aborted`. */
+  code: z.string(),
+  /** What went wrong, with the counts. */
+  detail: z.string(),
+  /** What to do about it. */
+  fix: z.string(),
+});
+
+/** `valid`, or `invalid` with every reason: computed once, from the counts, and shown by every output. */
+export const verdictSchema = z.object({
+  status: z.enum(['valid', 'invalid']),
+  reasons: z.array(verdictReasonSchema),
+});
+
 const propertyValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.number())]);
 
 export const resultSchema = z.object({
@@ -211,6 +227,8 @@ export const resultSchema = z.object({
     }),
   ),
   notes: z.array(z.string()),
+  /** Whether the figures measure the store (absent in files written before verdicts: computed when read). */
+  verdict: verdictSchema.optional(),
   /** Scenario runs: how the store ran each query (see planSchema). */
   plans: z.array(planSchema).optional(),
 });
@@ -222,3 +240,5 @@ export type Machine = z.infer<typeof machineSchema>;
 export type QueryPlan = z.infer<typeof planSchema>;
 export type Outage = z.infer<typeof outageSchema>;
 export type Faults = z.infer<typeof faultsSchema>;
+export type Verdict = z.infer<typeof verdictSchema>;
+export type VerdictReason = z.infer<typeof verdictReasonSchema>;

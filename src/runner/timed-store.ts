@@ -76,7 +76,7 @@ export class TimedStore implements OperationSpan {
 
   scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<OperationOutcome> {
     const startMs = timing.now();
-    return this.settle(this.rows.SCAN, startMs, this.store.scan(table, startKey, count, fields), keepRecords);
+    return this.settle(this.rows.SCAN, startMs, this.store.scan(table, startKey, count, fields), count > 0 ? keepRecords : keepNoRecords);
   }
 
   update(table: string, key: string, values: FieldMap): Promise<OperationOutcome> {
@@ -136,7 +136,18 @@ function keepRecord(timed: TimedStore, record: FieldMap | null | undefined): Sta
   return record === null ? 'NOT_FOUND' : 'OK';
 }
 
+/**
+ * A scan that returns nothing is NOT_FOUND (as YCSB's MongoDB binding files it): YCSB starts a
+ * scan at a key it loaded or whose insert was acknowledged, so on a loaded table a scan always
+ * finds at least its start record.
+ */
 function keepRecords(timed: TimedStore, records: KeyedRecord[] | undefined): Status {
+  timed.records = records;
+  return records !== undefined && records.length === 0 ? 'NOT_FOUND' : 'OK';
+}
+
+/** A scan asked for no record (`minscanlength=0`): an empty answer is the right one. */
+function keepNoRecords(timed: TimedStore, records: KeyedRecord[] | undefined): Status {
   timed.records = records;
   return 'OK';
 }

@@ -7,6 +7,7 @@ import type { Result } from '../results/schema.ts';
 import type { FigureTable } from '../report/html-page.ts';
 import { cellsOf, distinct, runtimeSecondsOf, spreadOf, throughputOf, type Cell, type Spread } from '../report/groups.ts';
 import { spreadText } from '../report/html-tables.ts';
+import { isValid, verdictMark, verdictOf } from '../results/verdict.ts';
 
 type Measure = (cell: Cell) => Spread;
 
@@ -28,10 +29,18 @@ export function pivotTable(results: readonly Result[], title: string, note: stri
     w,
     ...columns.map(({ s, v }) => {
       const cell = cells.find((c) => c.workload === w && c.series === s && c[column] === v);
-      return cell ? `${spreadText(measure(cell), digits)}${notOkSuffix(cell)}` : '';
+      return cell ? figureText(cell, measure, digits) : '';
     }),
   ]);
   return { title, note, header, rows };
+}
+
+/** The measure over the cell's valid runs; a cell without any is marked INVALID, not given a figure. */
+function figureText(all: Cell, measure: Measure, digits: number): string {
+  const cell = { ...all, runs: all.runs.filter(isValid) };
+  if (cell.runs.length === 0) return `INVALID: ${verdictMark(verdictOf(all.runs[0]!)).replace(/^INVALID: /, '')}`;
+  const dropped = all.runs.length - cell.runs.length;
+  return `${spreadText(measure(cell), digits)}${notOkSuffix(cell)}${dropped > 0 ? ` (${dropped} invalid run${dropped === 1 ? '' : 's'} left out)` : ''}`;
 }
 
 /** A figure made of failed calls is not a figure of the store doing the work: say so in the cell. */

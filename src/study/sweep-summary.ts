@@ -3,6 +3,7 @@ import { cellsOf, runtimeSecondsOf, throughputOf } from '../report/groups.ts';
 import { spreadText } from '../report/html-tables.ts';
 import { contextLines } from '../report/context.ts';
 import { markdownTable } from '../report/markdown.ts';
+import { isValid, verdictLine, verdictOf } from '../results/verdict.ts';
 
 /**
  * A sweep's table: one line per cell (store, workload, records, threads) with the median and
@@ -13,9 +14,16 @@ export function renderSweepSummary(results: readonly Result[]): string {
     (a, b) => a.workload.localeCompare(b.workload) || a.series.localeCompare(b.series) || (a.records ?? 0) - (b.records ?? 0) || (a.threads ?? 0) - (b.threads ?? 0),
   );
   const header = ['workload', 'store', 'records', 'threads', 'runs', 'ops/s median [min–max]', 'runtime s median [min–max]', 'not OK'];
-  const rows = cells.map((c) => {
-    const notOk = c.runs.reduce((n, r) => n + Object.entries(r.returns).filter(([s]) => s !== 'OK').reduce((m, [, k]) => m + (k ?? 0), 0), 0);
-    return [c.workload, c.series, c.records?.toLocaleString('en-US') ?? '', String(c.threads ?? ''), String(c.runs.length), spreadText(throughputOf(c)), spreadText(runtimeSecondsOf(c), 2), String(notOk)];
+  const rows = cells.map((all) => {
+    const notOk = all.runs.reduce((n, r) => n + Object.entries(r.returns).filter(([s]) => s !== 'OK').reduce((m, [, k]) => m + (k ?? 0), 0), 0);
+    // Figures of the valid runs only; a cell with none is marked, not ranked.
+    const c = { ...all, runs: all.runs.filter(isValid) };
+    const invalid = all.runs.length - c.runs.length;
+    const runs = invalid > 0 ? `${all.runs.length} (${invalid} INVALID)` : String(all.runs.length);
+    const figures = c.runs.length > 0 ? [spreadText(throughputOf(c)), spreadText(runtimeSecondsOf(c), 2)] : ['INVALID', ''];
+    return [all.workload, all.series, all.records?.toLocaleString('en-US') ?? '', String(all.threads ?? ''), runs, ...figures, String(notOk)];
   });
-  return `${markdownTable(header, rows, header.map((_, i) => (i < 2 ? 'left' : 'right')))}\n${contextLines(results).join('\n')}\n`;
+  const invalid = results.filter((r) => !isValid(r)).map((r) => `${r.workload.name} on ${r.store.name}: ${verdictLine(verdictOf(r))}`);
+  const invalidLines = [...new Set(invalid)].map((line) => `\n${line}`).join('');
+  return `${markdownTable(header, rows, header.map((_, i) => (i < 2 ? 'left' : 'right')))}${invalidLines}\n${contextLines(results).join('\n')}\n`;
 }

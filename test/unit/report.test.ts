@@ -111,7 +111,8 @@ describe('report', () => {
     const runs = results.filter((r) => r.store.name === 'redis' && r.workload.properties.threadcount === 1);
     const curve = percentileCurve(runs, 'READ')!;
     const total = runs.reduce((n, r) => n + r.operations.find((o) => o.name === 'READ')!.latency.operations, 0);
-    assert.deepEqual(curve.map((p) => p.percentile), curvePercentiles(total));
+    // HdrHistogram's walk of the tail, and the percentiles the tables show, so a tooltip at 99% is the tables' p99.
+    assert.deepEqual(curve.map((p) => p.percentile), [...new Set([...curvePercentiles(total), 50, 95, 99, 99.9])].sort((a, b) => a - b));
     for (let i = 1; i < curve.length; i++) assert.ok(curve[i]!.latencyUs >= curve[i - 1]!.latencyUs, 'a percentile curve never falls');
   });
 

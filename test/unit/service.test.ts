@@ -611,8 +611,10 @@ describe('k6 side: settings, result conversion, command mapping', () => {
     };
     const result = resultSchema.parse(toResult(data, setup({ executor: 'shared-iterations', vus: 2, iterations: 100, maxDuration: '24h' }), settings));
     assert.equal(result.mode, 'http');
-    assert.equal(result.overall.operations, 100);
-    assert.equal(result.overall.throughputOpsPerSec, 50);
+    // The two READ errors did no work: counted under Return= and the error rate, not in the throughput.
+    assert.equal(result.overall.operations, 98);
+    assert.equal(result.overall.throughputOpsPerSec, 49);
+    assert.equal(result.faults?.failedOperations, 2);
     assert.deepEqual(result.returns, { OK: 142, NOT_FOUND: 2, ERROR: 2, UNEXPECTED_STATE: 2 });
     assert.deepEqual(
       result.operations.map((o) => [o.name, o.returns]),
@@ -638,9 +640,10 @@ describe('k6 side: settings, result conversion, command mapping', () => {
     const end = Date.parse(result.endedAt);
     const sampler = { between: (from: number, to: number) => (from === start && to === end ? { userMs: 8, systemMs: 2 } : null) } as unknown as CpuSampler;
     const completed = resultSchema.parse(completeResult(result, { sampler, total: { userMs: 400, systemMs: 100 } }, 'workloada', ['recordcount=1000']));
-    assert.deepEqual(completed.clientCpu, { userMs: 8, systemMs: 2, usPerOp: 100 });
+    // Per operation that did its work (98: two READs failed), as direct mode divides; per request over all 100.
+    assert.deepEqual(completed.clientCpu, { userMs: 8, systemMs: 2, usPerOp: 102 });
     assert.equal(completed.store.extra!['client.cpuUsPerRequest'], 100);
-    assert.ok(completed.notes.some((n) => /k6 process, measured window\): 100 us per request, 100 us per operation; the whole k6 process used 500 ms/.test(n)), completed.notes.join('\n'));
+    assert.ok(completed.notes.some((n) => /k6 process, measured window\): 100 us per request, 102 us per operation; the whole k6 process used 500 ms/.test(n)), completed.notes.join('\n'));
     assert.ok(!completed.notes.includes(CLIENT_CPU_NOT_MEASURED));
     assert.deepEqual(completed.workload.overrides, ['recordcount=1000']);
 

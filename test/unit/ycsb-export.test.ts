@@ -112,6 +112,6 @@ describe('YCSB exporters', () => {
     printed.length = 0;
     exportMeasurements(result, workloadFromText('exporter=JSONMeasurementsExporter', 'test'), (text) => printed.push(text));
     assert.equal(printed.length, 1);
-    assert.equal(parseObjectStream(printed[0]!).length, textRows(renderYcsbText(result)).length + 3);
+    assert.equal(parseObjectStream(printed[0]!).length, textRows(renderYcsbText(result)).length + 4);
   });
 });
