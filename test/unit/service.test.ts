@@ -647,8 +647,11 @@ describe('k6 side: settings, result conversion, command mapping', () => {
     assert.ok(!completed.notes.includes(CLIENT_CPU_NOT_MEASURED));
     assert.deepEqual(completed.workload.overrides, ['recordcount=1000']);
 
+    // 2 of 100 reads found nothing and 2 answers failed their check: the verdict says so, and the table marks the run instead of ranking it.
+    assert.deepEqual(completed.verdict?.reasons.map((r) => r.code), ['not-loaded', 'wrong-answers']);
     const table = renderModeComparison([completed]);
-    assert.match(table, /\| redis +\| workloada \| end to end \| +50 \|/);
+    assert.match(table, /\| redis +\| workloada \| end to end \| INVALID \|/);
+    assert.match(table, /redis workloada \(end to end\) is INVALID: 2\.0% of 100 reads found no record/);
   });
 
   it("reads k6's summary export as handleSummary's data, and describes the scenario k6 ran", () => {
