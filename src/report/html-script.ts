@@ -88,7 +88,8 @@ export const CHART_SCRIPT = String.raw`
           title: { display: true, text: spec.title, font: { size: 14 } },
           subtitle: { display: true, text: spec.subtitle, font: { size: 10 }, color: '#555', padding: { bottom: 8 } },
           legend: { position: 'bottom' },
-          tooltip: { callbacks: spec.y.format === 'latency' ? { label: function (c) { return c.dataset.label + ': ' + latency(c.parsed.y) + ' at ' + formats.number(100 - 100 / c.parsed.x) + '%'; } } : {} }
+          // The exact figure the tables print (µs), at the exact percentile of the point.
+          tooltip: { callbacks: spec.y.format === 'latency' ? { label: function (c) { return c.dataset.label + ': ' + Math.round(c.parsed.y).toLocaleString('en-US') + ' µs at p' + Number((100 - 100 / c.parsed.x).toFixed(6)).toLocaleString('en-US', { maximumFractionDigits: 6 }); } } : {} }
         },
         scales: { x: axis(spec.x, true), y: axis(spec.y, false) }
       },

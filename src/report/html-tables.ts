@@ -31,7 +31,7 @@ function optionalSpread(values: (number | undefined)[], digits = 1): string {
 
 /** p50/p99 of every main row, from the histograms of all the cell's runs together. */
 function latencyText(cell: Cell, percentile: number): string {
-  const rows = distinct(cell.runs.flatMap((r) => r.operations.filter((o) => o.histogram && !o.name.endsWith('-FAILED') && !o.name.startsWith('Intended-') && !isVerification(o.name)).map((o) => o.name)));
+  const rows = distinct(cell.runs.flatMap((r) => r.operations.filter((o) => o.latency.operations > 0 && !o.name.endsWith('-FAILED') && !o.name.startsWith('Intended-') && !isVerification(o.name)).map((o) => o.name)));
   return rows
     .map((row) => {
       const value = latencyPercentile(cell.runs, row, percentile);
@@ -66,24 +66,24 @@ export function runsTable(results: readonly Result[]): string {
     const c: Cell = { ...all, runs: all.runs.filter(isValid) };
     const measured = c.runs.length > 0;
     return [
-    c.phase,
-    c.workload,
-    c.series,
-    c.records?.toLocaleString('en-US') ?? '',
-    c.threads?.toString() ?? '',
-    String(all.runs.length),
-    verdictText(all),
-    measured ? spreadText(throughputOf(c)) : '',
-    measured ? spreadText(runtimeSecondsOf(c), 2) : '',
-    latencyText(c, 50),
-    latencyText(c, 99),
-    notOk(all.runs),
-    optionalSpread(c.runs.map((r) => r.clientCpu.usPerOp)),
-    optionalSpread(c.runs.map(serviceCpuUsPerRequest)),
-    optionalSpread(c.runs.map(serverCpuUsPerOp)),
-    optionalSpread(c.runs.map((r) => (r.serverCost?.peakRssBytes === undefined ? undefined : r.serverCost.peakRssBytes / 2 ** 20))),
-    optionalSpread(c.runs.map((r) => (r.store.diskBytes === undefined ? undefined : r.store.diskBytes / 2 ** 20))),
-    optionalSpread(c.runs.map((r) => r.machineCpu?.stealPercent)),
+      c.phase,
+      c.workload,
+      c.series,
+      c.records?.toLocaleString('en-US') ?? '',
+      c.threads?.toString() ?? '',
+      String(all.runs.length),
+      verdictText(all),
+      measured ? spreadText(throughputOf(c)) : '',
+      measured ? spreadText(runtimeSecondsOf(c), 2) : '',
+      latencyText(c, 50),
+      latencyText(c, 99),
+      notOk(all.runs),
+      optionalSpread(c.runs.map((r) => r.clientCpu.usPerOp)),
+      optionalSpread(c.runs.map(serviceCpuUsPerRequest)),
+      optionalSpread(c.runs.map(serverCpuUsPerOp)),
+      optionalSpread(c.runs.map((r) => (r.serverCost?.peakRssBytes === undefined ? undefined : r.serverCost.peakRssBytes / 2 ** 20))),
+      optionalSpread(c.runs.map((r) => (r.store.diskBytes === undefined ? undefined : r.store.diskBytes / 2 ** 20))),
+      optionalSpread(c.runs.map((r) => r.machineCpu?.stealPercent)),
     ];
   });
   return htmlTable(header, rows, 3);
