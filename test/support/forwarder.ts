@@ -15,16 +15,35 @@ export interface Forwarder {
   readonly port: number;
   /** Connections forwarded so far. */
   connections(): number;
+  /**
+   * Stop forwarding: connections stay open (and new ones are accepted) but no byte passes either
+   * way, as with a stalled server or a network that drops packets. `resume()` delivers what was held.
+   */
+  pause(): void;
+  resume(): void;
+  /** Reset every open connection (TCP RST to both sides), as when the server's process dies; new connections are forwarded. */
+  reset(): void;
+  /** Stop listening and reset every open connection: new connections are refused, as with a server that is down. */
+  refuse(): Promise<void>;
+  /** Listen again on the same port after `refuse()`. */
+  accept(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Forward 127.0.0.1:<free port> to host:port. */
 export async function forward(host: string, port: number): Promise<Forwarder> {
   let connections = 0;
+  let paused = false;
   const open = new Set<Socket>();
+  const held: (() => void)[] = [];
   const server = createServer((client) => {
     connections++;
     const upstream = connect(port, host);
+    // By hand rather than pipe(): a paused forwarder holds what arrives instead of passing it on.
+    const relay = (from: Socket, to: Socket) => {
+      from.on('data', (chunk: Buffer) => (paused ? held.push(() => to.write(chunk)) : to.write(chunk)));
+      from.on('end', () => (paused ? held.push(() => to.end()) : to.end()));
+    };
     for (const socket of [client, upstream]) {
       open.add(socket);
       socket.on('close', () => open.delete(socket));
@@ -33,16 +52,40 @@ export async function forward(host: string, port: number): Promise<Forwarder> {
         upstream.destroy();
       });
     }
-    client.pipe(upstream).pipe(client);
+    relay(client, upstream);
+    relay(upstream, client);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listen = () => new Promise<void>((resolve, reject) => server.once('error', reject).listen(listenPort, '127.0.0.1', () => resolve()));
+  let listenPort = 0;
+  await listen();
+  listenPort = (server.address() as AddressInfo).port;
+  const resetAll = () => {
+    for (const socket of open) socket.resetAndDestroy();
+    open.clear();
+    held.length = 0;
+  };
   return {
-    port: (server.address() as AddressInfo).port,
+    port: listenPort,
     connections: () => connections,
+    pause: () => {
+      paused = true;
+    },
+    resume: () => {
+      paused = false;
+      for (const deliver of held.splice(0)) deliver();
+    },
+    reset: resetAll,
+    refuse: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        resetAll();
+      }),
+    accept: listen,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of open) socket.destroy();
-        server.close(() => resolve());
+        if (server.listening) server.close(() => resolve());
+        else resolve();
       }),
   };
 }
