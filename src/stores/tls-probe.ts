@@ -57,8 +57,15 @@ const UNTRUSTED_CERTIFICATE = new Set([
   'UNABLE_TO_GET_ISSUER_CERT',
   'CERT_HAS_EXPIRED',
   'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
+const WRONG_HOST = 'ERR_TLS_CERT_ALTNAME_INVALID';
+
+/**
+ * The same errors by Node's text, for a driver that keeps only the text (nano): "self-signed
+ * certificate in certificate chain", "unable to verify the first certificate", …
+ */
+const UNTRUSTED_TEXT = /self[- ]signed certificate|unable to verify the first certificate|unable to get (local )?issuer certificate|certificate has expired|certificate is not yet valid/;
+const WRONG_HOST_TEXT = /does not match certificate's altnames/;
 
 /**
  * When `error` (or its cause) is a certificate the client would not trust, one line saying what
@@ -68,11 +75,10 @@ const UNTRUSTED_CERTIFICATE = new Set([
 export function untrustedCertificate(error: unknown): string | undefined {
   for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && UNTRUSTED_CERTIFICATE.has(code)) {
-      const why = typeof message === 'string' ? message : code;
-      return code === 'ERR_TLS_CERT_ALTNAME_INVALID'
-        ? `the server's TLS certificate is for another host name (${why}); connect with the name the certificate gives`
-        : `the server speaks TLS but its certificate is not trusted here (${why}); give the CA that signed it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`;
+    const text = typeof message === 'string' ? message : String(code);
+    if (code === WRONG_HOST || WRONG_HOST_TEXT.test(text)) return `the server's TLS certificate is for another host name (${text}); connect with a name the certificate gives`;
+    if ((typeof code === 'string' && UNTRUSTED_CERTIFICATE.has(code)) || UNTRUSTED_TEXT.test(text)) {
+      return `the server speaks TLS but its certificate is not trusted here (${text}); give the CA that signed it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`;
     }
   }
   return undefined;
