@@ -122,21 +122,55 @@ export async function privateRedis(options: RedisOptions = {}): Promise<PrivateS
   return certificates ? { ...server, certificates } : server;
 }
 
+export interface MongodbOptions {
+  /** --auth (SCRAM-SHA-256), with this user created as root through the localhost exception; the URL carries it. */
+  login?: { user: string; password: string };
+  /** Serve TLS only, with a certificate made by openssl; `certificates` then says where its CA is. */
+  tls?: boolean;
+}
+
 /** A SecantusDB (the local MongoDB stand-in) of the test's own; its data survives a kill, as a real server's. */
-export async function privateMongodb(): Promise<PrivateServer> {
+export async function privateMongodb(options: MongodbOptions = {}): Promise<PrivateServer & { certificates?: TestCertificates }> {
   const port = await freePort();
   const binary = installDir('mongodb', 'bin', 'secantusd-rs');
-  const missing = existsSync(binary) ? undefined : 'SecantusDB is not installed (docbench up mongodb)';
-  return serverOf(
-    `mongodb://127.0.0.1:${port}/?directConnection=true`,
-    (dir) => {
+  let missing = existsSync(binary) ? undefined : 'SecantusDB is not installed (docbench up mongodb)';
+  if (options.tls && !missing && !hasOpenssl()) missing = 'openssl is not on PATH';
+  const dir = mkdtempSync(join(tmpdir(), 'docbench-fault-'));
+  const certificates = options.tls && !missing ? makeCertificates(dir) : undefined;
+  const login = options.login ? `${options.login.user}:${options.login.password}@` : '';
+  const server = serverOf(
+    `mongodb://${login}127.0.0.1:${port}/?directConnection=true${certificates ? '&tls=true' : ''}`,
+    () => {
       const config = join(dir, 'secantusd.toml');
       writeFileSync(config, '# empty: no configuration auto-discovery\n');
-      return spawn(binary, ['--config', config, '--host', '127.0.0.1', '--port', String(port), '--storage-path', join(dir, 'data'), '--log-level', 'ERROR', '--cache-size', '256M'], { stdio: 'ignore' });
+      const args = ['--config', config, '--host', '127.0.0.1', '--port', String(port), '--storage-path', join(dir, 'data'), '--log-level', 'ERROR', '--cache-size', '256M'];
+      if (options.login) args.push('--auth');
+      if (certificates) args.push('--tls-cert-file', certificates.cert, '--tls-key-file', certificates.key);
+      return spawn(binary, args, { stdio: 'ignore' });
     },
     () => listening(port),
     missing,
+    dir,
   );
+  const start = async () => {
+    await server.start();
+    if (options.login) await createFirstUser(port, options.login);
+  };
+  return { ...server, start, ...(certificates ? { certificates } : {}) };
+}
+
+/** The first user of a server with --auth, made without a login (MongoDB's localhost exception); there already on a restart. */
+async function createFirstUser(port: number, login: { user: string; password: string }): Promise<void> {
+  const { MongoClient, MongoServerError } = await import('mongodb');
+  const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    await client.db('admin').command({ createUser: login.user, pwd: login.password, roles: ['root'] });
+  } catch (error) {
+    // 13: users exist, so the localhost exception is closed (a restart); 51003: this one exists.
+    if (!(error instanceof MongoServerError && (error.code === 13 || error.code === 51003))) throw error;
+  } finally {
+    await client.close();
+  }
 }
 
 /**
