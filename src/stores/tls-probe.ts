@@ -48,6 +48,21 @@ export function plainAnswer(urlHost: string, port: number, hello: Buffer | strin
   });
 }
 
+/** True when host:port refuses a TCP connection (nothing listens there). */
+export function refusesConnections(urlHost: string, port: number, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = tcpConnect({ host: unbracket(urlHost), port });
+    const done = (refused: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(refused);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once('connect', () => done(false));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED'));
+  });
+}
+
 /** Node's codes for a TLS certificate that could not be verified. */
 const UNTRUSTED_CERTIFICATE = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',
