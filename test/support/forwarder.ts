@@ -6,7 +6,9 @@
  * command runs (spawnSync would block it).
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { join } from 'node:path';
 import type { CliRun } from './cli.ts';
 
@@ -21,8 +23,10 @@ export interface Forwarder {
    */
   pause(): void;
   resume(): void;
-  /** Reset every open connection (TCP RST to both sides), as when the server's process dies; new connections are forwarded. */
+  /** Reset every open connection (TCP RST to both sides), as when the server's process dies with a request unread; new connections are forwarded. */
   reset(): void;
+  /** Close every open connection (FIN to both sides), as when the server's process exits with nothing unread; new connections are forwarded. */
+  hangUp(): void;
   /** Stop listening and reset every open connection: new connections are refused, as with a server that is down. */
   refuse(): Promise<void>;
   /** Listen again on the same port after `refuse()`. */
@@ -75,6 +79,11 @@ export async function forward(host: string, port: number): Promise<Forwarder> {
       for (const deliver of held.splice(0)) deliver();
     },
     reset: resetAll,
+    hangUp: () => {
+      for (const socket of open) socket.destroy();
+      open.clear();
+      held.length = 0;
+    },
     refuse: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -86,6 +95,36 @@ export async function forward(host: string, port: number): Promise<Forwarder> {
         for (const socket of open) socket.destroy();
         if (server.listening) server.close(() => resolve());
         else resolve();
+      }),
+  };
+}
+
+/**
+ * A TLS-terminating forwarder (what stunnel or a load balancer does in front of a server):
+ * TLS on 127.0.0.1:<free port> with the given certificate, plain to host:port.
+ */
+export async function forwardTls(host: string, port: number, certificate: { cert: string; key: string }): Promise<{ port: number; close(): Promise<void> }> {
+  const open = new Set<Socket>();
+  const server = createTlsServer({ cert: readFileSync(certificate.cert), key: readFileSync(certificate.key) }, (client) => {
+    const upstream = connect(port, host);
+    for (const socket of [client, upstream]) {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  server.on('tlsClientError', () => {}); // a plain client at this port: its handshake fails, which is the point
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        server.close(() => resolve());
       }),
   };
 }

@@ -3,7 +3,7 @@
  * pid, never the shared local servers other tests use.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,8 +25,8 @@ export interface PrivateServer {
   start(): Promise<void>;
   /** SIGKILL the server and wait for it to be gone. */
   kill(): Promise<void>;
-  /** SIGSTOP: the server keeps its sockets open but answers nothing, as a stalled host does. */
-  pause(): void;
+  /** SIGSTOP: the server keeps its sockets open but answers nothing, as a stalled host does; resolves once it has stopped. */
+  pause(): Promise<void>;
   /** SIGCONT after pause(). */
   resume(): void;
   /** Kill it if it runs and remove its files. */
@@ -60,13 +60,27 @@ function serverOf(url: string, launch: (dir: string) => ChildProcess, ready: () 
       throw new Error(`the private server for ${url} did not start`);
     },
     kill,
-    pause: () => signal('SIGSTOP'),
+    async pause() {
+      signal('SIGSTOP');
+      // The signal is delivered asynchronously: a request sent at once could still be served.
+      const pid = child!.pid!;
+      for (let i = 0; i < 200 && !stopped(pid); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    },
     resume: () => signal('SIGCONT'),
     async dispose() {
       await kill();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether the process is stopped (Linux's /proc; elsewhere assumed, after the waits above). */
+function stopped(pid: number): boolean {
+  try {
+    return /^\d+ \(.*\) [tT] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
 }
 
 /** Is something accepting connections on the port? */
