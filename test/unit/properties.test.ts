@@ -211,7 +211,7 @@ describe('shipped workload files', () => {
   });
 
   for (const [name, settings] of Object.entries(expected)) {
-    it(`${name} has YCSB's (or seed 000's) mix`, () => {
+    it(`${name} has YCSB's (or Carvalho et al. 2023's) mix`, () => {
       const { properties } = loadWorkload([name], []);
       assert.equal(properties.recordcount, 1000);
       assert.equal(properties.operationcount, 1000);

@@ -18,7 +18,7 @@ const MAX_CAS_ATTEMPTS = 10;
 export type SkippedSteps = Map<string, string>;
 
 /**
- * The scan statement (seed 002, table 4.2.2), with `$1` = start key and `$2` = count. All fields:
+ * The scan statement (Altoros 2022, table 4.2.2), with `$1` = start key and `$2` = count. All fields:
  * the whole document as `doc` (so a field called `id` cannot clash with the key); chosen fields:
  * one column each.
  */
