@@ -30,6 +30,7 @@ import { scenarioResult } from '../../scenarios/shared/timing.ts';
 import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
 import { ProcessPool } from '../runner/process-pool.ts';
 import { UsageError } from './errors.ts';
+import { invalidRunError } from './run-stopped.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
 import { addTargetOptions, defaultStores, loadConfig, singleTarget, StoreTargets, type TargetFlags } from './store-targets.ts';
@@ -201,6 +202,8 @@ async function ecommercePhase(options: EcommercePhaseOptions): Promise<void> {
       const result = await seedStore(opened, settings, dataset, options.status);
       process.stdout.write(renderYcsbText(result));
       if (options.out) writeResult(options.out, result);
+      const invalid = invalidRunError(result, `${options.store} ecommerce load`);
+      if (invalid) throw invalid;
     } finally {
       await opened.store.close();
     }
@@ -227,6 +230,10 @@ async function ecommercePhase(options: EcommercePhaseOptions): Promise<void> {
   if (options.out) for (const r of results) writeResult(variantPath(options.out, r, results.length > 1), r);
   process.stdout.write(`\n${renderRunTable(results)}\n${renderServers(results)}${plansSection(results)}`);
   failIfWrong(mismatches);
+  for (const r of results) {
+    const invalid = invalidRunError(r, `${options.store} ${r.workload.name} run`);
+    if (invalid) throw invalid;
+  }
 }
 
 /** The scenario's store-setting-aware options shared by `seed ecommerce` and `ecommerce`. */
