@@ -105,7 +105,7 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
       assert.equal(await run.exit, 0, run.stderr());
       t.diagnostic(summary(readResult(out)));
       assertRecovered(readResult(out), run.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT']);
-      assert.match(run.stderr(), /% errors; /, 'the status line shows the error rate');
+      assert.match(run.stderr(), / \d+ failed \(\d+% errors now\); /, 'the status line shows the failures and the error rate');
     } finally {
       await redis.dispose();
     }
@@ -140,7 +140,7 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
       await outage(run, redis, 2);
       assert.equal(await run.exit, 2, run.stderr());
       const lastLine = run.stderr().trim().split('\n').at(-1)!;
-      assert.match(lastLine, /^docbench: redis workloada run: stopped after .*over the error budget \(maxerrorrate=0\.2\)/);
+      assert.match(lastLine, /^docbench: redis workloada run: INVALID: stopped after .*over the error budget \(maxerrorrate=0\.2\)/);
       const result = readResult(out);
       t.diagnostic(summary(result));
       assert.equal(result.partial?.reason, 'error-budget');
