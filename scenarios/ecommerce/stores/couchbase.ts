@@ -1,30 +1,30 @@
 /**
- * Couchbase Server 7.x (the official `couchbase` SDK 4): the e-commerce scenario with seed 002's
+ * Couchbase Server 7.x (the official `couchbase` SDK 4): the e-commerce scenario with Altoros 2022's
  * own GSI indexes and SQL++ (§4.3.2, §4.4.2, §6.3–6.4), written for the real server. Documents
  * are read and written through the KV service, queried through the query service.
  *
  * Where the documents live. With `couchbase.management` and `couchbase.query` on (the defaults),
  * customers and orders get collections of their own in the configured scope
  * (`ecommerce_customers`, `ecommerce_orders`: Couchbase 7's unit for one kind of document, as
- * seed 002's buckets were before collections), created and dropped with SQL++ DDL; the manifest
+ * Altoros 2022's buckets were before collections), created and dropped with SQL++ DDL; the manifest
  * is the customers collection's document `ecommerce:manifest`. With either off (no DDL rights,
  * a KV-only cluster, the local stand-in) both kinds go to the configured collection: their ids
  * (`customer:…`, `order:…`) keep them apart, and the queries' predicates match one kind only.
  *
  * Indexes (GSI, created deferred, built with one BUILD INDEX, waited for until online):
- *   primary index on each collection   seed 002 §6.3; the ANSI JOIN's inner side looks orders up
+ *   primary index on each collection   Altoros 2022 §6.3; the ANSI JOIN's inner side looks orders up
  *                                      by META().id through it
- *   (address.country, META().id)       seed 002's `query1` plus the key: docbench orders a page by
+ *   (address.country, META().id)       Altoros 2022's `query1` plus the key: docbench orders a page by
  *                                      id, and with the id in the index the ORDER BY is index order
- *   (address.zip, order_list)          seed 002's `query2` on the customer side: covers the JOIN's
+ *   (address.zip, order_list)          Altoros 2022's `query2` on the customer side: covers the JOIN's
  *                                      filter and the keys it follows
  *   (month, sale_price)                orders: the JOIN's month filter and the summed field
  *
  * Operations (prepared statements, positional parameters)
  *   pagination  SELECT RAW META(c).id FROM customers AS c WHERE c.address.country = $1
- *               ORDER BY META(c).id OFFSET $2 LIMIT $3 (`ordered=false`: seed 002's own, without
+ *               ORDER BY META(c).id OFFSET $2 LIMIT $3 (`ordered=false`: Altoros 2022's own, without
  *               the ORDER BY)
- *   join        both of seed 002's JOINs, measured separately:
+ *   join        both of Altoros 2022's JOINs, measured separately:
  *               `ansi`     INNER JOIN orders AS o ON META(o).id IN c.order_list
  *               `on-keys`  INNER JOIN orders AS o ON KEYS c.order_list (index join)
  *               … WHERE c.address.zip = $1 AND o.month = $2 GROUP BY o.month, c.address.zip
@@ -68,12 +68,12 @@ const REMOVE_CONCURRENCY = 64;
 
 export type JoinVariant = 'ansi' | 'on-keys';
 
-/** Seed 002 §4.3.2 with an ORDER BY on the key, so a page is one exact list (or as seed 002 wrote it, without). */
+/** Altoros 2022 §4.3.2 with an ORDER BY on the key, so a page is one exact list (or as Altoros 2022 wrote it, without). */
 export function paginationStatement(customers: string, ordered = true): string {
   return `SELECT RAW META(c).id FROM ${customers} AS c WHERE c.address.country = $1 ${ordered ? 'ORDER BY META(c).id ' : ''}OFFSET $2 LIMIT $3`;
 }
 
-/** Seed 002 Table 4.4.2 as ANSI JOIN or as index join (ON KEYS). */
+/** Altoros 2022 Table 4.4.2 as ANSI JOIN or as index join (ON KEYS). */
 export function joinStatement(variant: JoinVariant, customers: string, orders: string): string {
   const on = variant === 'ansi' ? `ON META(o).id IN c.order_list` : `ON KEYS c.order_list`;
   return (
@@ -104,7 +104,7 @@ const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   ...SOE_VARIANTS,
   pagination: [{ name: 'sqlpp', description: 'SQL++ WHERE c.address.country = $1 ORDER BY META(c).id OFFSET $2 LIMIT $3 on GSI (address.country, META().id)' }],
   join: [
-    { name: 'ansi', description: 'SQL++ ANSI JOIN ON META(o).id IN c.order_list, GROUP BY month, zip, SUM(sale_price) (seed 002 Table 4.4.2)' },
+    { name: 'ansi', description: 'SQL++ ANSI JOIN ON META(o).id IN c.order_list, GROUP BY month, zip, SUM(sale_price) (Altoros 2022 Table 4.4.2)' },
     { name: 'on-keys', description: 'SQL++ index join ON KEYS c.order_list, GROUP BY month, zip, SUM(sale_price)' },
   ],
 };

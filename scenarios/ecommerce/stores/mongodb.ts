@@ -1,30 +1,30 @@
 /**
- * MongoDB (the official `mongodb` driver): the e-commerce scenario as seed 002 ran it on Atlas and
+ * MongoDB (the official `mongodb` driver): the e-commerce scenario as Altoros 2022 ran it on Atlas and
  * as a MongoDB developer writes it: two collections in the store's database,
  * `ecommerce_customers` and `ecommerce_orders`, documents keyed by `_id`, and the manifest in
  * `ecommerce_meta`.
  *
  * Indexes, built after the load with one `createIndexes` per collection:
- *   customers  {"address.country": 1, _id: 1}  seed 002's country index plus `_id`: docbench
- *                                               orders a page by id (seed 002 did not order it),
+ *   customers  {"address.country": 1, _id: 1}  Altoros 2022's country index plus `_id`: docbench
+ *                                               orders a page by id (Altoros 2022 did not order it),
  *                                               and with `_id` in the key the sort is index order
  *                                               and the query is covered (no document fetched),
  *                                               MongoDB's equality-sort rule;
- *              {"address.zip": 1}              the JOIN's filter (seed 002 §6.4);
- *   orders     {month: 1}                      seed 002 §6.4.
+ *              {"address.zip": 1}              the JOIN's filter (Altoros 2022 §6.4);
+ *   orders     {month: 1}                      Altoros 2022 §6.4.
  *
  * Operations
  *   pagination  find({"address.country": c}, {projection: {_id: 1}}).sort({_id: 1}).skip(o).limit(l)
- *   join        two variants, both measured (seed 002 §4.4):
+ *   join        two variants, both measured (Altoros 2022 §4.4):
  *               `lookup`     one aggregation: $match zip, $lookup the orders by order_list,
  *                            $unwind, $match month, $group by month and zip with $sum, $sort;
  *                            the server coalesces $lookup + $unwind + $match into one lookup;
- *               `two-phase`  seed 002 Table 4.4.2: find the zip's customers (order_list only),
+ *               `two-phase`  Altoros 2022 Table 4.4.2: find the zip's customers (order_list only),
  *                            then aggregate the orders {_id: {$in: ids}, month} with $group $sum.
  *   insert      insertOne (a duplicate _id is an error, E11000)
  *   update      updateOne({_id}, {$set: changed fields}); matchedCount says whether it existed
  *   read        findOne({_id})
- * Pagination without ORDER BY (`-p ordered=false`): the same find without the sort, as seed 002.
+ * Pagination without ORDER BY (`-p ordered=false`): the same find without the sort, as Altoros 2022.
  * YCSB-JSON's other queries and their indexes: mongodb-soe.ts.
  * Without `--indexes` no secondary index is built: every query is a collection scan.
  * Reads go to the primary (the driver's default), so a query sees every acknowledged write.
@@ -52,7 +52,7 @@ const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   pagination: [{ name: 'find', description: 'find({address.country}, projection _id).sort({_id: 1}).skip().limit(), covered by the index {address.country: 1, _id: 1} (ordered=false: no sort)' }],
   join: [
     { name: 'lookup', description: 'aggregate: $match address.zip, $lookup orders by order_list, $unwind, $match month, $group $sum sale_price, $sort' },
-    { name: 'two-phase', description: 'seed 002 Table 4.4.2: find the zip\'s customers (order_list), then aggregate orders {_id: {$in}, month} with $group $sum' },
+    { name: 'two-phase', description: 'Altoros 2022 Table 4.4.2: find the zip\'s customers (order_list), then aggregate orders {_id: {$in}, month} with $group $sum' },
   ],
 };
 
