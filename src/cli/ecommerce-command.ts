@@ -103,6 +103,7 @@ async function seedStore(opened: OpenStore, settings: EcommerceSettings, dataset
     batchSize: settings.batchsize,
     concurrency: settings.threadcount,
     indexes: settings.indexes,
+    paginationIndex: settings.paginationindex,
     progress,
     label: `[${opened.store.name} seed ecommerce]`,
   });
