@@ -145,6 +145,8 @@ export const studySchema = z.object({
   scale: z.string(),
   /** A named variant of the preset, when one was asked for. */
   variant: z.string().optional(),
+  /** The preset's step this result came from (a paper's experiments may share a setting). */
+  step: z.string().optional(),
   deviations: z.array(deviationSchema),
 });
 
