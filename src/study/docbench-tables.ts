@@ -20,9 +20,9 @@ export function runCells(results: readonly Result[]): Cell[] {
   return cellsOf(results.filter((r) => r.phase === 'run'));
 }
 
-/** A cell's figure as a table shows it: the statistic [min–max], and how much of it was not OK. */
-export function cellText(cell: Cell, measure: Measure, statistic: Statistic, digits = 2): string {
-  return `${spreadText(measure(cell), digits, statistic)}${notOkSuffix(cell)}`;
+/** A cell's figure as a table shows it: the statistic [min–max] with its unit, and how much of it was not OK. */
+export function cellText(cell: Cell, measure: Measure, statistic: Statistic, digits = 2, unit = ''): string {
+  return `${spreadText(measure(cell), digits, statistic)}${unit ? ` ${unit}` : ''}${notOkSuffix(cell)}`;
 }
 
 /**

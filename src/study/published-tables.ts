@@ -43,7 +43,9 @@ export function arithmeticTable(preset: StudyPreset): FigureTable {
     note:
       total === 0
         ? 'The paper prints no totals or ratios to re-compute.'
-        : `${holding} of the ${total} totals, ratios and conversions the paper prints agree with its other figures (to the printed digits); the rows below do not, as found in the paper (docbench keeps its figures as printed).`,
+        : off.length === 0
+          ? `All ${total} of the totals, ratios and conversions the paper prints agree with its other figures (to the printed digits).`
+          : `${holding} of the ${total} totals, ratios and conversions the paper prints agree with its other figures (to the printed digits); the rows below do not, as found in the paper (docbench keeps its figures as printed).`,
     header: ['claim', 'where', 'printed', 'from its other figures', 'what is off'],
     rows: off.map((o) => [o.claim, o.where, number(o.printed), number(o.computed), o.discrepancy]),
   };

@@ -11,7 +11,7 @@ import { chartId } from '../../report/charts-throughput.ts';
 import { contextLines } from '../../report/context.ts';
 import type { FigureTable } from '../../report/html-page.ts';
 import { distinct, runtimeSecondsOf, type Cell } from '../../report/groups.ts';
-import { cellText, figure, present, runCells } from '../docbench-tables.ts';
+import { cellText, figure, notOkSuffix, present, runCells } from '../docbench-tables.ts';
 
 const HERE = "this machine; the mean [min–max] of the repetitions (the paper's statistic: the mean of 3 runs)";
 const WORKLOADS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((w) => `workload${w}`);
@@ -20,16 +20,26 @@ const meanRuntime = (cell: Cell) => runtimeSecondsOf(cell).mean;
 const sorted = (values: (number | undefined)[]) => distinct(values.filter((v): v is number => v !== undefined)).sort((a, b) => a - b);
 const recordsLabel = (n: number) => `${n.toLocaleString('en-US')} records`;
 
-/** The sum of the mean runtimes of the cells `keep` picks, and how many workloads it adds. */
-function totalOf(cells: readonly Cell[], keep: (c: Cell) => boolean): { seconds: number; workloads: number } | undefined {
-  const picked = cells.filter(keep);
-  return picked.length === 0 ? undefined : { seconds: picked.reduce((s, c) => s + meanRuntime(c), 0), workloads: distinct(picked.map((c) => c.workload)).length };
+interface Total {
+  seconds: number;
+  /** Cells (workload × records × threads) added. */
+  cells: number;
+  /** Some of the runs added had calls that were not OK (UNSUPPORTED, ERROR): not the store doing the work. */
+  notOk: boolean;
 }
 
-function totalText(total: { seconds: number; workloads: number } | undefined, of: number): string {
+/** The sum of the mean runtimes of the cells `keep` picks. */
+function totalOf(cells: readonly Cell[], keep: (c: Cell) => boolean): Total | undefined {
+  const picked = cells.filter(keep);
+  if (picked.length === 0) return undefined;
+  return { seconds: picked.reduce((s, c) => s + meanRuntime(c), 0), cells: picked.length, notOk: picked.some((c) => notOkSuffix(c) !== '') };
+}
+
+/** A total as the paper prints it (seconds and minutes), with what it lacks: cells not run, runs not OK. */
+function totalText(total: Total | undefined, expected: number): string {
   if (!total) return '';
-  const minutes = `${figure(total.seconds, 2)} s (${figure(total.seconds / 60, 2)} min)`;
-  return total.workloads < of ? `${minutes} [${total.workloads} of ${of} workloads]` : minutes;
+  const lacks = [total.cells < expected ? `${total.cells} of ${expected} cells` : '', total.notOk ? 'some runs not OK' : ''].filter(Boolean);
+  return `${figure(total.seconds, 2)} s (${figure(total.seconds / 60, 2)} min)${lacks.length > 0 ? ` [${lacks.join('; ')}]` : ''}`;
 }
 
 /** The thread count the paper's per-workload tables use (3), or the middle one run. */
@@ -47,7 +57,7 @@ function perWorkloadTables(cells: readonly Cell[]): FigureTable[] {
     const workloads = WORKLOADS.filter((w) => mine.some((c) => c.workload === w));
     const rows = workloads.map((w) => [w, ...records.map((n) => {
       const cell = mine.find((c) => c.workload === w && c.records === n);
-      return cell ? `${cellText(cell, runtimeSecondsOf, 'mean', 2)} s` : '';
+      return cell ? cellText(cell, runtimeSecondsOf, 'mean', 2, 's') : '';
     })]);
     rows.push(['Total', ...records.map((n) => totalText(totalOf(mine, (c) => c.records === n), WORKLOADS.length))]);
     return { title: `docbench: runtime of ${series} with ${threads} threads (the shape of Tables 2, 4, 6)`, note: HERE, header: [series, ...records.map(recordsLabel)], rows };
@@ -71,12 +81,14 @@ function storeTotals(cells: readonly Cell[]): FigureTable | undefined {
   const series = distinct(cells.map((c) => c.series));
   if (series.length === 0) return undefined;
   const runs = (s: string) => cells.filter((c) => c.series === s).length;
-  const row = (label: string, keep: (c: Cell) => boolean) => [label, ...series.map((s) => totalText(totalOf(cells, (c) => c.series === s && keep(c)), Number.POSITIVE_INFINITY))];
+  // Every workload at every record count and thread count the run has.
+  const grid = sorted(cells.map((c) => c.records)).length * sorted(cells.map((c) => c.threads)).length;
+  const row = (label: string, keep: (c: Cell) => boolean, workloads: number) => [label, ...series.map((s) => totalText(totalOf(cells, (c) => c.series === s && keep(c)), workloads * grid))];
   return {
     title: 'docbench: total runtime per store, of every workload, of workload E, and of all but E (the shape of Tables 8, 9, 10)',
     note: `${HERE}; each total adds the means of every record count and thread count run (${series.map((s) => `${s}: ${runs(s)} cells`).join('; ')})`,
     header: ['', ...series],
-    rows: [row('Total (Table 8)', () => true), row('Workload E (Table 9)', (c) => c.workload === 'workloade'), row('All but E (Table 10)', (c) => c.workload !== 'workloade')],
+    rows: [row('Total (Table 8)', () => true, WORKLOADS.length), row('Workload E (Table 9)', (c) => c.workload === 'workloade', 1), row('All but E (Table 10)', (c) => c.workload !== 'workloade', WORKLOADS.length - 1)],
   };
 }
 
@@ -107,7 +119,7 @@ function logBars(title: string, subtitle: string[], labels: string[], series: st
 export function carvalhoCharts(results: readonly Result[]): ChartSpec[] {
   const cells = runCells(results).filter((c) => WORKLOADS.includes(c.workload));
   if (cells.length === 0) return [];
-  const subtitle = [...contextLines(results), 'the sum of the mean runtimes, as the paper adds them']
+  const subtitle = [...contextLines(results), 'the sum of the mean runtimes, as the paper adds them'];
   const series = distinct(cells.map((c) => c.series));
   const records = sorted(cells.map((c) => c.records));
   const threads = sorted(cells.map((c) => c.threads));

@@ -51,12 +51,15 @@ function personsTable(results: readonly Result[]): FigureTable | undefined {
   const runs = results.filter((r) => r.kind === 'persons' && r.phase === 'run');
   if (runs.length === 0) return undefined;
   const loads = results.filter((r) => r.kind === 'persons' && r.phase === 'load');
-  const rows = runs.flatMap((r) => {
+  const ordered = [...runs].sort((a, b) => Number(a.workload.properties.size ?? 0) - Number(b.workload.properties.size ?? 0) || a.store.name.localeCompare(b.store.name));
+  const rows = ordered.flatMap((r) => {
     const load = loads.find((l) => l.store.name === r.store.name && l.workload.name === r.workload.name);
     const build = (variant: string) => r.operations.find((o) => o.name === `${variant}:BUILD`);
+    // The thesis's own way first, then docbench's others.
     return String(r.workload.properties.variants ?? '')
       .split(',')
       .filter(Boolean)
+      .sort((a, b) => Number(THESIS_WAY[b] !== undefined) - Number(THESIS_WAY[a] !== undefined))
       .map((variant) => [
         storeLabel(r),
         String(r.workload.properties.size ?? ''),
