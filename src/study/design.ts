@@ -41,7 +41,8 @@ export async function storeItems(preset: StudyPreset, stores: readonly string[],
     } else if (!stores.includes(paper.store)) {
       items.push(differs(`store: ${paper.store}`, said, 'not run: --stores left it out'));
     } else if (sourceOf(paper.store) !== 'local') {
-      items.push(differs(`store: ${paper.store}`, said, `the server named by ${sourceOf(paper.store)}; its product and version are in every result`));
+      const by = { '--url': '--url', '--docker': '--docker (docker/compose.yaml)', config: 'the config file' }[sourceOf(paper.store) as '--url' | '--docker' | 'config'];
+      items.push(differs(`store: ${paper.store}`, said, `the server named by ${by}; its product and version are in every result`));
     } else {
       const info = await localInfo(paper.store);
       const what = info?.product ?? `docbench's local ${paper.store} server`;

@@ -15,9 +15,9 @@ import { linesChart } from '../shape-charts.ts';
 import { ALTOROS_CHECKS, ALTOROS_PUBLISHED } from './altoros2022-published.ts';
 
 const THREADS: Record<Scale, number[]> = { tiny: [1, 2, 3], small: [2, 4, 6, 8, 10, 12, 14], full: [100, 200, 300, 400, 500, 600, 700] };
-const RECORDS: Record<Scale, number> = { tiny: 5_000, small: 50_000, full: 50_000_000 };
-const PAGINATION_CUSTOMERS: Record<Scale, number> = { tiny: 500, small: 5_000, full: 5_000_000 };
-const JOIN_CUSTOMERS: Record<Scale, number> = { tiny: 2_500, small: 25_000, full: 25_000_000 };
+const RECORDS: Record<Scale, number> = { tiny: 2_000, small: 50_000, full: 50_000_000 };
+const PAGINATION_CUSTOMERS: Record<Scale, number> = { tiny: 200, small: 5_000, full: 5_000_000 };
+const JOIN_CUSTOMERS: Record<Scale, number> = { tiny: 1_000, small: 25_000, full: 25_000_000 };
 const SECONDS: Record<Scale, number> = { tiny: 2, small: 5, full: 300 };
 /** A customer (about 4 KB) with its one order, as the scenario seeds them. */
 const CUSTOMER_BYTES = 4_500;
@@ -89,7 +89,7 @@ export const altoros2022: StudyPreset = {
     { store: 'mongodb', product: 'MongoDB Atlas v5.0', where: 'Sections 1 and 2.3' },
   ],
   scales: {
-    tiny: 'a smoke run: 1 / 2 / 3 threads (figures at 2), 5,000 records, 500 customers for pagination and 2,500 for the JOIN (the paper\'s ÷10,000), 2 s a run',
+    tiny: 'a smoke run: 1 / 2 / 3 threads (figures at 2), 2,000 records, 200 customers for pagination and 1,000 for the JOIN (the paper\'s ÷25,000), 2 s a run',
     small: "the paper's shape ÷50 in threads (2 … 14 by 2, figures at 8) and ÷1,000 in data: 50,000 records, 5,000 customers for pagination, 25,000 for the JOIN; 5 s a run",
     full: "the paper's 6-node data sets on one node: 100 … 700 threads by 100 (figures at 400), 50,000,000 records, 5,000,000 customers for pagination, 25,000,000 customers and orders for the JOIN; 300 s a run",
   },
