@@ -19,7 +19,7 @@ function stepText(step: StudyStep, index: number): string {
   if (step.kind === 'command') return `${index}. ${step.name}: ${step.what}\n   docbench ${step.args.join(' ')}\n   ${cost}`;
   const p = step.plan;
   const operations =
-    p.operationsPerRecord !== undefined ? (p.operationsPerRecord === 1 ? 'as many as records' : `${p.operationsPerRecord * 100}% of the records`) : (override(p.overrides, 'operationcount') ?? '10000');
+    p.operationsPerRecord !== undefined ? (p.operationsPerRecord === 1 ? 'as many as records' : `${p.operationsPerRecord * 100}% of the records`) : Number(override(p.overrides, 'operationcount') ?? 10_000).toLocaleString('en-US');
   const cap = override(p.overrides, 'maxexecutiontime');
   const settings = [
     `stores: ${p.stores.join(', ')}`,
