@@ -7,7 +7,7 @@
 import type { ProcessPool } from '../../src/runner/process-pool.ts';
 import type { Store } from '../../src/stores/store.ts';
 import { WorkloadError } from '../../src/workload/properties.ts';
-import type { EcommerceContext, EcommerceDialect, Manifest } from './dialect.ts';
+import type { EcommerceContext, EcommerceDialect, Manifest, PaginationIndex } from './dialect.ts';
 import { ECOMMERCE_DIALECTS } from './dialects.ts';
 import { customerCore } from './generator.ts';
 import { customerId, GENERATOR_VERSION, type Dataset } from './model.ts';
@@ -77,6 +77,8 @@ export interface VariantRun extends WorkloadRunOutcome {
   descriptions: string[];
   /** How the store ran each query kind of this combination (taken after the timed run). */
   plans: QueryPlan[];
+  /** The index the dataset was seeded with for the pagination (its manifest's, whatever the run's settings say). */
+  paginationIndex: PaginationIndex;
 }
 
 export interface EcommerceRun {
@@ -129,7 +131,7 @@ export async function runEcommerce(options: RunEcommerceOptions): Promise<Ecomme
       return `${kind} variant ${variant.name}: ${variant.description}`;
     });
     const plans = await explainCombination(dialect, combination, dataset, settings);
-    const run: VariantRun = { ...outcome, variants: combination, descriptions, plans };
+    const run: VariantRun = { ...outcome, variants: combination, descriptions, plans, paginationIndex };
     runs.push(run);
     await options.onRun?.(run, dataset);
     if (outcome.mismatch !== undefined) break;

@@ -136,6 +136,8 @@ async function runStore(opened: OpenStore, workloadName: string, settings: Ecomm
         customers: dataset.customers,
         orderspercustomer: dataset.ordersPerCustomer,
         customersperzip: dataset.customersPerZip ?? settings.customersperzip,
+        // The index the data was seeded with, not the setting's default for this run.
+        paginationindex: run.paginationIndex,
         ...Object.fromEntries(Object.entries(run.variants).map(([kind, name]) => [`variant.${kind}`, name])),
       };
       const result = scenarioResult(run.outcome, { scenario: SCENARIO, workloadName: workload.name, properties, store });
