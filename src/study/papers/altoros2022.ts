@@ -127,6 +127,11 @@ export const altoros2022: StudyPreset = {
     same('figures at', '"the median number of threads (generally, 400) was used to determine the throughput and latency" (Section 2.1)', `throughput and latency at the median thread count run (${median(by(scale, THREADS))}), beside every thread count`),
     sizes(scale, 'workload A data', '"50 million records (each 1 KB in size, consisting of 10 fields and a key) on a 6-node cluster, 100 million … on a 9-node cluster, and 200 million … on a 18-node cluster" (Section 4.1.1)', `${by(scale, RECORDS).toLocaleString('en-US')} records of 10 × 100 B (full: the 6-node data set)`),
     same('workload A', '"50% read and 50% update, request distribution is Zipfian" (Section 3.1)', "YCSB's workloada"),
+    differs(
+      'updates',
+      'Couchbase: collection.upsert(id, content, …) in A and collection.replace(id, content, …) in E, the whole document; MongoDB: update({_id: $1}, {$set: {fieldN: $2}}), one field (Tables 4.1.2, 4.2.2)',
+      "YCSB's update of one field on every store (Couchbase: a sub-document upsert of that field)",
+    ),
     variant === YCSB_E
       ? differs('workload E', '"95% scans and 5% updates" (Section 1); "The scan/update ratio was 95%–5%", Zipfian, maximum scan length 100, uniform (Section 4.2.1); scans return ids only (Table 4.2.2)', "YCSB's standard workload E (95% scan, 5% insert, whole records) — variant ycsb-e")
       : same('workload E', '"95% scans and 5% updates" (Section 1); "The scan/update ratio was 95%–5%", Zipfian, maximum scan length 100, uniform (Section 4.2.1); scans return ids only: SELECT meta().id … / find(…, {_id: 1}) (Table 4.2.2)', "workloade-altoros2022: 95% scan, 5% update, zipfian, scan length uniform ≤ 100, keys only (scankeysonly=true); YCSB's workloade unchanged"),
