@@ -104,6 +104,7 @@ async function seedStore(opened: OpenStore, settings: EcommerceSettings, dataset
     batchSize: settings.batchsize,
     concurrency: settings.threadcount,
     indexes: settings.indexes,
+    paginationIndex: settings.paginationindex,
     progress,
     label: `[${opened.store.name} seed ecommerce]`,
   });
@@ -136,6 +137,8 @@ async function runStore(opened: OpenStore, workloadName: string, settings: Ecomm
         customers: dataset.customers,
         orderspercustomer: dataset.ordersPerCustomer,
         customersperzip: dataset.customersPerZip ?? settings.customersperzip,
+        // The index the data was seeded with, not the setting's default for this run.
+        paginationindex: run.paginationIndex,
         ...Object.fromEntries(Object.entries(run.variants).map(([kind, name]) => [`variant.${kind}`, name])),
       };
       const result = scenarioResult(run.outcome, { scenario: SCENARIO, workloadName: workload.name, properties, store });

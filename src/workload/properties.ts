@@ -126,6 +126,11 @@ export const workloadPropertiesSchema = z
     minscanlength: integer(1).default(1),
     maxscanlength: integer(1).default(1000),
     scanlengthdistribution: z.enum(SCAN_LENGTH_DISTRIBUTIONS).default('uniform'),
+    /**
+     * docbench's, not YCSB's: a scan asks for the records' keys only, no field (Altoros 2022's
+     * workload E: `SELECT meta().id …`, `find(…, {_id: 1})`). YCSB's scans read fields.
+     */
+    scankeysonly: boolString.default(false),
 
     // --- Measurement (YCSB's names) ---
     /**

@@ -14,8 +14,11 @@
  * Indexes (GSI, created deferred, built with one BUILD INDEX, waited for until online):
  *   primary index on each collection   Altoros 2022 §6.3; the ANSI JOIN's inner side looks orders up
  *                                      by META().id through it
- *   (address.country, META().id)       Altoros 2022's `query1` plus the key: docbench orders a page by
- *                                      id, and with the id in the index the ORDER BY is index order
+ *   (address.country, META().id)       paginationindex=country-id (the default): Altoros 2022's
+ *                                      `query1` plus the key: docbench orders a page by id, and with
+ *                                      the id in the index the ORDER BY is index order
+ *   (address.country)                  paginationindex=country: Altoros 2022's `query1` itself, for
+ *                                      its unordered page (an ordered one then sorts)
  *   (address.zip, order_list)          Altoros 2022's `query2` on the customer side: covers the JOIN's
  *                                      filter and the keys it follows
  *   (month, sale_price)                orders: the JOIN's month filter and the summed field
@@ -56,7 +59,7 @@ import {
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { HandleOf } from '../../../src/stores/stores.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { CustomerKey, EcommerceContext, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type { CustomerKey, EcommerceContext, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, PaginationIndex, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import { customerId, orderId, type Customer, type CustomerPatch, type Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -88,11 +91,15 @@ export interface IndexDefinition {
 }
 
 /** The GSI indexes, all deferred (built together by one BUILD INDEX per keyspace). */
-export function indexStatements(customers: string, orders: string): { customers: IndexDefinition[]; orders: IndexDefinition[] } {
+export function indexStatements(customers: string, orders: string, pagination: PaginationIndex = 'country-id'): { customers: IndexDefinition[]; orders: IndexDefinition[] } {
   const deferred = 'WITH {"defer_build": true}';
+  const country =
+    pagination === 'country'
+      ? { name: 'ecommerce_country', statement: `CREATE INDEX \`ecommerce_country\` IF NOT EXISTS ON ${customers}(address.country) ${deferred}` }
+      : { name: 'ecommerce_country_id', statement: `CREATE INDEX \`ecommerce_country_id\` IF NOT EXISTS ON ${customers}(address.country, META().id) ${deferred}` };
   return {
     customers: [
-      { name: 'ecommerce_country_id', statement: `CREATE INDEX \`ecommerce_country_id\` IF NOT EXISTS ON ${customers}(address.country, META().id) ${deferred}` },
+      country,
       { name: 'ecommerce_zip_orders', statement: `CREATE INDEX \`ecommerce_zip_orders\` IF NOT EXISTS ON ${customers}(address.zip, order_list) ${deferred}` },
       ...soeIndexStatements(customers),
     ],
@@ -102,7 +109,7 @@ export function indexStatements(customers: string, orders: string): { customers:
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   ...SOE_VARIANTS,
-  pagination: [{ name: 'sqlpp', description: 'SQL++ WHERE c.address.country = $1 ORDER BY META(c).id OFFSET $2 LIMIT $3 on GSI (address.country, META().id)' }],
+  pagination: [{ name: 'sqlpp', description: 'SQL++ WHERE c.address.country = $1 ORDER BY META(c).id OFFSET $2 LIMIT $3 on the GSI country index (ordered=false: no ORDER BY, as Altoros 2022)' }],
   join: [
     { name: 'ansi', description: 'SQL++ ANSI JOIN ON META(o).id IN c.order_list, GROUP BY month, zip, SUM(sale_price) (Altoros 2022 Table 4.4.2)' },
     { name: 'on-keys', description: 'SQL++ index join ON KEYS c.order_list, GROUP BY month, zip, SUM(sale_price)' },
@@ -115,6 +122,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
   readonly readsOwnWrites = false;
   readonly soe: CouchbaseSoe;
   private readonly indexes: boolean;
+  private readonly paginationIndex: PaginationIndex;
   private readonly caps: ReturnType<HandleOf<'couchbase'>['capabilities']>;
   /** The dialect creates and drops its own collections (needs management and SQL++). */
   private readonly ownCollections: boolean;
@@ -128,6 +136,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
     context: EcommerceContext,
   ) {
     this.indexes = context.indexes ?? true;
+    this.paginationIndex = context.paginationIndex ?? 'country-id';
     this.caps = handle.capabilities();
     this.ownCollections = this.caps.management && this.caps.query;
     this.customerCollection = this.ownCollections ? NAMES.customers : this.caps.collection;
@@ -142,7 +151,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
       !this.caps.query
         ? 'couchbase: no query service (couchbase.query=false): every query is UNSUPPORTED, key-value operations run'
         : this.indexes
-          ? 'couchbase: GSI primary indexes, (address.country, META().id), (address.zip, order_list), orders (month, sale_price) and the indexes of YCSB-JSON\'s other queries; queries not_bounded'
+          ? `couchbase: GSI primary indexes, ${this.paginationIndex === 'country' ? '(address.country)' : '(address.country, META().id)'} (the pagination's), (address.zip, order_list), orders (month, sale_price) and the indexes of YCSB-JSON's other queries; queries not_bounded`
           : 'couchbase: primary indexes only (indexes=false): every query is a primary scan; queries not_bounded',
     ];
   }
@@ -215,7 +224,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
     this.handle.requireQuery('INDEX-BUILD');
     if (!this.caps.management) throw new UnsupportedError('INDEX-BUILD', 'couchbase.management=false: docbench creates no index; create them yourself');
     if (!this.ownCollections) throw new UnsupportedError('INDEX-BUILD', 'no collections of its own');
-    const indexes = indexStatements(this.customersKeyspace, this.ordersKeyspace);
+    const indexes = indexStatements(this.customersKeyspace, this.ordersKeyspace, this.paginationIndex);
     const built: string[] = [];
     for (const [keyspace, collection, list] of [
       [this.customersKeyspace, this.customerCollection, indexes.customers],

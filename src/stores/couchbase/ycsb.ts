@@ -23,8 +23,9 @@ export type SkippedSteps = Map<string, string>;
  * one column each.
  */
 export function scanStatement(keyspace: string, fields: readonly string[] | null): string {
-  const projection = fields === null ? 'd AS doc' : fields.map((f) => `d.${identifier(f)}`).join(', ');
-  return `SELECT meta().id AS id, ${projection} FROM ${keyspace} AS d WHERE meta().id >= $1 ORDER BY meta().id LIMIT $2`;
+  const projection = fields === null ? ', d AS doc' : fields.map((f) => `, d.${identifier(f)}`).join('');
+  // No field asked for (scankeysonly): the keys alone, Altoros 2022's `SELECT meta().id …`.
+  return `SELECT meta().id AS id${projection} FROM ${keyspace} AS d WHERE meta().id >= $1 ORDER BY meta().id LIMIT $2`;
 }
 
 /** A subdocument path naming one top-level field (backticks when the name is not a plain identifier). */
