@@ -527,7 +527,7 @@ describe('persons CLI: bad input', () => {
   const work = mkdtempSync(join(tmpdir(), 'docbench-persons-'));
   after(() => rmSync(work, { recursive: true, force: true }));
   const cases: Array<[string[], RegExp]> = [
-    [['persons', '--stores', 'redis,nosql9000'], /^docbench: --stores: the persons scenario runs on redis, cassandra, mongodb, couchdb, couchbase; got "nosql9000"$/],
+    [['persons', '--stores', 'redis,nosql9000'], /^docbench: --stores: the persons scenario runs on redis, cassandra, mongodb, couchdb, couchbase, hbase; got "nosql9000"$/],
     [['persons', '--store', 'redis', '--size', '0'], /^docbench: error: option '--size <list>' argument '0' is invalid\. --size expects document counts/],
     [['persons', '--store', 'redis', '--size', 'lots'], /argument 'lots' is invalid/],
     [['seed', 'persons', '--store', 'redis', '--size', '-3'], /^docbench: error: option '--size <n>' argument '-3' is invalid\. --size expects a whole number >= 1/],

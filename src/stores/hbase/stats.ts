@@ -63,3 +63,26 @@ export async function hbaseStats(hbase: HbaseHandle, config: HbaseConfig): Promi
     },
   };
 }
+
+export interface TableSizes {
+  regions: number;
+  storeFileSizeMB: number;
+  memStoreSizeMB: number;
+}
+
+/** The regions of these tables and their sizes, in whole MB as the status resource gives them. */
+export async function tableSizes(hbase: HbaseHandle, tables: readonly string[]): Promise<TableSizes> {
+  const status = JSON.parse((await hbase.client.expect('GET', '/status/cluster', [200], { accept: 'application/json' })).body.toString('utf8')) as ClusterStatus;
+  const names = new Set(tables.map((t) => hbase.qualified(t)));
+  const out: TableSizes = { regions: 0, storeFileSizeMB: 0, memStoreSizeMB: 0 };
+  for (const node of status.LiveNodes ?? []) {
+    for (const region of node.Region ?? []) {
+      const name = Buffer.from(region.name, 'base64').toString('utf8');
+      if (!names.has(name.slice(0, name.indexOf(',')))) continue;
+      out.regions++;
+      out.storeFileSizeMB += region.storefileSizeMB ?? 0;
+      out.memStoreSizeMB += region.memStoreSizeMB ?? 0;
+    }
+  }
+  return out;
+}
