@@ -35,7 +35,7 @@ describe('CLI user errors: the e-commerce scenario', () => {
   const out = join(work, 'ecommerce.json');
   it('unknown workload', () => assertUserError(docbench('run', '--scenario', 'ecommerce', '--store', 'redis', '-P', 'paginate', '--out', out), /--workload: unknown ecommerce workload "paginate"; expected one of pagination, join, mix/, out));
   it('no workload named', () => assertUserError(docbench('run', '--scenario', 'ecommerce', '--store', 'redis'), /--workload: name the ecommerce workload to run/));
-  it('a store without the scenario', () => assertUserError(docbench('run', '--scenario', 'ecommerce', '--store', 'basic', '-P', 'join'), /the ecommerce scenario runs on redis, cassandra, mongodb, couchdb, couchbase; got "basic"/));
+  it('a store without the scenario', () => assertUserError(docbench('run', '--scenario', 'ecommerce', '--store', 'basic', '-P', 'join'), /the ecommerce scenario runs on redis, cassandra, mongodb, couchdb, couchbase, hbase; got "basic"/));
   it('unknown setting', () => assertUserError(docbench('run', '--scenario', 'ecommerce', '--store', 'redis', '-P', 'join', '-p', 'maxofset=3'), /-p maxofset: unknown ecommerce setting/));
   it('bad setting value', () => assertUserError(docbench('run', '--scenario', 'ecommerce', '--store', 'redis', '-P', 'join', '-p', 'maxlimit=lots'), /-p maxlimit=lots: /));
   it('load without a size', () => assertUserError(docbench('load', '--scenario', 'ecommerce', '--store', 'redis'), /-p customers: how many customers to seed/));

@@ -126,7 +126,7 @@ describe("YCSB's Client and measurement keys: implemented, or refused with what 
     assert.equal(workloadFromText('db=cassandra-cql', 'wl').db, 'cassandra');
     assert.equal(workloadFromText('db=couchdb', 'wl').db, 'couchdb');
     assert.equal(workloadFromText('', 'wl').db, undefined);
-    assert.match(refusal('db=site.ycsb.db.JdbcDBClient', 'db'), /expected a docbench store \(basic, redis, cassandra, mongodb, couchdb, couchbase\)/);
+    assert.match(refusal('db=site.ycsb.db.JdbcDBClient', 'db'), /expected a docbench store \(basic, redis, cassandra, mongodb, couchdb, couchbase, hbase\)/);
     checkDbProperty(workloadFromText('db=site.ycsb.db.couchbase3.Couchbase3Client', 'wl'), 'couchbase');
     checkDbProperty(workloadFromText('', 'wl'), 'redis');
     assert.throws(() => checkDbProperty(workloadFromText('db=site.ycsb.db.MongoDbClient', 'wl'), 'redis'), /property "db" names the store mongodb, but --store is redis/);
