@@ -13,7 +13,7 @@
  *   ensureTable / dropTable / tableExists / families   the schema resource
  */
 import { CONTENT_TYPE, decodeCellSet, decodeJson, encodeCellSet, type Cell, type Row, type WireFormat } from './cellset.ts';
-import { HbaseRestError, RestClient } from './connection.ts';
+import { gatewayText, HbaseRestError, RestClient } from './connection.ts';
 import { explainScan, type ScanPlan } from './explain.ts';
 
 export interface ScanRequest {
@@ -65,7 +65,7 @@ export class HbaseHandle {
   async get(table: string, key: string, columns?: readonly string[]): Promise<Row | null> {
     const reply = await this.client.request('GET', this.rowPath(table, key, columns), { accept: this.contentType });
     if (reply.status === 404) return null;
-    if (reply.status !== 200) throw new HbaseRestError(reply.status, `GET ${table}/${key}`, reply.body.toString('utf8', 0, 200).split('\n')[0]!);
+    if (reply.status !== 200) throw new HbaseRestError(reply.status, `GET ${table}/${key}`, gatewayText(reply.body));
     return decodeCellSet(this.format, reply.body)[0] ?? null;
   }
 
@@ -75,7 +75,7 @@ export class HbaseHandle {
     const params = keys.map((k) => `row=${encodeURIComponent(columns && columns.length > 0 ? `${k}/${columns.join(',')}` : k)}`).join('&');
     const reply = await this.client.request('GET', `${this.tablePath(table)}/multiget?${params}`, { accept: this.contentType });
     if (reply.status === 404) return [];
-    if (reply.status !== 200) throw new HbaseRestError(reply.status, `GET ${table}/multiget`, reply.body.toString('utf8', 0, 200).split('\n')[0]!);
+    if (reply.status !== 200) throw new HbaseRestError(reply.status, `GET ${table}/multiget`, gatewayText(reply.body));
     return decodeCellSet(this.format, reply.body);
   }
 
@@ -108,7 +108,7 @@ export class HbaseHandle {
       throw new HbaseRestError(404, `scan of ${table}`, `table ${this.qualified(table)} does not exist`);
     }
     if (reply.status === 404 || reply.status === 204) return [];
-    if (reply.status !== 200) throw new HbaseRestError(reply.status, `scan of ${table}`, reply.body.toString('utf8', 0, 200).split('\n')[0]!);
+    if (reply.status !== 200) throw new HbaseRestError(reply.status, `scan of ${table}`, gatewayText(reply.body));
     return decodeJson(reply.body);
   }
 
@@ -135,7 +135,7 @@ export class HbaseHandle {
   async families(table: string): Promise<string[] | null> {
     const reply = await this.client.request('GET', `${this.tablePath(table)}/schema`, { accept: 'application/json' });
     if (reply.status === 404) return null;
-    if (reply.status !== 200) throw new HbaseRestError(reply.status, `GET ${table}/schema`, reply.body.toString('utf8', 0, 200).split('\n')[0]!);
+    if (reply.status !== 200) throw new HbaseRestError(reply.status, `GET ${table}/schema`, gatewayText(reply.body));
     const schema = JSON.parse(reply.body.toString('utf8')) as { ColumnSchema?: { name: string }[] };
     return (schema.ColumnSchema ?? []).map((c) => c.name);
   }
