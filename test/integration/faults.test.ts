@@ -2,9 +2,10 @@
  * Faults and interrupts, as a user meets them: a store killed mid-run and restarted (Redis,
  * the MongoDB stand-in, HBase's REST gateway and its region server, each a private server of
  * this test, killed by its own pid), a store that stays down (error budget, --on-error abort,
- * post-run stats that cannot be read), and Ctrl-C / SIGTERM mid-run. Every run must end with its YCSB text and a complete result file saying what
- * happened: errors counted per status, the outage window, the recovery, or why it is partial.
- * Only orderings and counts are asserted, never wall-clock figures.
+ * post-run stats that cannot be read), and Ctrl-C / SIGTERM mid-run. Every run must end with its
+ * YCSB text and a complete result file saying what happened: errors counted per status, the
+ * outage window, the recovery, or why it is partial. Only orderings and counts are asserted,
+ * never wall-clock figures.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
