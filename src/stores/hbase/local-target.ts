@@ -10,7 +10,8 @@
  *
  * `up` starts the master, then the gateway, then waits until a write through the gateway
  * succeeds (a row in the small table `docbench_ready`); `down` stops the gateway, asks HBase for
- * a clean shutdown (`HMaster stop`: regions flushed and closed), then stops what is left by pid.
+ * a clean shutdown (`HMaster stop --shutDownCluster`: regions flushed and closed), then stops
+ * what is left by pid.
  * DOCBENCH_HBASE_PORT moves the gateway (and the run folder); DOCBENCH_HBASE_ZOOKEEPER_PORT,
  * _MASTER_PORT and _REGIONSERVER_PORT the others. HBase 2.6's Hadoop 2.10 login code fails on
  * Java newer than 21, hence JDK 17 (11 and 21 are taken when 17 is missing).
@@ -163,7 +164,7 @@ function writeConf(dir: string, name: string, site: string): string {
   return `${conf}:${LIB()}/*`;
 }
 
-const javaArgs = (heap: string, classpath: string, main: string, command: string) => [heap, ...JDK17_OPTIONS, '-Dlog4j.configuration=log4j.properties', '-cp', classpath, main, command];
+const javaArgs = (heap: string, classpath: string, main: string, ...command: string[]) => [heap, ...JDK17_OPTIONS, '-Dlog4j.configuration=log4j.properties', '-cp', classpath, main, ...command];
 
 /** The master's command line (standalone: master, region server and ZooKeeper in one JVM), its config written into `dir`. */
 export function masterCommand(dir: string, data: string, ports: HbasePorts): ServerCommand {
@@ -248,11 +249,11 @@ async function writeSucceeds(): Promise<boolean> {
   }
 }
 
-/** `HMaster stop`: HBase's own clean shutdown of the cluster (what stop-hbase.sh runs). */
+/** `HMaster stop --shutDownCluster`: HBase's own clean shutdown of the cluster (what stop-hbase.sh asks for). */
 function askCleanShutdown(log: (line: string) => void): void {
   const dir = serverRunDir('hbase', REST_PORT);
-  const result = spawnSync(findHbaseJava(), javaArgs('-Xmx128m', writeConf(dir, 'stop', siteXml(clusterProperties(LOCAL_PORTS))), MASTER_MAIN, 'stop'), { cwd: dir, timeout: 90_000, encoding: 'utf8' });
-  if (result.status !== 0) log(`hbase: the clean shutdown (HMaster stop) did not finish (${result.error?.message ?? `exit ${result.status}`}); stopping by pid`);
+  const result = spawnSync(findHbaseJava(), javaArgs('-Xmx128m', writeConf(dir, 'stop', siteXml(clusterProperties(LOCAL_PORTS))), MASTER_MAIN, 'stop', '--shutDownCluster'), { cwd: dir, timeout: 90_000, encoding: 'utf8' });
+  if (result.status !== 0) log(`hbase: the clean shutdown (HMaster stop --shutDownCluster) did not finish (${result.error?.message ?? `exit ${result.status}`}); stopping by pid`);
 }
 
 export const localTarget: LocalTarget = {
