@@ -68,7 +68,7 @@ const carvalho: StudyPreset = {
 const tang: StudyPreset = {
   name: 'tang2016',
   title: 'Tang & Fan 2016: load time, workloads A, C, H at 10k operations, throughput vs record count',
-  stores: ['redis', 'mongodb', 'cassandra', 'couchbase'],
+  stores: ['redis', 'mongodb', 'cassandra', 'hbase', 'couchbase'],
   steps: (scale, stores) => [
     sweep('workloads', stores, {
       workloads: ['a', 'c', 'h'],

@@ -279,7 +279,8 @@ export const localTarget: LocalTarget = {
   async status(): Promise<TargetStatus> {
     const [m, g] = await Promise.all([master.status(), gateway.status()]);
     const notes = [m.pid !== null ? `master pid ${m.pid}${m.running ? '' : ' (not answering)'}` : 'master not running', g.pid !== null ? `gateway pid ${g.pid}` : 'gateway not running', m.note, g.note].filter(Boolean);
-    return { running: m.running && g.running, pid: g.pid ?? m.pid, url: LOCAL_URL, logFile: m.logFile, note: notes.join('; ') };
+    const pids = [m.pid, g.pid].filter((pid): pid is number => pid !== null);
+    return { running: m.running && g.running, pid: g.pid ?? m.pid, pids, url: LOCAL_URL, logFile: m.logFile, note: notes.join('; ') };
   },
   info: () => master.info(),
 };
