@@ -62,6 +62,11 @@ describe('study presets', () => {
     }
   });
 
+  it("Tang & Fan 2016 runs all five of the paper's stores, HBase among them", () => {
+    const tang = STUDIES.find((s) => s.name === 'tang2016')!;
+    assert.deepEqual([...tang.stores].sort(), ['cassandra', 'couchbase', 'hbase', 'mongodb', 'redis']);
+  });
+
   it('names an unknown study with a suggestion, and a bad --records list', () => {
     assertUserError(runDocbench(['study', 'carvalho2032']), /unknown study "carvalho2032" \(did you mean "carvalho2023"\?\)/);
     assertUserError(runDocbench(['sweep', '--stores', 'redis', '--records', '1k,zero']), /--records: expected whole numbers >= 1 such as 1000, 10k or 1m, got "zero"/);
