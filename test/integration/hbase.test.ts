@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
+import { statusOfError } from '../../src/measure/timed.ts';
 import { decodeJson, decodeProtobuf, encodeJson, encodeProtobuf, type Row } from '../../src/stores/hbase/cellset.ts';
 import { createStore } from '../../src/stores/hbase/index.ts';
 import type { HbaseStore } from '../../src/stores/hbase/index.ts';
@@ -39,6 +41,21 @@ describe('hbase cell sets', () => {
 });
 
 describe('hbase connection and tables', { timeout: 300_000 }, () => {
+  it('a gateway that accepts and never answers: the call fails as a TIMEOUT after hbase.timeout', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    const store = createStore({ url: `hbase+rest://127.0.0.1:${port}`, settings: { 'hbase.timeout': '300' }, concurrency: 1 });
+    try {
+      const error = await store.read('usertable', 'user1', null).then(() => undefined, (e: unknown) => e);
+      assert.equal(statusOfError(error), 'TIMEOUT', String(error));
+      assert.match(String(error), /had no answer within 300 ms \(hbase\.timeout\)/);
+    } finally {
+      await store.close();
+      silent.close();
+    }
+  });
+
   it('a refused connection: one line naming the gateway, the password masked', async () => {
     const store = createStore({ url: 'hbase+rest://bench:s3cret@127.0.0.1:1', settings: {}, concurrency: 1 });
     const error = await store.connect().then(() => undefined, (e: unknown) => e);

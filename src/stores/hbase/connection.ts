@@ -61,33 +61,45 @@ export class RestClient {
   private readonly host: string;
   private readonly port: number;
   private readonly baseHeaders: Record<string, string>;
+  /** The headers of a request without a body, one object per Accept value: made once, not per request. */
+  private readonly bodilessHeaders = new Map<string, Record<string, string>>();
 
   constructor(private readonly config: HbaseConfig) {
     const base = new URL(config.baseUrl);
     this.transport = config.tls ? https : http;
     this.host = base.hostname.replace(/^\[|\]$/g, '');
     this.port = Number(base.port);
-    this.agent = new this.transport.Agent({ keepAlive: true, maxSockets: config.maxSockets, maxFreeSockets: config.maxSockets });
+    // The agent's timeout is set on each socket once; a per-request timer would cost every request.
+    this.agent = new this.transport.Agent({ keepAlive: true, maxSockets: config.maxSockets, maxFreeSockets: config.maxSockets, timeout: config.timeoutMs });
     this.baseHeaders = config.authorization ? { authorization: config.authorization } : {};
+  }
+
+  private headers(options: RestRequest): Record<string, string | number> {
+    const accept = options.accept ?? '';
+    if (options.body === undefined) {
+      let headers = this.bodilessHeaders.get(accept);
+      if (headers === undefined) this.bodilessHeaders.set(accept, (headers = accept ? { ...this.baseHeaders, accept } : { ...this.baseHeaders }));
+      return headers;
+    }
+    const headers: Record<string, string | number> = { ...this.baseHeaders, 'content-type': options.contentType ?? 'application/json', 'content-length': Buffer.byteLength(options.body) };
+    if (accept) headers.accept = accept;
+    return headers;
   }
 
   /** One request; the reply whatever its status (callers decide what a 404 means). */
   request(method: string, path: string, options: RestRequest = {}): Promise<RestReply> {
-    const headers: Record<string, string | number> = { ...this.baseHeaders };
-    if (options.accept) headers.accept = options.accept;
-    if (options.body !== undefined) {
-      headers['content-type'] = options.contentType ?? 'application/json';
-      headers['content-length'] = Buffer.byteLength(options.body);
-    }
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
     return new Promise((resolve, reject) => {
-      const req = this.transport.request({ host: this.host, port: this.port, method, path, headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
-      req.setTimeout(timeoutMs, () => req.destroy(new RequestTimeoutError(`${method} ${path}`, timeoutMs)));
+      const req = this.transport.request(
+        { host: this.host, port: this.port, method, path, headers: this.headers(options), agent: this.agent, ...(options.timeoutMs !== undefined ? { timeout: timeoutMs } : {}) },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new RequestTimeoutError(`${method} ${path}`, timeoutMs)));
       req.on('error', reject);
       req.end(options.body);
     });

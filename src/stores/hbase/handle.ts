@@ -34,6 +34,7 @@ export const filterString = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 export class HbaseHandle {
   private readonly contentType: string;
+  private readonly tablePaths = new Map<string, string>();
 
   constructor(
     readonly client: RestClient,
@@ -53,7 +54,9 @@ export class HbaseHandle {
   }
 
   tablePath(table: string): string {
-    return `/${encodeURIComponent(this.qualified(table))}`;
+    let path = this.tablePaths.get(table);
+    if (path === undefined) this.tablePaths.set(table, (path = `/${encodeURIComponent(this.qualified(table))}`));
+    return path;
   }
 
   rowPath(table: string, key: string, columns?: readonly string[]): string {
