@@ -82,7 +82,7 @@ export async function fetchWithMavenProgress(pom: string, outputDir: string, wha
       tail.push(line);
       if (tail.length > 20) tail.shift();
       // "Downloaded from central: https://…/x.jar (1.2 MB at 3.4 MB/s)"
-      const done = /^Downloaded from \S+: \S+\.jar \((\d+(?:\.\d+)?) (B|kB|MB|GB)/.exec(line);
+      const done = /Downloaded from \S+: \S+\.jar \((\d+(?:\.\d+)?) (B|kB|MB|GB)/.exec(line);
       if (!done) continue;
       jars++;
       bytes += Number(done[1]) * (UNITS[done[2]!] ?? 1);
