@@ -2,9 +2,9 @@
  * The yardstick of bench/harness-overhead.ts: each store's read of one whole record straight
  * through its official driver, with no docbench code on the path (no key generation, timing,
  * histogram or status counting). Where the store exposes its driver objects (Cassandra, MongoDB,
- * CouchDB, Couchbase, and HBase's REST client) the loop uses the very client docbench opened, so the pool and its settings
- * are the same; Redis's clients are private to its connection classes, so the loop opens its
- * own, with the same options.
+ * CouchDB, Couchbase, and HBase's REST client) the loop uses the very client docbench opened, so
+ * the pool and its settings are the same; Redis's clients are private to its connection classes,
+ * so the loop opens its own, with the same options.
  */
 import { createClient } from '@redis/client';
 import cassandra from 'cassandra-driver';

@@ -25,7 +25,8 @@ export const COMPARE_DEFAULTS = {
   stores: LOCAL_STORE_NAMES,
   workloads: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
   /**
-   * Sized so all of A–H on every local store finishes in under half an hour on a 2-core machine (the README's Quick start gives the times).
+   * Sized so all of A–H on every local store finishes in under half an hour on a 2-core machine
+   * (the README's Quick start gives the times).
    * maxexecutiontime bounds a workload a store is very slow at (workload E's scans on the MongoDB
    * stand-in) without cutting the others short, which finish their operations first.
    * dataintegrity stays off as in YCSB's own runs: checking every value costs client CPU that

@@ -1,5 +1,5 @@
 /**
- * Java and Maven for the local servers that run on the JVM (Cassandra, the Couchbase stand-in):
+ * Java and Maven for the local servers that run on the JVM (Cassandra, HBase, the Couchbase stand-in):
  * finding a suitable java, and fetching jars from Maven Central into the cache folder.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';

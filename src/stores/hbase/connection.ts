@@ -42,8 +42,8 @@ export class HbaseRestError extends Error {
 
 /** A request the gateway did not answer within the timeout. */
 class RequestTimeoutError extends Error {
-  constructor(what: string, ms: number) {
-    super(`hbase: ${what} had no answer within ${ms} ms (hbase.timeout)`);
+  constructor(what: string, ms: number, setting = 'hbase.timeout') {
+    super(`hbase: ${what} had no answer within ${ms} ms (${setting})`);
     this.name = 'TimeoutError';
   }
 }
@@ -91,7 +91,9 @@ export class RestClient {
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
     return new Promise((resolve, reject) => {
       const req = this.transport.request(
-        { host: this.host, port: this.port, method, path, headers: this.headers(options), agent: this.agent, ...(options.timeoutMs !== undefined ? { timeout: timeoutMs } : {}) },
+        // A call with a timeout of its own (a table's creation) gets a connection of its own, so
+        // that timeout never stays on a pooled socket that data requests reuse.
+        { host: this.host, port: this.port, method, path, headers: this.headers(options), ...(options.timeoutMs === undefined ? { agent: this.agent } : { agent: false, timeout: timeoutMs }) },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -99,7 +101,7 @@ export class RestClient {
           res.on('error', reject);
         },
       );
-      req.on('timeout', () => req.destroy(new RequestTimeoutError(`${method} ${path}`, timeoutMs)));
+      req.on('timeout', () => req.destroy(new RequestTimeoutError(`${method} ${path}`, timeoutMs, options.timeoutMs === undefined ? 'hbase.timeout' : 'its own timeout')));
       req.on('error', reject);
       req.end(options.body);
     });
