@@ -72,7 +72,11 @@ export class HbaseHandle {
     return decodeCellSet(this.format, reply.body)[0] ?? null;
   }
 
-  /** The rows of `keys` that exist, in one request (GET multiget), in the order the gateway returns them. */
+  /**
+   * The rows of `keys` that exist, in one request (GET multiget), in the order the gateway returns
+   * them. With `columns`, each row is asked for as `<key>/<columns>`, which the gateway splits at
+   * the first `/`: a key holding `/` can only be fetched whole.
+   */
   async multiGet(table: string, keys: readonly string[], columns?: readonly string[]): Promise<Row[]> {
     if (keys.length === 0) return [];
     const params = keys.map((k) => `row=${encodeURIComponent(columns && columns.length > 0 ? `${k}/${columns.join(',')}` : k)}`).join('&');
