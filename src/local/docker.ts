@@ -1,5 +1,5 @@
 /**
- * The real servers of all five stores under Docker (docker/compose.yaml), for users who have
+ * The real servers of five stores under Docker (docker/compose.yaml; HBase has no official image), for users who have
  * Docker. docbench only drives `docker compose` and knows the URLs the compose file publishes;
  * everything about the servers themselves lives in the compose file.
  */
