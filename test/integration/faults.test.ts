@@ -184,15 +184,16 @@ describe('HBase dying mid-run: its gateway, then its region server', { concurren
       await waitFor(() => runDocbench(['load', '--store', 'hbase', '--url', hbase.url, ...RUN, '--fresh', '-q'], { timeoutMs: 120_000 }).code === 0, 'a first load', { everyMs: 2000, limitMs: 180_000 });
 
       const gatewayOut = join(dir, 'hbase-gateway-outage.json');
-      const gatewayRun = startDocbench(['run', '--store', 'hbase', '--url', hbase.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=20', '--target', '200', '--out', gatewayOut]);
+      const gatewayRun = startDocbench(['run', '--store', 'hbase', '--url', hbase.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=45', '--target', '200', '--out', gatewayOut]);
       await outage(gatewayRun, hbase.gateway, 2, 3);
       assert.equal(await gatewayRun.exit, 0, gatewayRun.stderr());
       t.diagnostic(summary(readResult(gatewayOut)));
       assertRecovered(readResult(gatewayOut), gatewayRun.stdout(), ['SERVICE_UNAVAILABLE']);
 
       // The gateway stays up and answers 503 once its HBase client gives up; a restarted HBase replays its WAL first.
+      // Both runs last long enough for a JVM to restart on a loaded machine (tens of seconds).
       const serverOut = join(dir, 'hbase-regionserver-outage.json');
-      const serverRun = startDocbench(['run', '--store', 'hbase', '--url', hbase.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=90', '--target', '200', '--out', serverOut]);
+      const serverRun = startDocbench(['run', '--store', 'hbase', '--url', hbase.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=120', '--target', '200', '--out', serverOut]);
       await outage(serverRun, hbase.master, 2, 3);
       assert.equal(await serverRun.exit, 0, serverRun.stderr());
       t.diagnostic(summary(readResult(serverOut)));
