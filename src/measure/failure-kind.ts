@@ -24,7 +24,10 @@ const MAX_DEPTH = 5;
 export function outageStatusOf(error: unknown): Status | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < MAX_DEPTH && current !== null && typeof current === 'object'; depth++) {
-    const e = current as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
+    const e = current as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; status?: unknown };
+    // An HTTP gateway's own word for it (HBase's REST gateway answers 503 when HBase is out of reach).
+    if (e.status === 503) return 'SERVICE_UNAVAILABLE';
+    if (e.status === 504) return 'TIMEOUT';
     const code = typeof e.code === 'string' ? e.code : '';
     const name = typeof e.name === 'string' ? e.name : '';
     const message = typeof e.message === 'string' ? e.message : '';

@@ -56,6 +56,10 @@ const YCSB_BINDINGS: Record<string, StoreName> = {
   'site.ycsb.db.couchbase3.Couchbase3Client': 'couchbase',
   couchbase2: 'couchbase',
   couchbase3: 'couchbase',
+  'site.ycsb.db.hbase2.HBaseClient2': 'hbase',
+  'site.ycsb.db.hbase1.HBaseClient1': 'hbase',
+  hbase2: 'hbase',
+  hbase1: 'hbase',
 };
 
 /** The docbench store a YCSB `db` value names: a store name, or a YCSB binding class or script name. */

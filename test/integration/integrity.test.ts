@@ -18,6 +18,7 @@ import type { Result } from '../../src/results/schema.ts';
 import type { CassandraHandle } from '../../src/stores/cassandra/handle.ts';
 import type { CouchbaseHandle } from '../../src/stores/couchbase/handle.ts';
 import type { CouchdbHandle } from '../../src/stores/couchdb/handle.ts';
+import type { HbaseHandle } from '../../src/stores/hbase/handle.ts';
 import type { MongodbHandle } from '../../src/stores/mongodb/handle.ts';
 import type { RedisHandle } from '../../src/stores/redis/handle.ts';
 import type { Store } from '../../src/stores/store.ts';
@@ -95,6 +96,10 @@ const CORRUPTERS: Record<Exclude<StoreName, 'basic'>, (handle: never) => Corrupt
       removeField: (key, field) => rewrite(key, (doc) => void delete doc[field]),
     };
   },
+  hbase: (hbase: HbaseHandle) => ({
+    changeValue: (key, field) => hbase.put(TABLE, [{ key, cells: [{ column: `${hbase.family}:${field}`, value: 'corrupted on purpose' }] }]),
+    removeField: (key, field) => hbase.deleteRow(TABLE, key, [`${hbase.family}:${field}`]),
+  }),
 };
 
 function runResult(store: string, args: readonly string[], out: string): { result: Result; stdout: string } {

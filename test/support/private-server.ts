@@ -3,7 +3,7 @@
  * never the shared local servers other tests use.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,8 @@ export interface PrivateServer {
   dispose(): Promise<void>;
 }
 
-function serverOf(url: string, launch: (dir: string) => ChildProcess, ready: () => Promise<boolean>, missing?: string): PrivateServer {
+/** `polls` × 100 ms is how long a start may take. */
+function serverOf(url: string, launch: (dir: string) => ChildProcess, ready: () => Promise<boolean>, missing?: string, polls = 300): PrivateServer {
   const dir = mkdtempSync(join(tmpdir(), 'docbench-fault-'));
   let child: ChildProcess | undefined;
   const kill = async () => {
@@ -44,7 +45,7 @@ function serverOf(url: string, launch: (dir: string) => ChildProcess, ready: () 
     ...(missing ? { missing } : {}),
     async start() {
       child = launch(dir);
-      for (let i = 0; i < 300; i++) {
+      for (let i = 0; i < polls; i++) {
         if (await ready().catch(() => false)) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -103,4 +104,45 @@ export async function privateMongodb(): Promise<PrivateServer> {
     () => listening(port),
     missing,
   );
+}
+
+/**
+ * A standalone HBase and its REST gateway of the test's own, on free ports: `master` (master,
+ * region server and ZooKeeper in one JVM; its data survives a kill, replayed from its WAL) and
+ * `gateway`, each killed and restarted alone.
+ */
+export async function privateHbase(): Promise<{ url: string; missing?: string; master: PrivateServer; gateway: PrivateServer; logs: string; dispose(): Promise<void> }> {
+  const { gatewayCommand, masterCommand } = await import('../../src/stores/hbase/local-target.ts');
+  const ports = { rest: await freePort(), zookeeper: await freePort(), master: await freePort(), regionserver: await freePort() };
+  const url = `hbase+rest://127.0.0.1:${ports.rest}`;
+  const missing = existsSync(installDir('hbase', 'lib')) ? undefined : 'HBase is not installed (docbench up hbase)';
+  const dir = mkdtempSync(join(tmpdir(), 'docbench-fault-hbase-'));
+  const launch = (command: { command: string; args: readonly string[]; env?: NodeJS.ProcessEnv }, log: string) => {
+    const out = openSync(join(dir, log), 'a');
+    try {
+      return spawn(command.command, command.args, { cwd: dir, stdio: ['ignore', out, out], env: command.env ?? process.env });
+    } finally {
+      closeSync(out);
+    }
+  };
+  const master = serverOf(url, () => launch(masterCommand(dir, join(dir, 'data'), ports), 'master.log'), async () => (await listening(ports.master)) && listening(ports.regionserver), missing, 1200);
+  const gateway = serverOf(
+    url,
+    () => launch(gatewayCommand(dir, ports), 'gateway.log'),
+    async () => (await fetch(`http://127.0.0.1:${ports.rest}/version/cluster`, { signal: AbortSignal.timeout(2000) })).ok,
+    missing,
+    1200,
+  );
+  return {
+    url,
+    ...(missing ? { missing } : {}),
+    master,
+    gateway,
+    logs: dir,
+    async dispose() {
+      await gateway.dispose();
+      await master.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -41,6 +41,8 @@ describe('a failed call\'s status', () => {
     ['Cassandra, no host', named('NoHostAvailableError', 'All host(s) tried for query failed.'), 'SERVICE_UNAVAILABLE'],
     ['Couchbase, a KV timeout', named('UnambiguousTimeoutError', 'unambiguous timeout'), 'TIMEOUT'],
     ['undici, no headers in time', Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), 'TIMEOUT'],
+    ['the HBase REST gateway, HBase out of its reach (HTTP 503)', Object.assign(new Error('hbase: GET usertable/user1 answered HTTP 503: Unavailable'), { status: 503 }), 'SERVICE_UNAVAILABLE'],
+    ['the HBase REST gateway, a request timed out', named('TimeoutError', 'hbase: GET /usertable/user1 had no answer within 30000 ms (hbase.timeout)'), 'TIMEOUT'],
     ['a store\'s own answer (a CouchDB conflict)', Object.assign(new Error('Document update conflict.'), { statusCode: 409 }), 'ERROR'],
     ['an operation the store cannot do', new UnsupportedError('SCAN', 'no query service'), 'UNSUPPORTED'],
   ];
