@@ -2,9 +2,9 @@
  * The yardstick of bench/harness-overhead.ts: each store's read of one whole record straight
  * through its official driver, with no docbench code on the path (no key generation, timing,
  * histogram or status counting). Where the store exposes its driver objects (Cassandra, MongoDB,
- * CouchDB, Couchbase) the loop uses the very client docbench opened, so the pool and its settings
- * are the same; Redis's clients are private to its connection classes, so the loop opens its
- * own, with the same options.
+ * CouchDB, Couchbase, and HBase's REST client) the loop uses the very client docbench opened, so
+ * the pool and its settings are the same; Redis's clients are private to its connection classes,
+ * so the loop opens its own, with the same options.
  */
 import { createClient } from '@redis/client';
 import cassandra from 'cassandra-driver';
@@ -13,6 +13,7 @@ import { Redis } from 'ioredis';
 import type { CassandraHandle } from '../src/stores/cassandra/handle.ts';
 import type { CouchbaseHandle } from '../src/stores/couchbase/handle.ts';
 import type { CouchdbHandle } from '../src/stores/couchdb/handle.ts';
+import type { HbaseHandle } from '../src/stores/hbase/handle.ts';
 import type { MongodbHandle } from '../src/stores/mongodb/handle.ts';
 
 /** Reads one record; resolves true when it was there. */
@@ -97,6 +98,19 @@ export function couchbaseReader(handle: CouchbaseHandle): BareReader {
         throw error;
       }
     },
+    close: async () => {},
+  };
+}
+
+/**
+ * HBase has no official Node.js driver: its "driver" is docbench's own REST client (the handle's
+ * Get: one request on the keep-alive agent, the reply decoded into a row), the client docbench
+ * opened, without the YCSB adapter's row-to-record step or anything of the harness.
+ */
+export function hbaseReader(handle: HbaseHandle, table: string): BareReader {
+  return {
+    call: `handle.get(table, key) (GET /<table>/<key>, ${handle.format})`,
+    read: async (key) => (await handle.get(table, key)) !== null,
     close: async () => {},
   };
 }

@@ -20,7 +20,7 @@
  * cores, a client's CPU per operation depends on how much it leaves the server, which turns a
  * small difference into a large and unsteady one. `--shared` leaves them sharing.
  *
- *   npx tsx bench/harness-overhead.ts [--stores basic,redis,cassandra,mongodb,couchdb,couchbase] [--rounds 7] [--scale 1] [--shared]
+ *   npx tsx bench/harness-overhead.ts [--stores basic,redis,cassandra,mongodb,couchdb,couchbase,hbase] [--rounds 7] [--scale 1] [--shared]
  *
  * It loads and drops its own table (`harnessbench`) on docbench's local servers (started if needed).
  * Run it on a quiet machine: the figures are per-process CPU, but a busy neighbour still moves them.
@@ -31,17 +31,18 @@ import { runLoadPhase, runTransactionPhase } from '../src/runner/phases.ts';
 import type { CassandraHandle } from '../src/stores/cassandra/handle.ts';
 import type { CouchbaseHandle } from '../src/stores/couchbase/handle.ts';
 import type { CouchdbHandle } from '../src/stores/couchdb/handle.ts';
+import type { HbaseHandle } from '../src/stores/hbase/handle.ts';
 import type { MongodbHandle } from '../src/stores/mongodb/handle.ts';
 import { CoreWorkload } from '../src/workload/core-workload.ts';
 import { Random } from '../src/workload/random.ts';
 import { loadWorkload } from '../src/workload/workload-file.ts';
 import { hasLocalTarget } from '../src/local/targets.ts';
 import { pinApart, type Pinning } from './pin-apart.ts';
-import { cassandraReader, couchbaseReader, couchdbReader, mongodbReader, redisReader, storeReader, type BareReader } from './bare-readers.ts';
+import { cassandraReader, couchbaseReader, couchdbReader, hbaseReader, mongodbReader, redisReader, storeReader, type BareReader } from './bare-readers.ts';
 
 const { values } = parseArgs({
   options: {
-    stores: { type: 'string', default: 'basic,redis,cassandra,mongodb,couchdb,couchbase' },
+    stores: { type: 'string', default: 'basic,redis,cassandra,mongodb,couchdb,couchbase,hbase' },
     rounds: { type: 'string', default: '7' },
     shared: { type: 'boolean', default: false },
     scale: { type: 'string', default: '1' },
@@ -63,6 +64,7 @@ const SIZES: Record<string, { ops: number; records: number }> = {
   mongodb: { ops: 12_000, records: 10_000 },
   couchdb: { ops: 1_500, records: 2_000 },
   couchbase: { ops: 30_000, records: 10_000 },
+  hbase: { ops: 5_000, records: 10_000 },
 };
 
 /** One measured pass: how many reads, how long, how much CPU this process spent. */
@@ -143,6 +145,7 @@ function readerFor(store: string, open: OpenStore): BareReader {
   if (store === 'mongodb') return mongodbReader(handle as MongodbHandle, TABLE);
   if (store === 'couchdb') return couchdbReader(handle as CouchdbHandle, TABLE);
   if (store === 'couchbase') return couchbaseReader(handle as CouchbaseHandle);
+  if (store === 'hbase') return hbaseReader(handle as HbaseHandle, TABLE);
   if (store === 'basic') return storeReader(open, TABLE);
   throw new Error(`no bare reader for ${store}`);
 }

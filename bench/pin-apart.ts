@@ -35,12 +35,13 @@ function setAffinity(pid: number, cpus: { list: string } | { mask: string }): vo
 export async function pinApart(store: string): Promise<Pinning | undefined> {
   const cpus = availableParallelism();
   if (process.platform !== 'linux' || cpus < 2) return undefined;
-  const server = (await (await localTarget(store)).status()).pid;
-  if (server === null) return undefined;
-  let serverMask: string;
+  const status = await (await localTarget(store)).status();
+  const servers = status.pids ?? (status.pid === null ? [] : [status.pid]);
+  if (servers.length === 0) return undefined;
+  let serverMasks: string[];
   let ownMask: string;
   try {
-    serverMask = maskOf(server);
+    serverMasks = servers.map(maskOf);
     ownMask = maskOf(process.pid);
   } catch (error) {
     console.error(`not pinning client and server apart: ${error instanceof Error ? error.message : String(error)}`);
@@ -48,13 +49,13 @@ export async function pinApart(store: string): Promise<Pinning | undefined> {
   }
   const last = cpus - 1;
   const serverCpus = last === 1 ? '0' : `0-${last - 1}`;
-  setAffinity(server, { list: serverCpus });
+  for (const server of servers) setAffinity(server, { list: serverCpus });
   setAffinity(process.pid, { list: String(last) });
   return {
-    description: `server (pid ${server}) on CPU ${serverCpus}, this client on CPU ${last}`,
+    description: `server (pid ${servers.join(', ')}) on CPU ${serverCpus}, this client on CPU ${last}`,
     restore: () => {
       setAffinity(process.pid, { mask: ownMask });
-      setAffinity(server, { mask: serverMask });
+      servers.forEach((server, i) => setAffinity(server, { mask: serverMasks[i]! }));
     },
   };
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run compare`: the main job on a fresh clone: dependencies, local servers (started by
-// docbench itself on first use), then YCSB A–H on all five local stores with one table.
+// docbench itself on first use), then YCSB A–H on every local store with one table.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureDependencies, root } from './ensure-deps.mjs';

@@ -26,6 +26,16 @@ export const NAMES = {
   prefix: 'ecommerce',
 } as const;
 
+/**
+ * The index that serves the pagination's filter on stores with optional secondary indexes
+ * (MongoDB, CouchDB's Mango, Couchbase GSI): `country-id`, (address.country, id), gives an
+ * id-ordered page straight from the index (docbench's ordered page); `country`, address.country
+ * alone, is Altoros 2022's own (its `query1` and `{"address.country": 1}`), which its unordered
+ * page ran on. Cassandra's query table and Redis's sorted sets hold one order either way.
+ */
+export const PAGINATION_INDEXES = ['country-id', 'country'] as const;
+export type PaginationIndex = (typeof PAGINATION_INDEXES)[number];
+
 /** What a store holds: written last by seeding, read first by every run. */
 export interface Manifest {
   scenario: 'ecommerce';
@@ -37,6 +47,8 @@ export interface Manifest {
   customersPerZip: number;
   /** Whether the secondary indexes were built (`--indexes`); the query tables of Cassandra and the index sets of Redis always are. */
   indexes: boolean;
+  /** The pagination's index (absent in datasets seeded before it could be chosen: `country-id`). */
+  paginationIndex?: PaginationIndex;
   /** Sign-ups (customers inserted by runs) may exist at indexes [customers, signupsUpTo). */
   signupsUpTo: number;
   seededAt: string;
@@ -71,6 +83,8 @@ export interface EcommerceContext {
    * Default: true.
    */
   readonly indexes?: boolean;
+  /** Which index serves the pagination (see PaginationIndex); default `country-id`. */
+  readonly paginationIndex?: PaginationIndex;
 }
 
 /** YCSB-JSON's other queries (queries.ts), each in the store's idiom; every document fetched whole. */

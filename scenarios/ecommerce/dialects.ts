@@ -8,4 +8,5 @@ export const ECOMMERCE_DIALECTS = new DialectRegistry<EcommerceContext, Ecommerc
   mongodb: async () => (await import('./stores/mongodb.ts')).dialect,
   couchdb: async () => (await import('./stores/couchdb.ts')).dialect,
   couchbase: async () => (await import('./stores/couchbase.ts')).dialect,
+  hbase: async () => (await import('./stores/hbase.ts')).dialect,
 });

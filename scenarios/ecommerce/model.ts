@@ -81,7 +81,7 @@ export interface VisitedPlace {
  *
  * `year` and `month` are numbers, where YCSB-JSON's orders hold them as strings: the JOIN filters
  * and groups on the month on every store (a CQL clustering column, a Redis field compared in the
- * client, a view key), and a number is the one type all five compare and sort alike (strings
+ * client, a view key), and a number is the one type every store compares and sorts alike (strings
  * would order "10" before "9"). Altoros 2022's query compares the month with a parameter of the
  * field's own type, so the type changes nothing the JOIN does; an answer's `month` is a number.
  */

@@ -23,7 +23,7 @@ import type { ThreadContext } from '../../src/runner/process-protocol.ts';
 import { coordinate, loopSettings, runWorkerLoop, RunControl, type ScheduleSettings, type WorkerOperation } from '../../src/runner/schedule.ts';
 import { DiscreteGenerator } from '../../src/workload/generators/discrete.ts';
 import { Random } from '../../src/workload/random.ts';
-import type { EcommerceDialect } from './dialect.ts';
+import type { EcommerceDialect, PaginationIndex } from './dialect.ts';
 import { ECOMMERCE_DIALECTS } from './dialects.ts';
 import { customerPatch, generateCustomer } from './generator.ts';
 import { customerId, orderId, type Customer, type Dataset } from './model.ts';
@@ -53,6 +53,8 @@ export interface WorkloadRunOptions {
   pool?: ProcessPool;
   /** Whether the dataset's secondary indexes were built (the dialect a worker thread makes follows it); default true. */
   indexes?: boolean;
+  /** The dataset's pagination index (the dialect a worker thread makes follows it); default `country-id`. */
+  paginationIndex?: PaginationIndex;
 }
 
 export interface WorkloadRunOutcome {
@@ -259,17 +261,18 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
 /** What a worker thread needs to run its share of a workload (plain data). */
 type EcommerceThreadSpec = Pick<WorkloadRunOptions, 'store' | 'dataset' | 'proportions' | 'variants' | 'settings'> & {
   indexes: boolean;
+  paginationIndex: PaginationIndex;
   processes: number;
   signups: SharedSignupsState;
 };
 
 function pick(o: WorkloadRunOptions): Omit<EcommerceThreadSpec, 'processes' | 'signups'> {
-  return { store: o.store, dataset: o.dataset, proportions: o.proportions, variants: o.variants, settings: o.settings, indexes: o.indexes ?? true };
+  return { store: o.store, dataset: o.dataset, proportions: o.proportions, variants: o.variants, settings: o.settings, indexes: o.indexes ?? true, paginationIndex: o.paginationIndex ?? 'country-id' };
 }
 
 /** A workload's share of workers in a worker thread of a ProcessPool (a ThreadBody). */
 export async function ecommerceThread(context: ThreadContext, spec: EcommerceThreadSpec): Promise<(startMs: number) => Promise<number | undefined>> {
-  const dialect = await ECOMMERCE_DIALECTS.create(context.store, { indexes: spec.indexes });
+  const dialect = await ECOMMERCE_DIALECTS.create(context.store, { indexes: spec.indexes, paginationIndex: spec.paginationIndex });
   const signups = new SharedSignups(spec.signups, spec.dataset, async () => (await context.call('allocate')) as number);
   const options = { ...spec, dialect, oracle: new EcommerceOracle(spec.dataset, { listLimit: spec.settings.maxlimit }), signups };
   const operations = new Operations(options, context.measurements, context.control, new Random(spec.settings.seed, context.thread), context.thread, spec.processes);

@@ -10,7 +10,7 @@ import { UnsupportedError } from '../../src/stores/store.ts';
 import { loadInBatches } from '../shared/batches.ts';
 import { ProgressBar } from '../shared/progress.ts';
 import { ScenarioTimer } from '../shared/timing.ts';
-import { canBuildIndexes, type Manifest, type SeedBatch } from './dialect.ts';
+import { canBuildIndexes, type Manifest, type PaginationIndex, type SeedBatch } from './dialect.ts';
 import { generateCustomer, generateOrder } from './generator.ts';
 import { DEFAULT_CUSTOMERS_PER_ZIP, zipPool } from './geography.ts';
 import { GENERATOR_VERSION, type Dataset } from './model.ts';
@@ -25,6 +25,8 @@ export interface SeedOptions {
   concurrency: number;
   /** Build the secondary indexes (default true); the dialect keeps what is its data model either way. */
   indexes?: boolean;
+  /** The pagination's index (dialect.ts); default `country-id`. */
+  paginationIndex?: PaginationIndex;
   /** Show a progress bar on stderr. */
   progress: boolean;
   label: string;
@@ -38,7 +40,8 @@ export interface SeedOutcome {
 export async function seedEcommerce(options: SeedOptions): Promise<SeedOutcome> {
   const { dataset } = options;
   const indexes = options.indexes ?? true;
-  const dialect = await ecommerceDialect(options.store, { indexes });
+  const paginationIndex = options.paginationIndex ?? 'country-id';
+  const dialect = await ecommerceDialect(options.store, { indexes, paginationIndex });
   const timer = new ScenarioTimer();
   for (const line of dialect.layout) timer.note(line);
   await dialect.drop();
@@ -83,6 +86,7 @@ export async function seedEcommerce(options: SeedOptions): Promise<SeedOutcome> 
     ordersPerCustomer: dataset.ordersPerCustomer,
     customersPerZip,
     indexes,
+    paginationIndex,
     signupsUpTo: dataset.customers,
     seededAt: new Date().toISOString(),
   };

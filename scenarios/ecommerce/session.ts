@@ -7,7 +7,7 @@
 import type { ProcessPool } from '../../src/runner/process-pool.ts';
 import type { Store } from '../../src/stores/store.ts';
 import { WorkloadError } from '../../src/workload/properties.ts';
-import type { EcommerceContext, EcommerceDialect, Manifest } from './dialect.ts';
+import type { EcommerceContext, EcommerceDialect, Manifest, PaginationIndex } from './dialect.ts';
 import { ECOMMERCE_DIALECTS } from './dialects.ts';
 import { customerCore } from './generator.ts';
 import { customerId, GENERATOR_VERSION, type Dataset } from './model.ts';
@@ -77,6 +77,8 @@ export interface VariantRun extends WorkloadRunOutcome {
   descriptions: string[];
   /** How the store ran each query kind of this combination (taken after the timed run). */
   plans: QueryPlan[];
+  /** The index the dataset was seeded with for the pagination (its manifest's, whatever the run's settings say). */
+  paginationIndex: PaginationIndex;
 }
 
 export interface EcommerceRun {
@@ -107,7 +109,8 @@ export async function runEcommerce(options: RunEcommerceOptions): Promise<Ecomme
   if (settings.operationcount === 0 && settings.maxexecutiontime === 0) throw new WorkloadError('a run needs operationcount > 0 or maxexecutiontime > 0');
   let manifest = await readDataset(await ecommerceDialect(store), store.name);
   // The queries follow what the seed built: with or without secondary indexes.
-  const dialect = await ecommerceDialect(store, { indexes: manifest.indexes });
+  const paginationIndex = manifest.paginationIndex ?? 'country-id';
+  const dialect = await ecommerceDialect(store, { indexes: manifest.indexes, paginationIndex });
   const dataset = datasetOf(manifest);
   if (dataset.ordersPerCustomer === 0 && proportions.some(([op]) => op === 'join' || op === 'order-read')) {
     throw new WorkloadError(`workload ${workload.name} reads orders, but the dataset in ${store.name} was seeded with 0 orders per customer`);
@@ -119,7 +122,7 @@ export async function runEcommerce(options: RunEcommerceOptions): Promise<Ecomme
     const base = manifest;
     const signups = new SignupLedger(dataset, async (upTo) => dialect.writeManifest({ ...base, signupsUpTo: upTo }));
     const label = `[${store.name} ecommerce ${workload.name}${Object.values(combination).map((v) => ` ${v}`).join('')}]`;
-    const outcome = await runWorkload({ dialect, store: store.name, dataset, oracle, signups, proportions, variants: combination, settings, status: options.status, label, indexes: manifest.indexes, ...(options.pool ? { pool: options.pool } : {}) });
+    const outcome = await runWorkload({ dialect, store: store.name, dataset, oracle, signups, proportions, variants: combination, settings, status: options.status, label, indexes: manifest.indexes, paginationIndex, ...(options.pool ? { pool: options.pool } : {}) });
     // Record exactly how far sign-ups reach, so the next run removes no more than it must.
     manifest = { ...base, signupsUpTo: signups.end() };
     if (manifest.signupsUpTo !== base.signupsUpTo) await dialect.writeManifest(manifest);
@@ -128,7 +131,7 @@ export async function runEcommerce(options: RunEcommerceOptions): Promise<Ecomme
       return `${kind} variant ${variant.name}: ${variant.description}`;
     });
     const plans = await explainCombination(dialect, combination, dataset, settings);
-    const run: VariantRun = { ...outcome, variants: combination, descriptions, plans };
+    const run: VariantRun = { ...outcome, variants: combination, descriptions, plans, paginationIndex };
     runs.push(run);
     await options.onRun?.(run, dataset);
     if (outcome.mismatch !== undefined) break;

@@ -9,6 +9,7 @@ import { WorkloadError } from '../../src/workload/properties.ts';
 import { DEFAULT_CUSTOMERS_PER_ZIP } from './geography.ts';
 import { MAX_ORDERS_PER_CUSTOMER, MAX_CUSTOMERS } from './model.ts';
 import { OPERATIONS, type OperationName } from './queries.ts';
+import { PAGINATION_INDEXES, type PaginationIndex } from './dialect.ts';
 import { proportionProperty } from './workloads.ts';
 
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
@@ -29,6 +30,8 @@ const schema = z
     customersperzip: integer(1).default(DEFAULT_CUSTOMERS_PER_ZIP),
     /** Build secondary indexes (MongoDB, CouchDB Mango, Couchbase GSI); false: the queries scan. */
     indexes: flag.default(true),
+    /** The pagination's index (dialect.ts); default: the one the page's order needs (`ordered`). */
+    paginationindex: z.enum(PAGINATION_INDEXES).optional(),
     /** Customers per bulk write (with their orders). */
     batchsize: integer(1).default(100),
     // --- running ---
@@ -58,8 +61,13 @@ const schema = z
   })
   .strict();
 
-export type EcommerceSettings = Omit<z.output<typeof schema>, 'hdrhistogram.percentiles' | 'requestdistribution'> & {
+export type EcommerceSettings = Omit<z.output<typeof schema>, 'hdrhistogram.percentiles' | 'requestdistribution' | 'paginationindex'> & {
   'hdrhistogram.percentiles': number[];
+  /**
+   * As resolved: given, else the index the page's order needs: (country, id) for the ordered
+   * page, country alone (Altoros 2022's) for the unordered one.
+   */
+  paginationindex: PaginationIndex;
   /** As resolved: given, else the workload's (see session.ts), else uniform. */
   requestdistribution: 'uniform' | 'zipfian';
   /** Whether `requestdistribution` was given (a workload's own default applies otherwise). */
@@ -105,9 +113,10 @@ export function parseSettings(assignments: readonly string[]): EcommerceSettings
     if (typeof value === 'number') proportions[op] = value;
   }
   const variants = p.variant?.split(',').map((s) => s.trim()).filter(Boolean);
-  const { requestdistribution, ...rest } = p;
+  const { requestdistribution, paginationindex, ...rest } = p;
   return {
     ...rest,
+    paginationindex: paginationindex ?? (p.ordered ? 'country-id' : 'country'),
     'hdrhistogram.percentiles': percentiles,
     requestdistribution: requestdistribution ?? 'uniform',
     requestdistributionGiven: requestdistribution !== undefined,

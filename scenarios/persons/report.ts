@@ -6,6 +6,7 @@
  */
 import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import type { Result } from '../../src/results/schema.ts';
+import { isValid, verdictLine, verdictOf } from '../../src/results/verdict.ts';
 import { formatCount, formatMiB, formatMs, formatSeconds, notStandInNote } from '../shared/format.ts';
 import { markdownTable } from '../../src/report/markdown.ts';
 import { renderPlans } from '../shared/plans.ts';
@@ -136,6 +137,8 @@ export function renderComparison(runs: readonly StoreRun[]): string {
   const header = ['docs', 'shape', 'indexes', 'store', 'variant', 'insert (s)', 'docs/s', 'disk (MiB)', 'compacted (MiB)', 'index/view build (s)', ...QUERIES.map((q) => `${q.id} (ms)`), 'verified'];
   const align = header.map((_, i) => (i < 5 ? 'left' : i === header.length - 1 ? 'center' : 'right') as 'left' | 'right' | 'center');
   const lines = [markdownTable(header, rows, align)];
+  // A run whose verdict is invalid says so under the table (its cells already mark each query's status).
+  for (const r of runs) for (const result of [r.load, r.run]) if (result && !isValid(result)) lines.push(`${result.phase} on ${storeName(result)}, ${formatCount(r.settings.size)} ${r.settings.shape}: ${verdictLine(verdictOf(result))}.`);
   const counts = new Map<string, string>();
   for (const r of withQueries) {
     const key = `${formatCount(r.settings.size)} ${r.settings.shape}`;

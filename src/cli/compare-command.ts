@@ -22,11 +22,12 @@ import { defaultStores, loadConfig, StoreTargets } from './store-targets.ts';
 import { flagOverrides, openPool, processesFor } from './ycsb-command.ts';
 
 export const COMPARE_DEFAULTS = {
-  /** All five; the three whose local server is a stand-in are labelled so in every row. */
+  /** Every store with a local server; the three whose local server is a stand-in are labelled so in every row. */
   stores: LOCAL_STORE_NAMES,
   workloads: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
   /**
-   * Sized so all of A–H on five stores finishes in well under half an hour on a 2-core machine.
+   * Sized so all of A–H on every local store finishes in under half an hour on a 2-core machine
+   * (the README's Quick start gives the times).
    * maxexecutiontime bounds a workload a store is very slow at (workload E's scans on the MongoDB
    * stand-in) without cutting the others short, which finish their operations first.
    * dataintegrity stays off as in YCSB's own runs: checking every value costs client CPU that

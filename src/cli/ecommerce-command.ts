@@ -30,6 +30,7 @@ import { scenarioResult } from '../../scenarios/shared/timing.ts';
 import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
 import { ProcessPool } from '../runner/process-pool.ts';
 import { UsageError } from './errors.ts';
+import { invalidRunError } from './run-stopped.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
 import { addTargetOptions, defaultStores, loadConfig, singleTarget, StoreTargets, type TargetFlags } from './store-targets.ts';
@@ -103,6 +104,7 @@ async function seedStore(opened: OpenStore, settings: EcommerceSettings, dataset
     batchSize: settings.batchsize,
     concurrency: settings.threadcount,
     indexes: settings.indexes,
+    paginationIndex: settings.paginationindex,
     progress,
     label: `[${opened.store.name} seed ecommerce]`,
   });
@@ -135,6 +137,8 @@ async function runStore(opened: OpenStore, workloadName: string, settings: Ecomm
         customers: dataset.customers,
         orderspercustomer: dataset.ordersPerCustomer,
         customersperzip: dataset.customersPerZip ?? settings.customersperzip,
+        // The index the data was seeded with, not the setting's default for this run.
+        paginationindex: run.paginationIndex,
         ...Object.fromEntries(Object.entries(run.variants).map(([kind, name]) => [`variant.${kind}`, name])),
       };
       const result = scenarioResult(run.outcome, { scenario: SCENARIO, workloadName: workload.name, properties, store });
@@ -201,6 +205,8 @@ async function ecommercePhase(options: EcommercePhaseOptions): Promise<void> {
       const result = await seedStore(opened, settings, dataset, options.status);
       process.stdout.write(renderYcsbText(result));
       if (options.out) writeResult(options.out, result);
+      const invalid = invalidRunError(result, `${options.store} ecommerce load`);
+      if (invalid) throw invalid;
     } finally {
       await opened.store.close();
     }
@@ -227,6 +233,10 @@ async function ecommercePhase(options: EcommercePhaseOptions): Promise<void> {
   if (options.out) for (const r of results) writeResult(variantPath(options.out, r, results.length > 1), r);
   process.stdout.write(`\n${renderRunTable(results)}\n${renderServers(results)}${plansSection(results)}`);
   failIfWrong(mismatches);
+  for (const r of results) {
+    const invalid = invalidRunError(r, `${options.store} ${r.workload.name} run`);
+    if (invalid) throw invalid;
+  }
 }
 
 /** The scenario's store-setting-aware options shared by `seed ecommerce` and `ecommerce`. */

@@ -21,13 +21,15 @@ import type { Shape } from '../../scenarios/persons/model.ts';
 import { renderComparison, renderStoreTable } from '../../scenarios/persons/report.ts';
 import { INSERT_MODES, PERSONS_DEFAULTS, runPersons, seedPersons, SIZE_PRESETS, type InsertMode, type PersonsSettings, type StoreRun } from '../../scenarios/persons/run.ts';
 import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
+import { settingsPrefixes } from '../stores/stores.ts';
 import { workloadFromText } from '../workload/properties.ts';
 import { UsageError } from './errors.ts';
 import { openStore } from './store-session.ts';
 import { addTargetOptions, defaultStores, loadConfig, singleTarget, StoreTargets, type TargetFlags } from './store-targets.ts';
 import { checkOutPath } from './ycsb-command.ts';
 
-const STORE_PREFIXES = ['redis.', 'cassandra.', 'mongodb.', 'couchdb.', 'couchbase.'];
+/** Settings of the stores the scenario runs on (from the STORES table, through its dialect registry). */
+const STORE_PREFIXES = PERSONS_DIALECTS.stores.flatMap((name) => settingsPrefixes(name));
 
 /** A whole number >= 1, with an optional k / m suffix (5k = 5,000). */
 function count(text: string): number | undefined {
@@ -110,7 +112,7 @@ function addCommonOptions(command: Command): Command {
     )
     .option('--batch-size <n>', 'documents per bulk write (--insert-mode bulk)', positive('--batch-size'), PERSONS_DEFAULTS.batchSize)
     .option('--threads <n>', `writes in flight at once (default: ${PERSONS_DEFAULTS.singleConcurrency} document in single mode, ${PERSONS_DEFAULTS.concurrency} bulk writes in bulk mode)`, positive('--threads'))
-    .option('-p, --property <key=value>', 'store setting (redis.*, cassandra.*, mongodb.*, couchdb.*, couchbase.*); repeatable', collect, [])
+    .option('-p, --property <key=value>', `store setting (${STORE_PREFIXES.map((p) => `${p}*`).join(', ')}); repeatable`, collect, [])
     .option('-q, --quiet', 'no progress bar on stderr', false);
 }
 

@@ -11,6 +11,7 @@
  */
 import { Option, type Command } from 'commander';
 import { DOCKER_URLS } from '../local/docker.ts';
+import { hasLocalTarget } from '../local/targets.ts';
 import { isStoreName, UnknownStoreError } from '../stores/stores.ts';
 import { loadConfig, type DocbenchConfig } from './config-file.ts';
 
@@ -71,8 +72,10 @@ export class StoreTargets {
       if (urls.has(store)) continue;
       if (flags.docker) {
         const url = DOCKER_URLS[store];
-        if (url === undefined) throw new UsageError(`--docker: docker/compose.yaml has no server for "${store}"`);
-        urls.set(store, { url, from: '--docker' });
+        if (url !== undefined) urls.set(store, { url, from: '--docker' });
+        // A store with no container but a local server keeps that server (HBase: Apache publishes
+        // no official image, and docbench's local HBase is the real server).
+        else if (!hasLocalTarget(store)) throw new UsageError(`--docker: docker/compose.yaml has no server for "${store}"`);
         continue;
       }
       const configured = isStoreName(store) ? config?.stores.get(store)?.url : undefined;

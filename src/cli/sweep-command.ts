@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import { LOCAL_STORE_NAMES } from '../stores/stores.ts';
 import { runSweep } from '../study/sweep-run.ts';
-import { SWEEP_DEFAULTS } from '../study/sweep-run.ts';
+import { SWEEP_DEFAULTS } from '../study/sweep-plan.ts';
 import { collect, list, positiveInteger } from './option-parsers.ts';
 import { addTargetOptions, defaultStores, loadConfig } from './store-targets.ts';
 import { UsageError } from './errors.ts';

@@ -7,6 +7,8 @@ import { exportMeasurements } from '../report/ycsb-export.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
 import { DEFAULT_PROCESSES, ProcessPool } from '../runner/process-pool.ts';
 import { settingsOf, storeName } from '../stores/stores.ts';
+import { MissingDataError } from '../stores/store.ts';
+import { loadCommandFor } from '../results/verdict.ts';
 import { checkDbProperty, type WorkloadProperties } from '../workload/properties.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
@@ -128,7 +130,10 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
       if (!options.fresh) await refuseLoadOverExistingRecords(open.store, options.store, core, p);
     } else {
       // A run over a table that is not there would measure nothing but misses.
-      await open.store.checkTable(schema);
+      await open.store.checkTable(schema).catch((error: unknown) => {
+        const given = workload.files.length > 0 ? options.workloadFiles.join(' -P ') : workload.name;
+        throw error instanceof MissingDataError ? error.withFix(`load it first: ${loadCommandFor(options.store, open.local, given, p)}`) : error;
+      });
     }
     pool = await openPool(open, options.store, p, processes);
     // In one process the load's store is wrapped to count failed writes; worker processes report theirs in the status counts.

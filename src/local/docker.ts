@@ -1,7 +1,7 @@
 /**
- * The real servers of all five stores under Docker (docker/compose.yaml), for users who have
- * Docker. docbench only drives `docker compose` and knows the URLs the compose file publishes;
- * everything about the servers themselves lives in the compose file.
+ * The real servers of five stores under Docker (docker/compose.yaml; HBase has no official
+ * image), for users who have Docker. docbench only drives `docker compose` and knows the URLs the
+ * compose file publishes; everything about the servers themselves lives in the compose file.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,11 +1,11 @@
 /**
- * Java and Maven for the local servers that run on the JVM (Cassandra, the Couchbase stand-in):
+ * Java and Maven for the local servers that run on the JVM (Cassandra, HBase, the Couchbase stand-in):
  * finding a suitable java, and fetching jars from Maven Central into the cache folder.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { MissingPrerequisiteError } from './process.ts';
+import { MissingPrerequisiteError, StartFailedError } from './process.ts';
 
 /**
  * The first java for which `fits(path, major)` holds: JAVA_HOME, then `java` on PATH, then the
@@ -54,4 +54,46 @@ export function fetchWithMaven(pom: string, outputDir: string, what: string): vo
     ['-q', '-B', '-Dstyle.color=never', '--no-transfer-progress', '-f', pom, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${outputDir}`],
     { stdio: 'inherit' },
   );
+}
+
+/**
+ * `fetchWithMaven` for a download large enough to want progress: Maven's own transfer lines are
+ * read, and every `every` jars fetched from the registry (those already in the local Maven
+ * repository are only copied) `log` gets one line with the count and megabytes so far.
+ */
+export async function fetchWithMavenProgress(pom: string, outputDir: string, what: string, log: (line: string) => void, every = 20): Promise<void> {
+  try {
+    execFileSync('mvn', ['-v'], { stdio: 'ignore' });
+  } catch {
+    throw new MissingPrerequisiteError(`Maven (mvn) is needed to fetch ${what} from Maven Central (Debian: apt-get install maven)`);
+  }
+  mkdirSync(outputDir, { recursive: true });
+  const args = ['-B', '-Dstyle.color=never', '-f', pom, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${outputDir}`];
+  const child = spawn('mvn', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const tail: string[] = [];
+  let jars = 0;
+  let bytes = 0;
+  let pending = '';
+  const UNITS: Record<string, number> = { B: 1, kB: 1e3, MB: 1e6, GB: 1e9 };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      tail.push(line);
+      if (tail.length > 20) tail.shift();
+      // "Downloaded from central: https://…/x.jar (1.2 MB at 3.4 MB/s)"
+      const done = /Downloaded from \S+: \S+\.jar \((\d+(?:\.\d+)?) (B|kB|MB|GB)/.exec(line);
+      if (!done) continue;
+      jars++;
+      bytes += Number(done[1]) * (UNITS[done[2]!] ?? 1);
+      if (jars % every === 0) log(`${what}: ${jars} jars fetched so far (${Math.round(bytes / 1e6)} MB)`);
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => tail.push(...chunk.split('\n')));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (code !== 0) throw new StartFailedError(`fetching ${what} from Maven Central failed (mvn exit ${code}); its last lines:\n${tail.slice(-20).join('\n')}`);
+  log(`${what}: ${jars > 0 ? `${jars} jars fetched (${Math.round(bytes / 1e6)} MB)` : 'every jar was already in the local Maven repository'}; copied into ${outputDir}`);
 }

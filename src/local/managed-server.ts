@@ -27,6 +27,8 @@ export class PortInUseError extends UserError {}
 export interface ServerCommand {
   command: string;
   args: readonly string[];
+  /** Its environment, when not docbench's own. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface ServerSpec {
@@ -36,6 +38,11 @@ export interface ServerSpec {
   url: string;
   /** Every port it listens on (on LOOPBACK), the clients' port first; all must be free before it starts. */
   ports: readonly LocalPort[];
+  /**
+   * The port whose moving (DOCBENCH_<STORE>_PORT) moves its run folder; default the first of
+   * `ports`. Two processes of one store (HBase's master and its REST gateway) name the same one.
+   */
+  runFolderPort?: LocalPort;
   /** A part of its command line as the system shows it (its binary or main class): how its pid is recognised. */
   recognise: string;
   /** `<files>.pid` and `<files>.log` (its stdout and stderr) in its run folder. */
@@ -64,7 +71,7 @@ export interface ServerSpec {
 
 export function managedServer(spec: ServerSpec): LocalTarget {
   const files = () => {
-    const dir = serverRunDir(spec.store, spec.ports[0]!);
+    const dir = serverRunDir(spec.store, spec.runFolderPort ?? spec.ports[0]!);
     return {
       dir,
       pidFile: join(dir, `${spec.files}.pid`),
@@ -129,7 +136,7 @@ export function managedServer(spec: ServerSpec): LocalTarget {
     mkdirSync(data, { recursive: true });
     const launch = await spec.command({ dir: f.dir, data });
     say(`starting ${spec.program} on ${LOOPBACK}:${spec.ports[0]!.port}${spec.startingNote ? ` ${spec.startingNote}` : ''}`);
-    const pid = spawnDetached(launch.command, launch.args, { cwd: f.dir, logFile: f.logFile, pidFile: f.pidFile });
+    const pid = spawnDetached(launch.command, launch.args, { cwd: f.dir, logFile: f.logFile, pidFile: f.pidFile, ...(launch.env ? { env: launch.env } : {}) });
     // Pid and start time, not the command line: until it has exec'd, the child still shows ours.
     const startTime = processIdentity(pid)?.startTime;
     await waitUntil(spec.program, healthy, {

@@ -17,6 +17,8 @@ export interface TargetInfo {
 export interface TargetStatus {
   running: boolean;
   pid: number | null;
+  /** Every process of a server that runs as several (HBase: its master and its REST gateway). */
+  pids?: readonly number[];
   url: string;
   /** Where its log is, for messages that point a user at it. */
   logFile: string;

@@ -76,6 +76,15 @@ const DRIVER_SHAPES: Readonly<Record<string, (f: ErrorFacts) => Verdict>> = {
     if (has(f, 'ConnectTimeoutError', 'HeadersTimeoutError', 'BodyTimeoutError')) return 'TIMEOUT';
     return undefined;
   },
+  // docbench's own client of the HBase REST gateway (HBase has no official Node.js driver): its
+  // HbaseRestError carries the gateway's HTTP status; 503 is the gateway's word for HBase out of
+  // its reach, 504 for no answer in time. Its request timeout is a TimeoutError (read below).
+  hbase(f) {
+    if (f.raw.status === 503) return 'SERVICE_UNAVAILABLE';
+    if (f.raw.status === 504) return 'TIMEOUT';
+    if (has(f, 'HbaseRestError')) return 'ANSWER';
+    return undefined;
+  },
   nano(f) {
     // An HTTP answer of CouchDB (a 404, a 409 conflict, a 500): nano sets its status.
     if (typeof f.raw.statusCode === 'number' && f.raw.scope === 'couch') return 'ANSWER';

@@ -80,9 +80,13 @@ export function cellsOf(results: readonly Result[]): Cell[] {
   return [...cells.values()];
 }
 
-/** Median and range of repeated measurements (the middle value; the mean of the two middle ones). */
+/**
+ * Median (the middle value; the mean of the two middle ones), mean and range of repeated
+ * measurements: docbench shows the median, a study shows the statistic its paper used.
+ */
 export interface Spread {
   median: number;
+  mean: number;
   min: number;
   max: number;
   n: number;
@@ -91,10 +95,11 @@ export interface Spread {
 export function spreadOf(values: readonly number[]): Spread {
   const sorted = [...values].sort((a, b) => a - b);
   const n = sorted.length;
-  if (n === 0) return { median: 0, min: 0, max: 0, n: 0 };
+  if (n === 0) return { median: 0, mean: 0, min: 0, max: 0, n: 0 };
   const middle = Math.floor(n / 2);
   const median = n % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-  return { median, min: sorted[0]!, max: sorted[n - 1]!, n };
+  const mean = sorted.reduce((sum, v) => sum + v, 0) / n;
+  return { median, mean, min: sorted[0]!, max: sorted[n - 1]!, n };
 }
 
 export function throughputOf(cell: Cell): Spread {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Result } from '../results/schema.ts';
+import type { Result, StudyInfo } from '../results/schema.ts';
 import { isValid } from '../results/verdict.ts';
 import type { ChartSpec } from './chart-spec.ts';
 import { costCharts, percentileCharts, representativeCells } from './charts-latency-cost.ts';
@@ -23,6 +23,26 @@ export interface HtmlReportOptions {
   title?: string;
   /** Tables shown first, before the charts (a study's published figures beside docbench's). */
   figures?: FigureTable[];
+  /** Charts in a study's own shapes, shown with the figures, before the general charts. */
+  charts?: ChartSpec[];
+  /**
+   * The study whose deviations head the page; by default the one the results carry (a study's
+   * results each keep theirs, so `docbench report` on a study folder shows them too).
+   */
+  study?: StudyInfo;
+}
+
+/** The study the results were made by (the first one carried), if any. */
+export function studyOf(results: readonly Result[]): StudyInfo | undefined {
+  return results.find((r) => r.study !== undefined)?.study;
+}
+
+/** How the run differs from its paper: the first thing a reader of a study's report sees. */
+function deviationsSection(study: StudyInfo | undefined): string {
+  if (!study) return '';
+  const rows = study.deviations.map((d) => [d.item, d.paper, d.docbench]);
+  const variant = study.variant ? `, variant ${study.variant}` : '';
+  return `<h2>How this run differs from the paper (${escapeHtml(study.name)}, --scale ${escapeHtml(study.scale)}${escapeHtml(variant)})</h2><p class="note">${escapeHtml(study.title)}. Every difference between what the paper ran and what docbench ran here; its figures are read with these in mind.</p>${htmlTable(['item', 'the paper (its words, where)', 'this run'], rows, 99)}`;
 }
 
 /** Chart.js's own UMD build, read from the installed package and inlined: the report opens offline. */
@@ -50,7 +70,7 @@ th { background: #f4f4f4; } td.num { text-align: right; white-space: nowrap; } .
 /** One self-contained HTML page: the chart library and every figure inlined, no network needed. */
 export function renderHtmlReport(results: readonly Result[], options: HtmlReportOptions = {}): string {
   // Invalid runs measured no store work: no chart draws them (the tables and the list below say why).
-  const charts = chartsOf(results.filter(isValid));
+  const charts = [...(options.charts ?? []), ...chartsOf(results.filter(isValid))];
   const invalid = invalidList(results);
   const sections = [...new Set(charts.map((c) => c.section))];
   const standIns = standInLine(results);
@@ -64,6 +84,7 @@ export function renderHtmlReport(results: readonly Result[], options: HtmlReport
     `<div class="context"><div>${escapeHtml(whatRanLine(results))}</div><div>${escapeHtml(machineLine(results))}</div><div>${escapeHtml(versionsLine(results))}</div>`,
     standIns ? `<div class="standin">${escapeHtml(standIns)}: their figures say nothing about the products they stand in for.</div>` : '',
     `<div>${results.length} result${results.length === 1 ? '' : 's'}, ${escapeHtml(timeRange(results))}</div></div>`,
+    deviationsSection(options.study ?? studyOf(results)),
     invalid ? `<h2>Invalid runs</h2>${invalid}` : '',
     figures ? `<h2>Figures</h2>${figures}` : '',
     ...sections.map((section) => `<h2>${escapeHtml(section)}</h2><div class="charts">${charts.filter((c) => c.section === section).map((c) => `<div class="chart"><canvas id="${c.id}" role="img" aria-label="${escapeHtml(c.title)}"></canvas></div>`).join('\n')}</div>`),

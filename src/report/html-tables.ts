@@ -20,8 +20,10 @@ export function htmlTable(header: readonly string[], rows: readonly (readonly st
 
 const fmt = (v: number, digits = 0) => v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 
-export function spreadText(s: Spread, digits = 0): string {
-  return s.n > 1 ? `${fmt(s.median, digits)} [${fmt(s.min, digits)}–${fmt(s.max, digits)}]` : fmt(s.median, digits);
+/** The median (or the mean, where a study's paper averaged) with [min–max] when repeated. */
+export function spreadText(s: Spread, digits = 0, statistic: 'median' | 'mean' = 'median'): string {
+  const centre = statistic === 'mean' ? s.mean : s.median;
+  return s.n > 1 ? `${fmt(centre, digits)} [${fmt(s.min, digits)}–${fmt(s.max, digits)}]` : fmt(centre, digits);
 }
 
 function optionalSpread(values: (number | undefined)[], digits = 1): string {

@@ -141,6 +141,31 @@ export const verdictSchema = z.object({
   reasons: z.array(verdictReasonSchema),
 });
 
+/**
+ * How a study preset's run differs from the paper it reproduces (`docbench study`): each
+ * difference with the paper's own words and where they stand, and what docbench did instead.
+ */
+export const deviationSchema = z.object({
+  /** What differs: `cluster`, `records`, `threads`, `store`, … */
+  item: z.string(),
+  /** The paper's words, with their location (table, figure, section, page). */
+  paper: z.string(),
+  /** What this run did instead, and why. */
+  docbench: z.string(),
+});
+
+export const studySchema = z.object({
+  /** The preset (`carvalho2023`, …) and the paper it reproduces. */
+  name: z.string(),
+  title: z.string(),
+  scale: z.string(),
+  /** A named variant of the preset, when one was asked for. */
+  variant: z.string().optional(),
+  /** The preset's step this result came from (a paper's experiments may share a setting). */
+  step: z.string().optional(),
+  deviations: z.array(deviationSchema),
+});
+
 const propertyValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.number())]);
 
 export const resultSchema = z.object({
@@ -231,6 +256,8 @@ export const resultSchema = z.object({
   verdict: verdictSchema.optional(),
   /** Scenario runs: how the store ran each query (see planSchema). */
   plans: z.array(planSchema).optional(),
+  /** Runs made by a study preset: which paper, and every way the run differs from it. */
+  study: studySchema.optional(),
 });
 
 export type Result = z.infer<typeof resultSchema>;
@@ -239,6 +266,8 @@ export type OperationResult = z.infer<typeof operationSchema>;
 export type Machine = z.infer<typeof machineSchema>;
 export type QueryPlan = z.infer<typeof planSchema>;
 export type Outage = z.infer<typeof outageSchema>;
+export type Deviation = z.infer<typeof deviationSchema>;
+export type StudyInfo = z.infer<typeof studySchema>;
 export type Faults = z.infer<typeof faultsSchema>;
 export type Verdict = z.infer<typeof verdictSchema>;
 export type VerdictReason = z.infer<typeof verdictReasonSchema>;

@@ -46,11 +46,15 @@ function percentText(share: number): string {
   return `${p >= 10 ? p.toFixed(0) : p.toFixed(1)}%`;
 }
 
-/** `docbench load` for this result's store and workload, as a fix. */
+/** `docbench load` for a store and workload, with the properties that decide what it loads, as a fix. */
+export function loadCommandFor(store: string, local: boolean, workload: string, p: Readonly<Record<string, unknown>>): string {
+  const table = p.table !== undefined && p.table !== 'usertable' ? ` -p table=${String(p.table)}` : '';
+  const records = p.recordcount !== undefined ? ` -p recordcount=${String(p.recordcount)}` : '';
+  return `docbench load --store ${store}${local ? '' : ' --url …'} -P ${workload}${records}${table}`;
+}
+
 function loadCommand(r: Result): string {
-  const p = r.workload.properties;
-  const table = p.table !== undefined && p.table !== 'usertable' ? ` -p table=${p.table}` : '';
-  return `docbench load --store ${r.store.name}${r.store.localTarget ? '' : ' --url …'} -P ${r.workload.file ?? r.workload.name}${p.recordcount !== undefined ? ` -p recordcount=${p.recordcount}` : ''}${table}`;
+  return loadCommandFor(r.store.name, r.store.localTarget, r.workload.file ?? r.workload.name, r.workload.properties);
 }
 
 /** What to do about an operation kind that never succeeded, from how it failed. */

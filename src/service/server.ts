@@ -3,6 +3,7 @@
  * down gracefully on SIGTERM/SIGINT (stop accepting, finish requests in flight, close the store).
  * Runs alone (`--workers 1`) or as one worker of a cluster.
  */
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { describeStore, openStore } from '../cli/store-session.ts';
 import { describeMachine } from '../results/machine.ts';
@@ -112,7 +113,8 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
   });
   let address: string;
   try {
-    address = await app.listen({ host: config.host, port: config.port });
+    await app.listen({ host: config.host, port: config.port });
+    address = boundAddress(config.host, (app.server.address() as AddressInfo).port);
   } catch (error) {
     await gate.close();
     throw listenError(error, config);
@@ -164,4 +166,12 @@ function listenError(error: unknown, config: Pick<ServeConfig, 'host' | 'port'>)
   if (code === 'EACCES') return new StartFailedError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges; choose another --port)`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new StartFailedError(`cannot listen on ${where}: no such address on this machine (--host)`);
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * The address the service listens on, with the host it was bound to (Fastify names the first
+ * address it finds, 127.0.0.1 even for a service bound to every interface).
+ */
+export function boundAddress(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -5,8 +5,10 @@
  *   PUT    /usertable/:key     {field: value}    update    204 | 404 (store could tell the key was missing)
  *   DELETE /usertable/:key                       delete    204 | 404
  *   POST   /usertable          {key, fields}     insert    201 {key}
- *   GET    /usertable?start=&count=[&fields=]    scan      200 {records: [{key, fields}]}
+ *   GET    /usertable?start=&count=[&fields=]    scan      200 {records: [{key, fields}]} | 404 (no record from start on)
  *
+ * An empty scan is 404, as direct mode files it NOT_FOUND: YCSB starts a scan at a key it loaded,
+ * so a scan that finds nothing means the record is missing (see runner/timed-store.ts).
  * (`usertable` is the workload's `table`.) Every call goes through the same Store adapter that
  * direct mode uses; this file only validates, calls, and picks the status code.
  */
@@ -59,10 +61,12 @@ export function registerYcsbRoutes(app: FastifyInstance, options: YcsbRouteOptio
     return reply.code(201).header('location', `${base}/${key}`).send({ key });
   });
 
-  app.get(base, async (request) => {
+  app.get(base, async (request, reply) => {
     const query = parseParameters(s.scanQuery, request.query, 'query');
     const fields = s.fieldList(query.fields);
-    const records = await gate.use((store) => store.scan(table, query.start, Number(query.count), fields));
+    const count = Number(query.count);
+    const records = await gate.use((store) => store.scan(table, query.start, count, fields));
+    if (records.length === 0 && count > 0) return reply.code(404).send({ error: 'no record at or after start', start: query.start });
     return { records };
   });
 }

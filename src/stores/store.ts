@@ -82,8 +82,18 @@ export class AccessDeniedError extends UserError {
  * exist. `fix` says how to make it (usually the `docbench load` command).
  */
 export class MissingDataError extends UserError {
-  constructor(store: string, url: string, what: string, fix: string) {
+  constructor(
+    readonly store: string,
+    readonly url: string,
+    readonly what: string,
+    fix: string,
+  ) {
     super(`${store} at ${url}: ${what} does not exist; ${fix}`);
+  }
+
+  /** The same error with a fix that names the caller's own command (its workload and properties). */
+  withFix(fix: string): MissingDataError {
+    return new MissingDataError(this.store, this.url, this.what, fix);
   }
 }
 

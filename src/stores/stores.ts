@@ -71,6 +71,11 @@ export const STORES = {
     // The cluster, bucket and user are made by a one-shot init container.
     dockerServices: ['couchbase', 'couchbase-init'],
   },
+  hbase: {
+    summary: 'Apache HBase through its REST gateway, on a small REST client of docbench (HBase has no official Node.js driver)',
+    load: () => import('./hbase/index.ts'),
+    localTarget: () => import('./hbase/local-target.ts'),
+  },
 } as const satisfies Record<string, StoreEntry>;
 
 export type StoreName = keyof typeof STORES;

@@ -1,25 +1,41 @@
 /**
- * docbench's figures in the shapes the studies publish: runtime and throughput per workload and
- * store (Carvalho et al. 2023 Tables 2–7), per thread count (Altoros 2022, DZone 2016), per record
- * count (Tang & Fan 2016), and the persons figures (Henricsson 2011).
+ * docbench's figures in the shapes the studies publish, built from results through the report's
+ * own grouping (cells of repeated runs) and statistics, so every table reads the same figures
+ * the rest of the report shows. Each table says which statistic it shows: the paper's (the mean
+ * where the paper averaged), with [min–max] over the repetitions beside it.
  */
 import type { Result } from '../results/schema.ts';
 import type { FigureTable } from '../report/html-page.ts';
-import { cellsOf, distinct, runtimeSecondsOf, spreadOf, throughputOf, type Cell, type Spread } from '../report/groups.ts';
+import { cellsOf, distinct, runtimeSecondsOf, throughputOf, type Cell, type Spread } from '../report/groups.ts';
 import { spreadText } from '../report/html-tables.ts';
 import { isValid, verdictMark, verdictOf } from '../results/verdict.ts';
 
-type Measure = (cell: Cell) => Spread;
+export type Measure = (cell: Cell) => Spread;
+export type Statistic = 'median' | 'mean';
 
 export const runtimeOf: Measure = runtimeSecondsOf;
 export const throughput: Measure = throughputOf;
 
+/** The run-phase cells of the results, in the order they came. */
+export function runCells(results: readonly Result[]): Cell[] {
+  return cellsOf(results.filter((r) => r.phase === 'run'));
+}
+
+/** A cell's figure as a table shows it: the statistic [min–max] with its unit, and how much of it was not OK. */
+export function cellText(all: Cell, measure: Measure, statistic: Statistic, digits = 2, unit = ''): string {
+  // Figures of the valid runs only: a cell without any is marked INVALID, not given a figure.
+  const cell = { ...all, runs: all.runs.filter(isValid) };
+  if (cell.runs.length === 0) return `INVALID: ${verdictMark(verdictOf(all.runs[0]!)).replace(/^INVALID: /, '')}`;
+  const dropped = all.runs.length - cell.runs.length;
+  return `${spreadText(measure(cell), digits, statistic)}${unit ? ` ${unit}` : ''}${notOkSuffix(cell)}${dropped > 0 ? ` (${dropped} invalid run${dropped === 1 ? '' : 's'} left out)` : ''}`;
+}
+
 /**
- * Rows: workloads; columns: each store at each value of `column` (records or threads);
- * cells: the median [min–max] of the measure over repetitions.
+ * Rows: workloads; columns: each store at each value of `column` (records or threads); cells:
+ * the statistic [min–max] of the measure over repetitions.
  */
-export function pivotTable(results: readonly Result[], title: string, note: string, measure: Measure, column: 'records' | 'threads', keep: (cell: Cell) => boolean = () => true, digits = 2): FigureTable | undefined {
-  const cells = cellsOf(results.filter((r) => r.phase === 'run')).filter(keep);
+export function pivotTable(results: readonly Result[], title: string, note: string, measure: Measure, column: 'records' | 'threads', statistic: Statistic, keep: (cell: Cell) => boolean = () => true, digits = 2): FigureTable | undefined {
+  const cells = runCells(results).filter(keep);
   if (cells.length === 0) return undefined;
   const values = distinct(cells.map((c) => c[column])).sort((a, b) => (a ?? 0) - (b ?? 0));
   const series = distinct(cells.map((c) => c.series));
@@ -29,65 +45,36 @@ export function pivotTable(results: readonly Result[], title: string, note: stri
     w,
     ...columns.map(({ s, v }) => {
       const cell = cells.find((c) => c.workload === w && c.series === s && c[column] === v);
-      return cell ? figureText(cell, measure, digits) : '';
+      return cell ? cellText(cell, measure, statistic, digits) : '';
     }),
   ]);
   return { title, note, header, rows };
 }
 
-/** The measure over the cell's valid runs; a cell without any is marked INVALID, not given a figure. */
-function figureText(all: Cell, measure: Measure, digits: number): string {
-  const cell = { ...all, runs: all.runs.filter(isValid) };
-  if (cell.runs.length === 0) return `INVALID: ${verdictMark(verdictOf(all.runs[0]!)).replace(/^INVALID: /, '')}`;
-  const dropped = all.runs.length - cell.runs.length;
-  return `${spreadText(measure(cell), digits)}${notOkSuffix(cell)}${dropped > 0 ? ` (${dropped} invalid run${dropped === 1 ? '' : 's'} left out)` : ''}`;
-}
-
 /** A figure made of failed calls is not a figure of the store doing the work: say so in the cell. */
-function notOkSuffix(cell: Cell): string {
+export function notOkSuffix(cell: Cell): string {
   const notOk = cell.runs.reduce((n, r) => n + Object.entries(r.returns).filter(([s]) => s !== 'OK').reduce((m, [, k]) => m + (k ?? 0), 0), 0);
   const all = cell.runs.reduce((n, r) => n + Object.values(r.returns).reduce((m, k) => m + (k ?? 0), 0), 0);
   const percent = Math.round((notOk / Math.max(1, all)) * 100);
   return notOk > 0 ? ` (${percent > 0 ? `${percent}%` : '<1%'} not OK)` : '';
 }
 
-/** Load time (s) and rate per store and record count, from the load results. */
-export function loadTable(results: readonly Result[], title: string, note: string): FigureTable | undefined {
-  const cells = cellsOf(results.filter((r) => r.phase === 'load'));
-  if (cells.length === 0) return undefined;
-  const rows = cells
-    .sort((a, b) => a.series.localeCompare(b.series) || (a.records ?? 0) - (b.records ?? 0))
-    .map((c) => [c.series, c.records?.toLocaleString('en-US') ?? '', String(c.runs.length), spreadText(runtimeSecondsOf(c), 2), spreadText(throughputOf(c))]);
-  return { title, note, header: ['store', 'records', 'loads', 'load time s', 'records/s'], rows };
+/** Load results per store and record count: time, rate, one row each (a load is one run). */
+export function loadCells(results: readonly Result[], keep: (r: Result) => boolean = () => true): Cell[] {
+  return cellsOf(results.filter((r) => r.phase === 'load' && keep(r))).sort((a, b) => a.series.localeCompare(b.series) || (a.records ?? 0) - (b.records ?? 0));
 }
 
-/** Persons (Henricsson 2011): insert time, size on disk, and Q1–Q5 mean latency per store and size. */
-export function personsTable(results: readonly Result[]): FigureTable | undefined {
-  const runs = results.filter((r) => r.kind === 'persons' && r.phase === 'run');
-  if (runs.length === 0) return undefined;
-  const loads = results.filter((r) => r.kind === 'persons' && r.phase === 'load');
-  const queries = ['Q1', 'Q2', 'Q3', 'Q4', 'Q5'];
-  const rows = runs.map((r) => {
-    const load = loads.find((l) => l.store.name === r.store.name && l.workload.name === r.workload.name);
-    const queryMs = queries.map((q) => {
-      const ops = r.operations.filter((o) => o.name.endsWith(`:${q}`) || o.name === q);
-      const mean = ops.length > 0 ? spreadOf(ops.map((o) => o.latency.averageUs / 1000)).median : undefined;
-      return mean === undefined ? '' : mean.toFixed(mean < 10 ? 2 : 0);
-    });
-    return [
-      `${r.store.name}${r.store.standIn ? ` (stand-in: ${r.store.standIn.name})` : ''}`,
-      String(r.workload.properties.size ?? ''),
-      load ? (load.overall.runtimeMs / 1000).toFixed(2) : '',
-      r.store.diskBytes !== undefined ? (r.store.diskBytes / 2 ** 20).toFixed(2) : '',
-      ...queryMs,
-    ];
-  });
-  return {
-    title: "docbench: persons inserts, size on disk, Q1–Q5 (this machine)",
-    note: 'Insert time of the whole dataset, size the store reports after loading, and the mean latency of each query over its repetitions (every answer checked against the oracle).',
-    header: ['store', 'documents', 'insert s', 'size MiB', ...queries.map((q) => `${q} mean ms`)],
-    rows,
-  };
+/** Load time (s) and rate per store and record count. */
+export function loadTable(results: readonly Result[], title: string, note: string, keep: (r: Result) => boolean = () => true): FigureTable | undefined {
+  const cells = loadCells(results, keep);
+  if (cells.length === 0) return undefined;
+  const rows = cells.map((c) => [c.series, c.records?.toLocaleString('en-US') ?? '', String(c.runs.length), spreadText(runtimeSecondsOf(c), 2, 'mean'), spreadText(throughputOf(c), 0, 'mean')]);
+  return { title, note, header: ['store', 'records', 'loads', 'load time s (mean [min–max])', 'records/s (mean [min–max])'], rows };
+}
+
+/** A figure with its unit for a table cell, or '' when there is none. */
+export function figure(value: number | undefined, digits = 2): string {
+  return value === undefined || !Number.isFinite(value) ? '' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 }
 
 export function present(tables: readonly (FigureTable | undefined)[]): FigureTable[] {

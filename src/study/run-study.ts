@@ -1,21 +1,27 @@
 /**
- * `docbench study <preset>`: run a study's steps (sweeps in this process, scenario commands as
- * their own docbench processes) into one folder, then print and write the published figures
- * beside docbench's and one HTML report over every result, with those tables first.
+ * `docbench study <preset>`: print how the run differs from the paper, refuse `--scale full` when
+ * the paper's data cannot fit this machine, run the steps (sweeps in this process, scenario
+ * commands as their own docbench processes) into one folder, stamp every result with the study
+ * and its deviations, then print and write the paper's figures beside docbench's and one HTML
+ * report over every result with the deviations at its top.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { closestName } from '../common/suggest.ts';
 import { UserError } from '../common/user-error.ts';
-import type { FigureTable } from '../report/html-page.ts';
+import { loadConfig, StoreTargets } from '../cli/store-targets.ts';
 import { loadResults } from '../report/load-results.ts';
-import { markdownTable } from '../report/markdown.ts';
 import { REPORT_FILE, writeReportBeside } from '../report/report-files.ts';
 import type { Result } from '../results/schema.ts';
-import { writeFileAtomic } from '../results/write.ts';
-import { closestName } from '../common/suggest.ts';
-import { STUDIES, type Scale, type StudyPreset } from './presets.ts';
+import { writeFileAtomic, writeResult } from '../results/write.ts';
+import { paperStoresHere, studyDesign, studyInfo } from './design.ts';
+import { estimateSteps, freeLocalDisk } from './estimate.ts';
+import { fullVerdict, renderPlan, scaleEstimates } from './plan.ts';
+import { STUDIES } from './presets.ts';
+import type { DesignItem, Scale, StudyContext, StudyPreset } from './preset.ts';
 import { formatDuration } from './progress.ts';
+import { arithmeticTable, deviationsTable, figuresMarkdown, publishedFigures } from './published-tables.ts';
 import { runSweep } from './sweep-run.ts';
 
 export class StudyError extends UserError {}
@@ -30,6 +36,7 @@ export function studyPreset(name: string): StudyPreset {
 export interface StudyOptions {
   scale: Scale;
   stores?: string[];
+  variant?: string;
   outDir: string;
   status: boolean;
   url?: string[];
@@ -43,19 +50,66 @@ function targetArgs(options: StudyOptions): string[] {
   return [...(options.url ?? []).flatMap((u) => ['--url', u]), ...(options.config ? ['--config', options.config] : []), ...(options.docker ? ['--docker'] : [])];
 }
 
-export function renderFigures(figures: readonly FigureTable[]): string {
-  return figures.map((f) => `## ${f.title}\n\n${f.note}\n\n${markdownTable(f.header, f.rows, f.header.map((_, i) => (i === 0 ? 'left' : 'right')))}`).join('\n');
+/** The preset's context for these options, every mistake a one-line error before anything runs. */
+function contextOf(preset: StudyPreset, options: Pick<StudyOptions, 'scale' | 'stores' | 'variant'>): StudyContext {
+  if (options.variant !== undefined && !preset.variants.some((v) => v.name === options.variant)) {
+    const names = preset.variants.map((v) => v.name);
+    throw new StudyError(`study ${preset.name}: --variant ${options.variant}: ${names.length > 0 ? `expected one of ${names.join(', ')}` : 'this study has no named variants'}`);
+  }
+  const stores = options.stores ?? paperStoresHere(preset);
+  if (stores.length === 0) throw new StudyError(`study ${preset.name}: none of the paper's stores (${preset.paperStores.map((s) => s.store).join(', ')}) is a docbench store; name some with --stores`);
+  return { scale: options.scale, stores, variant: options.variant };
+}
+
+/** The context, where each store is, and the design beside it. */
+async function prepare(preset: StudyPreset, options: StudyOptions): Promise<{ context: StudyContext; targets: StoreTargets; design: DesignItem[] }> {
+  const context = contextOf(preset, options);
+  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, context.stores, loadConfig(options.config));
+  const design = await studyDesign(preset, context, (s) => targets.sourceOf(s));
+  return { context, targets, design };
+}
+
+/** `--plan`: everything the run would do, at every scale, and nothing run. */
+export async function planStudy(preset: StudyPreset, options: StudyOptions): Promise<string> {
+  const { context, targets, design } = await prepare(preset, options);
+  const anyLocal = context.stores.some((s) => targets.sourceOf(s) === 'local');
+  const free = freeLocalDisk();
+  const estimates = scaleEstimates(preset, context);
+  const verdicts = Object.fromEntries(
+    Object.entries(estimates).map(([scale, estimate]) => [scale, { estimate, ...(scale === 'full' ? { refused: fullVerdict(estimate, free, anyLocal) } : {}) }]),
+  ) as Parameters<typeof renderPlan>[0]['verdicts'];
+  return renderPlan({ preset, context, design, verdicts });
+}
+
+/** Stamp every result a step wrote with the study, its step and its deviations. */
+function stampResults(dir: string, study: NonNullable<Result['study']>): void {
+  if (!existsSync(dir)) return;
+  let loaded;
+  try {
+    loaded = loadResults([dir]);
+  } catch {
+    return; // A step that wrote no result (it failed first) has nothing to stamp.
+  }
+  for (const { path, result } of loaded) writeResult(path, { ...result, study });
 }
 
 export async function runStudy(preset: StudyPreset, options: StudyOptions): Promise<{ results: Result[]; report: string | undefined; seconds: number }> {
   const started = Date.now();
-  const stores = options.stores ?? preset.stores;
-  const steps = preset.steps(options.scale, stores);
+  const { context, targets, design } = await prepare(preset, options);
+  const steps = preset.steps(context);
+  if (context.scale === 'full') {
+    const refused = fullVerdict(estimateSteps(steps), freeLocalDisk(), context.stores.some((s) => targets.sourceOf(s) === 'local'));
+    if (refused) throw new StudyError(`study ${preset.name} --scale full: refused: ${refused}. Run --scale small, or name servers with room for it (--url, --docker)`);
+  }
+  const info = (step?: string) => studyInfo(preset, context, design, step);
+  // The deviations come first: before any result, a reader knows how this run differs from the paper.
+  const deviations = deviationsTable(preset, info().deviations);
+  process.stdout.write(`${figuresMarkdown([deviations])}\n`);
   for (const [i, step] of steps.entries()) {
     const dir = join(options.outDir, step.name);
-    process.stderr.write(`study ${preset.name} (${options.scale}): step ${i + 1}/${steps.length} ${step.name}\n`);
+    process.stderr.write(`study ${preset.name} (${context.scale}): step ${i + 1}/${steps.length} ${step.name}: ${step.what}\n`);
     if (step.kind === 'sweep') {
-      await runSweep(step.plan, { outDir: dir, status: options.status, ...(options.url ? { url: options.url } : {}), ...(options.config ? { config: options.config } : {}), docker: options.docker ?? false });
+      await runSweep(step.plan, { outDir: dir, status: options.status, ...(options.url ? { url: options.url } : {}), ...(options.config ? { config: options.config } : {}), docker: options.docker ?? false, report: { title: `${preset.title}: step ${step.name}`, study: info(step.name) } });
     } else if (existsSync(join(dir, REPORT_FILE))) {
       // A scenario command writes its report last: with it there, the step finished (a resumed study).
       process.stderr.write(`study ${preset.name}: step ${step.name} already done in ${dir}\n`);
@@ -63,14 +117,20 @@ export async function runStudy(preset: StudyPreset, options: StudyOptions): Prom
       const run = spawnSync(process.execPath, [DOCBENCH, ...step.args, ...targetArgs(options), '--out-dir', dir], { stdio: ['ignore', 'inherit', 'inherit'] });
       if (run.status !== 0) throw new StudyError(`study ${preset.name}: step ${step.name} (docbench ${step.args.join(' ')}) failed with exit code ${run.status ?? run.signal}; its results so far are in ${dir}`);
     }
+    stampResults(dir, info(step.name));
   }
   const results = loadResults([options.outDir]).map((l) => l.result);
-  const figures = preset.figures(results);
-  const text = `# ${preset.title} (docbench study ${preset.name}, --scale ${options.scale})\n\n${renderFigures(figures)}`;
+  const figures = [deviations, ...publishedFigures(preset), arithmeticTable(preset), ...preset.figures(results)];
+  const text = `# ${preset.title} (docbench study ${preset.name}, --scale ${context.scale}${context.variant ? `, --variant ${context.variant}` : ''})\n\n${figuresMarkdown(figures)}`;
   writeFileAtomic(join(options.outDir, 'study.md'), text);
-  process.stdout.write(`\n${text}`);
-  const report = writeReportBeside(options.outDir, results, { title: `${preset.title} — docbench study ${preset.name} --scale ${options.scale}`, figures });
+  process.stdout.write(`\n${figuresMarkdown(figures.slice(1))}`);
+  const report = writeReportBeside(options.outDir, results, {
+    title: `${preset.title} — docbench study ${preset.name} --scale ${context.scale}`,
+    figures: figures.slice(1),
+    charts: preset.charts?.(results) ?? [],
+    study: info(),
+  });
   const seconds = (Date.now() - started) / 1000;
-  process.stderr.write(`study ${preset.name} (${options.scale}): ${results.length} results in ${formatDuration(seconds)}; ${options.outDir}\n`);
+  process.stderr.write(`study ${preset.name} (${context.scale}): ${results.length} results in ${formatDuration(seconds)}; ${options.outDir}\n`);
   return { results, report, seconds };
 }

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../common/user-error.ts';
 import { writeFileAtomic } from '../results/write.ts';
+import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts';
 
 export class SweepError extends UserError {}
 
@@ -27,6 +28,15 @@ export interface SweepPlanInput {
   reload: boolean;
   /** operationcount as a share of the record count (Tang & Fan 2016: 10%), instead of a fixed -p operationcount. */
   operationsPerRecord?: number;
+}
+
+/** Bounds of one cell unless -p says otherwise: a slow store cannot stall the sweep. */
+export const SWEEP_DEFAULTS = ['operationcount=10000', 'maxexecutiontime=60'];
+
+/** A workload at one record count and thread count, on top of `base` (-p defaults and overrides). */
+export function workloadAt(plan: SweepPlanInput, base: readonly string[], workload: string, records: number, threads: number): LoadedWorkload {
+  const operations = plan.operationsPerRecord !== undefined ? [`operationcount=${Math.max(1, Math.round(records * plan.operationsPerRecord))}`] : [];
+  return loadWorkload([workload, ...plan.extraFiles], [...base, `recordcount=${records}`, `threadcount=${threads}`, ...operations]);
 }
 
 export interface SweepCell {

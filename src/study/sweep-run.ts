@@ -17,15 +17,11 @@ import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
 import { storeName } from '../stores/stores.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
-import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts';
 import { describeStore, openStore, type OpenStore } from '../cli/store-session.ts';
 import { loadConfig, StoreTargets } from '../cli/store-targets.ts';
-import { cellFile, planCells, readState, writeState, type SweepCell, type SweepPlanInput } from './sweep-plan.ts';
+import { cellFile, planCells, readState, SWEEP_DEFAULTS, workloadAt, writeState, type SweepCell, type SweepPlanInput } from './sweep-plan.ts';
 import { SweepProgress } from './progress.ts';
 import { renderSweepSummary } from './sweep-summary.ts';
-
-/** Bounds of one cell unless -p says otherwise: a slow store cannot stall the sweep. */
-export const SWEEP_DEFAULTS = ['operationcount=10000', 'maxexecutiontime=60'];
 
 export interface SweepOptions {
   outDir: string;
@@ -35,12 +31,6 @@ export interface SweepOptions {
   docker?: boolean;
   /** The report's title and extra tables (a study's published figures). */
   report?: HtmlReportOptions | ((results: readonly Result[]) => HtmlReportOptions);
-}
-
-/** A workload at one record count and thread count. */
-function workloadAt(plan: SweepPlanInput, base: readonly string[], workload: string, records: number, threads: number): LoadedWorkload {
-  const operations = plan.operationsPerRecord !== undefined ? [`operationcount=${Math.max(1, Math.round(records * plan.operationsPerRecord))}`] : [];
-  return loadWorkload([workload, ...plan.extraFiles], [...base, `recordcount=${records}`, `threadcount=${threads}`, ...operations]);
 }
 
 export async function runSweep(plan: SweepPlanInput, options: SweepOptions): Promise<Result[]> {

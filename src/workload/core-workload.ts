@@ -200,6 +200,11 @@ export class CoreWorkload {
     return [this.fieldNames[this.fieldChooser.nextValue()]!];
   }
 
+  /** Fields a scan asks for: none (keys only) under scankeysonly, else as a read's. */
+  scanFields(): readonly string[] | null {
+    return this.p.scankeysonly ? [] : this.readFields();
+  }
+
   /** Values for an update: all fields when writeallfields, else one field chosen uniformly. */
   buildUpdate(key: string): FieldMap {
     if (this.p.writeallfields) return this.buildValues(key);

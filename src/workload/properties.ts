@@ -56,6 +56,10 @@ const YCSB_BINDINGS: Record<string, StoreName> = {
   'site.ycsb.db.couchbase3.Couchbase3Client': 'couchbase',
   couchbase2: 'couchbase',
   couchbase3: 'couchbase',
+  'site.ycsb.db.hbase2.HBaseClient2': 'hbase',
+  'site.ycsb.db.hbase1.HBaseClient1': 'hbase',
+  hbase2: 'hbase',
+  hbase1: 'hbase',
 };
 
 /** The docbench store a YCSB `db` value names: a store name, or a YCSB binding class or script name. */
@@ -126,6 +130,11 @@ export const workloadPropertiesSchema = z
     minscanlength: integer(1).default(1),
     maxscanlength: integer(1).default(1000),
     scanlengthdistribution: z.enum(SCAN_LENGTH_DISTRIBUTIONS).default('uniform'),
+    /**
+     * docbench's, not YCSB's: a scan asks for the records' keys only, no field (Altoros 2022's
+     * workload E: `SELECT meta().id …`, `find(…, {_id: 1})`). YCSB's scans read fields.
+     */
+    scankeysonly: boolString.default(false),
 
     // --- Measurement (YCSB's names) ---
     /**

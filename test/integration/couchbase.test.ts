@@ -142,7 +142,7 @@ describe('couchbase URL, settings and SQL++ text (no server)', () => {
     assert.equal(merged.kvTimeoutMs, 10_000);
   });
 
-  it('builds the seed-002 scan statement over the keyspace path', () => {
+  it("builds Altoros 2022's scan statement over the keyspace path", () => {
     const ks = keyspacePath('travel', '_default', 'users');
     assert.equal(ks, '`travel`.`_default`.`users`');
     assert.equal(
@@ -153,6 +153,8 @@ describe('couchbase URL, settings and SQL++ text (no server)', () => {
       scanStatement(ks, ['field1', 'field7']),
       'SELECT meta().id AS id, d.`field1`, d.`field7` FROM `travel`.`_default`.`users` AS d WHERE meta().id >= $1 ORDER BY meta().id LIMIT $2',
     );
+    // Keys only (scankeysonly): Altoros 2022's own statement.
+    assert.equal(scanStatement(ks, []), 'SELECT meta().id AS id FROM `travel`.`_default`.`users` AS d WHERE meta().id >= $1 ORDER BY meta().id LIMIT $2');
   });
 
   it('through the CLI, a bad URL exits 2 with one line, the password masked', () => {

@@ -1,10 +1,11 @@
 /**
- * Faults and interrupts, as a user meets them: a store killed mid-run and restarted (Redis and
- * the MongoDB stand-in, each a private server of this test, killed by its own pid), a store that
- * stays down (error budget, --on-error abort, post-run stats that cannot be read), and Ctrl-C /
- * SIGTERM mid-run. Every run must end with its YCSB text and a complete result file saying what
- * happened: errors counted per status, the outage window, the recovery, or why it is partial.
- * Only orderings and counts are asserted, never wall-clock figures.
+ * Faults and interrupts, as a user meets them: a store killed mid-run and restarted (Redis,
+ * the MongoDB stand-in, HBase's REST gateway and its region server, each a private server of
+ * this test, killed by its own pid), a store that stays down (error budget, --on-error abort,
+ * post-run stats that cannot be read), and Ctrl-C / SIGTERM mid-run. Every run must end with its
+ * YCSB text and a complete result file saying what happened: errors counted per status, the
+ * outage window, the recovery, or why it is partial. Only orderings and counts are asserted,
+ * never wall-clock figures.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { resultSchema, type Result } from '../../src/results/schema.ts';
 import { runDocbench } from '../support/cli.ts';
-import { privateMongodb, privateRedis, type PrivateServer } from '../support/private-server.ts';
+import { privateHbase, privateMongodb, privateRedis, type PrivateServer } from '../support/private-server.ts';
 import { waitFor } from '../support/wait.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -105,7 +106,7 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
       assert.equal(await run.exit, 0, run.stderr());
       t.diagnostic(summary(readResult(out)));
       assertRecovered(readResult(out), run.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT']);
-      assert.match(run.stderr(), /% errors; /, 'the status line shows the error rate');
+      assert.match(run.stderr(), / \d+ failed \(\d+% errors now\); /, 'the status line shows the failures and the error rate');
     } finally {
       await redis.dispose();
     }
@@ -140,7 +141,7 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
       await outage(run, redis, 2);
       assert.equal(await run.exit, 2, run.stderr());
       const lastLine = run.stderr().trim().split('\n').at(-1)!;
-      assert.match(lastLine, /^docbench: redis workloada run: stopped after .*over the error budget \(maxerrorrate=0\.2\)/);
+      assert.match(lastLine, /^docbench: redis workloada run: INVALID: stopped after .*over the error budget \(maxerrorrate=0\.2\)/);
       const result = readResult(out);
       t.diagnostic(summary(result));
       assert.equal(result.partial?.reason, 'error-budget');
@@ -168,6 +169,38 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
       assert.match(run.stdout(), /^# PARTIAL RESULT: aborted at the first failed operation/m);
     } finally {
       await redis.dispose();
+    }
+  });
+});
+
+describe('HBase dying mid-run: its gateway, then its region server', { concurrency: false, timeout: 600_000 }, () => {
+  it('a killed REST gateway, then a killed region server (the master JVM): SERVICE_UNAVAILABLE, the window recorded, the run recovers each time', async (t) => {
+    const hbase = await privateHbase();
+    if (hbase.missing) return t.skip(hbase.missing);
+    try {
+      await hbase.master.start();
+      await hbase.gateway.start();
+      // Serving once a write goes through (the region server's regions online): the load retries its prepare until then.
+      await waitFor(() => runDocbench(['load', '--store', 'hbase', '--url', hbase.url, ...RUN, '--fresh', '-q'], { timeoutMs: 120_000 }).code === 0, 'a first load', { everyMs: 2000, limitMs: 180_000 });
+
+      const gatewayOut = join(dir, 'hbase-gateway-outage.json');
+      const gatewayRun = startDocbench(['run', '--store', 'hbase', '--url', hbase.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=45', '--target', '200', '--out', gatewayOut]);
+      await outage(gatewayRun, hbase.gateway, 2, 3);
+      assert.equal(await gatewayRun.exit, 0, gatewayRun.stderr());
+      t.diagnostic(summary(readResult(gatewayOut)));
+      assertRecovered(readResult(gatewayOut), gatewayRun.stdout(), ['SERVICE_UNAVAILABLE']);
+
+      // The gateway stays up and answers 503 once its HBase client gives up; a restarted HBase replays its WAL first.
+      // Both runs last long enough for a JVM to restart on a loaded machine (tens of seconds).
+      const serverOut = join(dir, 'hbase-regionserver-outage.json');
+      const serverRun = startDocbench(['run', '--store', 'hbase', '--url', hbase.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=120', '--target', '200', '--out', serverOut]);
+      await outage(serverRun, hbase.master, 2, 3);
+      assert.equal(await serverRun.exit, 0, serverRun.stderr());
+      t.diagnostic(summary(readResult(serverOut)));
+      assertRecovered(readResult(serverOut), serverRun.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT']);
+      assert.ok((readResult(serverOut).returns.SERVICE_UNAVAILABLE ?? 0) > 0, 'the gateway\'s 503 is SERVICE_UNAVAILABLE');
+    } finally {
+      await hbase.dispose();
     }
   });
 });

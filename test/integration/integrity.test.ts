@@ -18,6 +18,7 @@ import type { Result } from '../../src/results/schema.ts';
 import type { CassandraHandle } from '../../src/stores/cassandra/handle.ts';
 import type { CouchbaseHandle } from '../../src/stores/couchbase/handle.ts';
 import type { CouchdbHandle } from '../../src/stores/couchdb/handle.ts';
+import type { HbaseHandle } from '../../src/stores/hbase/handle.ts';
 import type { MongodbHandle } from '../../src/stores/mongodb/handle.ts';
 import type { RedisHandle } from '../../src/stores/redis/handle.ts';
 import type { Store } from '../../src/stores/store.ts';
@@ -95,11 +96,17 @@ const CORRUPTERS: Record<Exclude<StoreName, 'basic'>, (handle: never) => Corrupt
       removeField: (key, field) => rewrite(key, (doc) => void delete doc[field]),
     };
   },
+  hbase: (hbase: HbaseHandle) => ({
+    changeValue: (key, field) => hbase.put(TABLE, [{ key, cells: [{ column: `${hbase.family}:${field}`, value: 'corrupted on purpose' }] }]),
+    removeField: (key, field) => hbase.deleteRow(TABLE, key, [`${hbase.family}:${field}`]),
+  }),
 };
 
 function runResult(store: string, args: readonly string[], out: string): { result: Result; stdout: string } {
   const r = runDocbench(['run', '--store', store, '-P', 'workloadc', ...PROPERTIES, ...args, '--out', out, '-q'], { timeoutMs: 180_000 });
-  assert.equal(r.code, 0, `docbench run on ${store}: ${r.stderr}`);
+  // Wrong answers make the run invalid: it still prints and writes its result, then exits 2 with one line saying why.
+  assert.equal(r.code, 2, `docbench run on ${store}: ${r.stderr}`);
+  assert.match(r.stderr, /^docbench: \S+ workloadc run: INVALID: /m);
   return { result: JSON.parse(readFileSync(out, 'utf8')) as Result, stdout: r.stdout };
 }
 
@@ -152,6 +159,8 @@ for (const storeName of TEST_STORES.filter((s): s is Exclude<StoreName, 'basic'>
       assert.deepEqual(verifyReturns(result), { OK: RECORDS - 2, UNEXPECTED_STATE: 2 });
       assert.equal(result.returns.UNEXPECTED_STATE, 2);
       assert.match(stdout, /^\[VERIFY\], Return=UNEXPECTED_STATE, 2$/m);
+      assert.deepEqual(result.verdict?.reasons.map((r) => r.code), ['wrong-answers']);
+      assert.match(stdout, /^# VERDICT: INVALID: 2 answers failed their check/m);
       const samples = result.operations.find((o) => o.name === 'VERIFY')?.errorSamples ?? [];
       assert.ok(samples.some((s) => s.includes(changed)), `names ${changed}: ${samples.join('; ')}`);
       assert.ok(samples.some((s) => s.includes(stripped) && s.includes('field1')), `names ${stripped} and field1: ${samples.join('; ')}`);
@@ -160,7 +169,9 @@ for (const storeName of TEST_STORES.filter((s): s is Exclude<StoreName, 'basic'>
     it('scans: a scan over a corrupt record is UNEXPECTED_STATE (or the store cannot scan at all)', () => {
       const { result } = runResult(storeName, SCAN_ALL, join(dir, 'scans.json'));
       const scans = result.operations.find((o) => o.name === 'SCAN')?.returns ?? {};
-      if (scans.UNSUPPORTED === RECORDS) return; // the Couchbase stand-in has no SQL++
+      // The Couchbase stand-in has no SQL++: every scan UNSUPPORTED, and the verdict says so.
+      if (scans.UNSUPPORTED === RECORDS) return assert.deepEqual(result.verdict?.reasons.map((r) => r.code), ['unsupported']);
+      assert.ok(result.verdict?.reasons.some((r) => r.code === 'wrong-answers'));
       assert.deepEqual(scans, { OK: RECORDS });
       // A scan from the smallest key covers every record, so at least one scan meets the corruption.
       assert.ok((verifyReturns(result).UNEXPECTED_STATE ?? 0) > 0, `VERIFY: ${JSON.stringify(verifyReturns(result))}`);

@@ -396,6 +396,8 @@ function unreachableUrl(store: string, port: number): string {
       return `mongodb://127.0.0.1:${port}/?directConnection=true`;
     case 'couchdb':
       return `http://admin:password@127.0.0.1:${port}`;
+    case 'hbase':
+      return `hbase+rest://127.0.0.1:${port}`;
     default:
       return `couchbase://docbench:password@127.0.0.1:${port}/docbench?couchbase.management=false&couchbase.query=false`;
   }

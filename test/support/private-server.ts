@@ -3,7 +3,7 @@
  * pid, never the shared local servers other tests use.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +33,9 @@ export interface PrivateServer {
   dispose(): Promise<void>;
 }
 
-function serverOf(url: string, launch: (dir: string) => ChildProcess, ready: () => Promise<boolean>, missing?: string, dir = mkdtempSync(join(tmpdir(), 'docbench-fault-'))): PrivateServer {
+/** `polls` × 100 ms is how long a start may take; `dir` holds its files (a new folder by default). */
+function serverOf(url: string, launch: (dir: string) => ChildProcess, ready: () => Promise<boolean>, missing?: string, options: { polls?: number; dir?: string } = {}): PrivateServer {
+  const { polls = 300, dir = mkdtempSync(join(tmpdir(), 'docbench-fault-')) } = options;
   let child: ChildProcess | undefined;
   const kill = async () => {
     const running = child;
@@ -52,7 +54,7 @@ function serverOf(url: string, launch: (dir: string) => ChildProcess, ready: () 
     ...(missing ? { missing } : {}),
     async start() {
       child = launch(dir);
-      for (let i = 0; i < 600; i++) {
+      for (let i = 0; i < polls; i++) {
         if (child.exitCode !== null) throw new Error(`the private server for ${url} exited with code ${child.exitCode}`);
         if (await ready().catch(() => false)) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -121,18 +123,22 @@ export interface RedisOptions {
   tls?: boolean;
 }
 
-/** A redis-server of the test's own (no persistence). */
+/**
+ * A redis-server of the test's own. It persists (an append-only file synced every second), as a
+ * production server does, so that after a kill and a restart the records are there again and a
+ * run's reads measure records, not misses.
+ */
 export async function privateRedis(options: RedisOptions = {}): Promise<PrivateServer & { certificates?: TestCertificates }> {
   const port = await freePort();
   let missing = spawnSync('redis-server', ['--version']).status === 0 ? undefined : 'redis-server is not on PATH';
   if (options.tls && !missing && !hasOpenssl()) missing = 'openssl is not on PATH';
   const dir = mkdtempSync(join(tmpdir(), 'docbench-fault-'));
   const certificates = options.tls && !missing ? makeCertificates(dir) : undefined;
-  const args = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+  const args = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--dir', dir];
   if (options.password) args.push('--requirepass', options.password);
   if (certificates) args.push('--port', '0', '--tls-port', String(port), '--tls-cert-file', certificates.cert, '--tls-key-file', certificates.key, '--tls-ca-cert-file', certificates.ca, '--tls-auth-clients', 'no');
   else args.push('--port', String(port));
-  const server = serverOf(`${certificates ? 'rediss' : 'redis'}://127.0.0.1:${port}`, () => spawn('redis-server', args, { stdio: 'ignore' }), () => listening(port), missing, dir);
+  const server = serverOf(`${certificates ? 'rediss' : 'redis'}://127.0.0.1:${port}`, () => spawn('redis-server', args, { stdio: 'ignore' }), () => listening(port), missing, { dir });
   return certificates ? { ...server, certificates } : server;
 }
 
@@ -164,7 +170,7 @@ export async function privateMongodb(options: MongodbOptions = {}): Promise<Priv
     },
     () => listening(port),
     missing,
-    dir,
+    { dir },
   );
   const start = async () => {
     await server.start();
@@ -228,5 +234,47 @@ export async function privateCouchbase(): Promise<PrivateServer> {
       spawn(java!, ['-Xms64m', '-Xmx256m', '-Djava.net.preferIPv4Stack=true', '-cp', jar, launcher, '--host', '127.0.0.1', '--rest-port', String(restPort), '--kv-port', String(kvPort), '--bucket', 'docbench', '--password', 'password', '--vbuckets', '64'], { stdio: 'ignore' }),
     async () => (await listening(restPort)) && (await listening(kvPort)),
     missing,
+    { polls: 600 },
   );
+}
+
+/**
+ * A standalone HBase and its REST gateway of the test's own, on free ports: `master` (master,
+ * region server and ZooKeeper in one JVM; its data survives a kill, replayed from its WAL) and
+ * `gateway`, each killed and restarted alone.
+ */
+export async function privateHbase(): Promise<{ url: string; missing?: string; master: PrivateServer; gateway: PrivateServer; logs: string; dispose(): Promise<void> }> {
+  const { gatewayCommand, masterCommand } = await import('../../src/stores/hbase/local-target.ts');
+  const ports = { rest: await freePort(), zookeeper: await freePort(), master: await freePort(), regionserver: await freePort() };
+  const url = `hbase+rest://127.0.0.1:${ports.rest}`;
+  const missing = existsSync(installDir('hbase', 'lib')) ? undefined : 'HBase is not installed (docbench up hbase)';
+  const dir = mkdtempSync(join(tmpdir(), 'docbench-fault-hbase-'));
+  const launch = (command: { command: string; args: readonly string[]; env?: NodeJS.ProcessEnv }, log: string) => {
+    const out = openSync(join(dir, log), 'a');
+    try {
+      return spawn(command.command, command.args, { cwd: dir, stdio: ['ignore', out, out], env: command.env ?? process.env });
+    } finally {
+      closeSync(out);
+    }
+  };
+  const master = serverOf(url, () => launch(masterCommand(dir, join(dir, 'data'), ports), 'master.log'), async () => (await listening(ports.master)) && listening(ports.regionserver), missing, { polls: 1200 });
+  const gateway = serverOf(
+    url,
+    () => launch(gatewayCommand(dir, ports), 'gateway.log'),
+    async () => (await fetch(`http://127.0.0.1:${ports.rest}/version/cluster`, { signal: AbortSignal.timeout(2000) })).ok,
+    missing,
+    { polls: 1200 },
+  );
+  return {
+    url,
+    ...(missing ? { missing } : {}),
+    master,
+    gateway,
+    logs: dir,
+    async dispose() {
+      await gateway.dispose();
+      await master.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

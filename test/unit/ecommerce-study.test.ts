@@ -53,6 +53,13 @@ describe('ecommerce: the JOIN at the study\'s selectivity', () => {
     }
   });
 
+  it("seeds the index the page's order needs: (country, id) for the ordered page, country alone (Altoros 2022's) for the unordered one", () => {
+    assert.equal(parseSettings([]).paginationindex, 'country-id');
+    assert.equal(parseSettings(['ordered=false']).paginationindex, 'country');
+    assert.equal(parseSettings(['ordered=false', 'paginationindex=country-id']).paginationindex, 'country-id');
+    assert.throws(() => parseSettings(['paginationindex=zip']), /-p paginationindex=zip/);
+  });
+
   it('seeds one order per customer unless told otherwise, as Altoros 2022 did', () => {
     assert.equal(ECOMMERCE_DEFAULTS.ordersPerCustomer, 1);
     assert.equal(parseSettings([]).orderspercustomer, 1);

@@ -246,6 +246,10 @@ describe('ecommerce store query text', () => {
     assert.match(c[0]!.statement, /ON C\(address\.country, META\(\)\.id\)/);
     assert.match(o[0]!.statement, /ON O\(month, sale_price\)/);
     for (const d of [...c, ...o]) assert.match(d.statement, /IF NOT EXISTS .* WITH \{"defer_build": true\}$/);
+    // Altoros 2022's own pagination index: address.country alone.
+    const study = indexStatements('C', 'O', 'country').customers[0]!;
+    assert.equal(study.name, 'ecommerce_country');
+    assert.match(study.statement, /ON C\(address\.country\) WITH/);
   });
 
   it('the MongoDB $lookup pipeline filters by zip before the lookup and by month after it', () => {

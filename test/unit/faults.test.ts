@@ -73,6 +73,9 @@ describe('a failed call\'s status', () => {
     ['Couchbase, never sent (no connection)', named('UnambiguousTimeoutError', 'unambiguous timeout', { context: couchbaseContext({ last_dispatched_to: '', last_dispatched_from: '' }) }), 'SERVICE_UNAVAILABLE'],
     ['Couchbase, a write cut off', named('RequestCanceledError', 'request canceled'), 'SERVICE_UNAVAILABLE'],
     ['Couchbase, a document that exists', named('DocumentExistsError', 'document exists'), 'ERROR'],
+    ['the HBase REST gateway, HBase out of its reach (HTTP 503)', Object.assign(new Error('hbase: GET usertable/user1 answered HTTP 503: Unavailable'), { status: 503 }), 'SERVICE_UNAVAILABLE'],
+    ['the HBase REST gateway, a request timed out', named('TimeoutError', 'hbase: GET /usertable/user1 had no answer within 30000 ms (hbase.timeout)'), 'TIMEOUT'],
+    ['the HBase REST gateway, an HTTP error it answered (404)', Object.assign(new Error('hbase: GET /usertable/user1 answered HTTP 404'), { name: 'HbaseRestError', status: 404 }), 'ERROR'],
     ["a store's own answer (a CouchDB conflict)", Object.assign(new Error('Document update conflict.'), { scope: 'couch', statusCode: 409 }), 'ERROR'],
     ['an operation the store cannot do', new UnsupportedError('SCAN', 'no query service'), 'UNSUPPORTED'],
   ];

@@ -117,8 +117,8 @@ describe('report', () => {
   });
 
   it('keeps median and min–max of repetitions', () => {
-    assert.deepEqual(spreadOf([3, 1, 2]), { median: 2, min: 1, max: 3, n: 3 });
-    assert.deepEqual(spreadOf([4, 1, 2, 3]), { median: 2.5, min: 1, max: 4, n: 4 });
+    assert.deepEqual(spreadOf([3, 1, 2]), { median: 2, mean: 2, min: 1, max: 3, n: 3 });
+    assert.deepEqual(spreadOf([4, 1, 2, 3]), { median: 2.5, mean: 2.5, min: 1, max: 4, n: 4 });
   });
 
   it('reads folders (skipping JSON that is not a result), and writes CSV and Markdown', () => {

@@ -365,7 +365,8 @@ describe('service: YCSB plan blocks', () => {
     assert.equal(answer.statusCode, 409);
     assert.match(JSON.parse(answer.body).message, /it inserts/);
     assert.match(unplannable(p)!, /inserts/);
-    assert.match(unplannable({ insertproportion: 0, requestdistribution: 'sequential' })!, /in sequence/);
+    assert.match(unplannable({ insertproportion: 0, requestdistribution: 'sequential', scanproportion: 0, scankeysonly: false })!, /in sequence/);
+    assert.match(unplannable({ insertproportion: 0, requestdistribution: 'zipfian', scanproportion: 0.95, scankeysonly: true })!, /keys only/);
     await app.close();
     await gate.close();
   });

@@ -67,6 +67,10 @@ describe('--url', () => {
     assert.equal(fromFile.urlOf('couchdb'), 'http://configured:5984');
     assert.equal(fromFile.sourceOf('couchdb'), 'config');
     throwsUserError(() => StoreTargets.resolve({ url: [], docker: true }, ['basic'], null), /--docker: docker\/compose.yaml has no server for "basic"/);
+    // No official HBase image: under --docker, HBase keeps docbench's local server, which is the real one.
+    const withHbase = StoreTargets.resolve({ url: [], docker: true }, ['redis', 'hbase'], null);
+    assert.equal(withHbase.sourceOf('hbase'), 'local');
+    assert.equal(withHbase.sourceOf('redis'), '--docker');
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * A sweep's plan (order, loads), its resumable state, its progress line, and the study presets'
- * shapes and user errors.
+ * A sweep's plan (order, loads), its resumable state, its progress line, and the study command's
+ * user errors.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { formatDuration, SweepProgress } from '../../src/study/progress.ts';
 import { planCells, readState, writeState, type SweepPlanInput } from '../../src/study/sweep-plan.ts';
-import { SCALES, STUDIES } from '../../src/study/presets.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'docbench-sweep-'));
@@ -50,20 +49,15 @@ describe('sweep plan', () => {
     assert.match(lines[0]!, /^\[sweep #{10}\.{10} 2\/4 50%\] redis workloada · elapsed \d+s · ETA \d+s\n$/);
     assert.equal(formatDuration(3725), '1h02m');
     assert.equal(formatDuration(125), '2m05s');
+    assert.equal(formatDuration(3 * 86_400 + 7200), '3d02h');
   });
 });
 
-describe('study presets', () => {
-  it('each preset has steps at every scale and its published figures labelled as the paper\'s', () => {
-    for (const study of STUDIES) {
-      for (const scale of SCALES) assert.ok(study.steps(scale, study.stores).length > 0, `${study.name} ${scale}`);
-      const figures = study.figures([]);
-      assert.ok(figures.length > 0 && figures.every((f) => f.title.startsWith("PUBLISHED (the paper's)")), study.name);
-    }
-  });
-
-  it('names an unknown study with a suggestion, and a bad --records list', () => {
+describe('study command', () => {
+  it('names an unknown study with a suggestion, a bad variant, and a bad --records list', () => {
     assertUserError(runDocbench(['study', 'carvalho2032']), /unknown study "carvalho2032" \(did you mean "carvalho2023"\?\)/);
+    assertUserError(runDocbench(['study', 'altoros2022', '--variant', 'ordered', '--plan']), /study altoros2022: --variant ordered: expected one of ordered-pagination, ycsb-e/);
+    assertUserError(runDocbench(['study', 'carvalho2023', '--variant', 'x', '--plan']), /this study has no named variants/);
     assertUserError(runDocbench(['sweep', '--stores', 'redis', '--records', '1k,zero']), /--records: expected whole numbers >= 1 such as 1000, 10k or 1m, got "zero"/);
   });
 });

@@ -1,30 +1,33 @@
 /**
- * Couchbase Server 7.x (the official `couchbase` SDK 4): the e-commerce scenario with seed 002's
+ * Couchbase Server 7.x (the official `couchbase` SDK 4): the e-commerce scenario with Altoros 2022's
  * own GSI indexes and SQL++ (§4.3.2, §4.4.2, §6.3–6.4), written for the real server. Documents
  * are read and written through the KV service, queried through the query service.
  *
  * Where the documents live. With `couchbase.management` and `couchbase.query` on (the defaults),
  * customers and orders get collections of their own in the configured scope
  * (`ecommerce_customers`, `ecommerce_orders`: Couchbase 7's unit for one kind of document, as
- * seed 002's buckets were before collections), created and dropped with SQL++ DDL; the manifest
+ * Altoros 2022's buckets were before collections), created and dropped with SQL++ DDL; the manifest
  * is the customers collection's document `ecommerce:manifest`. With either off (no DDL rights,
  * a KV-only cluster, the local stand-in) both kinds go to the configured collection: their ids
  * (`customer:…`, `order:…`) keep them apart, and the queries' predicates match one kind only.
  *
  * Indexes (GSI, created deferred, built with one BUILD INDEX, waited for until online):
- *   primary index on each collection   seed 002 §6.3; the ANSI JOIN's inner side looks orders up
+ *   primary index on each collection   Altoros 2022 §6.3; the ANSI JOIN's inner side looks orders up
  *                                      by META().id through it
- *   (address.country, META().id)       seed 002's `query1` plus the key: docbench orders a page by
- *                                      id, and with the id in the index the ORDER BY is index order
- *   (address.zip, order_list)          seed 002's `query2` on the customer side: covers the JOIN's
+ *   (address.country, META().id)       paginationindex=country-id (the default): Altoros 2022's
+ *                                      `query1` plus the key: docbench orders a page by id, and with
+ *                                      the id in the index the ORDER BY is index order
+ *   (address.country)                  paginationindex=country: Altoros 2022's `query1` itself, for
+ *                                      its unordered page (an ordered one then sorts)
+ *   (address.zip, order_list)          Altoros 2022's `query2` on the customer side: covers the JOIN's
  *                                      filter and the keys it follows
  *   (month, sale_price)                orders: the JOIN's month filter and the summed field
  *
  * Operations (prepared statements, positional parameters)
  *   pagination  SELECT RAW META(c).id FROM customers AS c WHERE c.address.country = $1
- *               ORDER BY META(c).id OFFSET $2 LIMIT $3 (`ordered=false`: seed 002's own, without
+ *               ORDER BY META(c).id OFFSET $2 LIMIT $3 (`ordered=false`: Altoros 2022's own, without
  *               the ORDER BY)
- *   join        both of seed 002's JOINs, measured separately:
+ *   join        both of Altoros 2022's JOINs, measured separately:
  *               `ansi`     INNER JOIN orders AS o ON META(o).id IN c.order_list
  *               `on-keys`  INNER JOIN orders AS o ON KEYS c.order_list (index join)
  *               … WHERE c.address.zip = $1 AND o.month = $2 GROUP BY o.month, c.address.zip
@@ -56,7 +59,7 @@ import {
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { HandleOf } from '../../../src/stores/stores.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { CustomerKey, EcommerceContext, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type { CustomerKey, EcommerceContext, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, PaginationIndex, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import { customerId, orderId, type Customer, type CustomerPatch, type Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -68,12 +71,12 @@ const REMOVE_CONCURRENCY = 64;
 
 export type JoinVariant = 'ansi' | 'on-keys';
 
-/** Seed 002 §4.3.2 with an ORDER BY on the key, so a page is one exact list (or as seed 002 wrote it, without). */
+/** Altoros 2022 §4.3.2 with an ORDER BY on the key, so a page is one exact list (or as Altoros 2022 wrote it, without). */
 export function paginationStatement(customers: string, ordered = true): string {
   return `SELECT RAW META(c).id FROM ${customers} AS c WHERE c.address.country = $1 ${ordered ? 'ORDER BY META(c).id ' : ''}OFFSET $2 LIMIT $3`;
 }
 
-/** Seed 002 Table 4.4.2 as ANSI JOIN or as index join (ON KEYS). */
+/** Altoros 2022 Table 4.4.2 as ANSI JOIN or as index join (ON KEYS). */
 export function joinStatement(variant: JoinVariant, customers: string, orders: string): string {
   const on = variant === 'ansi' ? `ON META(o).id IN c.order_list` : `ON KEYS c.order_list`;
   return (
@@ -88,11 +91,15 @@ export interface IndexDefinition {
 }
 
 /** The GSI indexes, all deferred (built together by one BUILD INDEX per keyspace). */
-export function indexStatements(customers: string, orders: string): { customers: IndexDefinition[]; orders: IndexDefinition[] } {
+export function indexStatements(customers: string, orders: string, pagination: PaginationIndex = 'country-id'): { customers: IndexDefinition[]; orders: IndexDefinition[] } {
   const deferred = 'WITH {"defer_build": true}';
+  const country =
+    pagination === 'country'
+      ? { name: 'ecommerce_country', statement: `CREATE INDEX \`ecommerce_country\` IF NOT EXISTS ON ${customers}(address.country) ${deferred}` }
+      : { name: 'ecommerce_country_id', statement: `CREATE INDEX \`ecommerce_country_id\` IF NOT EXISTS ON ${customers}(address.country, META().id) ${deferred}` };
   return {
     customers: [
-      { name: 'ecommerce_country_id', statement: `CREATE INDEX \`ecommerce_country_id\` IF NOT EXISTS ON ${customers}(address.country, META().id) ${deferred}` },
+      country,
       { name: 'ecommerce_zip_orders', statement: `CREATE INDEX \`ecommerce_zip_orders\` IF NOT EXISTS ON ${customers}(address.zip, order_list) ${deferred}` },
       ...soeIndexStatements(customers),
     ],
@@ -102,9 +109,9 @@ export function indexStatements(customers: string, orders: string): { customers:
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   ...SOE_VARIANTS,
-  pagination: [{ name: 'sqlpp', description: 'SQL++ WHERE c.address.country = $1 ORDER BY META(c).id OFFSET $2 LIMIT $3 on GSI (address.country, META().id)' }],
+  pagination: [{ name: 'sqlpp', description: 'SQL++ WHERE c.address.country = $1 ORDER BY META(c).id OFFSET $2 LIMIT $3 on the GSI country index (ordered=false: no ORDER BY, as Altoros 2022)' }],
   join: [
-    { name: 'ansi', description: 'SQL++ ANSI JOIN ON META(o).id IN c.order_list, GROUP BY month, zip, SUM(sale_price) (seed 002 Table 4.4.2)' },
+    { name: 'ansi', description: 'SQL++ ANSI JOIN ON META(o).id IN c.order_list, GROUP BY month, zip, SUM(sale_price) (Altoros 2022 Table 4.4.2)' },
     { name: 'on-keys', description: 'SQL++ index join ON KEYS c.order_list, GROUP BY month, zip, SUM(sale_price)' },
   ],
 };
@@ -115,6 +122,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
   readonly readsOwnWrites = false;
   readonly soe: CouchbaseSoe;
   private readonly indexes: boolean;
+  private readonly paginationIndex: PaginationIndex;
   private readonly caps: ReturnType<HandleOf<'couchbase'>['capabilities']>;
   /** The dialect creates and drops its own collections (needs management and SQL++). */
   private readonly ownCollections: boolean;
@@ -128,6 +136,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
     context: EcommerceContext,
   ) {
     this.indexes = context.indexes ?? true;
+    this.paginationIndex = context.paginationIndex ?? 'country-id';
     this.caps = handle.capabilities();
     this.ownCollections = this.caps.management && this.caps.query;
     this.customerCollection = this.ownCollections ? NAMES.customers : this.caps.collection;
@@ -142,7 +151,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
       !this.caps.query
         ? 'couchbase: no query service (couchbase.query=false): every query is UNSUPPORTED, key-value operations run'
         : this.indexes
-          ? 'couchbase: GSI primary indexes, (address.country, META().id), (address.zip, order_list), orders (month, sale_price) and the indexes of YCSB-JSON\'s other queries; queries not_bounded'
+          ? `couchbase: GSI primary indexes, ${this.paginationIndex === 'country' ? '(address.country)' : '(address.country, META().id)'} (the pagination's), (address.zip, order_list), orders (month, sale_price) and the indexes of YCSB-JSON's other queries; queries not_bounded`
           : 'couchbase: primary indexes only (indexes=false): every query is a primary scan; queries not_bounded',
     ];
   }
@@ -215,7 +224,7 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
     this.handle.requireQuery('INDEX-BUILD');
     if (!this.caps.management) throw new UnsupportedError('INDEX-BUILD', 'couchbase.management=false: docbench creates no index; create them yourself');
     if (!this.ownCollections) throw new UnsupportedError('INDEX-BUILD', 'no collections of its own');
-    const indexes = indexStatements(this.customersKeyspace, this.ordersKeyspace);
+    const indexes = indexStatements(this.customersKeyspace, this.ordersKeyspace, this.paginationIndex);
     const built: string[] = [];
     for (const [keyspace, collection, list] of [
       [this.customersKeyspace, this.customerCollection, indexes.customers],

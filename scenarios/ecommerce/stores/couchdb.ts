@@ -6,8 +6,12 @@
  * `order:…`), and the manifest is its document `ecommerce:manifest`.
  *
  * Indexes (built after the load, each by a first query, since CouchDB builds an index lazily):
- *   Mango JSON index ["address.country", "_id"]  pagination: equality on the country, then id
- *                                                 order, so skip/limit walk the index in order
+ *   Mango JSON index ["address.country", "_id"]  pagination (paginationindex=country-id, the
+ *                                                 default): equality on the country, then id
+ *                                                 order, so skip/limit walk the index in order;
+ *                                                 ["address.country"] with paginationindex=country
+ *                                                 (Altoros 2022's), on which Mango cannot sort
+ *                                                 by id: the ordered page is then UNSUPPORTED
  *   Mango JSON index ["address.zip"]              the `mango-keys` JOIN's first step
  *   view _design/ecommerce/orders_by_zip          map over customers: for each id in order_list
  *                                                 emit(zip, {_id: order id}), a linked document
@@ -52,7 +56,7 @@ import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { HandleOf } from '../../../src/stores/stores.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
-import type { CustomerKey, EcommerceContext, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type { CustomerKey, EcommerceContext, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, PaginationIndex, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -60,7 +64,12 @@ import { CouchdbSoe, DESIGN, SOE_MANGO, SOE_VARIANTS, SOE_VIEWS, ZIP_INDEX } fro
 
 const JOIN_VIEW = 'orders_by_zip';
 const SALES_VIEW = 'sales_by_zip_month';
-const COUNTRY_INDEX = { ddoc: 'ecommerce-by-country', name: 'by-country' } as const;
+/** The pagination's Mango index (PaginationIndex), named after its fields. */
+function countryIndex(pagination: PaginationIndex): { ddoc: string; name: string; fields: string[] } {
+  return pagination === 'country'
+    ? { ddoc: 'ecommerce-by-country-only', name: 'by-country-only', fields: ['address.country'] }
+    : { ddoc: 'ecommerce-by-country', name: 'by-country', fields: ['address.country', '_id'] };
+}
 const MANIFEST_ID = `${NAMES.prefix}:manifest`;
 /** This dialect's own field on orders (see the header). */
 const ORDER_ZIP = 'customer_zip';
@@ -91,7 +100,7 @@ type Doc = Record<string, unknown> & { _id: string; _rev?: string };
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   ...SOE_VARIANTS,
-  pagination: [{ name: 'mango', description: '_find {address.country} sorted by [address.country, _id] with skip/limit, on the Mango index ["address.country", "_id"] (ordered=false: no sort)' }],
+  pagination: [{ name: 'mango', description: '_find {address.country} sorted by [address.country, _id] with skip/limit on the country index (ordered=false: no sort, as Altoros 2022)' }],
   join: [
     { name: 'view-linked', description: `view ${JOIN_VIEW} (zip -> linked order ids) read with include_docs=true in one request; month filter and SUM in the client` },
     { name: 'mango-keys', description: '_find the zip\'s customers (order_list), then _all_docs {keys} include_docs=true for their orders; month filter and SUM in the client' },
@@ -99,11 +108,11 @@ const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   ],
 };
 
-function layout(indexes: boolean): string[] {
+function layout(indexes: boolean, pagination: PaginationIndex): string[] {
   return [
     'couchdb: one database "ecommerce" for customers and orders (ids customer:…, order:…), as CouchDB recommends; manifest document ecommerce:manifest; orders carry customer_zip for the reduce view',
     indexes
-      ? `couchdb: Mango JSON indexes ["address.country", "_id"], ["address.zip"], [${SOE_MANGO.search.fields.join(', ')}], [${SOE_MANGO.prevZip.fields.join(', ')}]; views ${Object.keys(DESIGN_DOCUMENT.views).join(', ')}; each built by a first query after the load`
+      ? `couchdb: Mango JSON indexes ${JSON.stringify(countryIndex(pagination).fields)} (the pagination's), ["address.zip"], [${SOE_MANGO.search.fields.join(', ')}], [${SOE_MANGO.prevZip.fields.join(', ')}]; views ${Object.keys(DESIGN_DOCUMENT.views).join(', ')}; each built by a first query after the load`
       : `couchdb: no Mango index (indexes=false): _find reads every document, sorted _find is UNSUPPORTED; views ${Object.keys(DESIGN_DOCUMENT.views).join(', ')} built after the load`,
     'couchdb: no server-side join across documents: JOIN month filter and SUM in the client, or from a _sum reduce view; updates carry _rev, conflicts are errors',
   ];
@@ -115,14 +124,16 @@ function withoutRev<T>(doc: Doc): T {
 }
 
 /** The pagination's `_find`: the country's customers in id order (or any order), on the country index when built. */
-function pageQuery(params: PageParams, indexes: boolean): nano.MangoQuery {
+function pageQuery(params: PageParams, indexes: boolean, pagination: PaginationIndex): nano.MangoQuery {
   const ordered = params.ordered !== false;
   if (ordered && !indexes) throw new UnsupportedError('PAGINATION', 'CouchDB sorts a _find only on an index, and indexes=false built none (ordered=false runs the unsorted page)');
+  if (ordered && pagination === 'country') throw new UnsupportedError('PAGINATION', 'CouchDB sorts a _find only on an index holding the sort fields, and this dataset was seeded with paginationindex=country (address.country alone)');
+  const index = countryIndex(pagination);
   return {
     selector: { 'address.country': { $eq: params.country } },
     fields: ['_id'],
     ...(ordered ? { sort: [{ 'address.country': 'asc' as const }, { _id: 'asc' as const }] } : {}),
-    ...(indexes ? { use_index: [COUNTRY_INDEX.ddoc, COUNTRY_INDEX.name] as [string, string] } : {}),
+    ...(indexes ? { use_index: [index.ddoc, index.name] as [string, string] } : {}),
     skip: params.offset,
     limit: params.limit,
   };
@@ -144,6 +155,7 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
   readonly readsOwnWrites = true;
   readonly soe: CouchdbSoe;
   private readonly indexes: boolean;
+  private readonly paginationIndex: PaginationIndex;
   private readonly name: string;
   private readonly db: nano.DocumentScope<Doc>;
 
@@ -152,7 +164,8 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
     context: EcommerceContext,
   ) {
     this.indexes = context.indexes ?? true;
-    this.layout = layout(this.indexes);
+    this.paginationIndex = context.paginationIndex ?? 'country-id';
+    this.layout = layout(this.indexes, this.paginationIndex);
     this.name = couch.databaseName(NAMES.prefix);
     this.db = couch.database<Doc>(NAMES.prefix);
     this.soe = new CouchdbSoe(couch, this.db, this.indexes);
@@ -176,7 +189,7 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
     const built: string[] = [];
     if (this.indexes) {
       const mango = [
-        { fields: ['address.country', '_id'], ...COUNTRY_INDEX },
+        countryIndex(this.paginationIndex),
         { fields: ['address.zip'], ...ZIP_INDEX },
         { ...SOE_MANGO.search, fields: [...SOE_MANGO.search.fields] },
         { ...SOE_MANGO.prevZip, fields: [...SOE_MANGO.prevZip.fields] },
@@ -220,13 +233,13 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
   async pagination(variant: string, params: PageParams): Promise<string[]> {
     checkVariant('pagination', variant);
     if (params.limit <= 0) return [];
-    const response = await this.db.find(pageQuery(params, this.indexes));
+    const response = await this.db.find(pageQuery(params, this.indexes, this.paginationIndex));
     return response.docs.map((d) => d._id);
   }
 
   async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
     checkVariant(request.kind, variant);
-    if (request.kind === 'pagination') return { ...(await this.couch.explainFind(NAMES.prefix, pageQuery(request.params, this.indexes))), indexExpected: this.indexes };
+    if (request.kind === 'pagination') return { ...(await this.couch.explainFind(NAMES.prefix, pageQuery(request.params, this.indexes, this.paginationIndex))), indexExpected: this.indexes };
     if (request.kind !== 'join') return this.soe.explain(request);
     const params = request.params;
     if (variant === 'view-linked') return { ...(await explainView(this.db, DESIGN, JOIN_VIEW, { key: params.zip, include_docs: true })), indexExpected: true };

@@ -49,7 +49,8 @@ export class YcsbTables {
   }
 
   async scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
-    const cols = fields === null ? '*' : `y_id, ${columns(fields)}`;
+    // No field asked for (scankeysonly): the key column alone.
+    const cols = fields === null ? '*' : fields.length === 0 ? 'y_id' : `y_id, ${columns(fields)}`;
     const startBucket = this.bucketOf(startKey);
     const buckets = await this.client.execute(
       this.statement(`buckets ${table}`, () => `SELECT bucket FROM ${this.bucketsTable(table)} WHERE id = 0 AND bucket >= ?`),

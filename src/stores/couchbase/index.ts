@@ -33,7 +33,7 @@
  *           (couchbase2's `couchbase.upsert`), which overwrites an existing document whole.
  *   delete  remove; DocumentNotFound -> NOT_FOUND
  *   insertMany  a batch of concurrent KV writes (the SDK pipelines them on its connections)
- *   scan    SQL++, the statement of the Altoros study (seed 002, table 4.2.2):
+ *   scan    SQL++, the statement of Altoros 2022 (its table 4.2.2):
  *           `SELECT meta().id AS id, … FROM <keyspace> WHERE meta().id >= $1 ORDER BY meta().id LIMIT $2`,
  *           as a prepared statement (adhoc=false, as couchbase2), scan consistency not_bounded
  *           (the SDK's default). It needs a primary index, which prepare() creates. A cluster

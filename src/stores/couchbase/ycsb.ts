@@ -18,13 +18,14 @@ const MAX_CAS_ATTEMPTS = 10;
 export type SkippedSteps = Map<string, string>;
 
 /**
- * The scan statement (seed 002, table 4.2.2), with `$1` = start key and `$2` = count. All fields:
+ * The scan statement (Altoros 2022, table 4.2.2), with `$1` = start key and `$2` = count. All fields:
  * the whole document as `doc` (so a field called `id` cannot clash with the key); chosen fields:
  * one column each.
  */
 export function scanStatement(keyspace: string, fields: readonly string[] | null): string {
-  const projection = fields === null ? 'd AS doc' : fields.map((f) => `d.${identifier(f)}`).join(', ');
-  return `SELECT meta().id AS id, ${projection} FROM ${keyspace} AS d WHERE meta().id >= $1 ORDER BY meta().id LIMIT $2`;
+  const projection = fields === null ? ', d AS doc' : fields.map((f) => `, d.${identifier(f)}`).join('');
+  // No field asked for (scankeysonly): the keys alone, Altoros 2022's `SELECT meta().id …`.
+  return `SELECT meta().id AS id${projection} FROM ${keyspace} AS d WHERE meta().id >= $1 ORDER BY meta().id LIMIT $2`;
 }
 
 /** A subdocument path naming one top-level field (backticks when the name is not a plain identifier). */

@@ -55,7 +55,12 @@ export async function couchdbStats(handle: CouchdbHandle, maxSockets: number): P
   if (used) {
     const { database, info } = used;
     extra['couchdb.database'] = database;
-    if (typeof info.doc_count === 'number') stats.recordCount = info.doc_count;
+    // doc_count counts design documents (a scenario's indexes and views) too: records are the rest.
+    if (typeof info.doc_count === 'number') {
+      const designs = await designDocumentCount(handle, database);
+      stats.recordCount = Math.max(0, info.doc_count - designs);
+      if (designs > 0) extra['couchdb.designDocuments'] = designs;
+    }
     if (typeof info.sizes?.file === 'number') {
       stats.diskBytes = info.sizes.file;
       extra.diskBytesFrom = 'sizes.file';
@@ -87,6 +92,12 @@ async function databaseInfo(handle: CouchdbHandle, database: string): Promise<Da
     if (statusOf(error) === 404) return null; // not prepared yet
     throw error;
   }
+}
+
+/** Design documents in a database: `_all_docs` over the `_design/` id range (ids only). */
+async function designDocumentCount(handle: CouchdbHandle, database: string): Promise<number> {
+  const designs = await handle.server.use(database).list({ startkey: '_design/', endkey: '_design0' });
+  return designs.rows.length;
 }
 
 /**

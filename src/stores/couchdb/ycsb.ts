@@ -50,7 +50,10 @@ export class CouchdbYcsb {
   /** GET /{db}/_all_docs?startkey=…&limit=…&include_docs=true: ids in raw (UTF-8 byte) order. */
   async scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
     if (count <= 0) return [];
-    const result = await this.db(table).list({ startkey: startKey, limit: count, include_docs: true });
+    // No field asked for (scankeysonly): `_all_docs` without the documents, ids only.
+    const keysOnly = fields !== null && fields.length === 0;
+    const result = await this.db(table).list({ startkey: startKey, limit: count, include_docs: !keysOnly });
+    if (keysOnly) return result.rows.map((row) => ({ key: row.id, fields: {} }));
     const records: KeyedRecord[] = [];
     for (const row of result.rows) if (row.doc) records.push({ key: row.id, fields: pickFields(row.doc, fields) });
     return records;

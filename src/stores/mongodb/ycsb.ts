@@ -77,6 +77,8 @@ export class YcsbCollections implements YcsbOperations {
 /** `{field: 1, …}`, or undefined for all fields. */
 function projection(fields: readonly string[] | null): Document | undefined {
   if (fields === null) return undefined;
+  // No field asked for is the key alone (an empty projection would return every field).
+  if (fields.length === 0) return { _id: 1 };
   const p: Document = {};
   for (const f of fields) p[f] = 1;
   return p;

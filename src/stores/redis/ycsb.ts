@@ -30,6 +30,8 @@ export class RedisYcsb implements YcsbOperations {
   async scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
     const keys = (await this.redis.call(['ZRANGEBYLEX', indexKey(table), `[${startKey}`, '+', 'LIMIT', '0', String(count)])) as string[];
     if (keys.length === 0) return [];
+    // No field asked for (scankeysonly): the index holds the keys, no hash is read.
+    if (fields !== null && fields.length === 0) return keys.map((key) => ({ key, fields: {} }));
     const commands = keys.map((key) => (fields === null ? ['HGETALL', recordKey(table, key)] : ['HMGET', recordKey(table, key), ...fields]));
     const replies = await this.redis.pipeline(commands);
     const records: KeyedRecord[] = [];

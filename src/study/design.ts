@@ -1,0 +1,79 @@
+/**
+ * A preset's design beside the run about to be made: the paper's own items (the preset's), then
+ * its stores one by one: which ones docbench runs, which it cannot (a store docbench does not
+ * have yet is left out and said so), and what each one runs on (a local stand-in, a local real
+ * server of another version, or a server the user named). The items that differ are the run's
+ * deviations, printed before it and kept in every result.
+ */
+import { isStoreName, STORES, type StoreEntry } from '../stores/stores.ts';
+import type { TargetInfo } from '../local/target.ts';
+import type { StudyInfo } from '../results/schema.ts';
+import type { UrlSource } from '../cli/store-targets.ts';
+import { differs, type DesignItem, type StudyContext, type StudyPreset } from './preset.ts';
+
+/** The paper's stores docbench can run: a preset's default. */
+export function paperStoresHere(preset: StudyPreset): string[] {
+  return preset.paperStores.map((s) => s.store).filter((s) => isStoreName(s));
+}
+
+/** What docbench's local server for a store is, or undefined when it has none (or cannot say). */
+async function localInfo(store: string): Promise<TargetInfo | undefined> {
+  if (!isStoreName(store)) return undefined;
+  const entry: StoreEntry = STORES[store];
+  if (!entry.localTarget) return undefined;
+  try {
+    return await (await entry.localTarget()).localTarget.info();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where each store of the run is: docbench's local server or a URL from somewhere. */
+export type StoreSource = (store: string) => UrlSource;
+
+/** One item per store: the paper's product beside what this run uses for it. */
+export async function storeItems(preset: StudyPreset, stores: readonly string[], sourceOf: StoreSource): Promise<DesignItem[]> {
+  const items: DesignItem[] = [];
+  for (const paper of preset.paperStores) {
+    const said = `${paper.product} (${paper.where})`;
+    if (!isStoreName(paper.store)) {
+      items.push(differs(`store: ${paper.store}`, said, `not run: docbench has no ${paper.store} store, so this run leaves out one of the paper's ${preset.paperStores.length} stores`));
+    } else if (!stores.includes(paper.store)) {
+      items.push(differs(`store: ${paper.store}`, said, 'not run: --stores left it out'));
+    } else if (sourceOf(paper.store) !== 'local') {
+      const by = { '--url': '--url', '--docker': '--docker (docker/compose.yaml)', config: 'the config file' }[sourceOf(paper.store) as '--url' | '--docker' | 'config'];
+      items.push(differs(`store: ${paper.store}`, said, `the server named by ${by}; its product and version are in every result`));
+    } else {
+      const info = await localInfo(paper.store);
+      const what = info?.product ?? `docbench's local ${paper.store} server`;
+      items.push(
+        differs(
+          `store: ${paper.store}`,
+          said,
+          info?.standIn ? `${what}, docbench's local STAND-IN: its figures say nothing about ${paper.product}` : `${what}, docbench's local server (not the paper's version; one node)`,
+        ),
+      );
+    }
+  }
+  for (const store of stores.filter((s) => !preset.paperStores.some((p) => p.store === s))) {
+    items.push(differs(`store: ${store}`, 'not one of the paper\'s stores', `run as well (--stores)${sourceOf(store) === 'local' ? ", on docbench's local server" : ''}`));
+  }
+  return items;
+}
+
+/** The paper's design beside this run, stores included. */
+export async function studyDesign(preset: StudyPreset, context: StudyContext, sourceOf: StoreSource): Promise<DesignItem[]> {
+  return [...(await storeItems(preset, context.stores, sourceOf)), ...preset.design(context)];
+}
+
+/** What every result of the run keeps: the study and the items that differ. */
+export function studyInfo(preset: StudyPreset, context: StudyContext, design: readonly DesignItem[], step?: string): StudyInfo {
+  return {
+    name: preset.name,
+    title: preset.title,
+    scale: context.scale,
+    ...(context.variant ? { variant: context.variant } : {}),
+    ...(step ? { step } : {}),
+    deviations: design.filter((d) => !d.same).map(({ item, paper, docbench }) => ({ item, paper, docbench })),
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * A study preset: one paper's design as docbench steps, what the paper published, and every way a
+ * run at a given scale differs from the paper, as data. `full` runs the paper's sizes exactly
+ * (or is refused when the machine cannot hold them), `small` keeps the paper's shape on fewer
+ * records, `tiny` is a smoke run; each preset says how its scales scale down.
+ */
+import type { Result } from '../results/schema.ts';
+import type { ChartSpec } from '../report/chart-spec.ts';
+import type { FigureTable } from '../report/html-page.ts';
+import type { ArithmeticCheck, Deviation, PaperStore, PublishedTable } from './paper.ts';
+import type { SweepPlanInput } from './sweep-plan.ts';
+
+export const SCALES = ['tiny', 'small', 'full'] as const;
+export type Scale = (typeof SCALES)[number];
+
+/** What the preset is asked to run: the scale, the stores, and a named variant if any. */
+export interface StudyContext {
+  scale: Scale;
+  stores: readonly string[];
+  variant?: string | undefined;
+}
+
+/** What a scenario step will cost, as the preset that made it knows. */
+export interface StepCost {
+  /** Steps with the same dataset replace each other's data (a reseed); different ones add up. */
+  dataset: string;
+  /** Records a store holds at once for this step, and their size each. */
+  records: number;
+  bytesPerRecord: number;
+  /** Records loaded in all (every size, every store), timed at the assumed load rate. */
+  loaded: number;
+  /** Seconds of timed runs (their caps), all stores. */
+  runSeconds: number;
+  /** Timed runs (one per store, workload and variant). */
+  runs: number;
+}
+
+export type StudyStep =
+  | { kind: 'sweep'; name: string; what: string; plan: SweepPlanInput }
+  /** A docbench command run as its own process (scenario commands), `--out-dir` appended. */
+  | { kind: 'command'; name: string; what: string; args: string[]; cost: StepCost };
+
+/**
+ * One item of the paper's design beside this run: the paper's words with their location, what
+ * docbench does, and whether that is the same. The items that differ are the run's deviations.
+ */
+export interface DesignItem extends Deviation {
+  same: boolean;
+}
+
+/** A named variant of a preset: another reading of the paper, or docbench's own way. */
+export interface PresetVariant {
+  name: string;
+  description: string;
+}
+
+export interface StudyPreset {
+  name: string;
+  title: string;
+  /** The paper, as one cites it. */
+  citation: string;
+  /** The stores the paper ran, in its order, with the products and versions it names. */
+  paperStores: readonly PaperStore[];
+  /** How each scale relates to the paper's sizes. */
+  scales: Readonly<Record<Scale, string>>;
+  variants: readonly PresetVariant[];
+  published: readonly PublishedTable[];
+  checks: readonly ArithmeticCheck[];
+  steps(context: StudyContext): StudyStep[];
+  /** The paper's design item by item beside this run (stores and stand-ins are added by deviations.ts). */
+  design(context: StudyContext): DesignItem[];
+  /** docbench's figures in the paper's shapes. */
+  figures(results: readonly Result[]): FigureTable[];
+  /** Charts in the paper's shapes, where it drew some. */
+  charts?(results: readonly Result[]): ChartSpec[];
+}
+
+export const by = <T>(scale: Scale, values: Record<Scale, T>): T => values[scale];
+
+export function sweepStep(name: string, what: string, stores: readonly string[], plan: Omit<SweepPlanInput, 'stores' | 'reload' | 'extraFiles' | 'overrides'> & Partial<SweepPlanInput>): StudyStep {
+  return { kind: 'sweep', name, what, plan: { stores: [...stores], reload: false, extraFiles: [], overrides: [], ...plan } };
+}
+
+/** A design item where this run does what the paper did. */
+export const same = (item: string, paper: string, docbench: string): DesignItem => ({ item, paper, docbench, same: true });
+/** A design item where it does not. */
+export const differs = (item: string, paper: string, docbench: string): DesignItem => ({ item, paper, docbench, same: false });
+
+/** `values` at this scale, with "as the paper" when they are the paper's (full). */
+export function sizes(scale: Scale, item: string, paper: string, docbench: string): DesignItem {
+  return scale === 'full' ? same(item, paper, docbench) : differs(item, paper, `${docbench} (--scale ${scale}; --scale full runs the paper's)`);
+}
+
+export const list = (values: readonly number[]) => values.map((v) => v.toLocaleString('en-US')).join(' / ');
