@@ -226,6 +226,30 @@ export const resultSchema = z.object({
       outageCalls: count.optional(),
     }),
   ),
+  /**
+   * Every latency row every `status.interval` seconds (measure/operation-series.ts): calls, p50,
+   * p99 and max of each interval, failed calls per operation, and each interval's HDR histogram,
+   * from which the series of several processes or machines merge exactly. Column by column:
+   * entry i of every array is interval i, which ended `t[i]` seconds after the start.
+   */
+  operationSeries: z
+    .object({
+      intervalSeconds: z.number().positive(),
+      t: z.array(z.number().nonnegative()),
+      warmup: z.array(z.boolean()),
+      rows: z.array(
+        z.object({
+          name: z.string(),
+          count: z.array(count),
+          failed: z.array(count).optional(),
+          p50Us: z.array(count),
+          p99Us: z.array(count),
+          maxUs: z.array(count),
+          histograms: z.array(z.string()),
+        }),
+      ),
+    })
+    .optional(),
   notes: z.array(z.string()),
   /** Whether the figures measure the store (absent in files written before verdicts: computed when read). */
   verdict: verdictSchema.optional(),
@@ -241,4 +265,5 @@ export type QueryPlan = z.infer<typeof planSchema>;
 export type Outage = z.infer<typeof outageSchema>;
 export type Faults = z.infer<typeof faultsSchema>;
 export type Verdict = z.infer<typeof verdictSchema>;
+export type OperationSeriesResult = NonNullable<Result['operationSeries']>;
 export type VerdictReason = z.infer<typeof verdictReasonSchema>;
