@@ -4,6 +4,7 @@ import { buildResult } from '../results/build.ts';
 import type { Result } from '../results/schema.ts';
 import { writeResult } from '../results/write.ts';
 import { exportMeasurements } from '../report/ycsb-export.ts';
+import { checkHdrLogPath, writeHdrLogs } from '../report/hdr-logs.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
 import { DEFAULT_PROCESSES, ProcessPool } from '../runner/process-pool.ts';
 import { settingsOf, storeName } from '../stores/stores.ts';
@@ -116,6 +117,7 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
   const faults = withWorkloadBudget(given, p);
   checkDbProperty(p, options.store);
   checkOutPath(p.exportfile, 'exportfile');
+  if (p['hdrhistogram.fileoutput']) checkHdrLogPath(p['hdrhistogram.output.path']);
   const processes = processesFor(options.processes, p);
   const open = await openStore(options.store, options.url, p);
   let pool: ProcessPool | undefined;
@@ -151,6 +153,10 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
     // YCSB's exporter and exportfile decide where the measurements go; the JSON result is --out.
     if (options.print || p.exportfile !== undefined) exportMeasurements(result, p);
     if (options.out) writeResult(options.out, result);
+    if (p['hdrhistogram.fileoutput']) {
+      const logs = writeHdrLogs(result, p['hdrhistogram.output.path']);
+      if (logs.length > 0) process.stderr.write(`HdrHistogram interval logs: ${logs.join(', ')}\n`);
+    }
     if (failure) throw failure;
     const invalid = invalidRunError(result, `${options.store} ${workload.name} ${options.phase}`);
     if (invalid) throw invalid;
