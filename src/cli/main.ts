@@ -11,6 +11,7 @@ import { runEcommercePhase } from './ecommerce-command.ts';
 import { registerReportCommand } from './report-command.ts';
 import { registerScenarioCommands } from './scenario-commands.ts';
 import { registerStudyCommand } from './study-command.ts';
+import { registerCapacityCommand } from './capacity-command.ts';
 import { registerSweepCommand } from './sweep-command.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
@@ -170,6 +171,7 @@ export function buildProgram(): Command {
   registerReportCommand(program);
   registerSweepCommand(program);
   registerStudyCommand(program);
+  registerCapacityCommand(program);
   return program;
 }
 

@@ -172,10 +172,11 @@ export const resultSchema = z.object({
   }),
   /**
    * Present when the run stopped before its end: interrupted (SIGINT, SIGTERM), aborted at the
-   * first failure (`--on-error abort`) or past its error budget (`maxerrorrate`). The figures
-   * cover what was done until then.
+   * first failure (`--on-error abort`), past its error budget (`maxerrorrate`), or a capacity step
+   * stopped once it was certain to miss its budget (`latency-budget`). The figures cover what was
+   * done until then.
    */
-  partial: z.object({ reason: z.enum(['on-error', 'error-budget', 'SIGINT', 'SIGTERM']), detail: z.string() }).optional(),
+  partial: z.object({ reason: z.enum(['on-error', 'error-budget', 'SIGINT', 'SIGTERM', 'latency-budget']), detail: z.string() }).optional(),
   faults: faultsSchema.optional(),
   warmup: z.object({ seconds: z.number().nonnegative(), operations: count }),
   /** The client's own CPU while measuring, so a reader can tell when the harness was the limit. */

@@ -36,6 +36,8 @@ export interface PhaseOutcome {
   processes?: number;
   /** Why the phase stopped; absent or `complete` when it ran to its end. */
   stopReason?: StopReason;
+  /** What stopped it, in words, when its observer did (a capacity step's blown budget). */
+  stopDetail?: string;
   /** The fault policy the phase ran under (recorded in the result). */
   faults?: FaultPolicy;
 }
