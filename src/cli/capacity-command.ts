@@ -14,7 +14,8 @@ import { addTargetOptions, loadConfig, StoreTargets } from './store-targets.ts';
 
 /** Defaults a capacity search starts from (the user's -p come after and win). */
 export const CAPACITY_DEFAULTS = {
-  overrides: ['recordcount=10000'],
+  /** A step lasts seconds, not minutes: its per-operation series is kept every second. */
+  overrides: ['recordcount=10000', 'status.interval=1'],
   /**
    * Workers keeping operations in flight: an open model needs about rate × latency of them, and
    * a Node worker costs nothing while it waits, so many more than a closed run's.
