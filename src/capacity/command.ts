@@ -4,7 +4,8 @@
  * report beside the step results. Interrupted, the steps done are kept and summarised.
  */
 import { basename, join } from 'node:path';
-import { capacityCurves } from '../report/capacity-curves.ts';
+import type { LiveMetrics } from '../metrics/live-metrics.ts';
+import { bracketOf, capacityCurves, type StepJudgment } from '../report/capacity-curves.ts';
 import { renderCapacityTable } from '../report/capacity-table.ts';
 import { renderRunContext } from '../report/comparison-table.ts';
 import { storeLabel } from '../report/groups.ts';
@@ -15,10 +16,26 @@ import { interrupts } from '../runner/interrupts.ts';
 import { runCapacity, type CapacityOptions } from './run-capacity.ts';
 import { capacitySummary, writeCapacitySummary } from './summary.ts';
 
-export function capacityCommand(options: CapacityOptions): Promise<Result[]> {
+/** Each step as live metrics: its rows while it runs, then its verdict and the highest rate held so far. */
+function metricsHooks(metrics: LiveMetrics | undefined): Pick<CapacityOptions, 'observe' | 'onStep'> {
+  if (metrics === undefined) return {};
+  const tried = new Map<string, StepJudgment[]>();
+  const labels = (store: string, workload: string) => ({ store, workload, phase: 'run' as const });
+  return {
+    observe: (store, workload, _step, target) => metrics.start(labels(store, workload), target),
+    onStep: (judgment) => {
+      const r = judgment.result;
+      const steps = [...(tried.get(r.store.name) ?? []), judgment];
+      tried.set(r.store.name, steps);
+      metrics.finish(labels(r.store.name, r.workload.name), judgment.valid ? 'valid' : 'invalid', bracketOf(steps).highestHeld);
+    },
+  };
+}
+
+export function capacityCommand(options: CapacityOptions & { metrics?: LiveMetrics }): Promise<Result[]> {
   return interrupts.holding(async () => {
     const files = new Map<Result, string>();
-    const results = await runCapacity({ ...options, onWritten: (result, path) => files.set(result, basename(path)) });
+    const results = await runCapacity({ ...options, ...metricsHooks(options.metrics), onWritten: (result, path) => files.set(result, basename(path)) });
     if (results.length === 0) return results;
     const curves = capacityCurves(results, storeLabel);
     const table = renderCapacityTable(curves);

@@ -43,7 +43,7 @@ export interface CapacityOptions {
   outDir: string;
   status: boolean;
   /** Watches each step as it runs (live metrics), besides the early stop. */
-  observe?: (store: string, step: number, target: number) => RunObserver | undefined;
+  observe?: (store: string, workload: string, step: number, target: number) => RunObserver | undefined;
   /** Told when a step's result is written (live metrics' verdict). */
   onStep?: (judgment: StepJudgment) => void;
   /** Told where each step's result was written. */
@@ -106,7 +106,7 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
         if (step === 1 || inserts) await freshLoad(open, p, pool, `${label} load]`, options.status);
         const loadBefore = formatLoad();
         const early = new EarlyStop(options.slo, rate * seconds);
-        const other = options.observe?.(store, step, rate);
+        const other = options.observe?.(store, loaded.name, step, rate);
         const observer: RunObserver = {
           second: (rows, recording, control) => {
             other?.second(rows, recording, control);

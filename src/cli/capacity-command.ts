@@ -11,6 +11,7 @@ import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
 import { collect, list, nonNegativeNumber, positiveInteger } from './option-parsers.ts';
 import { addTargetOptions, loadConfig, StoreTargets } from './store-targets.ts';
+import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
 
 /** Defaults a capacity search starts from (the user's -p come after and win). */
 export const CAPACITY_DEFAULTS = {
@@ -30,7 +31,7 @@ export const CAPACITY_DEFAULTS = {
   maxRate: 1_000_000,
 };
 
-interface CapacityFlags {
+interface CapacityFlags extends MetricsFlags {
   stores: string[];
   url?: string[];
   config?: string;
@@ -88,7 +89,8 @@ export function registerCapacityCommand(program: Command): void {
     .option('--max-seconds <s>', `longest measured window of a step (default ${CAPACITY_DEFAULTS.maxSeconds})`, positiveInteger('--max-seconds'), CAPACITY_DEFAULTS.maxSeconds)
     .option('--max-steps <n>', `steps per store at most (default ${CAPACITY_DEFAULTS.maxSteps})`, positiveInteger('--max-steps'), CAPACITY_DEFAULTS.maxSteps)
     .option('--out-dir <dir>', 'where step results, capacity.json, capacity.md and report.html go (default: results/capacity-<timestamp>)')
-    .option('-q, --quiet', 'no status lines on stderr', false)
+    .option('-q, --quiet', 'no status lines on stderr', false);
+  addMetricsOptions(command)
     .action(async (opts: CapacityFlags) => {
       for (const store of opts.stores) storeName(store, '--stores');
       if (opts.stores.length === 0) throw new UsageError('--stores: name at least one store');
@@ -105,7 +107,8 @@ export function registerCapacityCommand(program: Command): void {
       const p = loadWorkload(opts.workload, overrides).properties;
       if (p['measurement.interval'] === 'op') throw new UsageError('measurement.interval=op: the capacity search judges the Intended- latency; use both (the default) or intended');
       if (p.exportfile !== undefined || p['hdrhistogram.fileoutput']) throw new UsageError('exportfile and hdrhistogram.fileoutput name one run\'s output; each capacity step writes its result (with its per-operation series) under --out-dir');
-      await capacityCommand({
+      await withMetrics(opts, (metrics) => capacityCommand({
+        ...(metrics ? { metrics } : {}),
         stores: opts.stores,
         urlOf: (store) => targets.urlOf(store),
         workloadFiles: opts.workload,
@@ -117,6 +120,6 @@ export function registerCapacityCommand(program: Command): void {
         ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
         outDir: opts.outDir ?? join('results', `capacity-${new Date().toISOString().replace(/[:.]/g, '-')}`),
         status: !opts.quiet,
-      });
+      }));
     });
 }
