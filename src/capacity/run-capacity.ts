@@ -26,6 +26,7 @@ import type { WorkloadProperties } from '../workload/properties.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts';
 import { EarlyStop } from './early-stop.ts';
+import { HttpSteps } from './http-steps.ts';
 import { nextRate, stepSeconds, type SearchSettings, type StepLengthSettings, type Tried } from './plan.ts';
 
 export interface CapacityOptions {
@@ -48,6 +49,8 @@ export interface CapacityOptions {
   onStep?: (judgment: StepJudgment) => void;
   /** Told where each step's result was written. */
   onWritten?: (result: Result, path: string) => void;
+  /** End to end: each step a k6 run against `docbench serve` with this many service processes (http-steps.ts). */
+  http?: { serviceWorkers: number };
 }
 
 /** Identifies one search among the results of a folder: when it started. */
@@ -59,7 +62,22 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The step's workload: the user's, at `rate` ops/s, warm-up then `seconds` measured, time-bounded only. */
 function stepWorkload(options: CapacityOptions, rate: number, seconds: number): LoadedWorkload {
-  return loadWorkload([...options.workloadFiles], [...options.overrides, `target=${rate}`, 'operationcount=0', `warmuptime=${options.warmupSeconds}`, `maxexecutiontime=${options.warmupSeconds + seconds}`]);
+  const base = loadWorkload([...options.workloadFiles], [...options.overrides]).properties;
+  // End to end, k6 keeps only the percentiles it is asked for: the judged ones among them.
+  const percentiles = options.http ? [`hdrhistogram.percentiles=${[...new Set([...base['hdrhistogram.percentiles'], ...options.slo.clauses.map((c) => c.percentile)])].sort((a, b) => a - b).join(',')}`] : [];
+  return loadWorkload([...options.workloadFiles], [...options.overrides, ...percentiles, `target=${rate}`, 'operationcount=0', `warmuptime=${options.warmupSeconds}`, `maxexecutiontime=${options.warmupSeconds + seconds}`]);
+}
+
+/** One direct step: the run phase at the step's rate, stopped early once certain to miss. */
+async function directStep(options: CapacityOptions, open: OpenStore, pool: ProcessPool | undefined, loaded: LoadedWorkload, step: number, label: string, observer: RunObserver, early: EarlyStop): Promise<Result> {
+  const store = open.store.name;
+  const p = loaded.properties;
+  const meter = await startServerCostMeter(store, open.local);
+  const outcome = await runTransactionPhase({ store: open.store, workload: new CoreWorkload(p, new Random(p.seed + step)), properties: p, status: options.status, label, observer, ...(pool ? { pool } : {}) });
+  if (early.detail !== undefined) outcome.stopDetail = early.detail;
+  const serverCost = meter?.stop();
+  const built = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: loaded.name, workloadFile: options.workloadFiles.join(' '), properties: p, overrides: [...options.overrides], store: await describeStore(open) });
+  return serverCost ? { ...built, serverCost } : built;
 }
 
 /** Drop, create and load the table (the step's properties: recordcount, threads, record shape). */
@@ -93,8 +111,9 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
     const inserts = p0.insertproportion > 0;
     const open = await openStore(store, options.urlOf(store), p0);
     let pool: ProcessPool | undefined;
+    let http: HttpSteps | undefined;
     try {
-      pool = await openPool(open, store, p0, processesFor(options.processes, p0));
+      if (!options.http) pool = await openPool(open, store, p0, processesFor(options.processes, p0));
       const tried: Tried[] = [];
       for (let step = 1; interrupts.signal === undefined; step++) {
         const rate = nextRate(tried, options.search);
@@ -104,6 +123,9 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
         const p = loaded.properties;
         const label = `[${store} capacity step ${step}: ${rate.toLocaleString('en-US')} ops/s`;
         if (step === 1 || inserts) await freshLoad(open, p, pool, `${label} load]`, options.status);
+        if (options.http && http === undefined) {
+          http = await HttpSteps.start({ store, url: options.urlOf(store) ?? open.url, workloadFiles: options.workloadFiles, overrides: options.overrides, threads: p.threadcount, serviceWorkers: options.http.serviceWorkers, quiet: !options.status });
+        }
         const loadBefore = formatLoad();
         const early = new EarlyStop(options.slo, rate * seconds);
         const other = options.observe?.(store, loaded.name, step, rate);
@@ -113,12 +135,7 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
             early.second(rows, recording, control);
           },
         };
-        const meter = await startServerCostMeter(store, open.local);
-        const outcome = await runTransactionPhase({ store: open.store, workload: new CoreWorkload(p, new Random(p.seed + step)), properties: p, status: options.status, label: `${label}]`, observer, ...(pool ? { pool } : {}) });
-        if (early.detail !== undefined) outcome.stopDetail = early.detail;
-        const serverCost = meter?.stop();
-        const built = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: loaded.name, workloadFile: options.workloadFiles.join(' '), properties: p, overrides: [...options.overrides], store: await describeStore(open) });
-        const result: Result = serverCost ? { ...built, serverCost } : built;
+        const result = http ? await http.step(p, options.warmupSeconds, seconds) : await directStep(options, open, pool, loaded, step, `${label}]`, observer, early);
         Object.assign(result.workload.properties, {
           [CAPACITY.search]: search,
           [CAPACITY.step]: step,
@@ -127,7 +144,7 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
           [CAPACITY.loadAverage]: `${loadBefore} / ${formatLoad()}`,
         });
         result.notes.push(
-          `capacity step ${step}: ${rate.toLocaleString('en-US')} ops/s offered (open model), ${options.warmupSeconds} s warm-up, ${seconds} s measured` +
+          `capacity step ${step}: ${rate.toLocaleString('en-US')} ops/s offered (open model${http ? ", end to end: k6's constant-arrival-rate executor against docbench serve" : ''}), ${options.warmupSeconds} s warm-up, ${seconds} s measured` +
             `${short ? ` (p${percentile} wants ${Math.ceil(100 / ((1 - percentile / 100) * rate))} s at this rate: its estimate rests on fewer than 100 samples beyond it)` : ''}` +
             `; machine load average (1, 5, 15 min) before / after: ${loadBefore} / ${formatLoad()}${inserts ? '; a fresh load before the step (the workload inserts)' : ''}`,
         );
@@ -146,6 +163,7 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
         }
       }
     } finally {
+      await http?.close();
       await pool?.close();
       await closeQuietly(open.store);
     }

@@ -48,6 +48,8 @@ interface CapacityFlags extends MetricsFlags {
   minSeconds: number;
   maxSeconds: number;
   maxSteps: number;
+  http: boolean;
+  serviceWorkers: number;
   outDir?: string;
   quiet: boolean;
 }
@@ -88,6 +90,8 @@ export function registerCapacityCommand(program: Command): void {
     .option('--min-seconds <s>', `shortest measured window of a step (default ${CAPACITY_DEFAULTS.minSeconds})`, positiveInteger('--min-seconds'), CAPACITY_DEFAULTS.minSeconds)
     .option('--max-seconds <s>', `longest measured window of a step (default ${CAPACITY_DEFAULTS.maxSeconds})`, positiveInteger('--max-seconds'), CAPACITY_DEFAULTS.maxSeconds)
     .option('--max-steps <n>', `steps per store at most (default ${CAPACITY_DEFAULTS.maxSteps})`, positiveInteger('--max-steps'), CAPACITY_DEFAULTS.maxSteps)
+    .option('--http', "end to end: each step k6's constant-arrival-rate executor against docbench serve (judged on k6's request durations, dropped iterations counted as failures)", false)
+    .option('--service-workers <n>', 'with --http: service processes (node cluster)', positiveInteger('--service-workers'), 1)
     .option('--out-dir <dir>', 'where step results, capacity.json, capacity.md and report.html go (default: results/capacity-<timestamp>)')
     .option('-q, --quiet', 'no status lines on stderr', false);
   addMetricsOptions(command)
@@ -99,6 +103,7 @@ export function registerCapacityCommand(program: Command): void {
       for (const key of opts.property) {
         if (/^(target|operationcount|maxexecutiontime|warmuptime)=/.test(key)) throw new UsageError(`-p ${key}: the capacity search sets it for each step; use --start, --min-seconds, --max-seconds, --warmup`);
       }
+      if (opts.http && opts.processes !== undefined) throw new UsageError('--processes spreads direct workers; with --http, k6 drives the service: use --service-workers');
       const config = loadConfig(opts.config);
       const targets = StoreTargets.resolve({ url: opts.url, config: opts.config }, opts.stores, config);
       const overrides = [...targets.settings(), ...CAPACITY_DEFAULTS.overrides, ...opts.property, `threadcount=${opts.threads}`];
@@ -120,6 +125,7 @@ export function registerCapacityCommand(program: Command): void {
         ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
         outDir: opts.outDir ?? join('results', `capacity-${new Date().toISOString().replace(/[:.]/g, '-')}`),
         status: !opts.quiet,
+        ...(opts.http ? { http: { serviceWorkers: opts.serviceWorkers } } : {}),
       }));
     });
 }

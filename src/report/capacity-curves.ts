@@ -19,6 +19,8 @@ export const CAPACITY = {
   slo: 'capacity.slo',
   errorBudget: 'capacity.errorbudget',
   loadAverage: 'capacity.loadaverage',
+  /** End to end: iterations k6 dropped (no free VU), counted as failed operations. */
+  dropped: 'capacity.dropped',
 } as const;
 
 /** A step issued at least this share of its target rate, or the client, not the store, fell short. */
@@ -79,13 +81,23 @@ function numberOf(r: Result, key: string): number {
   return typeof v === 'number' ? v : Number(v ?? NaN);
 }
 
-/** The operation kinds a step judges: every `Intended-` row but the failed calls and the checks. */
+/**
+ * The operation kinds a step judges: every `Intended-` row but the failed calls and the checks;
+ * end to end (k6 keeps no `Intended-` row) every operation row.
+ */
 function judgedOperations(r: Result): string[] {
-  return r.operations.map((o) => o.name).filter((n) => n.startsWith('Intended-') && !n.endsWith('-FAILED') && !n.endsWith('VERIFY')).map((n) => n.slice('Intended-'.length));
+  const names = r.operations.filter((o) => o.latency.operations > 0).map((o) => o.name).filter((n) => !n.endsWith('-FAILED') && !n.endsWith('VERIFY'));
+  if (r.mode === 'http') return names.filter((n) => !n.startsWith('Intended-') && n !== 'READ-MODIFY-WRITE');
+  return names.filter((n) => n.startsWith('Intended-')).map((n) => n.slice('Intended-'.length));
+}
+
+/** The row judged for an operation: its `Intended-` row, or end to end k6's own. */
+function judgedRow(r: Result, operation: string): string {
+  return r.mode === 'http' ? operation : `Intended-${operation}`;
 }
 
 function figure(r: Result, operation: string, clause: LatencyClause): JudgedFigure {
-  const row = `Intended-${operation}`;
+  const row = judgedRow(r, operation);
   const valueUs = latencyPercentile([r], row, clause.percentile) ?? 0;
   const samples = rowHistogram([r], row)?.totalCount ?? 0;
   return { row, percentile: clause.percentile, limitUs: clause.limitUs, valueUs, samples, ok: valueUs <= clause.limitUs };
@@ -107,10 +119,13 @@ export function judgeStep(r: Result): StepJudgment {
   const seconds = r.overall.runtimeMs / 1000;
   const failed = r.faults?.failedOperations ?? 0;
   const issued = seconds > 0 ? (r.overall.operations + failed) / seconds : 0;
-  const errorRate = r.faults?.errorRate ?? 0;
+  // End to end, an iteration k6 dropped for want of a free VU is an operation the service did not do.
+  const dropped = r.mode === 'http' ? numberOf(r, CAPACITY.dropped) || 0 : 0;
+  const all = r.overall.operations + failed + dropped;
+  const errorRate = dropped > 0 ? (all > 0 ? (failed + dropped) / all : 0) : (r.faults?.errorRate ?? 0);
   const operations = judgedOperations(r);
   const judged = clauses.flatMap((clause) => operations.filter((op) => clause.operation === undefined || clause.operation === op).map((op) => figure(r, op, clause)));
-  const worst = (p: number) => Math.max(0, ...operations.map((op) => latencyPercentile([r], `Intended-${op}`, p) ?? 0));
+  const worst = (p: number) => Math.max(0, ...operations.map((op) => latencyPercentile([r], judgedRow(r, op), p) ?? 0));
   const valid = isValid(r);
   const stoppedEarly = r.partial?.reason === 'latency-budget';
   const why: string[] = [];
@@ -119,8 +134,8 @@ export function judgeStep(r: Result): StepJudgment {
   else if (r.partial) why.push(`the step did not run to its end: ${r.partial.detail}`);
   for (const j of judged.filter((f) => !f.ok)) why.push(`${j.row} p${j.percentile} ${us(j.valueUs)} > ${us(j.limitUs)}`);
   if (judged.length === 0 && valid) why.push('no operation was measured from its intended start (measurement.interval=op?)');
-  if (errorRate > errorBudget) why.push(`${percentText(errorRate)} of operations failed, over the error budget of ${percentText(errorBudget)}`);
-  if (!stoppedEarly && target > 0 && issued < ISSUED_SHARE * target) why.push(`the client issued ${Math.round(issued)} ops/s of the ${target} asked for (too few workers, or the client's CPU was the limit)`);
+  if (errorRate > errorBudget) why.push(`${percentText(errorRate)} of operations failed${dropped > 0 ? ` (${dropped} iterations k6 dropped among them)` : ''}, over the error budget of ${percentText(errorBudget)}`);
+  if (!stoppedEarly && r.mode !== 'http' && target > 0 && issued < ISSUED_SHARE * target) why.push(`the client issued ${Math.round(issued)} ops/s of the ${target} asked for (too few workers, or the client's CPU was the limit)`);
   return {
     result: r,
     step: numberOf(r, CAPACITY.step),
