@@ -27,6 +27,12 @@ function points(series: Series, row: Row, value: (i: number) => number): { x: nu
   return series.t.flatMap((t, i) => (row.count[i]! > 0 && !series.warmup[i] ? [{ x: t, y: value(i) }] : []));
 }
 
+/** The first interval in which any row recorded a call (the series' length when none did). */
+function firstRecorded(series: Series): number {
+  const first = series.t.findIndex((_, i) => series.rows.some((row) => row.count[i]! > 0 || (row.failed?.[i] ?? 0) > 0));
+  return first < 0 ? series.t.length : first;
+}
+
 /** Seconds interval i lasted. */
 function lengthOf(series: Series, i: number): number {
   return series.t[i]! - (i === 0 ? 0 : series.t[i - 1]!);
@@ -51,8 +57,10 @@ export function operationSeriesCharts(runs: readonly LabelledRun[], title: strin
       latency.push({ label: `${name} p50`, data: points(series, row, (i) => row.p50Us[i]!), hidden: true, ...style });
       latency.push({ label: `${name} max`, data: points(series, row, (i) => row.maxUs[i]!), hidden: true, ...style });
       if (intended) continue;
-      rates.push({ label: `${name} ops/s`, group: name, data: series.t.flatMap((t, i) => (series.warmup[i] ? [] : [{ x: t, y: Math.round((row.count[i]! / lengthOf(series, i)) * 10) / 10 }])) });
-      if ((row.failed ?? []).some((n) => n > 0)) rates.push({ label: `${name} failed/s`, group: name, data: series.t.map((t, i) => ({ x: t, y: Math.round(((row.failed?.[i] ?? 0) / lengthOf(series, i)) * 10) / 10 })), dashed: true });
+      // From the first interval that recorded anything: the intervals before it were warm-up.
+      const shown = (i: number) => i >= firstRecorded(series) && !series.warmup[i];
+      rates.push({ label: `${name} ops/s`, group: name, data: series.t.flatMap((t, i) => (shown(i) ? [{ x: t, y: Math.round((row.count[i]! / lengthOf(series, i)) * 10) / 10 }] : [])) });
+      if ((row.failed ?? []).some((n) => n > 0)) rates.push({ label: `${name} failed/s`, group: name, data: series.t.flatMap((t, i) => (shown(i) ? [{ x: t, y: Math.round(((row.failed?.[i] ?? 0) / lengthOf(series, i)) * 10) / 10 }] : [])), dashed: true });
     }
   }
   const interval = withSeries[0]!.result.operationSeries!.intervalSeconds;
