@@ -62,6 +62,26 @@ describe('docbench capacity', { skip }, () => {
   });
 });
 
+describe('docbench capacity --http (k6 against docbench serve)', { skip }, () => {
+  it('runs each step through k6\'s open model and judges k6\'s request durations, dropped iterations as failures', () => {
+    const out = join(dir, 'http');
+    const run = runDocbench(['capacity', ...common, '--http', '--slo', 'p99<=5s', '--start', '50', '--max-steps', '2', '--out-dir', out], { timeoutMs: 300_000 });
+    assert.equal(run.code, 0, run.stderr);
+    const summary = capacitySummarySchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
+    const redis = summary.stores[0]!;
+    assert.deepEqual(redis.steps.map((s) => s.targetOpsPerSec), [50, 100]);
+    assert.equal(redis.highestHeldOpsPerSec, 100, 'a 5 s budget holds end to end at 100 ops/s');
+    for (const step of redis.steps) {
+      const result = resultSchema.parse(JSON.parse(readFileSync(join(out, step.file), 'utf8')));
+      assert.equal(result.mode, 'http');
+      assert.equal(typeof result.workload.properties['capacity.dropped'], 'number', 'dropped iterations recorded');
+      assert.deepEqual(judgedRows(step), ['READ', 'UPDATE'], "k6's own rows: there is no Intended- row end to end");
+      for (const judged of step.judged) assert.equal(judged.valueUs, latencyPercentile([result], judged.row, judged.percentile), `${judged.row}: k6's percentile as every output shows it`);
+      assert.ok(result.notes.some((n) => n.includes('warmed the service up')));
+    }
+  });
+});
+
 function judgedRows(step: { judged: { row: string }[] }): string[] {
   return [...new Set(step.judged.map((j) => j.row))].sort();
 }
