@@ -4,11 +4,11 @@
  * Kept column by column (one array per figure, the interval ends shared), so a long run stays
  * small in the result file, and with each interval's HDR histogram in the standard encoding, so
  * the series of several processes or client machines merge exactly (results/merge.ts) and the
- * HDR interval logs are written from it (hdr-log.ts). Every percentile is `valueAtPercentile`'s.
+ * HDR interval logs are written from it (report/hdr-logs.ts). Every percentile is `valueAtPercentile`'s.
  */
 import { addEncodedHistogram, encodeHistogram, maxOf, valueAtPercentile, type Histogram } from './histogram.ts';
 import { IntervalRows } from './interval-rows.ts';
-import type { Status } from './status.ts';
+import { isFailure, STATUSES } from './status.ts';
 
 /** One latency row's figures, one entry per interval. */
 export interface OperationSeriesRow {
@@ -35,7 +35,7 @@ export interface OperationSeries {
   rows: OperationSeriesRow[];
 }
 
-const FAILURES: readonly Status[] = ['ERROR', 'TIMEOUT', 'SERVICE_UNAVAILABLE'];
+const FAILURES = STATUSES.filter(isFailure);
 
 /** A row named after an operation (not `Intended-` nor `-FAILED`): where its failures are counted. */
 export function isOperationRow(name: string): boolean {
