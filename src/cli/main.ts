@@ -75,6 +75,7 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
   addMetricsOptions(command)
     .action(async (opts: MetricsFlags & { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; out?: string; onError: OnError; fresh: boolean; quiet: boolean }) => {
       const target = singleTarget(opts, opts.store);
+      if (opts.metricsPort !== undefined && opts.scenario !== 'ycsb') throw new UsageError('--metrics-port: live metrics are served for YCSB workloads (load, run, capacity); not yet for --scenario ecommerce');
       if (opts.scenario === 'ecommerce') {
         await runEcommercePhase({
           phase,
@@ -90,7 +91,6 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
         });
         return;
       }
-      if (opts.metricsPort !== undefined && opts.scenario !== 'ycsb') throw new UsageError('--metrics-port: live metrics are served for YCSB workloads (load, run, capacity); not yet for --scenario ecommerce');
       await withMetrics(opts, (metrics) => runYcsbPhase({
         phase,
         store: opts.store,

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Result } from '../results/schema.ts';
 import { isValid } from '../results/verdict.ts';
 import type { ChartSpec } from './chart-spec.ts';
-import { capacityCurves } from './capacity-curves.ts';
+import { capacityCurves, isCapacityStep } from './capacity-curves.ts';
 import { capacitySection } from './capacity-html.ts';
 import { capacityCharts } from './charts-capacity.ts';
 import { costCharts, percentileCharts, representativeCells } from './charts-latency-cost.ts';
@@ -12,7 +12,6 @@ import { runsOperationSeriesCharts } from './charts-operation-series.ts';
 import { scalingCharts, throughputCharts, timeSeriesCharts } from './charts-throughput.ts';
 import { machineLine, standInLine, versionsLine, whatRanLine } from './context.ts';
 import { cellsOf, distinct, repetitionOf, seriesLabel } from './groups.ts';
-import { isCapacityStep } from './capacity-curves.ts';
 import { CHART_SCRIPT } from './html-script.ts';
 import { escapeHtml, htmlTable, invalidList, notesList, plansTable, runsTable, storesTable } from './html-tables.ts';
 
