@@ -8,7 +8,7 @@ import type { LiveMetrics } from '../metrics/live-metrics.ts';
 import { bracketOf, capacityCurves, type StepJudgment } from '../report/capacity-curves.ts';
 import { renderCapacityTable } from '../report/capacity-table.ts';
 import { renderRunContext } from '../report/comparison-table.ts';
-import { storeLabel } from '../report/groups.ts';
+import { seriesLabel } from '../report/groups.ts';
 import { writeReportBeside } from '../report/report-files.ts';
 import type { Result } from '../results/schema.ts';
 import { writeFileAtomic } from '../results/write.ts';
@@ -37,7 +37,7 @@ export function capacityCommand(options: CapacityOptions & { metrics?: LiveMetri
     const files = new Map<Result, string>();
     const results = await runCapacity({ ...options, ...metricsHooks(options.metrics), onWritten: (result, path) => files.set(result, basename(path)) });
     if (results.length === 0) return results;
-    const curves = capacityCurves(results, storeLabel);
+    const curves = capacityCurves(results, seriesLabel);
     const table = renderCapacityTable(curves);
     const context = renderRunContext(results);
     process.stdout.write(`\n${table}\n${context}`);
