@@ -68,7 +68,8 @@ export interface CompareOptions {
  * YCSB's exporter/exportfile describe one run's output; a comparison writes many runs (YCSB text
  * on stdout, a JSON result each, the table), so one export file would be overwritten by each.
  */
-function refuseSingleRunExport(p: { exporter: string; exportfile?: string | undefined }): void {
+function refuseSingleRunExport(p: { exporter: string; exportfile?: string | undefined; 'hdrhistogram.fileoutput': boolean }): void {
+  if (p['hdrhistogram.fileoutput']) throw new UsageError('hdrhistogram.fileoutput=true: compare runs many workloads, whose logs would overwrite each other; use docbench run for HdrHistogram logs (each result file keeps every row\'s series)');
   if (p.exportfile !== undefined) throw new UsageError(`exportfile=${p.exportfile}: compare writes one result file per run under --out-dir; use docbench run for a single exported run`);
   if (p.exporter !== 'text') throw new UsageError(`exporter: compare prints YCSB text for every run and writes JSON results under --out-dir; use docbench run for the ${p.exporter} exporter`);
 }

@@ -6,16 +6,18 @@ import { STORE_NAMES } from '../stores/stores.ts';
 import { docbenchVersion } from '../version.ts';
 import { COMPARE_DEFAULTS, runComparison } from './compare-command.ts';
 import { storeOfYcsbBinding } from '../workload/properties.ts';
-import { isUserError, USER_ERROR_EXIT_CODE } from './errors.ts';
+import { isUserError, USER_ERROR_EXIT_CODE, UsageError } from './errors.ts';
 import { runEcommercePhase } from './ecommerce-command.ts';
 import { registerReportCommand } from './report-command.ts';
 import { registerScenarioCommands } from './scenario-commands.ts';
 import { registerStudyCommand } from './study-command.ts';
+import { registerCapacityCommand } from './capacity-command.ts';
 import { registerSweepCommand } from './sweep-command.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
 import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
 import { addTargetOptions, singleTarget } from './store-targets.ts';
+import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { parseOnError, type OnError } from '../runner/fault-policy.ts';
 
@@ -69,9 +71,11 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     .option('--out <file>', 'write the JSON result here (atomically)')
     .option('--on-error <mode>', ON_ERROR_HELP, parseOnError, 'continue' as OnError)
     .option('--fresh', 'load only: drop the table first so the load starts clean', false)
-    .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; out?: string; onError: OnError; fresh: boolean; quiet: boolean }) => {
+    .option('-q, --quiet', 'no status lines on stderr', false);
+  addMetricsOptions(command)
+    .action(async (opts: MetricsFlags & { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; out?: string; onError: OnError; fresh: boolean; quiet: boolean }) => {
       const target = singleTarget(opts, opts.store);
+      if (opts.metricsPort !== undefined && opts.scenario !== 'ycsb') throw new UsageError('--metrics-port: live metrics are served for YCSB workloads (load, run, capacity); not yet for --scenario ecommerce');
       if (opts.scenario === 'ecommerce') {
         await runEcommercePhase({
           phase,
@@ -87,7 +91,7 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
         });
         return;
       }
-      await runYcsbPhase({
+      await withMetrics(opts, (metrics) => runYcsbPhase({
         phase,
         store: opts.store,
         ...(target.url !== undefined ? { url: target.url } : {}),
@@ -102,7 +106,8 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
         status: !opts.quiet,
         print: true,
         onError: opts.onError,
-      });
+        ...(metrics ? { metrics } : {}),
+      }));
     });
 }
 
@@ -170,6 +175,7 @@ export function buildProgram(): Command {
   registerReportCommand(program);
   registerSweepCommand(program);
   registerStudyCommand(program);
+  registerCapacityCommand(program);
   return program;
 }
 

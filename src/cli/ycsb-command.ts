@@ -4,6 +4,7 @@ import { buildResult } from '../results/build.ts';
 import type { Result } from '../results/schema.ts';
 import { writeResult } from '../results/write.ts';
 import { exportMeasurements } from '../report/ycsb-export.ts';
+import { checkHdrLogPath, writeHdrLogs } from '../report/hdr-logs.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
 import { DEFAULT_PROCESSES, ProcessPool } from '../runner/process-pool.ts';
 import { settingsOf, storeName } from '../stores/stores.ts';
@@ -18,6 +19,7 @@ import { failedWritesOf, LoadWrites, loadFailure, refuseLoadOverExistingRecords 
 import { faultPolicyOf, withWorkloadBudget, type OnError } from '../runner/fault-policy.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { invalidRunError } from './run-stopped.ts';
+import type { LiveMetrics } from '../metrics/live-metrics.ts';
 import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
 
 export interface YcsbCommandOptions {
@@ -41,6 +43,8 @@ export interface YcsbCommandOptions {
   print: boolean;
   /** `--on-error`: go on counting failures (default), or stop at the first. */
   onError?: OnError;
+  /** Live metrics to feed (`--metrics-port`). */
+  metrics?: LiveMetrics;
 }
 
 /**
@@ -118,7 +122,9 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
   const faults = withWorkloadBudget(given, p);
   checkDbProperty(p, options.store);
   checkOutPath(p.exportfile, 'exportfile');
+  if (p['hdrhistogram.fileoutput']) checkHdrLogPath(p['hdrhistogram.output.path']);
   const processes = processesFor(options.processes, p);
+  const metricsLabels = { store: options.store, workload: workload.name, phase: options.phase };
   const open = await openStore(options.store, options.url, p);
   let pool: ProcessPool | undefined;
   try {
@@ -140,11 +146,12 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
     const writes = new LoadWrites(open.store);
     const phaseStore = options.phase === 'load' && !pool ? writes.store : open.store;
     const label = `[${options.store} ${workload.name} ${options.phase}]`;
-    const phaseOptions = { store: phaseStore, workload: core, properties: p, status: options.status, label, faults, ...(pool ? { pool } : {}) };
+    const observer = options.metrics?.start(metricsLabels);
+    const phaseOptions = { store: phaseStore, workload: core, properties: p, status: options.status, label, faults, ...(pool ? { pool } : {}), ...(observer ? { observer } : {}) };
     const outcome = options.phase === 'load' ? await runLoadPhase(phaseOptions) : await runTransactionPhase(phaseOptions);
     const failure = options.phase === 'load' ? loadFailure(outcome, pool ? failedWritesOf(outcome, p.batchsize) : writes, options.store) : null;
     const storeInfo = await describeStore(open);
-    const result = buildResult(outcome, {
+    const result = withVerdictMetric(options.metrics, metricsLabels, buildResult(outcome, {
       kind: 'ycsb',
       mode: 'direct',
       workloadName: workload.name,
@@ -152,10 +159,14 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
       properties: p,
       overrides: [...options.overrides, ...flagOverrides(options)],
       store: storeInfo,
-    });
+    }));
     // YCSB's exporter and exportfile decide where the measurements go; the JSON result is --out.
     if (options.print || p.exportfile !== undefined) exportMeasurements(result, p);
     if (options.out) writeResult(options.out, result);
+    if (p['hdrhistogram.fileoutput']) {
+      const logs = writeHdrLogs(result, p['hdrhistogram.output.path']);
+      if (logs.length > 0) process.stderr.write(`HdrHistogram interval logs: ${logs.join(', ')}\n`);
+    }
     if (failure) throw failure;
     const invalid = invalidRunError(result, `${options.store} ${workload.name} ${options.phase}`);
     if (invalid) throw invalid;
@@ -164,4 +175,10 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
     await pool?.close();
     await closeQuietly(open.store);
   }
+}
+
+/** The result, its verdict told to the live metrics first (when they are served). */
+function withVerdictMetric(metrics: LiveMetrics | undefined, labels: Parameters<LiveMetrics['finish']>[0], result: Result): Result {
+  metrics?.finish(labels, result.verdict?.status ?? 'valid');
+  return result;
 }

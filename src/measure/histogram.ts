@@ -57,3 +57,25 @@ export function minOf(histogram: Histogram): number {
 }
 
 export type { Histogram };
+
+/**
+ * How many recorded values are at most `value` (each value as HdrHistogram reports it: the top of
+ * its bucket), found by a binary search over ranks with `valueAtPercentile`, so a histogram's
+ * bucket counts (the live metrics' `le` buckets) agree with its percentiles everywhere.
+ */
+export function countAtOrBelow(histogram: Histogram, value: number): number {
+  const n = histogram.totalCount;
+  if (n === 0) return 0;
+  // The value at rank r (1 … n): half a rank below r, so float rounding never lands on r + 1.
+  const at = (rank: number) => valueAtPercentile(histogram, (100 * (rank - 0.5)) / n);
+  if (at(1) > value) return 0;
+  if (at(n) <= value) return n;
+  let low = 1;
+  let high = n;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (at(middle) <= value) low = middle;
+    else high = middle;
+  }
+  return low;
+}

@@ -31,11 +31,22 @@ export class LatencyRecorder {
   private low = COUNTS_LENGTH;
   private high = -1;
   private readonly full: Histogram = newLatencyHistogram();
+  /**
+   * What was drained since the interval was last taken (`takeInterval`), when asked for: the
+   * per-operation time series. It is filled where the counts are drained into `full`, never on
+   * `record`, so it adds nothing to an operation's cost.
+   */
+  private readonly interval: Histogram | undefined;
+
+  constructor(trackInterval = false) {
+    this.interval = trackInterval ? newLatencyHistogram() : undefined;
+  }
 
   /** Record one latency in whole microseconds (≥ 1, as the histograms take them). */
   record(us: number): void {
     if (us >= FAST_LIMIT) {
       this.full.recordValue(us);
+      this.interval?.recordValue(us);
       return;
     }
     const bucket = BUCKET_BASE - Math.clz32(us | SUB_BUCKET_MASK);
@@ -47,16 +58,36 @@ export class LatencyRecorder {
 
   /** The HDR histogram holding everything recorded so far (it may be read, reset or added to). */
   get histogram(): Histogram {
+    this.drain();
+    return this.full;
+  }
+
+  /**
+   * Add what was recorded since the last call into `into` (a histogram of the same layout), and
+   * start the next interval. Only on a recorder made with `trackInterval`.
+   */
+  takeInterval(into: Histogram): void {
+    const interval = this.interval;
+    if (interval === undefined) throw new Error('takeInterval on a LatencyRecorder made without trackInterval');
+    this.drain();
+    if (interval.totalCount === 0) return;
+    into.add(interval);
+    interval.reset();
+  }
+
+  private drain(): void {
     const counts = this.counts;
+    const interval = this.interval;
     for (let index = this.low; index <= this.high; index++) {
       const count = counts[index]!;
       if (count === 0) continue;
-      this.full.recordValueWithCount(valueAtIndex(index), count);
+      const value = valueAtIndex(index);
+      this.full.recordValueWithCount(value, count);
+      interval?.recordValueWithCount(value, count);
       counts[index] = 0;
     }
     this.low = COUNTS_LENGTH;
     this.high = -1;
-    return this.full;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Histogram } from './histogram.ts';
+import { IntervalRows, type EncodedRows } from './interval-rows.ts';
 import { LatencyRecorder } from './latency-recorder.ts';
 import { isOutage, type Status } from './status.ts';
 
@@ -11,7 +12,8 @@ export interface OperationSeries {
 
 /** A latency row: recorded on the hot path, read as an HDR histogram. */
 class Series implements OperationSeries {
-  readonly recorder = new LatencyRecorder();
+  // Its interval feeds the per-operation time series (taken once a second, off the hot path).
+  readonly recorder = new LatencyRecorder(true);
 
   constructor(readonly name: string) {}
 
@@ -89,6 +91,10 @@ export class Measurements {
    */
   private readonly log = new Float64Array(LOG_ENTRIES * 3);
   private logged = 0;
+  /** Status counts already handed to `takeIntervalRows`, per operation: the next take hands over what came since. */
+  private readonly countsTaken = new Map<string, Map<Status, number>>();
+  /** Rows other processes recorded since the last take (a coordinator's; see process-pool.ts). */
+  private readonly absorbedRows = new IntervalRows();
 
   constructor(
     readonly recordServiceTime: boolean,
@@ -219,12 +225,53 @@ export class Measurements {
     if (error !== undefined) addSample(counts, error instanceof Error ? error.message : String(error));
   }
 
+  /**
+   * Add what every row recorded since the last call, and the status counts since then, into
+   * `into`, with what other processes handed over meanwhile (`absorbIntervalRows`). Called once a
+   * second by the status reporter: the per-operation time series, HDR interval logs and live
+   * metrics are read from it, at no cost to an operation.
+   */
+  takeIntervalRows(into: IntervalRows): void {
+    this.fold();
+    for (const [name, series] of this.seriesByName) series.recorder.takeInterval(into.histogramOf(name));
+    for (const [operation, counts] of this.statusesByOperation) {
+      let taken = this.countsTaken.get(operation);
+      if (taken === undefined) {
+        taken = new Map();
+        this.countsTaken.set(operation, taken);
+      }
+      for (const [status, n] of counts.counts) {
+        const before = taken.get(status) ?? 0;
+        if (n > before) into.addCount(operation, status, n - before);
+        taken.set(status, n);
+      }
+    }
+    if (!this.absorbedRows.empty) {
+      into.add(this.absorbedRows);
+      this.absorbedRows.clear();
+    }
+  }
+
+  /** Another process's rows since its last take, to hand over at this one's next take. */
+  absorbIntervalRows(encoded: EncodedRows): void {
+    this.absorbedRows.addEncoded(encoded);
+  }
+
   // ---- merging (measurements of other processes or result files; see results/merge.ts) ----
 
   /** Add another process's counts of one operation, and its error samples (still the first few distinct). */
   addCounts(operation: string, counts: Readonly<Partial<Record<Status, number>>>, errorSamples: readonly string[] = []): void {
     const mine = this.countsOf(operation);
-    for (const [status, n] of Object.entries(counts) as [Status, number][]) mine.counts.set(status, (mine.counts.get(status) ?? 0) + n);
+    // Merged counts were recorded elsewhere, and reach the interval rows from there (absorbIntervalRows).
+    let taken = this.countsTaken.get(operation);
+    if (taken === undefined) {
+      taken = new Map();
+      this.countsTaken.set(operation, taken);
+    }
+    for (const [status, n] of Object.entries(counts) as [Status, number][]) {
+      mine.counts.set(status, (mine.counts.get(status) ?? 0) + n);
+      taken.set(status, (taken.get(status) ?? 0) + n);
+    }
     for (const sample of errorSamples) addSample(mine, sample);
   }
 

@@ -1,5 +1,7 @@
 import { newLatencyHistogram, valueAtPercentile } from './histogram.ts';
+import { IntervalRows } from './interval-rows.ts';
 import type { Measurements } from './measurements.ts';
+import { OperationSeriesBuilder, type OperationSeries } from './operation-series.ts';
 
 export interface TimeSeriesPoint {
   t: number;
@@ -34,6 +36,12 @@ export interface StatusReporterOptions {
   print?: boolean;
   /** Called with each second's point, once sampled (the coordinator checks the error budget there). */
   onSample?: (point: TimeSeriesPoint, totals: { operations: number; failed: number }) => void;
+  /**
+   * Called with each second's latency rows and outcome counts (every process's), while recording
+   * or not: live metrics and the capacity search read the run from here. The rows are emptied
+   * after the call: keep a copy (`IntervalRows.add`), not the object.
+   */
+  onRows?: (second: IntervalRows, recording: boolean) => void;
 }
 
 /**
@@ -56,6 +64,9 @@ export class StatusReporter {
   private readonly write: (text: string) => void;
   private readonly isTTY: boolean;
   private drewInPlace = false;
+  /** Each second's rows, then the status interval's (see operation-series.ts). */
+  private readonly second = new IntervalRows();
+  private readonly operations: OperationSeriesBuilder;
 
   constructor(
     private readonly measurements: Measurements,
@@ -63,6 +74,12 @@ export class StatusReporter {
   ) {
     this.write = options.write ?? ((text) => process.stderr.write(text));
     this.isTTY = options.isTTY ?? Boolean(process.stderr.isTTY);
+    this.operations = new OperationSeriesBuilder(options.intervalSeconds);
+  }
+
+  /** The per-operation series, a point every status interval (undefined before the first). */
+  get operationSeries(): OperationSeries | undefined {
+    return this.operations.series;
   }
 
   start(): void {
@@ -87,6 +104,7 @@ export class StatusReporter {
       await this.options.collect?.();
       this.foldIntoLast();
     }
+    this.operations.finish(this.series.at(-1)!.t);
     if (this.drewInPlace) this.write('\n');
   }
 
@@ -103,6 +121,7 @@ export class StatusReporter {
     const now = performance.now();
     const previousT = this.series.length > 1 ? this.series[this.series.length - 2]!.t : 0;
     const counted = this.takeInterval(now);
+    this.takeRows();
     const operations = last.operations + counted.operations;
     const failed = (last.failed ?? 0) + counted.failed;
     const outageCalls = (last.outageCalls ?? 0) + counted.outageCalls;
@@ -123,6 +142,7 @@ export class StatusReporter {
     const seconds = (now - this.lastTickMs) / 1000;
     const warmup = !this.measurements.recording;
     const { operations, failed, outageCalls, p99Us } = this.takeInterval(now);
+    this.takeRows();
     const point: TimeSeriesPoint = {
       t: round((now - this.startMs) / 1000, 3),
       operations,
@@ -135,8 +155,19 @@ export class StatusReporter {
     };
     this.series.push(point);
     this.ticks++;
+    if (!final && this.ticks % this.options.intervalSeconds === 0) this.operations.close(point.t);
     if (!final && this.options.print !== false && this.ticks % this.options.intervalSeconds === 0) this.printLine(now);
     if (!final) this.options.onSample?.(point, { operations: this.totalOperations, failed: this.totalFailures });
+  }
+
+  /** Every row's calls since the last tick: to the listeners, then into the status interval's point. */
+  private takeRows(): void {
+    const recording = this.measurements.recording;
+    this.measurements.takeIntervalRows(this.second);
+    this.options.onRows?.(this.second, recording);
+    if (!recording) this.operations.markWarmup();
+    this.operations.addSecond(this.second);
+    this.second.clear();
   }
 
   /** What was counted since the last tick, added to the status window and the totals, the interval then emptied. */

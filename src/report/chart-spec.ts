@@ -11,13 +11,19 @@ export interface ChartDataset {
   /** Min–max whiskers of repeated runs, aligned with `data`. */
   ranges?: ([number, number] | null)[];
   dashed?: boolean;
+  /** Datasets of one group share a colour (a row's p99, p50 and max); by default each has its own. */
+  group?: string;
+  /** Drawn only once its legend entry is clicked (a figure a reader may want, not the chart's point). */
+  hidden?: boolean;
+  /** Per point: `crossRot` marks a point that failed its test (a capacity step that did not hold). */
+  pointStyles?: ('circle' | 'crossRot')[];
 }
 
 export interface ChartSpec {
   id: string;
   section: string;
   title: string;
-  /** What ran, where, versions, stand-ins. */
+  /** The chart's caption: what ran, on which stores, which run (the page says the machine and versions once). */
   subtitle: string[];
   type: 'bar' | 'line';
   /** Category labels (bar charts, category lines). */

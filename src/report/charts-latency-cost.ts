@@ -1,7 +1,7 @@
 import type { Result } from '../results/schema.ts';
 import type { ChartDataset, ChartSpec } from './chart-spec.ts';
 import { chartId, settingOf } from './charts-throughput.ts';
-import { contextLines } from './context.ts';
+import { captionOf } from './context.ts';
 import { cellsOf, distinct, spreadOf, type Cell } from './groups.ts';
 import { percentileCurve } from './percentile-curve.ts';
 
@@ -65,7 +65,7 @@ export function percentileCharts(results: readonly Result[], chosen: (cell: Cell
         id: chartId('percentiles'),
         section: 'Latency percentiles',
         title: `${workload} ${row}: latency by percentile${settingOf(these)}`,
-        subtitle: contextLines(these.flatMap((c) => c.runs)),
+        subtitle: captionOf(these.flatMap((c) => c.runs)),
         type: 'line',
         x: { title: 'percentile (log scale of 1/(1−p))', scale: 'logarithmic', format: 'percentile' },
         y: { title: 'latency (log)', scale: 'logarithmic', format: 'latency' },
@@ -120,7 +120,7 @@ export function costCharts(results: readonly Result[], chosen: (cell: Cell) => b
       id: chartId('cost'),
       section: 'Cost',
       title: cost.title,
-      subtitle: contextLines(measured.flatMap((c) => c.runs)),
+      subtitle: captionOf(measured.flatMap((c) => c.runs)),
       type: 'bar',
       labels,
       x: { title: 'workload', scale: 'category' },

@@ -1,6 +1,6 @@
 import type { Result } from '../results/schema.ts';
 import type { ChartDataset, ChartSpec } from './chart-spec.ts';
-import { contextLines } from './context.ts';
+import { captionOf } from './context.ts';
 import { cellsOf, distinct, repetitionOf, throughputOf, type Cell, type Spread } from './groups.ts';
 
 /** A (records, threads) setting: what a sweep varies besides store and workload. */
@@ -66,7 +66,7 @@ export function throughputCharts(results: readonly Result[]): ChartSpec[] {
         id: chartId('throughput'),
         section: phase === 'run' ? 'Throughput' : 'Load',
         title: `${phase === 'run' ? 'Throughput' : 'Load throughput'} per store and workload${setting ? ` (${setting})` : ''}${repeated ? ': median of repetitions, whiskers min–max' : ''}`,
-        subtitle: contextLines(runsOf(these)),
+        subtitle: captionOf(runsOf(these)),
         type: 'bar',
         labels,
         x: { title: phase === 'run' ? 'workload' : 'dataset', scale: 'category' },
@@ -108,7 +108,7 @@ export function scalingCharts(results: readonly Result[]): ChartSpec[] {
           id: chartId(`scaling-${d.name}`),
           section: 'Scaling',
           title: `${workload}: throughput vs ${d.name === 'threads' ? 'client threads' : 'record count'}${fixed ? ` (${fixed})` : ''}`,
-          subtitle: contextLines(runsOf(these)),
+          subtitle: captionOf(runsOf(these)),
           type: 'line',
           x: { title: d.axis, scale: d.scale, format: 'number' },
           y: { title: 'operations per second', scale: 'linear', format: 'number' },
@@ -131,7 +131,7 @@ export function timeSeriesCharts(results: readonly Result[], chosen: (cell: Cell
       id: chartId('timeseries'),
       section: 'Throughput over time',
       title: `${workload}: throughput second by second${settingOf(these)}`,
-      subtitle: contextLines(first),
+      subtitle: captionOf(first),
       type: 'line',
       x: { title: 'seconds since start', scale: 'linear', format: 'seconds' },
       y: { title: 'operations per second', scale: 'linear', format: 'number' },

@@ -1,5 +1,5 @@
 import type { Result } from '../results/schema.ts';
-import { distinct, storeLabel, workloadLabel } from './groups.ts';
+import { distinct, recordsOf, seriesLabel, storeLabel, threadsOf, workloadLabel } from './groups.ts';
 
 /**
  * What every chart and table of a report says about the runs it shows: what ran, where, with
@@ -45,4 +45,28 @@ export function standInLine(results: readonly Result[]): string | undefined {
 /** The lines under a chart's title. */
 export function contextLines(results: readonly Result[]): string[] {
   return [whatRanLine(results), machineLine(results), versionsLine(results), standInLine(results)].filter((l): l is string => l !== undefined);
+}
+
+/**
+ * A chart's own caption: what ran, on which stores, which run (its settings and when). The
+ * machine, the versions and the stand-ins are said once, at the top of the page.
+ */
+export function captionOf(results: readonly Result[]): string[] {
+  const workloads = distinct(results.map(workloadLabel));
+  const stores = distinct(results.map(seriesLabel));
+  const records = distinct(results.map(recordsOf).filter((n): n is number => n !== undefined));
+  const threads = distinct(results.map(threadsOf).filter((n): n is number => n !== undefined));
+  const settings = [records.length === 1 ? `${records[0]!.toLocaleString('en-US')} records` : '', threads.length === 1 ? `${threads[0]} threads` : ''].filter(Boolean).join(', ');
+  const what = `${workloads.length > 4 ? `${workloads.length} workloads` : workloads.join(', ')} on ${stores.length > 4 ? `${stores.length} stores` : stores.join(', ')}`;
+  return [[what, settings, runTimes(results)].filter(Boolean).join(' · ')];
+}
+
+/** When the runs were made, to the minute (UTC): one time, or the first and last. */
+function runTimes(results: readonly Result[]): string {
+  const starts = results.map((r) => r.startedAt).sort();
+  if (starts.length === 0) return '';
+  const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+  const first = minute(starts[0]!);
+  const last = minute(starts[starts.length - 1]!);
+  return first === last ? `run ${first} UTC` : `runs ${first} – ${last.slice(first.slice(0, 10) === last.slice(0, 10) ? 11 : 0)} UTC`;
 }

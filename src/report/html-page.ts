@@ -4,9 +4,14 @@ import { dirname, join } from 'node:path';
 import type { Result, StudyInfo } from '../results/schema.ts';
 import { isValid } from '../results/verdict.ts';
 import type { ChartSpec } from './chart-spec.ts';
+import { capacityCurves, isCapacityStep } from './capacity-curves.ts';
+import { capacitySection } from './capacity-html.ts';
+import { capacityCharts } from './charts-capacity.ts';
 import { costCharts, percentileCharts, representativeCells } from './charts-latency-cost.ts';
+import { runsOperationSeriesCharts } from './charts-operation-series.ts';
 import { scalingCharts, throughputCharts, timeSeriesCharts } from './charts-throughput.ts';
 import { machineLine, standInLine, versionsLine, whatRanLine } from './context.ts';
+import { cellsOf, distinct, repetitionOf, seriesLabel } from './groups.ts';
 import { CHART_SCRIPT } from './html-script.ts';
 import { escapeHtml, htmlTable, invalidList, notesList, plansTable, runsTable, storesTable } from './html-tables.ts';
 
@@ -51,16 +56,39 @@ export function chartLibrarySource(): string {
   return readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
 }
 
-/** Every chart a set of results supports, in the page's order. */
-export function chartsOf(results: readonly Result[]): ChartSpec[] {
+/**
+ * Every chart a set of results supports, in the page's order. A capacity search's steps are runs
+ * of one store at many rates, not repetitions of one cell: they get the capacity charts alone.
+ */
+export function chartsOf(all: readonly Result[]): ChartSpec[] {
+  const results = all.filter((r) => !isCapacityStep(r));
   const chosen = representativeCells(results);
-  return [...throughputCharts(results), ...scalingCharts(results), ...percentileCharts(results, chosen), ...timeSeriesCharts(results, chosen), ...costCharts(results, chosen)];
+  return [
+    ...capacityCharts(all.filter(isCapacityStep), isValid),
+    ...throughputCharts(results),
+    ...scalingCharts(results),
+    ...percentileCharts(results, chosen),
+    ...timeSeriesCharts(results, chosen),
+    ...runsOperationSeriesCharts(firstRunsByWorkload(results, chosen)),
+    ...costCharts(results, chosen),
+  ];
+}
+
+/** The first repetition of each chosen cell's run, by workload: whose series a report draws. */
+function firstRunsByWorkload(results: readonly Result[], chosen: (cell: ReturnType<typeof cellsOf>[number]) => boolean): Map<string, Result[]> {
+  const cells = cellsOf(results.filter((r) => r.phase === 'run' && r.operationSeries !== undefined)).filter(chosen);
+  const out = new Map<string, Result[]>();
+  for (const workload of distinct(cells.map((c) => c.workload))) {
+    out.set(workload, cells.filter((c) => c.workload === workload).map((c) => [...c.runs].sort((a, b) => (repetitionOf(a) ?? 0) - (repetitionOf(b) ?? 0))[0]!));
+  }
+  return out;
 }
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #222; }
 h1 { font-size: 22px; margin-bottom: 4px; } h2 { margin-top: 32px; border-bottom: 1px solid #ddd; }
-.context { color: #444; font-size: 13px; } .standin, .invalid { color: #a00; font-weight: 600; }
+.context { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; font-size: 15px; margin: 12px 0; max-width: 1200px; }
+.context dt { font-weight: 600; } .context dd { margin: 0; } .standin, .invalid { color: #a00; font-weight: 600; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(620px, 1fr)); gap: 16px; }
 .chart { position: relative; height: 400px; border: 1px solid #e3e3e3; border-radius: 6px; padding: 8px; background: #fff; }
 table { border-collapse: collapse; font-size: 12px; margin: 8px 0 16px; } th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; max-width: 480px; overflow-wrap: break-word; }
@@ -79,16 +107,26 @@ export function renderHtmlReport(results: readonly Result[], options: HtmlReport
     .map((f) => `<h3>${escapeHtml(f.title)}</h3><p class="note">${escapeHtml(f.note)}</p>${htmlTable(f.header, f.rows, 1)}`)
     .join('\n');
   const plans = plansTable(results);
+  const capacity = capacitySection(capacityCurves(results.filter(isCapacityStep), seriesLabel));
+  const others = results.filter((r) => !isCapacityStep(r));
+  // The machine, the versions and the stand-ins, once, where a reader starts: no chart repeats them.
+  const context: [string, string][] = [
+    ['What ran', whatRanLine(results).replace(/^what: /, '')],
+    ['Machine', machineLine(results).replace(/^where: /, '')],
+    ['Versions', versionsLine(results).replace(/^versions: /, '')],
+    ['Results', `${results.length} result${results.length === 1 ? '' : 's'}, ${timeRange(results)}`],
+  ];
   const body = [
     `<h1>${escapeHtml(title)}</h1>`,
-    `<div class="context"><div>${escapeHtml(whatRanLine(results))}</div><div>${escapeHtml(machineLine(results))}</div><div>${escapeHtml(versionsLine(results))}</div>`,
-    standIns ? `<div class="standin">${escapeHtml(standIns)}: their figures say nothing about the products they stand in for.</div>` : '',
-    `<div>${results.length} result${results.length === 1 ? '' : 's'}, ${escapeHtml(timeRange(results))}</div></div>`,
+    `<dl class="context">${context.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}`,
+    standIns ? `<dt class="standin">Stand-ins</dt><dd class="standin">${escapeHtml(standIns.replace(/^STAND-INS, not the real products: /, ''))}: not the real products; their figures say nothing about the products they stand in for.</dd>` : '',
+    `</dl>`,
     deviationsSection(options.study ?? studyOf(results)),
     invalid ? `<h2>Invalid runs</h2>${invalid}` : '',
     figures ? `<h2>Figures</h2>${figures}` : '',
+    capacity ? `<h2>Capacity</h2>${capacity}` : '',
     ...sections.map((section) => `<h2>${escapeHtml(section)}</h2><div class="charts">${charts.filter((c) => c.section === section).map((c) => `<div class="chart"><canvas id="${c.id}" role="img" aria-label="${escapeHtml(c.title)}"></canvas></div>`).join('\n')}</div>`),
-    `<h2>Runs</h2><p class="note">Repeated runs show the median and [min–max]; latency percentiles come from the runs' HDR histograms added together.</p>${runsTable(results)}`,
+    others.length > 0 ? `<h2>Runs</h2><p class="note">Repeated runs show the median and [min–max]; latency percentiles come from the runs' HDR histograms added together.</p>${runsTable(others)}` : '',
     plans ? `<h2>Query plans</h2>${plans}` : '',
     `<h2>Stores</h2>${storesTable(results)}`,
     `<h2>Notes</h2>${notesList(results)}`,

@@ -18,7 +18,7 @@ export const CHART_SCRIPT = String.raw`
   var formats = {
     number: function (v) { return Number(v).toLocaleString('en-US', { maximumFractionDigits: 1 }); },
     percent: function (v) { return Number(v).toLocaleString('en-US', { maximumFractionDigits: 1 }) + '%'; },
-    seconds: function (v) { return v + ' s'; },
+    seconds: function (v) { return Number(Number(v).toPrecision(6)) + ' s'; },
     latency: function (v) { var d = Math.log10(v); return Math.abs(d - Math.round(d)) < 1e-9 || Math.abs(Math.log10(v / 2) - Math.round(Math.log10(v / 2))) < 1e-9 || Math.abs(Math.log10(v / 5) - Math.round(Math.log10(v / 5))) < 1e-9 ? latency(v) : ''; },
     // x = 1/(1-p): label the decades (90%, 99%, 99.9% …) and 50%.
     percentile: function (v) {
@@ -71,10 +71,14 @@ export const CHART_SCRIPT = String.raw`
   var drawn = 0;
   specs.forEach(function (spec) {
     var canvas = document.getElementById(spec.id);
+    var groups = [];
     var datasets = spec.datasets.map(function (d, i) {
-      var color = palette[i % palette.length];
+      var slot = i;
+      if (d.group !== undefined) { slot = groups.indexOf(d.group); if (slot < 0) { groups.push(d.group); slot = groups.length - 1; } }
+      var color = palette[slot % palette.length];
       return { label: d.label, data: d.data, ranges: d.ranges, borderColor: color, backgroundColor: spec.type === 'bar' ? color + 'cc' : color,
-        borderDash: d.dashed ? [6, 4] : undefined, pointRadius: spec.type === 'line' ? 2 : undefined, borderWidth: spec.type === 'line' ? 2 : 1, spanGaps: true };
+        borderDash: d.dashed ? [6, 4] : undefined, pointRadius: spec.type === 'line' ? (d.pointStyles ? 5 : 2) : undefined, borderWidth: spec.type === 'line' ? 2 : 1, spanGaps: true,
+        hidden: d.hidden === true, pointStyle: d.pointStyles || undefined };
     });
     new Chart(canvas, {
       type: spec.type,
@@ -86,7 +90,7 @@ export const CHART_SCRIPT = String.raw`
         parsing: spec.labels ? undefined : { xAxisKey: 'x', yAxisKey: 'y' },
         plugins: {
           title: { display: true, text: spec.title, font: { size: 14 } },
-          subtitle: { display: true, text: spec.subtitle, font: { size: 10 }, color: '#555', padding: { bottom: 8 } },
+          subtitle: { display: true, text: spec.subtitle, font: { size: 12 }, color: '#333', padding: { bottom: 8 } },
           legend: { position: 'bottom' },
           // The exact figure the tables print (µs), at the exact percentile of the point.
           tooltip: { callbacks: spec.y.format === 'latency' ? { label: function (c) { return c.dataset.label + ': ' + Math.round(c.parsed.y).toLocaleString('en-US') + ' µs at p' + Number((100 - 100 / c.parsed.x).toFixed(6)).toLocaleString('en-US', { maximumFractionDigits: 6 }); } } : {} }

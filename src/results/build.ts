@@ -68,6 +68,7 @@ export function buildResult(outcome: PhaseOutcome, context: ResultContext): Resu
     returns: totalReturns(m),
     operations: operationRows(m, percentilesOf(p)),
     timeSeries: outcome.timeSeries.map((point) => ({ ...point, opsPerSec: round3(point.opsPerSec) })),
+    ...(outcome.operationSeries ? { operationSeries: outcome.operationSeries } : {}),
     // Why the result is partial comes first; a phase's own verdict (a failed load) next, then the failures.
     notes: [...faultNotes(partial, undefined), ...outcome.notes, ...faultNotes(undefined, faults), ...saturationNotes(outcome)],
   };

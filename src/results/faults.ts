@@ -97,6 +97,7 @@ export function partialOf(outcome: PhaseOutcome, faults: Faults | undefined): Re
     SIGTERM: `interrupted by SIGTERM ${when}`,
     'on-error': `aborted at the first failed operation (--on-error abort) ${when}`,
     'error-budget': `stopped ${when}: ${percent(faults?.errorRate ?? 0)} of operations failed, over the error budget (maxerrorrate=${faults?.maxErrorRate ?? '?'})`,
+    'latency-budget': `stopped early ${when}: ${outcome.stopDetail ?? 'the step was already certain to miss its budget'}`,
   }[reason];
   return { reason, detail };
 }

@@ -10,6 +10,7 @@ import { addEncodedHistogram } from '../measure/histogram.ts';
 import { Measurements } from '../measure/measurements.ts';
 import type { PhaseOutcome } from '../runner/phases.ts';
 import { isFaultNote } from './faults.ts';
+import { mergeOperationSeries } from './merge-operation-series.ts';
 import { buildResult } from './build.ts';
 import { RESULT_SCHEMA_VERSION, type OperationResult, type Result } from './schema.ts';
 
@@ -104,6 +105,7 @@ export function mergeResults(results: readonly Result[]): Result {
     endedAt: new Date(Math.max(...results.map((r) => Date.parse(r.endedAt)))),
     runtimeMs: results.length > 1 ? commonEnd - commonStart : first.overall.runtimeMs,
     timeSeries: mergeTimeSeries(results),
+    ...optionalSeries(mergeOperationSeries(results)),
     cpu: { userMs: sum((r) => r.clientCpu.userMs), systemMs: sum((r) => r.clientCpu.systemMs), ...(busy.length > 0 ? { eventLoopBusyPercent: busy } : {}) },
     recordsLoaded: 0,
     // Failure notes are made again from the merged counts.
@@ -129,8 +131,24 @@ export function mergeResults(results: readonly Result[]): Result {
     notes: [
       ...merged.notes,
       `merged from ${results.length} results (client machines: ${machines.join('; ')}): histograms and counts added exactly, throughput summed over the common window, time-series p99 is the largest of the clients' (an upper bound)`,
+      ...seriesNote(results, outcome.operationSeries !== undefined),
     ],
   };
+}
+
+function optionalSeries(series: ReturnType<typeof mergeOperationSeries>): { operationSeries?: NonNullable<ReturnType<typeof mergeOperationSeries>> } {
+  return series ? { operationSeries: series } : {};
+}
+
+/** What a reader of the merged per-operation series must know. */
+function seriesNote(results: readonly Result[], merged: boolean): string[] {
+  const withSeries = results.filter((r) => r.operationSeries !== undefined).length;
+  if (withSeries === 0) return [];
+  if (!merged) return ['the per-operation series were not merged: the results used different status.interval values'];
+  const missing = results.length - withSeries;
+  return [
+    `per-operation series: each point's HDR histograms added exactly over the clients, points placed by the wall-clock interval they ended in${missing > 0 ? `; ${missing} result(s) had no series and are not in it` : ''}`,
+  ];
 }
 
 /** The busiest machine's CPU figures: the one that says most about the run's conditions. */

@@ -197,10 +197,11 @@ export const resultSchema = z.object({
   }),
   /**
    * Present when the run stopped before its end: interrupted (SIGINT, SIGTERM), aborted at the
-   * first failure (`--on-error abort`) or past its error budget (`maxerrorrate`). The figures
-   * cover what was done until then.
+   * first failure (`--on-error abort`), past its error budget (`maxerrorrate`), or a capacity step
+   * stopped once it was certain to miss its budget (`latency-budget`). The figures cover what was
+   * done until then.
    */
-  partial: z.object({ reason: z.enum(['on-error', 'error-budget', 'SIGINT', 'SIGTERM']), detail: z.string() }).optional(),
+  partial: z.object({ reason: z.enum(['on-error', 'error-budget', 'SIGINT', 'SIGTERM', 'latency-budget']), detail: z.string() }).optional(),
   faults: faultsSchema.optional(),
   warmup: z.object({ seconds: z.number().nonnegative(), operations: count }),
   /** The client's own CPU while measuring, so a reader can tell when the harness was the limit. */
@@ -251,6 +252,30 @@ export const resultSchema = z.object({
       outageCalls: count.optional(),
     }),
   ),
+  /**
+   * Every latency row every `status.interval` seconds (measure/operation-series.ts): calls, p50,
+   * p99 and max of each interval, failed calls per operation, and each interval's HDR histogram,
+   * from which the series of several processes or machines merge exactly. Column by column:
+   * entry i of every array is interval i, which ended `t[i]` seconds after the start.
+   */
+  operationSeries: z
+    .object({
+      intervalSeconds: z.number().positive(),
+      t: z.array(z.number().nonnegative()),
+      warmup: z.array(z.boolean()),
+      rows: z.array(
+        z.object({
+          name: z.string(),
+          count: z.array(count),
+          failed: z.array(count).optional(),
+          p50Us: z.array(count),
+          p99Us: z.array(count),
+          maxUs: z.array(count),
+          histograms: z.array(z.string()),
+        }),
+      ),
+    })
+    .optional(),
   notes: z.array(z.string()),
   /** Whether the figures measure the store (absent in files written before verdicts: computed when read). */
   verdict: verdictSchema.optional(),
@@ -270,4 +295,5 @@ export type Deviation = z.infer<typeof deviationSchema>;
 export type StudyInfo = z.infer<typeof studySchema>;
 export type Faults = z.infer<typeof faultsSchema>;
 export type Verdict = z.infer<typeof verdictSchema>;
+export type OperationSeriesResult = NonNullable<Result['operationSeries']>;
 export type VerdictReason = z.infer<typeof verdictReasonSchema>;

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import { Measurements } from '../measure/measurements.ts';
+import type { OperationSeries } from '../measure/operation-series.ts';
 import type { TimeSeriesPoint } from '../measure/status-reporter.ts';
 import { canInsertMany, type KeyedRecord, type Store } from '../stores/store.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
@@ -11,7 +12,7 @@ import type { StopReason } from './run-control.ts';
 import type { ProcessPool } from './process-pool.ts';
 import type { ThreadContext } from './process-protocol.ts';
 import { EventLoopMeter } from './cpu-meter.ts';
-import { coordinate, loopSettings, OUTAGE_PAUSE_MS, runWorkerLoop, RunControl, type ScheduleSettings, type WorkerEngine } from './schedule.ts';
+import { coordinate, loopSettings, OUTAGE_PAUSE_MS, runWorkerLoop, RunControl, type RunObserver, type ScheduleSettings, type WorkerEngine } from './schedule.ts';
 import { SharedCounters } from './shared-counters.ts';
 import { TimedStore } from './timed-store.ts';
 import { doTransaction } from './transactions.ts';
@@ -25,6 +26,8 @@ export interface PhaseOutcome {
   /** Measured window (after warm-up) in ms. */
   runtimeMs: number;
   timeSeries: TimeSeriesPoint[];
+  /** Each latency row every status interval. */
+  operationSeries?: OperationSeries;
   cpu: CpuSpent;
   /** Records written by the load phase (OVERALL counts records, not batches). */
   recordsLoaded: number;
@@ -33,6 +36,8 @@ export interface PhaseOutcome {
   processes?: number;
   /** Why the phase stopped; absent or `complete` when it ran to its end. */
   stopReason?: StopReason;
+  /** What stopped it, in words, when its observer did (a capacity step's blown budget). */
+  stopDetail?: string;
   /** The fault policy the phase ran under (recorded in the result). */
   faults?: FaultPolicy;
 }
@@ -49,6 +54,8 @@ export interface PhaseOptions {
   pool?: ProcessPool;
   /** What failed operations do to the run (default: counted, the run goes on). */
   faults?: FaultPolicy;
+  /** Watches the run second by second (live metrics, the capacity search). */
+  observer?: RunObserver;
 }
 
 /** The latency rows a phase records: service time for a load; YCSB's `measurement.interval` for a run. */
@@ -112,7 +119,7 @@ async function runPhase(phase: 'load' | 'run', options: PhaseOptions): Promise<P
     engine = pool.engine({ module: import.meta.url, body: 'ycsbThread', spec, threadcount: p.threadcount, measurements });
   }
   const faults = options.faults;
-  const run = await coordinate({ measurements, settings, status: options.status, label: options.label, control: new RunControl(), engine, ...(faults ? { faults } : {}) });
+  const run = await coordinate({ measurements, settings, status: options.status, label: options.label, control: new RunControl(), engine, ...(faults ? { faults } : {}), ...(options.observer ? { observer: options.observer } : {}) });
   const processes = pool?.processes ?? 1;
   if (processes > 1) run.notes.push(`the ${p.threadcount} workers ran in ${processes} processes (worker threads), each with its own connections; their measurements are merged exactly`);
   return { phase, measurements, ...run, recordsLoaded: 0, processes, ...(faults ? { faults } : {}) };

@@ -234,6 +234,7 @@ export class ProcessPool {
           m.intervalFailures += reply.failures;
           m.intervalOutageCalls += reply.outageCalls;
           if (reply.histogram !== undefined) addEncodedHistogram(m.interval, reply.histogram);
+          m.absorbIntervalRows(reply.rows);
         }
       },
     };

@@ -8,6 +8,7 @@
  *   worker -> main: ready (connected), prepared, sampled, call (to a main-thread handler),
  *                   done (the thread's rows, to merge), failed, closed
  */
+import type { EncodedRows } from '../measure/interval-rows.ts';
 import type { OperationResult } from '../results/schema.ts';
 import type { Measurements } from '../measure/measurements.ts';
 import type { Store } from '../stores/store.ts';
@@ -53,7 +54,7 @@ export type MainToWorker =
 export type WorkerToMain =
   | { type: 'ready' }
   | { type: 'prepared' }
-  | { type: 'sampled'; id: number; operations: number; failures: number; outageCalls: number; histogram?: string }
+  | { type: 'sampled'; id: number; operations: number; failures: number; outageCalls: number; histogram?: string; rows: EncodedRows }
   | { type: 'call'; id: number; method: string; payload: unknown }
   | { type: 'done'; rows: OperationResult[]; measuredOperations: number; failedOperations: number; warmupOperations: number; abandonedOperations: number; busyPercent?: number }
   | { type: 'failed'; error: ThreadError }

@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { isUserError } from '../common/user-error.ts';
 import { encodeHistogram } from '../measure/histogram.ts';
+import { IntervalRows } from '../measure/interval-rows.ts';
 import { Measurements } from '../measure/measurements.ts';
 import { operationRows } from '../results/build.ts';
 import { settingsOf, storeFactory, storeName } from '../stores/stores.ts';
@@ -65,9 +66,15 @@ async function go(startMs: number): Promise<void> {
   });
 }
 
+/** This thread's rows since the last sample (kept to be filled again). */
+const rows = new IntervalRows();
+
 /** The status-interval counts since the last sample, handed over and reset. */
 function sample(id: number): void {
   const m = measurements;
+  m?.takeIntervalRows(rows);
+  const encodedRows = rows.encode();
+  rows.clear();
   const operations = m?.intervalOperations ?? 0;
   const failures = m?.intervalFailures ?? 0;
   const outageCalls = m?.intervalOutageCalls ?? 0;
@@ -78,7 +85,7 @@ function sample(id: number): void {
     m.intervalFailures = 0;
     m.intervalOutageCalls = 0;
   }
-  send({ type: 'sampled', id, operations, failures, outageCalls, ...(histogram !== undefined ? { histogram } : {}) });
+  send({ type: 'sampled', id, operations, failures, outageCalls, ...(histogram !== undefined ? { histogram } : {}), rows: encodedRows });
 }
 
 port.on('message', (message: MainToWorker) => {

@@ -15,7 +15,9 @@
  * event loop (`runScheduled`) or in worker threads (`process-pool.ts`).
  */
 import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
+import type { IntervalRows } from '../measure/interval-rows.ts';
 import type { Measurements } from '../measure/measurements.ts';
+import type { OperationSeries } from '../measure/operation-series.ts';
 import { StatusReporter, type TimeSeriesPoint } from '../measure/status-reporter.ts';
 import { CpuMeter, EventLoopMeter, type CpuSpent } from './cpu-meter.ts';
 import { DEFAULT_FAULT_POLICY, overBudget, type FaultPolicy } from './fault-policy.ts';
@@ -96,6 +98,8 @@ export interface ScheduledRun {
   /** Measured window (after warm-up) in ms; 0 when the run ended during warm-up. */
   runtimeMs: number;
   timeSeries: TimeSeriesPoint[];
+  /** Each latency row every status interval (undefined when the run closed no interval). */
+  operationSeries?: OperationSeries;
   cpu: CpuSpent;
   /** What a reader must know about the window (warm-up). */
   notes: string[];
@@ -246,6 +250,14 @@ export interface CoordinateOptions {
   engine: WorkerEngine;
   /** What failed operations do to the run (default: counted, the run goes on). */
   faults?: FaultPolicy;
+  /** Watches the run second by second (live metrics, the capacity search's early stop). */
+  observer?: RunObserver;
+}
+
+/** What watches a run as it goes: each second's rows, with the run's control to stop it. */
+export interface RunObserver {
+  /** Each second's latency rows and outcome counts, every process's (emptied after the call). */
+  second(rows: IntervalRows, recording: boolean, control: RunControl): void;
 }
 
 /**
@@ -267,6 +279,7 @@ export async function coordinate(options: CoordinateOptions): Promise<ScheduledR
     onSample: (_point, totals) => {
       if (overBudget(faults, totals.failed, totals.operations)) control.stop('error-budget');
     },
+    ...(options.observer ? { onRows: (rows: IntervalRows, recording: boolean) => options.observer!.second(rows, recording, control) } : {}),
   });
 
   if (s.warmuptime > 0) control.stopRecording();
@@ -318,6 +331,7 @@ export async function coordinate(options: CoordinateOptions): Promise<ScheduledR
     endedAt: new Date(),
     runtimeMs: measurements.recording ? endMs - measureStartMs : 0,
     timeSeries: reporter.series,
+    ...(reporter.operationSeries ? { operationSeries: reporter.operationSeries } : {}),
     cpu,
     notes,
   };

@@ -201,6 +201,13 @@ export const workloadPropertiesSchema = z
         return z.NEVER;
       })
       .default('hdrhistogram'),
+    /**
+     * YCSB's HdrHistogram interval logs: one file per latency row, `<hdrhistogram.output.path><ROW>.hdr`,
+     * an interval histogram every `status.interval` seconds (report/hdr-logs.ts).
+     */
+    'hdrhistogram.fileoutput': boolString.default(false),
+    /** Prefix of the log files (a folder ends with `/`), as in YCSB: empty writes them in the working folder. */
+    'hdrhistogram.output.path': z.string().default(''),
     /** YCSB's JVM statistics (heap, threads): no meaning for a Node client; accepted and recorded. */
     'measurement.trackjvm': boolString.default(false),
 
@@ -239,8 +246,6 @@ const UNSUPPORTED_YCSB_KEYS: Record<string, { accepted?: string; instead: string
   'measurement.raw.output_file': { instead: 'it belongs to measurementtype=raw, which docbench does not support (it records HDR histograms)' },
   'measurement.raw.no_summary': { instead: 'it belongs to measurementtype=raw, which docbench does not support (it records HDR histograms)' },
   'histogram.buckets': { instead: 'it belongs to measurementtype=histogram, which docbench does not support; pick the percentiles printed with hdrhistogram.percentiles' },
-  'hdrhistogram.fileoutput': { accepted: 'false', instead: 'docbench writes no HdrHistogram log files; the result file (--out) holds every operation\'s latency summary' },
-  'hdrhistogram.output.path': { instead: 'it belongs to hdrhistogram.fileoutput=true, which docbench does not support; the result file (--out) holds every operation\'s latency summary' },
   'timeseries.granularity': { instead: 'it belongs to measurementtype=timeseries; docbench always records a one-second time series in the result file (--out, `timeSeries`)' },
   fieldlengthhistogram: { instead: 'fieldlengthdistribution=histogram is not supported; use constant, uniform or zipfian with fieldlength and minfieldlength' },
   core_workload_insertion_retry_limit: { accepted: '0', instead: 'docbench does not retry failed inserts: each one is counted (INSERT-FAILED, Return=ERROR) so the failure shows; set 0 or remove it' },

@@ -131,6 +131,17 @@ const CLI_CASES: CliCase[] = [
   { name: 'compare: its one store unreachable', argv: ['compare', '--stores', 'redis', '--url', `redis://${DEAD}`, '--workloads', 'a', '--out-dir', join(dir, 'cmp')], expect: /^docbench: cannot reach redis at redis:\/\/127\.0\.0\.1:1: nothing listens/ },
   { name: '--url for a store that is not run', argv: ['compare', '--stores', 'basic', '--url', `mongodb=mongodb://${DEAD}`, '--out-dir', join(dir, 'cmp')], expect: /mongodb/ },
 
+  // ---- capacity and live metrics ----
+  { name: 'capacity: a budget without <=', argv: ['capacity', '--stores', 'basic', '-P', 'workloada', '--slo', 'p99<5ms', '--out-dir', join(dir, 'cmp')], expect: /--slo.*expected a latency budget such as "p99<=5ms".*got "p99<5ms"/ },
+  { name: 'capacity: a budget without a unit', argv: ['capacity', '--stores', 'basic', '-P', 'workloada', '--slo', 'p99<=5', '--out-dir', join(dir, 'cmp')], expect: /--slo.*a time in us, ms or s/ },
+  { name: 'capacity: no budget', argv: ['capacity', '--stores', 'basic', '-P', 'workloada', '--out-dir', join(dir, 'cmp')], expect: /--slo/ },
+  { name: 'capacity: an error budget over 100%', argv: ['capacity', '--stores', 'basic', '-P', 'workloada', '--slo', 'p99<=5ms', '--error-budget', '150%', '--out-dir', join(dir, 'cmp')], expect: /--error-budget: expected the share of operations that may fail/ },
+  { name: 'capacity: a step setting given as a property', argv: ['capacity', '--stores', 'basic', '-P', 'workloada', '--slo', 'p99<=5ms', '-p', 'target=500', '--out-dir', join(dir, 'cmp')], expect: /-p target=500: the capacity search sets it for each step; use --start/ },
+  { name: 'capacity: an unknown store', argv: ['capacity', '--stores', 'redis,oracle', '-P', 'workloada', '--slo', 'p99<=5ms', '--out-dir', join(dir, 'cmp')], expect: /oracle/ },
+  { name: 'capacity: --min-seconds over --max-seconds', argv: ['capacity', '--stores', 'basic', '-P', 'workloada', '--slo', 'p99<=5ms', '--min-seconds', '30', '--max-seconds', '10', '--out-dir', join(dir, 'cmp')], expect: /--min-seconds \(30\) exceeds --max-seconds \(10\)/ },
+  { name: '--metrics-port out of range', argv: run('--metrics-port', '70000'), expect: /--metrics-port expects a port number from 0 to 65535/ },
+  { name: 'hdrhistogram.fileoutput on a comparison', argv: ['compare', '--stores', 'basic', '--workloads', 'a', '-p', 'hdrhistogram.fileoutput=true', '--out-dir', join(dir, 'cmp')], expect: /hdrhistogram\.fileoutput=true: compare runs many workloads/ },
+
   // ---- config files (files docbench reads) ----
   { name: 'config: not JSON', argv: ['compare', '--config', file('broken.json', '{ "stores": '), '--out-dir', join(dir, 'cmp')], expect: /broken\.json/ },
   { name: 'config: an unknown store', argv: ['compare', '--config', file('unknown.json', '{"stores": {"oracle": {}}}'), '--out-dir', join(dir, 'cmp')], expect: /unknown\.json.*oracle|oracle.*unknown\.json/ },

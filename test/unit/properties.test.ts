@@ -166,8 +166,6 @@ describe("YCSB's Client and measurement keys: implemented, or refused with what 
     ['measurement.raw.output_file', 'raw.txt', /belongs to measurementtype=raw/],
     ['measurement.raw.no_summary', 'true', /belongs to measurementtype=raw/],
     ['histogram.buckets', '1000', /belongs to measurementtype=histogram.*hdrhistogram\.percentiles/],
-    ['hdrhistogram.fileoutput', 'true', /writes no HdrHistogram log files; the result file \(--out\)/],
-    ['hdrhistogram.output.path', '/tmp/hdr', /belongs to hdrhistogram\.fileoutput=true/],
     ['timeseries.granularity', '1000', /one-second time series/],
     ['fieldlengthhistogram', 'hist.txt', /fieldlengthdistribution=histogram is not supported; use constant, uniform or zipfian/],
     ['core_workload_insertion_retry_limit', '3', /does not retry failed inserts/],
@@ -185,8 +183,18 @@ describe("YCSB's Client and measurement keys: implemented, or refused with what 
   }
 
   it('YCSB\'s "off" values of those keys are accepted and recorded: docbench then does what YCSB does', () => {
-    const p = workloadFromText('hdrhistogram.fileoutput=false\ncore_workload_insertion_retry_limit=0\nreadallfieldsbyname=False', 'wl');
-    assert.deepEqual(p.passthrough, { 'hdrhistogram.fileoutput': 'false', core_workload_insertion_retry_limit: '0', readallfieldsbyname: 'False' });
+    const p = workloadFromText('core_workload_insertion_retry_limit=0\nreadallfieldsbyname=False', 'wl');
+    assert.deepEqual(p.passthrough, { core_workload_insertion_retry_limit: '0', readallfieldsbyname: 'False' });
+  });
+
+  it('hdrhistogram.fileoutput and hdrhistogram.output.path: YCSB\'s HdrHistogram interval logs, off by default', () => {
+    const off = workloadFromText('', 'wl');
+    assert.equal(off['hdrhistogram.fileoutput'], false);
+    assert.equal(off['hdrhistogram.output.path'], '');
+    const on = workloadFromText('hdrhistogram.fileoutput=true\nhdrhistogram.output.path=logs/run1-', 'wl');
+    assert.equal(on['hdrhistogram.fileoutput'], true);
+    assert.equal(on['hdrhistogram.output.path'], 'logs/run1-');
+    assert.match(refusal('hdrhistogram.fileoutput=yes', 'hdrhistogram.fileoutput'), /is invalid/);
   });
 
   it('fieldlengthdistribution=histogram is refused by its own key too', () => {

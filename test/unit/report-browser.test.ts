@@ -13,6 +13,7 @@ import { inflateSync } from 'node:zlib';
 import { writeReports } from '../../src/report/report-files.ts';
 import type { Result } from '../../src/results/schema.ts';
 import { canvasIds, chromiumPath, CHROMIUM_CANDIDATES, inkShare, openReport } from '../support/browser.ts';
+import { runDocbench } from '../support/cli.ts';
 import { syntheticResult } from '../support/synthetic-results.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'docbench-browser-'));
@@ -82,7 +83,30 @@ describe('report in headless Chromium', { skip }, () => {
       assert.ok(statSync(shot).size > 5000);
       assert.ok(distinctColours(readFileSync(shot), 200) > 20, 'the first chart region is not blank');
       const text = (await report.page.evaluate('document.body.innerText')) as string;
-      assert.match(text, /STAND-INS, not the real products: couchdb = pouchdb-server/);
+      // The machine, versions and stand-ins once, at the top, in the page's own text size.
+      assert.match(text, /Stand-ins\s+couchdb = pouchdb-server \S+: not the real products/);
+      assert.match(text, /Machine\s+\d+ × /);
+      const size = (await report.page.evaluate("parseFloat(getComputedStyle(document.querySelector('.context dd')).fontSize)")) as number;
+      assert.ok(size >= 14, `the header's text is legible (${size}px)`);
+    } finally {
+      await report.close();
+    }
+  });
+
+  it('draws a capacity search: the curve with its budget, its tables, and the per-operation series at the edge', async () => {
+    const out = join(dir, 'capacity');
+    const run = runDocbench(['capacity', '--stores', 'basic', '-P', 'workloada', '-p', 'recordcount=200', '--slo', 'p99<=1s', '--start', '100', '--max-steps', '2', '--min-seconds', '2', '--max-seconds', '2', '--warmup', '0', '--threads', '4', '-q', '--out-dir', out], { timeoutMs: 120_000 });
+    assert.equal(run.code, 0, run.stderr);
+    const report = await openReport(join(out, 'report.html'));
+    try {
+      assert.deepEqual(report.problems, []);
+      assert.equal(report.charts.drawn, report.charts.expected);
+      const ids = await canvasIds(report.page);
+      assert.ok(ids.some((id) => id.startsWith('capacity-')), 'the capacity curve');
+      assert.ok(ids.some((id) => id.startsWith('opseries-latency-')), 'the per-operation series');
+      for (const id of ids) assert.ok((await inkShare(report.page, id)) > 0.02, `chart ${id} drew something`);
+      const text = (await report.page.evaluate('document.body.innerText')) as string;
+      assert.match(text, /highest rate that held \(ops\/s\)/);
     } finally {
       await report.close();
     }

@@ -82,14 +82,15 @@ describe('report', () => {
     }
   }
 
-  it('draws throughput, thread scaling, percentile curves, time series and cost charts, each naming the runs and the stand-ins', () => {
+  it('draws throughput, thread scaling, percentile curves, time series and cost charts, each with a caption of its own and the stand-ins in its legend', () => {
     const charts = chartsOf(results);
     const sections = new Set(charts.map((c) => c.section));
     for (const s of ['Throughput', 'Scaling', 'Latency percentiles', 'Throughput over time', 'Cost']) assert.ok(sections.has(s), `section ${s}`);
     for (const chart of charts) {
-      assert.ok(chart.subtitle.some((l) => l.startsWith('where: ')), `${chart.title}: names the machine`);
-      assert.ok(chart.subtitle.some((l) => l.startsWith('versions: ') && l.includes('redis-driver 1.0')), `${chart.title}: names the versions`);
-      assert.ok(chart.subtitle.some((l) => l.includes('STAND-INS') && l.includes('mongodb = SecantusDB')), `${chart.title}: names the stand-ins`);
+      // One short line: what ran, on which stores, which run; the machine and versions are the page's.
+      assert.equal(chart.subtitle.length, 1, `${chart.title}: one caption line`);
+      assert.match(chart.subtitle[0]!, /workloada on .*redis.* · .*run/, `${chart.title}: what, which stores, which run`);
+      assert.doesNotMatch(chart.subtitle[0]!, /versions: |where: /, `${chart.title}: the machine and versions are said once, at the top`);
       for (const d of chart.datasets) if (d.label.startsWith('mongodb')) assert.match(d.label, /stand-in: SecantusDB/);
     }
     const throughput = charts.find((c) => c.section === 'Throughput')!;
@@ -103,7 +104,10 @@ describe('report', () => {
     assert.match(html, /Chart\.js v4/);
     assert.doesNotMatch(html, /<script[^>]+src=/);
     assert.doesNotMatch(html, /https?:\/\/cdn/);
-    assert.match(html, /STAND-INS, not the real products: mongodb = SecantusDB 0\.1/);
+    assert.match(html, /<dt class="standin">Stand-ins<\/dt><dd class="standin">mongodb = SecantusDB 0\.1/);
+    // The machine and the versions once, at the top, not under every chart.
+    assert.equal((html.match(/<dt>Machine<\/dt>/g) ?? []).length, 1);
+    assert.match(html, /<dt>Versions<\/dt><dd>[^<]*redis-driver 1\.0/);
     assert.equal((html.match(/<canvas /g) ?? []).length, chartsOf(results).length);
   });
 

@@ -1,0 +1,172 @@
+/**
+ * `docbench capacity`: for each store in turn, the highest target rate whose run keeps a latency
+ * budget. Each store gets a fresh load, then steps of the open model (YCSB's `target`), each an
+ * ordinary run with its own warm-up and a measured window long enough for the percentile it
+ * judges (plan.ts), stopped early once it is certain to miss (early-stop.ts), judged on the
+ * `Intended-` rows and the error rate (report/capacity-curves.ts), the rates chosen by coarse
+ * steps then a bisection (plan.ts). Every step's result is written as it completes, so an
+ * interrupted search keeps what it measured.
+ */
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { closeQuietly, describeStore, openStore, type OpenStore } from '../cli/store-session.ts';
+import { openPool, processesFor } from '../cli/ycsb-command.ts';
+import { startServerCostMeter } from '../local/server-cost.ts';
+import { judgeStep, CAPACITY, type StepJudgment } from '../report/capacity-curves.ts';
+import { buildResult } from '../results/build.ts';
+import type { Result } from '../results/schema.ts';
+import { formatLatencyBudget, highestPercentile, type Slo } from '../results/slo.ts';
+import { writeResult } from '../results/write.ts';
+import { interrupts } from '../runner/interrupts.ts';
+import { runLoadPhase, runTransactionPhase, type PhaseOutcome } from '../runner/phases.ts';
+import type { ProcessPool } from '../runner/process-pool.ts';
+import type { RunObserver } from '../runner/schedule.ts';
+import { CoreWorkload } from '../workload/core-workload.ts';
+import type { WorkloadProperties } from '../workload/properties.ts';
+import { Random } from '../workload/random.ts';
+import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts';
+import { EarlyStop } from './early-stop.ts';
+import { HttpSteps } from './http-steps.ts';
+import { nextRate, stepSeconds, type SearchSettings, type StepLengthSettings, type Tried } from './plan.ts';
+
+export interface CapacityOptions {
+  stores: readonly string[];
+  /** A store's URL, or undefined for docbench's local server. */
+  urlOf: (store: string) => string | undefined;
+  workloadFiles: readonly string[];
+  /** `-p` assignments (config file settings first); the command adds the steps' own. */
+  overrides: readonly string[];
+  slo: Slo;
+  search: SearchSettings;
+  length: StepLengthSettings;
+  warmupSeconds: number;
+  processes?: number;
+  outDir: string;
+  status: boolean;
+  /** Watches each step as it runs (live metrics), besides the early stop. */
+  observe?: (store: string, workload: string, step: number, target: number) => RunObserver | undefined;
+  /** Told when a step's result is written (live metrics' verdict). */
+  onStep?: (judgment: StepJudgment) => void;
+  /** Told where each step's result was written. */
+  onWritten?: (result: Result, path: string) => void;
+  /** End to end: each step a k6 run against `docbench serve` with this many service processes (http-steps.ts). */
+  http?: { serviceWorkers: number };
+}
+
+/** Identifies one search among the results of a folder: when it started. */
+function searchId(): string {
+  return new Date().toISOString();
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The step's workload: the user's, at `rate` ops/s, warm-up then `seconds` measured, time-bounded only. */
+function stepWorkload(options: CapacityOptions, rate: number, seconds: number): LoadedWorkload {
+  const base = loadWorkload([...options.workloadFiles], [...options.overrides]).properties;
+  // End to end, k6 keeps only the percentiles it is asked for: the judged ones among them.
+  const percentiles = options.http ? [`hdrhistogram.percentiles=${[...new Set([...base['hdrhistogram.percentiles'], ...options.slo.clauses.map((c) => c.percentile)])].sort((a, b) => a - b).join(',')}`] : [];
+  return loadWorkload([...options.workloadFiles], [...options.overrides, ...percentiles, `target=${rate}`, 'operationcount=0', `warmuptime=${options.warmupSeconds}`, `maxexecutiontime=${options.warmupSeconds + seconds}`]);
+}
+
+/** One direct step: the run phase at the step's rate, stopped early once certain to miss. */
+async function directStep(options: CapacityOptions, open: OpenStore, pool: ProcessPool | undefined, loaded: LoadedWorkload, step: number, label: string, observer: RunObserver, early: EarlyStop): Promise<Result> {
+  const store = open.store.name;
+  const p = loaded.properties;
+  const meter = await startServerCostMeter(store, open.local);
+  const outcome = await runTransactionPhase({ store: open.store, workload: new CoreWorkload(p, new Random(p.seed + step)), properties: p, status: options.status, label, observer, ...(pool ? { pool } : {}) });
+  if (early.detail !== undefined) outcome.stopDetail = early.detail;
+  const serverCost = meter?.stop();
+  const built = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: loaded.name, workloadFile: options.workloadFiles.join(' '), properties: p, overrides: [...options.overrides], store: await describeStore(open) });
+  return serverCost ? { ...built, serverCost } : built;
+}
+
+/** Drop, create and load the table (the step's properties: recordcount, threads, record shape). */
+async function freshLoad(open: OpenStore, p: WorkloadProperties, pool: ProcessPool | undefined, label: string, status: boolean): Promise<PhaseOutcome> {
+  const core = new CoreWorkload(p, new Random(p.seed));
+  const schema = { table: core.table, fieldNames: core.fieldNames };
+  await open.store.drop(schema);
+  await open.store.prepare(schema);
+  const outcome = await runLoadPhase({ store: open.store, workload: core, properties: p, status, label, ...(pool ? { pool } : {}) });
+  if (outcome.stopReason !== undefined && outcome.stopReason !== 'complete') throw new Error(`the load was stopped (${outcome.stopReason})`);
+  return outcome;
+}
+
+function formatLoad(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+}
+
+/** Search every store; returns every step's result (judged again by whoever reads them). */
+export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
+  const search = searchId();
+  const percentile = highestPercentile(options.slo.clauses);
+  const results: Result[] = [];
+  for (const store of options.stores) {
+    if (interrupts.signal !== undefined) break;
+    const first = stepWorkload(options, options.search.start, options.length.minSeconds);
+    const p0 = first.properties;
+    // Each step starts the workload's insert keys again from recordcount: a workload that inserts
+    // gets a fresh load before every step, or its inserts would find their keys taken.
+    const inserts = p0.insertproportion > 0;
+    const open = await openStore(store, options.urlOf(store), p0);
+    let pool: ProcessPool | undefined;
+    let http: HttpSteps | undefined;
+    try {
+      if (!options.http) pool = await openPool(open, store, p0, processesFor(options.processes, p0));
+      const tried: Tried[] = [];
+      for (let step = 1; interrupts.signal === undefined; step++) {
+        const rate = nextRate(tried, options.search);
+        if (rate === undefined) break;
+        const { seconds, short } = stepSeconds(rate, percentile, options.length);
+        const loaded = stepWorkload(options, rate, seconds);
+        const p = loaded.properties;
+        const label = `[${store} capacity step ${step}: ${rate.toLocaleString('en-US')} ops/s`;
+        if (step === 1 || inserts) await freshLoad(open, p, pool, `${label} load]`, options.status);
+        if (options.http && http === undefined) {
+          http = await HttpSteps.start({ store, url: options.urlOf(store) ?? open.url, workloadFiles: options.workloadFiles, overrides: options.overrides, threads: p.threadcount, serviceWorkers: options.http.serviceWorkers, quiet: !options.status });
+        }
+        const loadBefore = formatLoad();
+        const early = new EarlyStop(options.slo, rate * seconds);
+        const other = options.observe?.(store, loaded.name, step, rate);
+        const observer: RunObserver = {
+          second: (rows, recording, control) => {
+            other?.second(rows, recording, control);
+            early.second(rows, recording, control);
+          },
+        };
+        const result = http ? await http.step(p, options.warmupSeconds, seconds) : await directStep(options, open, pool, loaded, step, `${label}]`, observer, early);
+        Object.assign(result.workload.properties, {
+          [CAPACITY.search]: search,
+          [CAPACITY.step]: step,
+          [CAPACITY.slo]: formatLatencyBudget(options.slo.clauses),
+          [CAPACITY.errorBudget]: options.slo.errorBudget,
+          [CAPACITY.loadAverage]: `${loadBefore} / ${formatLoad()}`,
+        });
+        result.notes.push(
+          `capacity step ${step}: ${rate.toLocaleString('en-US')} ops/s offered (open model${http ? ", end to end: k6's constant-arrival-rate executor against docbench serve" : ''}), ${options.warmupSeconds} s warm-up, ${seconds} s measured` +
+            `${short ? ` (p${percentile} wants ${Math.ceil(100 / ((1 - percentile / 100) * rate))} s at this rate: its estimate rests on fewer than 100 samples beyond it)` : ''}` +
+            `; machine load average (1, 5, 15 min) before / after: ${loadBefore} / ${formatLoad()}${inserts ? '; a fresh load before the step (the workload inserts)' : ''}`,
+        );
+        const path = join(options.outDir, `${store}-step${String(step).padStart(2, '0')}-${rate}.json`);
+        writeResult(path, result);
+        options.onWritten?.(result, path);
+        results.push(result);
+        const judgment = judgeStep(result);
+        options.onStep?.(judgment);
+        log(`${label}] ${judgment.held ? 'held' : `did not hold: ${judgment.why.join('; ')}`}; ${judgment.judged.map((j) => `${j.row} p${j.percentile} ${j.valueUs} µs`).join(', ')}`);
+        tried.push({ targetOpsPerSec: rate, held: judgment.held });
+        // An invalid run measured no store work: the rates around it would not either.
+        if (!judgment.valid) {
+          log(`[${store} capacity] stopped: step ${step} is not a measurement of the store (${judgment.why[0]})`);
+          break;
+        }
+      }
+    } finally {
+      await http?.close();
+      await pool?.close();
+      await closeQuietly(open.store);
+    }
+  }
+  return results;
+}

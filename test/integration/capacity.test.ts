@@ -1,0 +1,87 @@
+/**
+ * `docbench capacity` on the local Redis, end to end: the step results, `capacity.json` (its
+ * schema, every judged figure the one percentile function's over its step's result file), the
+ * table, the report; and a budget no store can keep, whose steps stop early once certain and
+ * never hold. Budgets are chosen so that the outcome does not depend on how busy the machine is.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { capacitySummarySchema } from '../../src/capacity/summary.ts';
+import { latencyPercentile } from '../../src/report/percentiles.ts';
+import { resultSchema } from '../../src/results/schema.ts';
+import { runDocbench } from '../support/cli.ts';
+import { testsStore } from '../support/stores.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'docbench-capacity-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const skip = testsStore('redis') ? false : 'redis is not among the stores under test';
+const common = ['--stores', 'redis', '-P', 'workloada', '-p', 'recordcount=500', '-p', 'table=capacitytest', '--threads', '8', '--warmup', '1', '--min-seconds', '2', '--max-seconds', '3', '-q'];
+
+describe('docbench capacity', { skip }, () => {
+  it('writes each step, the curve as rows judged from the step results, a table and a report', () => {
+    const out = join(dir, 'held');
+    const run = runDocbench(['capacity', ...common, '--slo', 'p99<=5s', '--start', '100', '--max-steps', '2', '--out-dir', out], { timeoutMs: 180_000 });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /highest rate that held \(ops\/s\)/);
+    const summary = capacitySummarySchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
+    assert.equal(summary.stores.length, 1);
+    const redis = summary.stores[0]!;
+    assert.equal(redis.store.name, 'redis');
+    assert.deepEqual(redis.steps.map((s) => s.targetOpsPerSec), [100, 200]);
+    assert.equal(redis.highestHeldOpsPerSec, 200, 'a 5 s budget holds at 200 ops/s');
+    for (const step of redis.steps) {
+      const result = resultSchema.parse(JSON.parse(readFileSync(join(out, step.file), 'utf8')));
+      assert.equal(result.workload.properties.target, step.targetOpsPerSec);
+      assert.equal(result.verdict!.status, 'valid');
+      assert.ok(result.operationSeries!.t.length >= 2, 'a per-operation series every second');
+      for (const judged of step.judged) assert.equal(judged.valueUs, latencyPercentile([result], judged.row, judged.percentile), `${judged.row}: the one percentile`);
+      assert.deepEqual(judgedRows(step), ['Intended-READ', 'Intended-UPDATE']);
+    }
+    assert.ok(existsSync(join(out, 'report.html')));
+    assert.ok(existsSync(join(out, 'capacity.md')));
+  });
+
+  it('stops a step early once its budget is certain to be missed, and never counts it as held', () => {
+    const out = join(dir, 'blown');
+    const run = runDocbench(['capacity', ...common, '--slo', 'p99<=1us', '--start', '400', '--max-steps', '2', '--min-seconds', '10', '--max-seconds', '10', '--out-dir', out], { timeoutMs: 180_000 });
+    assert.equal(run.code, 0, run.stderr);
+    const summary = capacitySummarySchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
+    const redis = summary.stores[0]!;
+    assert.deepEqual(redis.steps.map((s) => s.targetOpsPerSec), [400, 200], 'a failed first step halves the rate');
+    assert.equal(redis.highestHeldOpsPerSec, undefined);
+    for (const step of redis.steps) {
+      assert.equal(step.held, false);
+      assert.equal(step.stoppedEarly, true, 'no Redis answers in 1 µs: certain after the first second');
+      assert.ok(step.measuredSeconds < 10, `stopped before its 10 s (${step.measuredSeconds} s)`);
+      assert.equal(step.verdict.status, 'valid', 'a step stopped early is still a measurement');
+    }
+  });
+});
+
+describe('docbench capacity --http (k6 against docbench serve)', { skip }, () => {
+  it('runs each step through k6\'s open model and judges k6\'s request durations, dropped iterations as failures', () => {
+    const out = join(dir, 'http');
+    const run = runDocbench(['capacity', ...common, '--http', '--slo', 'p99<=5s', '--start', '50', '--max-steps', '2', '--out-dir', out], { timeoutMs: 300_000 });
+    assert.equal(run.code, 0, run.stderr);
+    const summary = capacitySummarySchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
+    const redis = summary.stores[0]!;
+    assert.deepEqual(redis.steps.map((s) => s.targetOpsPerSec), [50, 100]);
+    assert.equal(redis.highestHeldOpsPerSec, 100, 'a 5 s budget holds end to end at 100 ops/s');
+    for (const step of redis.steps) {
+      const result = resultSchema.parse(JSON.parse(readFileSync(join(out, step.file), 'utf8')));
+      assert.equal(result.mode, 'http');
+      assert.equal(typeof result.workload.properties['capacity.dropped'], 'number', 'dropped iterations recorded');
+      assert.deepEqual(judgedRows(step), ['READ', 'UPDATE'], "k6's own rows: there is no Intended- row end to end");
+      for (const judged of step.judged) assert.equal(judged.valueUs, latencyPercentile([result], judged.row, judged.percentile), `${judged.row}: k6's percentile as every output shows it`);
+      assert.ok(result.notes.some((n) => n.includes('warmed the service up')));
+    }
+  });
+});
+
+function judgedRows(step: { judged: { row: string }[] }): string[] {
+  return [...new Set(step.judged.map((j) => j.row))].sort();
+}
