@@ -91,7 +91,7 @@ export class CouchdbConnection {
       await this.server.db.get(database);
     } catch (error) {
       if (statusOf(error) === 404) return;
-      const denied = accessDenied(error, this.config, `${user === null ? 'without a login, the server' : `user "${user}"`} may not read the database "${database}"`, "make the user a member of the database (its _security object), or give an admin's login");
+      const denied = accessDenied(error, this.config, `${user === null ? 'a request without a login' : `user "${user}"`} may not read the database "${database}"`, "make the user a member of the database (its _security object), or give an admin's login");
       if (denied) throw denied;
       throw error;
     }
