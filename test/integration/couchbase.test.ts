@@ -13,6 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -26,7 +27,7 @@ import { keyspacePath } from '../../src/stores/couchbase/handle.ts';
 import { couchbaseConfig } from '../../src/stores/couchbase/settings.ts';
 import { CouchbaseUrlError, maskPassword, parseCouchbaseUrl } from '../../src/stores/couchbase/url.ts';
 import { scanStatement } from '../../src/stores/couchbase/ycsb.ts';
-import { UnreachableError, UnsupportedError, type FieldMap } from '../../src/stores/store.ts';
+import { MissingDataError, UnreachableError, UnsupportedError, type FieldMap } from '../../src/stores/store.ts';
 import { loadWorkload } from '../../src/workload/workload-file.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
 
@@ -331,11 +332,11 @@ describe('Couchbase store on the local target (CouchbaseMock)', { timeout: 180_0
     assert.equal(info.product, 'CouchbaseMock 1.5.27');
   });
 
-  it('a bucket that does not exist: connect() throws UnreachableError naming it', async () => {
+  it('a bucket that does not exist: connect() throws MissingDataError naming it, in one line', async () => {
     const url = open.url.replace('/docbench?', '/no-such-bucket?');
     const wrong = couchbaseStore(url, { 'couchbase.connectTimeout': '2000' });
     try {
-      await assert.rejects(wrong.connect(), (e: Error) => e instanceof UnreachableError && /bucket "no-such-bucket"/.test(e.message) && !e.message.includes('\n'));
+      await assert.rejects(wrong.connect(), (e: Error) => e instanceof MissingDataError && /the bucket "no-such-bucket" does not exist; the server says bucket not found/.test(e.message) && !e.message.includes('\n'));
     } finally {
       await wrong.close();
     }
@@ -344,7 +345,11 @@ describe('Couchbase store on the local target (CouchbaseMock)', { timeout: 180_0
 
 describe('an unreachable cluster', { timeout: 120_000 }, () => {
   it("connect() throws UnreachableError from the SDK's own timeout, set by couchbase.connectTimeout, without the password", async () => {
-    const nowhere = couchbaseStore('couchbase://app:s3cret@127.0.0.1:1/travel', { 'couchbase.connectTimeout': '1000' });
+    // A port that accepts connections and never says a word (a refused one is named as such).
+    const silent = createTcpServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const nowhere = couchbaseStore(`couchbase://app:s3cret@127.0.0.1:${port}/travel`, { 'couchbase.connectTimeout': '1000' });
     try {
       await assert.rejects(nowhere.connect(), (e: Error) => {
         assert.ok(e instanceof UnreachableError, String(e));
@@ -356,6 +361,16 @@ describe('an unreachable cluster', { timeout: 120_000 }, () => {
         assert.equal(e.message.includes('s3cret'), false);
         return true;
       });
+    } finally {
+      await nowhere.close();
+      silent.close();
+    }
+  });
+
+  it('a port where nothing listens: connect() says the connection was refused (the SDK itself retries it until its timeout)', async () => {
+    const nowhere = couchbaseStore('couchbase://app:s3cret@127.0.0.1:1/travel', { 'couchbase.connectTimeout': '1000' });
+    try {
+      await assert.rejects(nowhere.connect(), (e: Error) => e instanceof UnreachableError && /connection refused at 127\.0\.0\.1:1: nothing listens there/.test(e.message) && !e.message.includes('s3cret'));
     } finally {
       await nowhere.close();
     }

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { Agent, fetch } from 'undici';
 import { createStore } from '../../src/stores/couchdb/index.ts';
 import { localTarget as couchdbTarget } from '../../src/stores/couchdb/local-target.ts';
-import { UnreachableError, type FieldMap } from '../../src/stores/store.ts';
+import { AccessDeniedError, UnreachableError, type FieldMap } from '../../src/stores/store.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
 import { describeStoreContract } from './store-contract.ts';
 
@@ -249,15 +249,40 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
     }
   });
 
-  it('wrong credentials: connect() fails with a message about the credentials, without the password', async () => {
+  it('wrong credentials: connect() is an AccessDeniedError about the user name or password, without the password', async () => {
     const wrong = new URL(url);
     if (!wrong.username) return; // a target without a login has nothing to get wrong
     wrong.password = 'not-the-password';
     const bad = open(wrong.toString());
     try {
-      await assert.rejects(bad.connect(), (e: Error) => e instanceof UnreachableError && /credentials/.test(e.message) && !e.message.includes('not-the-password'));
+      await assert.rejects(bad.connect(), (e: Error) => e instanceof AccessDeniedError && /refused the user name or password in the URL \(401 /.test(e.message) && !e.message.includes('not-the-password'));
     } finally {
       await bad.close();
+    }
+  });
+
+  it('no login: connect() is an AccessDeniedError asking for one (GET /_session names no user)', async () => {
+    const anonymous = new URL(url);
+    anonymous.username = '';
+    anonymous.password = '';
+    const bad = open(anonymous.toString());
+    try {
+      await assert.rejects(bad.connect(), (e: Error) => e instanceof AccessDeniedError && /the URL has no login/.test(e.message) && !e.message.includes('\n'));
+    } finally {
+      await bad.close();
+    }
+  });
+
+  it('a database that does not exist is no missing record: read, update and delete throw (CouchDB 404 "Database does not exist.")', async () => {
+    const elsewhere = createStore({ url, settings: { 'couchdb.database': `${DATABASE}_never_made` }, concurrency: 1 });
+    try {
+      await elsewhere.connect();
+      await assert.rejects(elsewhere.read(TABLE, 'k', null), (e: unknown) => (e as { statusCode?: number }).statusCode === 404);
+      await assert.rejects(elsewhere.update(TABLE, 'k', fields('x')), (e: unknown) => (e as { statusCode?: number }).statusCode === 404);
+      await assert.rejects(elsewhere.delete(TABLE, 'k'), (e: unknown) => (e as { statusCode?: number }).statusCode === 404);
+      await assert.rejects(elsewhere.checkTable(SCHEMA), /the database "docbench_itest_\d+_never_made" does not exist; load it first/);
+    } finally {
+      await elsewhere.close();
     }
   });
 

@@ -27,7 +27,7 @@ function throwsOneLine(call: () => unknown, type: new (...args: never[]) => Erro
 
 describe('couchdb settings', () => {
   it('an unknown couchdb.* setting is a SettingError with a did-you-mean', () => {
-    throwsOneLine(() => make({ 'couchdb.maxsocket': '8' }), SettingError, /unknown setting couchdb\.maxsocket \(did you mean "couchdb\.maxsockets"\?\); couchdb understands couchdb\.database, couchdb\.maxsockets, couchdb\.connecttimeout/);
+    throwsOneLine(() => make({ 'couchdb.maxsocket': '8' }), SettingError, /unknown setting couchdb\.maxsocket \(did you mean "couchdb\.maxsockets"\?\); couchdb understands couchdb\.database, couchdb\.maxsockets, couchdb\.connecttimeout, couchdb\.requesttimeout/);
     throwsOneLine(() => make({ 'couchdb.nosuch': '1' }), SettingError, /unknown setting couchdb\.nosuch; couchdb understands/);
   });
 

@@ -6,6 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { ClientOfflineError, ErrorReply, SocketClosedUnexpectedlyError, TimeoutError as RedisTimeoutError } from '@redis/client';
+import cassandra from 'cassandra-driver';
+import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import { Measurements } from '../../src/measure/measurements.ts';
 import { statusOfError } from '../../src/measure/timed.ts';
 import { buildResult } from '../../src/results/build.ts';
@@ -28,22 +31,52 @@ const storeInfo = { name: 'basic', url: 'basic://', server: 'none', serverVersio
 const named = (name: string, message: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(message), { name, ...extra });
 
 describe('a failed call\'s status', () => {
+  // The drivers' own classes where loading them is cheap; the integration test
+  // (failure-kinds.test.ts) feeds each driver's real errors, provoked against real servers.
+  const couchbaseContext = (context: Record<string, unknown>) => ({ last_dispatched_to: '127.0.0.1:11210', last_dispatched_from: '127.0.0.1:50000', retry_attempts: 0, retry_reasons: [], ...context });
+  const nano = (reason: string) => new Error(`error happened in your connection. Reason: ${reason}`);
   const cases: [string, unknown, string][] = [
     ['ioredis, its connection lost', new Error('Connection is closed.'), 'SERVICE_UNAVAILABLE'],
     ['ioredis, no connection and no offline queue', new Error("Stream isn't writeable and enableOfflineQueue options is false"), 'SERVICE_UNAVAILABLE'],
     ['ioredis, a command in flight when the connection dropped', named('MaxRetriesPerRequestError', 'Reached the max retries per request limit (which is 1).'), 'SERVICE_UNAVAILABLE'],
     ['ioredis, a stalled server', new Error('Command timed out'), 'TIMEOUT'],
+    ['ioredis, an error reply', named('ReplyError', 'WRONGTYPE Operation against a key holding the wrong kind of value'), 'ERROR'],
+    ['ioredis, an error reply whose text says timeout', named('ReplyError', 'ERR Error running script: timeout'), 'ERROR'],
+    ['a Redis loading its data after a restart', named('ReplyError', 'LOADING Redis is loading the dataset in memory'), 'SERVICE_UNAVAILABLE'],
+    ['node-redis, offline (a class with no name of its own)', new ClientOfflineError(), 'SERVICE_UNAVAILABLE'],
+    ['node-redis, the socket closed', new SocketClosedUnexpectedlyError(), 'SERVICE_UNAVAILABLE'],
+    ['node-redis, a command timeout (no message at all)', new RedisTimeoutError(), 'TIMEOUT'],
+    ['node-redis, an error reply', new ErrorReply('NOSCRIPT No matching script'), 'ERROR'],
     ['a socket refused', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }), 'SERVICE_UNAVAILABLE'],
     ['a reset deep in the cause chain', new Error('request failed', { cause: new Error('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'ECONNRESET' }) }) }), 'SERVICE_UNAVAILABLE'],
-    ['MongoDB, no server to select', named('MongoServerSelectionError', 'connect ECONNREFUSED 127.0.0.1:27117'), 'SERVICE_UNAVAILABLE'],
-    ['MongoDB, a network error', named('MongoNetworkError', 'connection 3 to 127.0.0.1:27117 closed'), 'SERVICE_UNAVAILABLE'],
-    ['Cassandra, no answer in time', named('OperationTimedOutError', 'The host 127.0.0.1:9042 did not reply before timeout 12000 ms'), 'TIMEOUT'],
-    ['Cassandra, no host', named('NoHostAvailableError', 'All host(s) tried for query failed.'), 'SERVICE_UNAVAILABLE'],
-    ['Couchbase, a KV timeout', named('UnambiguousTimeoutError', 'unambiguous timeout'), 'TIMEOUT'],
+    ['nano, the server closed the connection', nano('SocketError: other side closed'), 'SERVICE_UNAVAILABLE'],
+    ['nano, a reset', nano('Error: read ECONNRESET'), 'SERVICE_UNAVAILABLE'],
+    ['nano, refused', nano('Error: connect ECONNREFUSED 127.0.0.1:5984'), 'SERVICE_UNAVAILABLE'],
+    ['nano, no headers in time', nano('HeadersTimeoutError: Headers Timeout Error'), 'TIMEOUT'],
+    ["nano, fetch's own deadline", new Error('error happened in your connection. Reason: The operation was aborted due to timeout'), 'TIMEOUT'],
+    ['nano, a CouchDB answer (404)', Object.assign(new Error('Database does not exist.'), { scope: 'couch', statusCode: 404, reason: 'Database does not exist.' }), 'ERROR'],
+    ['nano, a CouchDB 500 whose reason says timeout', Object.assign(new Error('timeout'), { scope: 'couch', statusCode: 500 }), 'ERROR'],
     ['undici, no headers in time', Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), 'TIMEOUT'],
+    ['MongoDB, no server to select (refused)', new MongoServerSelectionError('connect ECONNREFUSED 127.0.0.1:27117', { error: undefined } as never), 'SERVICE_UNAVAILABLE'],
+    ['MongoDB, a network error', new MongoNetworkError('connection 3 to 127.0.0.1:27117 closed'), 'SERVICE_UNAVAILABLE'],
+    ['MongoDB, a socket timeout', new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27117 timed out'), 'TIMEOUT'],
+    ['MongoDB, a server error', new MongoServerError({ message: 'E11000 duplicate key error', code: 11000 }), 'ERROR'],
+    ['MongoDB, a primary stepping down', new MongoServerError({ message: 'not primary', code: 10107 }), 'SERVICE_UNAVAILABLE'],
+    ['Cassandra, no answer in time', new cassandra.errors.OperationTimedOutError('The host 127.0.0.1:9042 did not reply before timeout 12000 ms', '127.0.0.1:9042'), 'TIMEOUT'],
+    ['Cassandra, no host', new cassandra.errors.NoHostAvailableError({}), 'SERVICE_UNAVAILABLE'],
+    ['Cassandra, every host timed out', new cassandra.errors.NoHostAvailableError({ '127.0.0.1:9042': new cassandra.errors.OperationTimedOutError('no reply', '127.0.0.1:9042') }), 'TIMEOUT'],
+    ['Cassandra, the socket closed under a request', Object.assign(named('DriverError', 'Socket was closed'), { isSocketError: true }), 'SERVICE_UNAVAILABLE'],
+    ['Cassandra, too few replicas alive', new cassandra.errors.ResponseError(cassandra.types.responseErrorCodes.unavailableException, 'Cannot achieve consistency level TWO'), 'SERVICE_UNAVAILABLE'],
+    ['Cassandra, a syntax error', new cassandra.errors.ResponseError(cassandra.types.responseErrorCodes.syntaxError, 'line 1:0 no viable alternative'), 'ERROR'],
+    ['Couchbase, a KV request sent and not answered', named('UnambiguousTimeoutError', 'unambiguous timeout', { context: couchbaseContext({}) }), 'TIMEOUT'],
+    ['Couchbase, retried because the socket closed', named('UnambiguousTimeoutError', 'unambiguous timeout', { context: couchbaseContext({ retry_attempts: 1, retry_reasons: ['socket_closed_while_in_flight'] }) }), 'SERVICE_UNAVAILABLE'],
+    ['Couchbase, never sent (no connection)', named('UnambiguousTimeoutError', 'unambiguous timeout', { context: couchbaseContext({ last_dispatched_to: '', last_dispatched_from: '' }) }), 'SERVICE_UNAVAILABLE'],
+    ['Couchbase, a write cut off', named('RequestCanceledError', 'request canceled'), 'SERVICE_UNAVAILABLE'],
+    ['Couchbase, a document that exists', named('DocumentExistsError', 'document exists'), 'ERROR'],
     ['the HBase REST gateway, HBase out of its reach (HTTP 503)', Object.assign(new Error('hbase: GET usertable/user1 answered HTTP 503: Unavailable'), { status: 503 }), 'SERVICE_UNAVAILABLE'],
     ['the HBase REST gateway, a request timed out', named('TimeoutError', 'hbase: GET /usertable/user1 had no answer within 30000 ms (hbase.timeout)'), 'TIMEOUT'],
-    ['a store\'s own answer (a CouchDB conflict)', Object.assign(new Error('Document update conflict.'), { statusCode: 409 }), 'ERROR'],
+    ['the HBase REST gateway, an HTTP error it answered (404)', Object.assign(new Error('hbase: GET /usertable/user1 answered HTTP 404'), { name: 'HbaseRestError', status: 404 }), 'ERROR'],
+    ["a store's own answer (a CouchDB conflict)", Object.assign(new Error('Document update conflict.'), { scope: 'couch', statusCode: 409 }), 'ERROR'],
     ['an operation the store cannot do', new UnsupportedError('SCAN', 'no query service'), 'UNSUPPORTED'],
   ];
   for (const [what, error, status] of cases) it(`${what}: ${status}`, () => assert.equal(statusOfError(error), status));

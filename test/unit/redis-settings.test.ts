@@ -33,6 +33,7 @@ describe('redis settings', () => {
     assert.equal(config.driver, 'ioredis');
     assert.equal(config.autoPipelining, false);
     assert.equal(config.connections, 1);
+    assert.equal(config.commandTimeoutMs, 30_000);
     assert.equal(config.url.text, URL);
     assert.deepEqual({ host: config.url.host, port: config.url.port, database: config.url.database, tls: config.url.tls }, { host: '127.0.0.1', port: 6379, database: 0, tls: false });
   });
@@ -42,10 +43,11 @@ describe('redis settings', () => {
     assert.equal(config.driver, 'node-redis');
     assert.equal(redisConfig(URL, { 'redis.autopipelining': 'true' }).autoPipelining, true);
     assert.equal(redisConfig(URL, { 'redis.connections': '4' }).connections, 4);
+    assert.equal(redisConfig(URL, { 'redis.commandtimeout': '1500' }).commandTimeoutMs, 1500);
   });
 
   it('an unknown redis.* setting is a SettingError with a did-you-mean', () => {
-    assertOneLine(() => store({ 'redis.drivr': 'ioredis' }), SettingError, /^unknown setting redis\.drivr \(did you mean "redis\.driver"\?\); redis understands redis\.driver, redis\.autopipelining, redis\.connections$/);
+    assertOneLine(() => store({ 'redis.drivr': 'ioredis' }), SettingError, /^unknown setting redis\.drivr \(did you mean "redis\.driver"\?\); redis understands redis\.driver, redis\.autopipelining, redis\.connections, redis\.commandtimeout$/);
     assertOneLine(() => store({ 'redis.autopipeline': 'true' }), SettingError, /did you mean "redis\.autopipelining"/);
   });
 
@@ -55,6 +57,7 @@ describe('redis settings', () => {
     assertOneLine(() => store({ 'redis.connections': '0' }), SettingError, /^redis\.connections=0: /);
     assertOneLine(() => store({ 'redis.connections': 'two' }), SettingError, /^redis\.connections=two: /);
     assertOneLine(() => store({ 'redis.connections': '65' }), SettingError, /^redis\.connections=65: /);
+    assertOneLine(() => store({ 'redis.commandtimeout': '0' }), SettingError, /^redis\.commandtimeout=0: /);
   });
 
   it('auto-pipelining with node-redis is a SettingError (node-redis has no such switch)', () => {

@@ -1,15 +1,14 @@
 /**
- * Opening and closing the driver's client. A failed connect becomes an UnreachableError whose
- * reason says, per contact point, what went wrong in words a user can act on (the driver's own
- * message is several lines with a stack trace in the middle).
+ * Opening and closing the driver's client. A refused login becomes an AccessDeniedError; any
+ * other failed connect an UnreachableError whose reason says, per contact point, what went wrong
+ * in words a user can act on (the driver's own message is several lines with a stack trace in
+ * the middle).
  */
 import cassandra from 'cassandra-driver';
-import { UnreachableError } from '../store.ts';
+import { AccessDeniedError, UnreachableError } from '../store.ts';
 import type { CassandraConfig } from './settings.ts';
 
 const CONNECT_TIMEOUT_MS = 5000;
-/** Also bounds the connection's start-up exchange, so an address that never answers fails after this long. */
-const READ_TIMEOUT_MS = 12_000;
 /** Past this many operations in flight a second connection per host pays off (the driver allows 2048 requests per connection). */
 const ONE_CONNECTION_UP_TO = 16;
 
@@ -23,21 +22,48 @@ export function clientOptions(config: CassandraConfig): cassandra.ClientOptions 
     contactPoints: config.contactPoints,
     localDataCenter: config.datacenter,
     ...(config.credentials ? { credentials: config.credentials } : {}),
-    socketOptions: { connectTimeout: CONNECT_TIMEOUT_MS, readTimeout: READ_TIMEOUT_MS },
+    // readTimeout also bounds the connection's start-up exchange, so an address that never answers fails after this long.
+    socketOptions: { connectTimeout: CONNECT_TIMEOUT_MS, readTimeout: config.readTimeoutMs },
     pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: config.concurrency > ONE_CONNECTION_UP_TO ? 2 : 1 } },
     queryOptions: { prepare: true },
   };
 }
 
-/** Connect, or throw UnreachableError (the client is shut down first). */
+/**
+ * Connect, or throw (the client is shut down first): AccessDeniedError when every contact point
+ * refused the login, else UnreachableError saying, per contact point, what went wrong.
+ */
 export async function connectClient(client: cassandra.Client, config: CassandraConfig): Promise<void> {
   try {
     await client.connect();
   } catch (error) {
     await client.shutdown().catch(() => {});
     closeLeakedControlConnection(client);
+    const refused = refusedLogin(error, config);
+    if (refused) throw new AccessDeniedError('cassandra', config.displayUrl, refused);
     throw new UnreachableError('cassandra', config.displayUrl, unreachableReason(error, config));
   }
+}
+
+/** The login refused by every host that answered: what to fix in the URL; else undefined. */
+function refusedLogin(error: unknown, config: CassandraConfig): string | undefined {
+  const causes = error instanceof cassandra.errors.NoHostAvailableError ? Object.values((error.innerErrors ?? {}) as Record<string, unknown>) : [error];
+  const refusal = causes.find((cause) => cause instanceof cassandra.errors.AuthenticationError);
+  if (refusal === undefined || !causes.every((cause) => cause instanceof cassandra.errors.AuthenticationError)) return undefined;
+  return loginReason(refusal, config);
+}
+
+/** A Cassandra answer of "no right" (a role without the permission) as an AccessDeniedError; else undefined. */
+export function accessDenied(error: unknown, config: CassandraConfig, what: string): AccessDeniedError | undefined {
+  if (!(error instanceof cassandra.errors.ResponseError) || error.code !== cassandra.types.responseErrorCodes.unauthorized) return undefined;
+  const user = config.credentials ? `user "${config.credentials.username}"` : 'the login';
+  return new AccessDeniedError('cassandra', config.displayUrl, `${user} may not ${what} (${firstLine(error)}); GRANT it the permission, or use another role`);
+}
+
+function loginReason(cause: unknown, config: CassandraConfig): string {
+  return config.credentials
+    ? `the server refused user "${config.credentials.username}" (${firstLine(cause)}); check the URL's user and password`
+    : `the server requires a login (${firstLine(cause)}); put USER:PASSWORD@ in the URL`;
 }
 
 /**
@@ -73,12 +99,8 @@ function hostReason(cause: unknown, config: CassandraConfig): string {
     const known = /data centers: \[(.*)\]/.exec(message)?.[1];
     return `the URL's datacenter "${config.datacenter}" is not one of this cluster's${known ? ` (${known})` : ''}; set ?datacenter= to the data center docbench runs next to`;
   }
-  if (cause instanceof errors.AuthenticationError) {
-    return config.credentials
-      ? `the server refused user "${config.credentials.username}" (${message}); check the URL's user and password`
-      : 'the server requires a login; put USER:PASSWORD@ in the URL';
-  }
-  if (cause instanceof errors.OperationTimedOutError) return `no CQL answer within ${READ_TIMEOUT_MS / 1000} s (a firewall, or a port that is not Cassandra's native transport?)`;
+  if (cause instanceof errors.AuthenticationError) return loginReason(cause, config);
+  if (cause instanceof errors.OperationTimedOutError) return `no CQL answer within ${config.readTimeoutMs} ms (cassandra.readtimeout; a firewall, or a port that is not Cassandra's native transport?)`;
   const code = (cause as { code?: unknown } | null)?.code;
   if (code === 'ECONNREFUSED') return 'connection refused (is Cassandra running, with its native transport on this port?)';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found';

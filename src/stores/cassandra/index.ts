@@ -19,8 +19,13 @@
  * URL (url.ts): `cassandra://[user:password@]host[:port][,host[:port]…][/keyspace][?datacenter=<local dc>]`.
  * Settings (settings.ts): cassandra.keyspace (default: the URL's keyspace, else ycsb),
  * cassandra.replication (CQL map, default SimpleStrategy rf 1), cassandra.readconsistencylevel /
- * writeconsistencylevel (default ONE, as YCSB), cassandra.scanbucketlength (default 6). The
- * connection pool is sized from the caller's concurrency (connection.ts).
+ * writeconsistencylevel (default ONE, as YCSB), cassandra.scanbucketlength (default 6),
+ * cassandra.readtimeout (ms a request waits for its answer before it fails as TIMEOUT, default
+ * 12000). The connection pool is sized from the caller's concurrency (connection.ts).
+ *
+ * Connecting logs in when the URL has a user (a refused login, or a node that asks for one and
+ * gets none, is an AccessDeniedError); a run first checks the keyspace and table exist and that
+ * the role may SELECT from it (checkTable).
  *
  * The parts: url.ts and settings.ts make the configuration, connection.ts opens the client,
  * ycsb.ts runs YCSB's operations, handle.ts is what scenario dialects get, stats.ts reports.
@@ -28,7 +33,7 @@
 import type cassandra from 'cassandra-driver';
 import { MissingDataError, type StoreFactory, type StoreStats, type YcsbSchema } from '../store.ts';
 import { YcsbStore } from '../ycsb-store.ts';
-import { closeClient, connectClient, createClient } from './connection.ts';
+import { accessDenied, closeClient, connectClient, createClient } from './connection.ts';
 import { CassandraHandle } from './handle.ts';
 import { cassandraConfig, type CassandraConfig } from './settings.ts';
 import { cassandraStats } from './stats.ts';
@@ -51,17 +56,28 @@ export class CassandraStore extends YcsbStore<CassandraHandle> {
     return connectClient(this.client, this.config);
   }
 
-  /** The keyspace and the table, from the server's own schema tables (the driver's metadata may lag a DDL). */
+  /**
+   * The keyspace and the table, from the server's own schema tables (the driver's metadata may
+   * lag a DDL), then one row of the table: a role without SELECT on it (CassandraAuthorizer) is an
+   * AccessDeniedError here rather than a run of errors.
+   */
   async checkTable(schema: YcsbSchema): Promise<void> {
     const keyspace = this.config.keyspace;
     const fix = 'load it first: docbench load --store cassandra --url … -P <the same workload>';
-    const found = async (cql: string, params: string[]) => (await this.client.execute(cql, params, { prepare: true })).rowLength > 0;
-    if (!(await found('SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?', [keyspace]))) {
+    const rows = async (cql: string, params: string[], what: string) => {
+      try {
+        return (await this.client.execute(cql, params, { prepare: true })).rowLength;
+      } catch (error) {
+        throw accessDenied(error, this.config, what) ?? error;
+      }
+    };
+    if ((await rows('SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?', [keyspace], 'read the schema')) === 0) {
       throw new MissingDataError('cassandra', this.config.displayUrl, `the keyspace "${keyspace}"`, fix);
     }
-    if (!(await found('SELECT table_name FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?', [keyspace, schema.table]))) {
+    if ((await rows('SELECT table_name FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?', [keyspace, schema.table], 'read the schema')) === 0) {
       throw new MissingDataError('cassandra', this.config.displayUrl, `the table "${keyspace}"."${schema.table}"`, fix);
     }
+    await rows(`SELECT * FROM ${this.handle.table(schema.table)} LIMIT 1`, [], `SELECT from "${keyspace}"."${schema.table}"`);
   }
 
   stats(): Promise<StoreStats> {

@@ -4,8 +4,9 @@
  * run on JDK 17 with Cassandra's own jvm17 module flags, a 1 GB heap and a generated
  * cassandra.yaml bound to 127.0.0.1 (CQL on 19042; DOCBENCH_CASSANDRA_PORT moves it, and
  * DOCBENCH_CASSANDRA_STORAGE_PORT, _SSL_STORAGE_PORT and _JMX_PORT its other ports). A single
- * node: replication and multi-node effects are not measured here. It is the real server, so the
- * store's code needs no workaround for it.
+ * node: replication and multi-node effects are not measured here. It asks for a login
+ * (PasswordAuthenticator, the default superuser cassandra/cassandra in the local URL). It is the
+ * real server, so the store's code needs no workaround for it.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +23,15 @@ const CQL_PORT = localPort('cassandra', 19042);
 const STORAGE_PORT = localPort('cassandra', 17000, 'storage');
 const SSL_STORAGE_PORT = localPort('cassandra', 17001, 'ssl_storage');
 const JMX_PORT = localPort('cassandra', 17199, 'jmx');
-const LOCAL_URL = `cassandra://${LOOPBACK}:${CQL_PORT.port}/?datacenter=datacenter1`;
+/**
+ * The node asks for a login (PasswordAuthenticator), as a production cluster does, so a run
+ * with a wrong or missing password is refused here as it would be there. The login is
+ * Cassandra's default superuser, made by the node on its first start; loopback-only, like every
+ * local target. Permissions are not checked (AllowAllAuthorizer): no cost on any operation.
+ */
+const USER = 'cassandra';
+const PASSWORD = 'cassandra';
+const LOCAL_URL = `cassandra://${USER}:${PASSWORD}@${LOOPBACK}:${CQL_PORT.port}/?datacenter=datacenter1`;
 /** Lists cassandra-all as a dependency, so Maven fetches it and its runtime jars. */
 const POM = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'fixtures', 'cassandra', 'pom.xml');
 
@@ -100,8 +109,12 @@ ssl_storage_port: ${SSL_STORAGE_PORT.port}
 native_transport_port: ${CQL_PORT.port}
 start_native_transport: true
 endpoint_snitch: SimpleSnitch
-authenticator: AllowAllAuthenticator
+authenticator: PasswordAuthenticator
 authorizer: AllowAllAuthorizer
+role_manager: CassandraRoleManager
+# Each new connection's login costs the node a bcrypt check; a verified login is kept this long,
+# so runs and tests that open many connections do not pay it again and again.
+credentials_validity: 1h
 # Benchmarks drop and re-create tables often; snapshots on drop would only fill the disk.
 auto_snapshot: false
 # Sized for the 1 GB heap.
@@ -120,11 +133,16 @@ const LOGBACK = (logFile: string) => `<configuration>
 </configuration>
 `;
 
-/** CQL answers: the node is up when `system.local` reads. */
+/**
+ * CQL answers with the local URL's login: the node is up when `system.local` reads. On a first
+ * start the default superuser is made a moment after CQL opens, so until then the login fails
+ * and the node is not ready yet.
+ */
 async function cqlReady(): Promise<boolean> {
   const client = new cassandra.Client({
     contactPoints: [`${LOOPBACK}:${CQL_PORT.port}`],
     localDataCenter: 'datacenter1',
+    credentials: { username: USER, password: PASSWORD },
     socketOptions: { connectTimeout: 2000, readTimeout: 5000 },
   });
   try {
@@ -174,6 +192,8 @@ export const localTarget = managedServer({
       '-Dcassandra-foreground=yes',
       '-Dcassandra.ring_delay_ms=1000',
       '-Dcassandra.skip_wait_for_gossip_to_settle=0',
+      // Make the default superuser (the local URL's login) at once, not 10 s after start.
+      '-Dcassandra.superuser_setup_delay_ms=0',
       `-Dcassandra.jmx.local.port=${JMX_PORT.port}`,
       '-Djava.net.preferIPv4Stack=true',
       '-cp',

@@ -28,6 +28,7 @@ export const SETTINGS = {
   readconsistencylevel: setting.oneOf(CONSISTENCY_LEVELS, { fallback: 'ONE', describe: 'consistency level of reads and scans' }),
   writeconsistencylevel: setting.oneOf(CONSISTENCY_LEVELS, { fallback: 'ONE', describe: 'consistency level of inserts, updates and deletes' }),
   scanbucketlength: setting.wholeNumber({ min: 1, fallback: 6, describe: 'leading characters of a key that name its partition, its bucket; raise it for tens of millions of records' }),
+  readtimeout: setting.wholeNumber({ min: 1, fallback: 12_000, describe: "ms a request may wait for the node's answer before it fails as TIMEOUT (the driver's readTimeout; also bounds connecting)" }),
 };
 
 export interface CassandraConfig {
@@ -43,6 +44,8 @@ export interface CassandraConfig {
   readConsistency: number;
   writeConsistency: number;
   scanBucketLength: number;
+  /** The driver's readTimeout: how long a request waits for its answer (`cassandra.readtimeout`). */
+  readTimeoutMs: number;
   /** Operations the caller keeps in flight, to size the connection pool. */
   concurrency: number;
 }
@@ -61,6 +64,7 @@ export function cassandraConfig(options: StoreOptions): CassandraConfig {
     readConsistency: consistencyValue(s.readconsistencylevel),
     writeConsistency: consistencyValue(s.writeconsistencylevel),
     scanBucketLength: s.scanbucketlength,
+    readTimeoutMs: s.readtimeout,
     concurrency: options.concurrency,
   };
 }

@@ -1,16 +1,39 @@
 /**
  * Opening and closing the driver objects: nano on a keep-alive pool of a known size, and the
- * check that the server answers (with a reason a user can act on when it does not).
+ * check that the run can work: the server answers, takes the URL's login, and lets that user
+ * read the URL's database (with a reason a user can act on when it does not).
  */
 import nano from 'nano';
 import { Agent } from 'undici';
-import { UnreachableError } from '../store.ts';
+import { AccessDeniedError, UnreachableError } from '../store.ts';
+import { speaksTls, untrustedCertificate } from '../tls-probe.ts';
 import type { CouchdbConfig } from './settings.ts';
 import { URL_SHAPE } from './url.ts';
 
 /** HTTP status of a nano error (undefined for network errors, which carry none). */
 export function statusOf(error: unknown): number | undefined {
   return typeof error === 'object' && error !== null ? (error as { statusCode?: number }).statusCode : undefined;
+}
+
+/** CouchDB's reason for an error answer ("missing", "Database does not exist.", …). */
+export function reasonOf(error: unknown): string {
+  const reason = typeof error === 'object' && error !== null ? (error as { reason?: unknown }).reason : undefined;
+  return typeof reason === 'string' ? reason : firstLine(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * A 401 or 403 as an AccessDeniedError saying what to fix, else undefined. CouchDB answers 401
+ * when the request has no login (or a wrong one) and 403 when the user lacks the right.
+ */
+export function accessDenied(error: unknown, config: CouchdbConfig, what: string, fix: string): AccessDeniedError | undefined {
+  const status = statusOf(error);
+  if (status !== 401 && status !== 403) return undefined;
+  return new AccessDeniedError('couchdb', config.displayUrl, `${what} (${status} ${reasonOf(error)}); ${fix}`);
+}
+
+/** What `GET /_session` says about the login. */
+interface Session {
+  userCtx?: { name?: string | null; roles?: string[] };
 }
 
 export class CouchdbConnection {
@@ -21,20 +44,56 @@ export class CouchdbConnection {
 
   constructor(private readonly config: CouchdbConfig) {
     // nano 11 sends requests with Node's fetch; a dedicated undici Agent gives a keep-alive pool
-    // of a known size (and a connect timeout) instead of the process-wide default dispatcher.
-    this.agent = new Agent({ connections: config.maxSockets, connect: { timeout: config.connectTimeoutMs } });
+    // of a known size, a connect timeout, and a deadline for a stalled server's answer
+    // (couchdb.requesttimeout: headers, then each gap in the body) instead of the process-wide
+    // default dispatcher.
+    this.agent = new Agent({
+      connections: config.maxSockets,
+      connect: { timeout: config.connectTimeoutMs },
+      headersTimeout: config.requestTimeoutMs,
+      bodyTimeout: config.requestTimeoutMs,
+    });
     this.server = nano({
       url: config.serverUrl,
       agentOptions: this.agent as unknown as nano.Configuration['agentOptions'],
     });
   }
 
-  /** GET / answers without a login; with wrong credentials in the URL it is already a 401. */
+  /**
+   * Prove the run can work. `GET /` answers anyone, so the login is checked with `GET /_session`
+   * (a wrong one is a 401 there); a request without a login is refused unless the server treats
+   * anonymous requests as an admin ("admin party": its userCtx has the _admin role). When the URL
+   * names a database, `GET /{db}` shows the user may read it (a missing one is fine here: a load
+   * creates it, and a run checks it first).
+   */
   async open(): Promise<void> {
+    const session = await this.session();
+    const user = session.userCtx?.name ?? null;
+    if (user === null && session.userCtx?.roles?.includes('_admin') !== true) {
+      throw new AccessDeniedError('couchdb', this.config.displayUrl, `the URL has no login, and the server does not take requests without one as an admin (GET /_session: no user); give a CouchDB user as ${URL_SHAPE}`);
+    }
+    if (this.config.database !== undefined) await this.checkDatabaseRights(this.config.database, user);
+  }
+
+  private async session(): Promise<Session> {
     try {
-      await this.server.relax({ path: '', signal: AbortSignal.timeout(this.config.connectTimeoutMs) } as nano.RequestOptions);
+      return (await this.server.relax({ path: '_session', signal: AbortSignal.timeout(this.config.connectTimeoutMs) } as nano.RequestOptions)) as Session;
     } catch (error) {
-      throw new UnreachableError('couchdb', this.config.displayUrl, unreachableReason(error, this.config.connectTimeoutMs));
+      if (statusOf(error) === 401) {
+        throw new AccessDeniedError('couchdb', this.config.displayUrl, `the server refused the user name or password in the URL (401 ${reasonOf(error)}); give a CouchDB user as ${URL_SHAPE}`);
+      }
+      throw new UnreachableError('couchdb', this.config.displayUrl, await unreachableReason(error, this.config));
+    }
+  }
+
+  private async checkDatabaseRights(database: string, user: string | null): Promise<void> {
+    try {
+      await this.server.db.get(database);
+    } catch (error) {
+      if (statusOf(error) === 404) return;
+      const denied = accessDenied(error, this.config, `${user === null ? 'a request without a login' : `user "${user}"`} may not read the database "${database}"`, "make the user a member of the database (its _security object), or give an admin's login");
+      if (denied) throw denied;
+      throw error;
     }
   }
 
@@ -45,21 +104,40 @@ export class CouchdbConnection {
   }
 }
 
-/** Why GET / failed, in one line that says what to check. */
-export function unreachableReason(error: unknown, timeoutMs: number): string {
+/** nano reports a network failure as "error happened in your connection. Reason: <fetch's cause>". */
+const NANO_CONNECTION_ERROR = /^error happened in your connection\. Reason: (?:\w*Error: )?/;
+
+/** Why `GET /_session` got no usable answer, in one line that says what to check. */
+export async function unreachableReason(error: unknown, config: CouchdbConfig): Promise<string> {
   const status = statusOf(error);
   const message = firstLine(error instanceof Error ? error.message : String(error));
-  if (status === 401) return `the server rejected the credentials in the URL (401: ${message}); give a CouchDB admin as ${URL_SHAPE}`;
-  if (status !== undefined) return `GET / answered HTTP ${status} (${message}); is this the URL of a CouchDB server?`;
-  // nano reports a network failure as "error happened in your connection. Reason: <fetch's cause>".
-  const cause = message.replace(/^error happened in your connection\. Reason: (?:\w*Error: )?/, '');
-  if (/timeout/i.test(cause)) return `no answer within ${timeoutMs} ms (couchdb.connecttimeout); check the host and port, and that no firewall drops the connection`;
+  if (status !== undefined) return `GET /_session answered HTTP ${status} (${message}); is this the URL of a CouchDB server?`;
+  // OpenSSL's text holds its whole error stack; its reason ("wrong version number") is what helps.
+  const cause = message.replace(NANO_CONNECTION_ERROR, '').replace(/^.*SSL routines:[^:]*:([^:]+):.*$/, 'TLS: $1');
   if (/ECONNREFUSED/.test(cause)) return `connection refused (${cause}): nothing listens there; start CouchDB or correct the host and port`;
   if (/ENOTFOUND|EAI_AGAIN/.test(cause)) return `the host name does not resolve (${cause})`;
   if (/^bad port$/i.test(cause)) return 'Node\'s fetch refuses to connect to this port (a "bad port" of the Fetch standard); CouchDB listens on 5984 unless configured otherwise';
-  const tls = /SSL routines:[^:]*:([^:]+)/.exec(cause);
-  if (tls) return `the TLS handshake failed (${tls[1]}); does the server speak https on this port? (http:// for plain HTTP)`;
+  const certificate = untrustedCertificate(new Error(cause));
+  if (certificate) return certificate;
+  // https to a plain port (the server waits for a request line, or answers one in plain text),
+  // or http to a TLS port (the server drops the connection): the port itself says which it speaks.
+  const { hostname, port, protocol } = new URL(config.serverUrl);
+  const portNumber = Number(port || (protocol === 'https:' ? 443 : 80));
+  if (protocol === 'https:' && (await speaksPlainHttp(hostname, portNumber))) return `TLS mismatch: ${hostname}:${portNumber} speaks plain HTTP, not TLS (${cause}); use http:// for this port`;
+  if (protocol === 'http:' && (await speaksTls(hostname, portNumber))) return `TLS mismatch: ${hostname}:${portNumber} speaks TLS (${cause}); use https:// for this port`;
+  if (/timeout/i.test(cause)) return `no answer within ${config.connectTimeoutMs} ms (couchdb.connecttimeout); check the host and port, and that no firewall drops the connection`;
+  if (cause.startsWith('TLS: ')) return `the TLS handshake failed (${cause.slice(5)})`;
   return cause;
+}
+
+/** Any HTTP answer to a plain GET / (CouchDB's welcome, or an error page): the port speaks plain HTTP. */
+async function speaksPlainHttp(host: string, port: number): Promise<boolean> {
+  try {
+    await fetch(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/`, { signal: AbortSignal.timeout(2000) });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function firstLine(text: string): string {

@@ -7,12 +7,26 @@
 import { isDeepStrictEqual } from 'node:util';
 import type nano from 'nano';
 import type { PlanEvidence } from '../query-plan.ts';
-import { statusOf } from './connection.ts';
+import { accessDenied, reasonOf, statusOf } from './connection.ts';
 import { explainMango } from './explain.ts';
 import { databaseFor, type CouchdbConfig } from './settings.ts';
 
 /** What `putDesignDocument` did. */
 export type DesignDocumentOutcome = 'created' | 'updated' | 'unchanged';
+
+/**
+ * A 404 that means "no such document": CouchDB's reason is "missing" (never written) or
+ * "deleted". A 404 for a database that does not exist ("Database does not exist.") is not a
+ * missing record: it is an error, or a whole run would read as NOT_FOUND.
+ */
+export function isMissingDocument(error: unknown): boolean {
+  if (statusOf(error) !== 404) return false;
+  const reason = reasonOf(error);
+  return reason === 'missing' || reason === 'deleted';
+}
+
+/** What to do when the user may not create or drop databases. */
+const ADMIN_NEEDED = "only a server admin may create or delete databases in CouchDB: give an admin's login, or create the database first and run with a member";
 
 /** Attempts to write a design document while other writers (service workers, a second run) race for it. */
 const DESIGN_WRITE_ATTEMPTS = 5;
@@ -49,41 +63,46 @@ export class CouchdbHandle {
     return explainMango(this.server, this.databaseName(table), query);
   }
 
-  /** Create a database; one that exists already is fine. */
+  /** Create a database; one that exists already is fine. A user who may not is an AccessDeniedError. */
   async createDatabase(name: string): Promise<void> {
     try {
       await this.server.db.create(name);
     } catch (error) {
-      if (statusOf(error) !== 412) throw error; // 412 file_exists: already there, fine
+      if (statusOf(error) === 412) return; // 412 file_exists: already there, fine
+      throw accessDenied(error, this.config, `the login may not create the database "${name}"`, ADMIN_NEEDED) ?? error;
     }
   }
 
-  /** Whether a database exists (GET /{db}: 404 when it does not; any other failure is thrown). */
+  /**
+   * Whether a database exists (GET /{db}: 404 when it does not, even without a login). A user
+   * who may not read it is an AccessDeniedError; any other failure is thrown.
+   */
   async databaseExists(name: string): Promise<boolean> {
     try {
       await this.server.db.get(name);
       return true;
     } catch (error) {
       if (statusOf(error) === 404) return false;
-      throw error;
+      throw accessDenied(error, this.config, `the login may not read the database "${name}"`, "make the user a member of the database (its _security object), or give an admin's login") ?? error;
     }
   }
 
-  /** Delete a database; one that does not exist is fine. */
+  /** Delete a database; one that does not exist is fine. A user who may not is an AccessDeniedError. */
   async destroyDatabase(name: string): Promise<void> {
     try {
       await this.server.db.destroy(name);
     } catch (error) {
-      if (statusOf(error) !== 404) throw error; // nothing to drop
+      if (statusOf(error) === 404) return; // nothing to drop
+      throw accessDenied(error, this.config, `the login may not delete the database "${name}"`, ADMIN_NEEDED) ?? error;
     }
   }
 
-  /** GET a document; null when CouchDB says 404 (it never existed, or was deleted). */
+  /** GET a document; null when CouchDB says it is missing or deleted (never when the database is missing). */
   async getOrNull<D>(db: nano.DocumentScope<D>, id: string): Promise<(nano.DocumentGetResponse & D) | null> {
     try {
       return await db.get(id);
     } catch (error) {
-      if (statusOf(error) === 404) return null;
+      if (isMissingDocument(error)) return null;
       throw error;
     }
   }

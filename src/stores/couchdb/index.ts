@@ -14,16 +14,25 @@
  *   couchdb.database        database to use for every table (default: the table's name)
  *   couchdb.maxsockets      HTTP keep-alive connections to the server (default: the operations the
  *                           caller keeps in flight, since each worker has at most one request out)
- *   couchdb.connecttimeout  ms to open a TCP connection and to answer connect()'s GET / (default 5000)
+ *   couchdb.connecttimeout  ms to open a TCP connection and to answer connect()'s login check (default 5000)
+ *   couchdb.requesttimeout  ms a request may wait for its answer to start, and between its parts, before
+ *                           it fails as TIMEOUT: a stalled server (default 300000, undici's own)
+ *
+ * Connecting proves the run can work (connection.ts): `GET /_session` shows the URL's login is
+ * accepted (CouchDB answers `GET /` without one), a request without a login is refused unless
+ * the server takes anonymous requests as an admin ("admin party"), and the URL's database, when
+ * it names one, may be read by that user. A refused login or a missing right is an
+ * AccessDeniedError; a run checks its database exists first (checkTable).
  *
  * Operations (ycsb.ts), as CouchDB's document API offers them (every write needs the current
  * revision), and where they differ from YCSB's key-value model:
- *   read    GET /{db}/{id}; 404 -> null; the wanted fields are picked client-side
+ *   read    GET /{db}/{id}; 404 "missing" or "deleted" -> null (a 404 "Database does not exist."
+ *           is an error, never a missing record); the wanted fields are picked client-side
  *   insert  PUT /{db}/{id}; a 409 (the id exists) is an error
  *   update  GET (for `_rev` and the other fields), then PUT of the merged document with that
  *           `_rev`; a 409 means another writer got in between: an ERROR, never retried (a CouchDB
  *           application sees that conflict too; retrying it into a success would hide it)
- *   delete  GET (for `_rev`), then DELETE ?rev=; 404 -> false
+ *   delete  GET (for `_rev`), then DELETE ?rev=; a missing or deleted document -> false
  *   scan    GET /{db}/_all_docs?startkey=…&limit=…&include_docs=true. `_all_docs` is ordered by
  *           "raw" collation of the ids (Erlang binary order = UTF-8 byte order), unlike views,
  *           which collate with ICU. For YCSB's ASCII keys that is the same order as JS string

@@ -15,7 +15,8 @@ export const SETTINGS = {
     describe: 'the one database every table uses (default: each table its own database, named as the table)',
   }),
   maxsockets: setting.wholeNumber({ min: 1, describe: 'HTTP keep-alive connections to the server (default: the operations in flight, --threads)' }),
-  connecttimeout: setting.wholeNumber({ min: 1, fallback: 5000, describe: "ms to open a TCP connection, and for connect()'s GET / to answer" }),
+  connecttimeout: setting.wholeNumber({ min: 1, fallback: 5000, describe: "ms to open a TCP connection, and for connect()'s login check to answer" }),
+  requesttimeout: setting.wholeNumber({ min: 1, fallback: 300_000, describe: 'ms a request may wait for the answer to start (and between its parts) before it fails as TIMEOUT; undici\'s own default' }),
 };
 
 /** Everything the store's parts need to know, checked once when the store is made. */
@@ -28,6 +29,8 @@ export interface CouchdbConfig {
   database: string | undefined;
   maxSockets: number;
   connectTimeoutMs: number;
+  /** How long a request may wait for its answer (a stalled server), `couchdb.requesttimeout`. */
+  requestTimeoutMs: number;
 }
 
 export function couchdbConfig(options: StoreOptions): CouchdbConfig {
@@ -42,6 +45,7 @@ export function couchdbConfig(options: StoreOptions): CouchdbConfig {
     database: url.database ?? s.database,
     maxSockets: s.maxsockets ?? Math.max(1, options.concurrency),
     connectTimeoutMs: s.connecttimeout,
+    requestTimeoutMs: s.requesttimeout,
   };
 }
 

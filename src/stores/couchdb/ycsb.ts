@@ -5,7 +5,7 @@
 import type nano from 'nano';
 import type { FieldMap, KeyedRecord, YcsbSchema } from '../store.ts';
 import { statusOf } from './connection.ts';
-import type { CouchdbHandle } from './handle.ts';
+import { isMissingDocument, type CouchdbHandle } from './handle.ts';
 
 /** A CouchDB document as the YCSB operations see it: `_id`, `_rev` and string fields. */
 type CouchDoc = Record<string, string> & { _id?: string; _rev?: string };
@@ -41,7 +41,7 @@ export class CouchdbYcsb {
     await this.handle.destroyDatabase(this.handle.databaseName(schema.table));
   }
 
-  /** GET /{db}/{id}; 404 -> null; the wanted fields are picked client-side. */
+  /** GET /{db}/{id}; a missing or deleted document -> null; the wanted fields are picked client-side. */
   async read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
     const doc = await this.handle.getOrNull(this.db(table), key);
     return doc === null ? null : pickFields(doc, fields);
@@ -89,7 +89,7 @@ export class CouchdbYcsb {
     );
   }
 
-  /** GET for `_rev`, then DELETE ?rev=; 404 -> false. */
+  /** GET for `_rev`, then DELETE ?rev=; a missing or deleted document -> false. */
   async delete(table: string, key: string): Promise<boolean> {
     const db = this.db(table);
     const doc = await this.handle.getOrNull(db, key);
@@ -97,7 +97,7 @@ export class CouchdbYcsb {
     try {
       await db.destroy(key, doc._rev);
     } catch (error) {
-      if (statusOf(error) === 404) return false;
+      if (isMissingDocument(error)) return false;
       throw error;
     }
     return true;

@@ -33,6 +33,12 @@
  *   mongodb.serverSelectionTimeoutMS  how long connect() waits for a server (default: the URL's,
  *                                     else 5000)
  *
+ * Connecting proves the run can work: after the driver selects a server (and logs in, when the
+ * URL has a user), `listCollections` on the store's database needs the login and the user's
+ * rights on that database (`ping` answers anyone). A refused login (18 AuthenticationFailed) or a
+ * missing right (13 Unauthorized) is an AccessDeniedError; a TLS mismatch (`tls=true` at a plain
+ * server, or none at a TLS one) is named as such (connection.ts).
+ *
  * The parts: url.ts (the connection string), settings.ts (settings and configuration),
  * connection.ts (the driver's client), ycsb.ts (YCSB's operations), handle.ts (what scenario
  * dialects use), stats.ts, and local-target.ts (the local stand-in server).
@@ -60,7 +66,7 @@ export class MongodbStore extends YcsbStore<MongodbHandle> {
   }
 
   connect(): Promise<void> {
-    return connect(this.handle, this.config.target.displayUrl);
+    return connect(this.handle, this.config);
   }
 
   /** A missing collection reads as empty in MongoDB: ask for it by name. */

@@ -2,11 +2,6 @@ import { Redis } from 'ioredis';
 import { packageVersion } from '../../version.ts';
 import type { RedisConnection, RedisConnectionOptions } from './connection.ts';
 
-/**
- * How long a command may wait for its answer on an open connection (a stalled server): far
- * above any one command docbench sends (the persons scenario's largest pipelines and scripts).
- */
-const COMMAND_TIMEOUT_MS = 30_000;
 /** Reconnection attempts after a lost connection: 50 ms, 100 ms, … at most every 500 ms. */
 const RECONNECT_STEP_MS = 50;
 const MAX_RECONNECT_DELAY_MS = 500;
@@ -32,7 +27,7 @@ export class IoredisConnection implements RedisConnection {
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
       // A stalled server (no answer on an open connection) fails the command as a timeout.
-      commandTimeout: COMMAND_TIMEOUT_MS,
+      commandTimeout: options.commandTimeoutMs,
       // An unreachable server at the start is an error; a server lost mid-run is reconnected to,
       // so the run recovers when it comes back.
       retryStrategy: (times) => (this.connectedOnce ? Math.min(times * RECONNECT_STEP_MS, MAX_RECONNECT_DELAY_MS) : null),

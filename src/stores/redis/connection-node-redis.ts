@@ -1,4 +1,4 @@
-import { createClient } from '@redis/client';
+import { createClient, TimeoutError } from '@redis/client';
 import { packageVersion } from '../../version.ts';
 import type { RedisConnection, RedisConnectionOptions } from './connection.ts';
 
@@ -8,10 +8,12 @@ type Client = ReturnType<typeof createClient>;
 export class NodeRedisConnection implements RedisConnection {
   readonly driver = `@redis/client ${packageVersion('@redis/client')}`;
   private readonly client: Client;
+  private readonly commandTimeoutMs: number;
   /** Set once the first connect succeeded: from then on a lost connection is made again. */
   private connectedOnce = false;
 
   constructor(options: RedisConnectionOptions) {
+    this.commandTimeoutMs = options.commandTimeoutMs;
     this.client = createClient({
       url: options.url,
       // Fail fast: an unreachable server at the start is an error, not a reason to wait; a
@@ -27,24 +29,39 @@ export class NodeRedisConnection implements RedisConnection {
   async connect(): Promise<void> {
     // connect() selects the URL's database and rejects if that fails.
     await this.client.connect();
-    await this.client.sendCommand(['PING']);
+    await this.timed(this.client.sendCommand(['PING']));
     this.connectedOnce = true;
   }
 
   call(args: readonly string[]): Promise<unknown> {
-    return this.client.sendCommand(args as string[]);
+    return this.timed(this.client.sendCommand(args as string[]));
   }
 
   pipeline(commands: readonly (readonly string[])[]): Promise<unknown[]> {
     const multi = this.client.multi();
     for (const c of commands) multi.addCommand(c as string[]);
-    return multi.execAsPipeline() as Promise<unknown[]>;
+    return this.timed(multi.execAsPipeline() as Promise<unknown[]>);
   }
 
   transaction(commands: readonly (readonly string[])[]): Promise<unknown[]> {
     const multi = this.client.multi();
     for (const c of commands) multi.addCommand(c as string[]);
-    return multi.exec() as Promise<unknown[]>;
+    return this.timed(multi.exec() as Promise<unknown[]>);
+  }
+
+  /**
+   * A stalled server (no answer on an open connection) fails the command as the client's own
+   * TimeoutError after `redis.commandtimeout`, as ioredis's commandTimeout does (one timer per
+   * command there too). node-redis's own `timeout` option only bounds the wait to be WRITTEN,
+   * not the reply, and does not apply to pipelines or MULTI/EXEC. A reply that comes after the
+   * deadline is still read in order by the client, so the connection stays usable.
+   */
+  private timed<T>(reply: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new TimeoutError()), this.commandTimeoutMs);
+    });
+    return Promise.race([reply, deadline]).finally(() => clearTimeout(timer));
   }
 
   async close(): Promise<void> {

@@ -7,7 +7,8 @@
  * made: the rest of the store (YCSB operations, handle, stats) never knows which client runs.
  * Commands go as raw argument lists, so both clients do exactly the same work.
  */
-import { UnreachableError } from '../store.ts';
+import { AccessDeniedError, UnreachableError } from '../store.ts';
+import { plainAnswer, speaksTls, untrustedCertificate } from '../tls-probe.ts';
 import { IoredisConnection } from './connection-ioredis.ts';
 import { RedisConnectionSet } from './connection-set.ts';
 import { NodeRedisConnection } from './connection-node-redis.ts';
@@ -31,39 +32,66 @@ export interface RedisConnection {
 export interface RedisConnectionOptions {
   url: string;
   connectTimeoutMs: number;
+  commandTimeoutMs: number;
   /** Let the client coalesce concurrent commands into one socket write. */
   autoPipelining: boolean;
 }
 
 /** The configured client, not yet connected. */
 export function createConnection(config: RedisConfig): RedisConnection {
-  const options = { url: config.url.text, connectTimeoutMs: config.connectTimeoutMs, autoPipelining: config.autoPipelining };
+  const options = { url: config.url.text, connectTimeoutMs: config.connectTimeoutMs, commandTimeoutMs: config.commandTimeoutMs, autoPipelining: config.autoPipelining };
   const one = () => (config.driver === 'node-redis' ? new NodeRedisConnection(options) : new IoredisConnection(options));
   return config.connections === 1 ? one() : new RedisConnectionSet(Array.from({ length: config.connections }, one));
 }
 
-/** Connect; any failure closes the client and is an UnreachableError saying what to check. */
+/**
+ * Connect; any failure closes the client and is an AccessDeniedError (the login refused) or an
+ * UnreachableError saying what to check.
+ */
 export async function openConnection(connection: RedisConnection, config: RedisConfig): Promise<void> {
   try {
     await connection.connect();
   } catch (error) {
     await connection.close().catch(() => {});
-    throw new UnreachableError('redis', config.url.masked, unreachableReason(error, config));
+    const refused = refusedLogin(error);
+    if (refused) throw new AccessDeniedError('redis', config.url.masked, refused);
+    throw new UnreachableError('redis', config.url.masked, await unreachableReason(error, config));
   }
 }
 
+/** The error reply of a refused login (Redis's error codes), in words that say what to fix in the URL. */
+function refusedLogin(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  const [code] = message.split(' ', 1);
+  if (code === 'NOAUTH') return `the server requires a password (${message}); give it in the URL: redis://[USER]:PASSWORD@host:port`;
+  if (code === 'WRONGPASS') return `the server refused the user name or password in the URL (${message}); check them`;
+  if (code === 'NOPERM') return `the URL's user lacks a right the run needs (${message}); grant it in the server's ACL or use another user`;
+  if (/^ERR AUTH <password> called without any password configured|^ERR Client sent AUTH, but no password is set/.test(message)) {
+    return `the server has no password, but the URL gives one (${message}); remove it from the URL`;
+  }
+  return undefined;
+}
+
 /** The client's error, with what a user can do about it where the cause is recognisable. */
-function unreachableReason(error: unknown, config: RedisConfig): string {
+async function unreachableReason(error: unknown, config: RedisConfig): Promise<string> {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
   const { host, port, database, tls } = config.url;
   if (code === 'ECONNREFUSED') return `nothing listens on ${host}:${port} (${message}); start Redis there or give the right URL`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `host ${host} is not known (${message}); check the host name in the URL`;
-  if (code === 'ETIMEDOUT' || /timeout/i.test(message)) {
-    const tlsHint = tls ? ', and that the server speaks TLS (rediss://)' : '';
-    return `no answer within ${config.connectTimeoutMs} ms (${message}); check the host, port and firewall${tlsHint}`;
-  }
-  if (/\b(WRONGPASS|NOAUTH|AUTH)\b/.test(message)) return `the server refused the login (${message}); check the user and password in the URL`;
   if (/DB index/i.test(message)) return `database ${database} does not exist on this server (${message}); check the URL's /${database}`;
+  const certificate = untrustedCertificate(error);
+  if (certificate) return certificate;
+  // A TLS client at a plain port waits for a handshake that never comes; a plain client at a TLS
+  // port is dropped. Either way the port itself says which it speaks.
+  if (tls && (await speaksPlainRedis(host, port))) return `TLS mismatch: ${host}:${port} speaks plain Redis, not TLS (${message}); use redis:// for this port`;
+  if (!tls && (await speaksTls(host, port))) return `TLS mismatch: ${host}:${port} speaks TLS (${message}); use rediss:// for this port`;
+  if (code === 'ETIMEDOUT' || /timeout/i.test(message)) return `no answer within ${config.connectTimeoutMs} ms (${message}); check the host, port and firewall`;
   return message;
+}
+
+/** A plain Redis answers PING with a simple string or an error reply (NOAUTH), never with nothing. */
+async function speaksPlainRedis(host: string, port: number): Promise<boolean> {
+  const answer = await plainAnswer(host, port, 'PING\r\n');
+  return answer !== null && (answer[0] === 0x2b /* + */ || answer[0] === 0x2d /* - */);
 }

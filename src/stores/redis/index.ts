@@ -17,7 +17,13 @@
  * Settings: URL credentials and database (`redis://user:pass@host:port/db`, url.ts), `redis.driver`,
  * `redis.autopipelining=true` (ioredis only: coalesce concurrent commands into one write; it
  * measured slower here, ~42,000 ops/s, so it is off by default), `redis.connections=N`
- * (connections per client process, used in turn: connection-set.ts); settings.ts.
+ * (connections per client process, used in turn: connection-set.ts), `redis.commandtimeout=ms`
+ * (default 30000: a command that waits that long for its answer, a stalled server, fails as
+ * TIMEOUT); settings.ts.
+ *
+ * Connecting proves the run can work: the client connects (TLS for `rediss://`), passes AUTH
+ * when the URL has a password, selects the database and gets PONG. A refused login (NOAUTH,
+ * WRONGPASS) is an AccessDeniedError; a TLS mismatch is named as such (connection.ts).
  *
  * The folder: url.ts (the URL), settings.ts (settings -> configuration), connection.ts (the
  * client, opened and closed; the two clients in connection-*.ts), ycsb.ts (the YCSB operations),

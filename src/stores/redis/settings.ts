@@ -20,6 +20,7 @@ export const SETTINGS = {
   driver: setting.oneOf(REDIS_DRIVERS, { fallback: 'ioredis', describe: 'the client: ioredis, or node-redis (@redis/client)' }),
   autopipelining: setting.boolean({ fallback: false, describe: 'ioredis only: coalesce concurrent commands into one socket write' }),
   connections: setting.wholeNumber({ min: 1, max: MAX_CONNECTIONS, fallback: 1, describe: 'connections per client process, used in turn' }),
+  commandtimeout: setting.wholeNumber({ min: 1, fallback: 30_000, describe: 'ms a command may wait for its answer before it fails as TIMEOUT (a stalled server)' }),
 };
 
 export type RedisSettings = SettingsOf<typeof SETTINGS>;
@@ -35,6 +36,8 @@ export interface RedisConfig {
   /** Connections per client process (connection-set.ts); 1, Redis's own advice for Node clients, by default. */
   readonly connections: number;
   readonly connectTimeoutMs: number;
+  /** How long a command may wait for its answer on an open connection (`redis.commandtimeout`). */
+  readonly commandTimeoutMs: number;
 }
 
 /** The store's configuration from its URL and `redis.*` settings; any bad one is a user error. */
@@ -44,5 +47,5 @@ export function redisConfig(url: string, settings: Readonly<Record<string, strin
     // node-redis has no such switch: it always writes the commands issued in one tick together.
     throw new SettingError(`redis.autopipelining=true: applies to redis.driver=ioredis only (node-redis always pipelines commands issued together)`);
   }
-  return { url: parseRedisUrl(url), driver: s.driver, autoPipelining: s.autopipelining, connections: s.connections, connectTimeoutMs: CONNECT_TIMEOUT_MS };
+  return { url: parseRedisUrl(url), driver: s.driver, autoPipelining: s.autopipelining, connections: s.connections, connectTimeoutMs: CONNECT_TIMEOUT_MS, commandTimeoutMs: s.commandtimeout };
 }
