@@ -13,8 +13,8 @@
  * Row names in the run result: `INDEX-BUILD`, `COMPACT`, `<variant>:BUILD`, `<variant>:Q1` …,
  * and `<variant>:Q1-VERIFY` for the checks.
  */
-import type { OpenStore } from '../../src/cli/store-session.ts';
-import { describeStore } from '../../src/cli/store-session.ts';
+import type { OpenStore } from '../../src/session/store-session.ts';
+import { describeStore } from '../../src/session/store-session.ts';
 import type { FlatProperties } from '../../src/results/build.ts';
 import type { Result, StoreInfo } from '../../src/results/schema.ts';
 import { UnsupportedError } from '../../src/stores/store.ts';

@@ -17,7 +17,6 @@ import type { Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { writeReportBeside } from '../report/report-files.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
-import { workloadFromText } from '../workload/properties.ts';
 import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
 import type { Dataset } from '../../scenarios/ecommerce/model.ts';
 import { renderRunTable, renderServers } from '../../scenarios/ecommerce/report.ts';
@@ -30,12 +29,14 @@ import { scenarioResult } from '../../scenarios/shared/timing.ts';
 import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
 import { ProcessPool } from '../runner/process-pool.ts';
 import { UsageError } from './errors.ts';
-import { invalidRunError } from './run-stopped.ts';
+import { invalidRunError } from '../results/run-stopped.ts';
 import { interrupts } from '../runner/interrupts.ts';
-import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
-import { addTargetOptions, defaultStores, loadConfig, singleTarget, StoreTargets, type TargetFlags } from './store-targets.ts';
-import { checkOutPath } from './ycsb-command.ts';
-import { positiveInteger, nonNegativeNumber, collect } from './option-parsers.ts';
+import { closeQuietly, describeStore, openStore, type OpenStore } from '../session/store-session.ts';
+import { defaultStores, singleTarget, StoreTargets, type TargetFlags } from '../session/store-targets.ts';
+import { addTargetOptions } from '../session/target-options.ts';
+import { loadConfig } from '../session/config-file.ts';
+import { checkOutPath } from '../results/write.ts';
+import { positiveInteger, nonNegativeNumber, collect } from '../common/option-parsers.ts';
 
 export const SCENARIO = 'ecommerce';
 
@@ -87,8 +88,7 @@ function assignments(property: readonly string[], flags: { threads?: number; tar
 
 /** Open a store with the store settings (`redis.*`, …) of `-p` and a pool sized for the workers. */
 async function open(store: string, url: string | undefined, settings: EcommerceSettings): Promise<OpenStore> {
-  const storeAssignments = Object.entries(settings.storeSettings).map(([k, v]) => `${k}=${v}`);
-  return openStore(store, url, workloadFromText('', SCENARIO, [...storeAssignments, `threadcount=${settings.threadcount}`]));
+  return openStore(store, url, { settings: settings.storeSettings, concurrency: settings.threadcount });
 }
 
 function datasetOf(settings: EcommerceSettings, flag: string): Dataset {

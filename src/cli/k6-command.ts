@@ -35,14 +35,16 @@ import { writeReportBeside } from '../report/report-files.ts';
 import { startServiceProcess } from '../service/service-process.ts';
 import { SCENARIOS, type ScenarioName } from '../service/scenarios.ts';
 import { STORE_NAMES, storeName } from '../stores/stores.ts';
-import { workloadFromText, type WorkloadProperties } from '../workload/properties.ts';
+import type { WorkloadProperties } from '../workload/properties.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
-import { checkOutPath, flagOverrides, runYcsbPhase } from './ycsb-command.ts';
+import { flagOverrides, runYcsbPhase } from './ycsb-command.ts';
+import { checkOutPath } from '../results/write.ts';
 import { interrupts } from '../runner/interrupts.ts';
-import { openStore } from './store-session.ts';
-import { addTargetOptions, StoreTargets } from './store-targets.ts';
-import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
+import { openStore, requestFrom } from '../session/store-session.ts';
+import { StoreTargets } from '../session/store-targets.ts';
+import { addTargetOptions } from '../session/target-options.ts';
+import { positiveInteger, nonNegativeNumber, collect, list } from '../common/option-parsers.ts';
 
 const K6_DIR = fileURLToPath(new URL('../../k6/', import.meta.url));
 
@@ -241,7 +243,7 @@ async function seedScenario(store: string, scenario: 'ecommerce' | 'persons', op
   const storePrefixes = STORE_NAMES.map((name) => `${name}.`);
   const storeSettings = [...targets.settings(), ...options.overrides.filter((o) => storePrefixes.some((p) => o.startsWith(p)))];
   const own = options.overrides.filter((o) => !storePrefixes.some((p) => o.startsWith(p))).map((o) => o.replace(new RegExp(`^${scenario}\\.`), ''));
-  const open = await openStore(store, targets.urlOf(store), workloadFromText('', scenario, [...storeSettings, 'threadcount=4']));
+  const open = await openStore(store, targets.urlOf(store), requestFrom(storeSettings, 4));
   try {
     // Imported here: the e-commerce generator brings faker, which the rest of the CLI does not need.
     if (scenario === 'ecommerce') {

@@ -14,8 +14,9 @@ import { registerStudyCommand } from './study-command.ts';
 import { registerSweepCommand } from './sweep-command.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
-import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
-import { addTargetOptions, singleTarget } from './store-targets.ts';
+import { positiveInteger, nonNegativeNumber, collect, list } from '../common/option-parsers.ts';
+import { singleTarget } from '../session/store-targets.ts';
+import { addTargetOptions } from '../session/target-options.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { parseOnError, type OnError } from '../runner/fault-policy.ts';
 

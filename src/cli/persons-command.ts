@@ -21,11 +21,12 @@ import type { Shape } from '../../scenarios/persons/model.ts';
 import { renderComparison, renderStoreTable } from '../../scenarios/persons/report.ts';
 import { INSERT_MODES, PERSONS_DEFAULTS, runPersons, seedPersons, SIZE_PRESETS, type InsertMode, type PersonsSettings, type StoreRun } from '../../scenarios/persons/run.ts';
 import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
-import { workloadFromText } from '../workload/properties.ts';
 import { UsageError } from './errors.ts';
-import { openStore } from './store-session.ts';
-import { addTargetOptions, defaultStores, loadConfig, singleTarget, StoreTargets, type TargetFlags } from './store-targets.ts';
-import { checkOutPath } from './ycsb-command.ts';
+import { openStore, requestFrom } from '../session/store-session.ts';
+import { defaultStores, singleTarget, StoreTargets, type TargetFlags } from '../session/store-targets.ts';
+import { addTargetOptions } from '../session/target-options.ts';
+import { loadConfig } from '../session/config-file.ts';
+import { checkOutPath } from '../results/write.ts';
 
 const STORE_PREFIXES = ['redis.', 'cassandra.', 'mongodb.', 'couchdb.', 'couchbase.'];
 
@@ -83,7 +84,7 @@ function storeProperties(assignments: readonly string[], concurrency: number) {
       throw new UsageError(`-p ${a}: the persons scenario takes store settings only (${STORE_PREFIXES.map((p) => `${p}*`).join(', ')})`);
     }
   }
-  return workloadFromText('', 'persons', [...assignments, `threadcount=${concurrency}`]);
+  return requestFrom(assignments, concurrency);
 }
 
 interface CommonOptions extends TargetFlags {

@@ -15,9 +15,10 @@ import { STORE_NAMES, storeFactory } from '../stores/stores.ts';
 import { UnreachableError } from '../stores/store.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
-import { openStore } from './store-session.ts';
-import { positiveInteger, collect } from './option-parsers.ts';
-import { addTargetOptions, singleTarget, type TargetFlags } from './store-targets.ts';
+import { openStore, requestOf } from '../session/store-session.ts';
+import { positiveInteger, collect } from '../common/option-parsers.ts';
+import { singleTarget, type TargetFlags } from '../session/store-targets.ts';
+import { addTargetOptions } from '../session/target-options.ts';
 
 export const SERVE_DEFAULTS = {
   host: '127.0.0.1',
@@ -67,7 +68,7 @@ async function resolveStore(options: ServeOptions): Promise<Pick<ServeConfig, 'u
   // answers 503 and connects when the store comes up.
   if (options.url !== undefined) return { url: options.url, local: false };
   const properties = loadWorkload(options.workloadFiles, splitScenarioSettings(options.overrides).ycsb).properties;
-  const open = await openStore(options.store, undefined, properties);
+  const open = await openStore(options.store, undefined, requestOf(properties));
   await open.store.close();
   return {
     url: open.url,

@@ -1,8 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { buildResult } from '../results/build.ts';
 import type { Result } from '../results/schema.ts';
-import { writeResult } from '../results/write.ts';
+import { checkOutPath, writeResult } from '../results/write.ts';
 import { exportMeasurements } from '../report/ycsb-export.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
 import { DEFAULT_PROCESSES, ProcessPool } from '../runner/process-pool.ts';
@@ -17,8 +15,8 @@ import { UsageError } from './errors.ts';
 import { failedWritesOf, LoadWrites, loadFailure, refuseLoadOverExistingRecords } from './load-guard.ts';
 import { faultPolicyOf, withWorkloadBudget, type OnError } from '../runner/fault-policy.ts';
 import { interrupts } from '../runner/interrupts.ts';
-import { invalidRunError } from './run-stopped.ts';
-import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
+import { invalidRunError } from '../results/run-stopped.ts';
+import { closeQuietly, describeStore, openStore, type OpenStore, requestOf } from '../session/store-session.ts';
 
 export interface YcsbCommandOptions {
   phase: 'load' | 'run';
@@ -41,18 +39,6 @@ export interface YcsbCommandOptions {
   print: boolean;
   /** `--on-error`: go on counting failures (default), or stop at the first. */
   onError?: OnError;
-}
-
-/**
- * Check an output path before any work, so a bad --out (or exportfile) fails fast, not after the
- * run, and nothing is half-written.
- */
-export function checkOutPath(out: string | undefined, what = '--out'): void {
-  if (out === undefined) return;
-  if (out.trim() === '') throw new UsageError(`${what}: expected a file path, got an empty one`);
-  if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`${what} ${out} is a directory; expected a file path`);
-  const dir = dirname(out);
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${what} ${out}: ${dir} is not a directory`);
 }
 
 /** `-p` overrides implied by the convenience flags, applied after the user's own. */
@@ -119,7 +105,7 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
   checkDbProperty(p, options.store);
   checkOutPath(p.exportfile, 'exportfile');
   const processes = processesFor(options.processes, p);
-  const open = await openStore(options.store, options.url, p);
+  const open = await openStore(options.store, options.url, requestOf(p));
   let pool: ProcessPool | undefined;
   try {
     const core = new CoreWorkload(p, new Random(p.seed));

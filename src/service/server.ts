@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { describeStore, openStore } from '../cli/store-session.ts';
+import { describeStore, openStore } from '../session/store-session.ts';
 import { describeMachine } from '../results/machine.ts';
 import type { StoreInfo } from '../results/schema.ts';
 import { StartFailedError } from '../local/process.ts';
@@ -58,9 +58,9 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
   const layout = tableLayout(properties);
   // The store sizes its pool from the caller's concurrency: here the service's --pool, not the
   // workload's threadcount (which describes a direct run's workers, not this process).
-  const storeProperties = { ...properties, threadcount: config.pool };
+  const storeRequest = { settings: properties.passthrough, concurrency: config.pool };
   const gate = new StoreGate({
-    open: async () => (await openStore(config.store, config.url, storeProperties)).store,
+    open: async () => (await openStore(config.store, config.url, storeRequest)).store,
     probe: (store) => store.read(layout.table, PROBE_KEY, null),
     retryIntervalMs: config.retryIntervalMs,
     log,

@@ -29,7 +29,7 @@ import { PERSONS_DIALECTS } from '../../scenarios/persons/dialects.ts';
 import { expectedAnswers } from '../../scenarios/persons/oracle.ts';
 import { seedPersons } from '../../scenarios/persons/run.ts';
 import { summarizeIds } from '../../scenarios/shared/checksum.ts';
-import { openStore, type OpenStore } from '../../src/cli/store-session.ts';
+import { openStore, type OpenStore, requestOf } from '../../src/session/store-session.ts';
 import { CouchbaseStore } from '../../src/stores/couchbase/index.ts';
 import { startServiceProcess, type ServiceProcess } from '../../src/service/service-process.ts';
 import type { FieldMap } from '../../src/stores/store.ts';
@@ -167,7 +167,7 @@ for (const storeName of STORES) {
     const snapshot = async () => Promise.all(keys.map((key) => open.store.read(TABLE, key, null)));
 
     before(async () => {
-      open = await openStore(storeName, undefined, loadWorkload(['workloada'], SETTINGS).properties);
+      open = await openStore(storeName, undefined, requestOf(loadWorkload(['workloada'], SETTINGS).properties));
       const schema = { table: TABLE, fieldNames: FIELDS };
       await open.store.drop(schema);
       await open.store.prepare(schema);
@@ -252,7 +252,7 @@ for (const storeName of STORES) {
     const persons = { seed: 1337, size: PERSONS_SIZE, shape: 'flat' as const, indexes: false, batchSize: 100, concurrency: 2, repeat: 1 };
 
     before(async () => {
-      open = await openStore(storeName, undefined, loadWorkload(['workloada'], []).properties);
+      open = await openStore(storeName, undefined, requestOf(loadWorkload(['workloada'], []).properties));
       // Every store has an e-commerce dialect: one that fails to load must fail this test, not skip it.
       ecommerce = ECOMMERCE_DIALECTS.runsOn(storeName);
       if (ecommerce) await ECOMMERCE_DIALECTS.create(open.store, {});
