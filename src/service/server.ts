@@ -53,7 +53,8 @@ export function tableLayout(p: WorkloadProperties): TableLayout {
 export async function startService(options: ServiceProcessOptions): Promise<RunningService> {
   const { config, log } = options;
   const workload = loadWorkload(config.workloadFiles, config.overrides);
-  const { registerScenarioRoutes, scenarioSettings } = await import('./scenario-routes.ts');
+  const { registerScenarioRoutes, scenarioInfo, servedScenarios } = await import('./scenario-routes.ts');
+  const served = await servedScenarios(config);
   const properties = workload.properties;
   const layout = tableLayout(properties);
   // The store sizes its pool from the caller's concurrency: here the service's --pool, not the
@@ -85,7 +86,7 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
   const info = async (): Promise<ServiceInfo> => ({
     store: await describe(),
     scenarios: config.scenarios,
-    persons: scenarioSettings(config).persons,
+    scenarioInfo: scenarioInfo(served),
     layout,
     // Store settings stay private: they may carry credentials, and a client does not need them.
     workload: { name: workload.name, properties: { ...properties, passthrough: {} } },
@@ -105,7 +106,7 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
     log,
     extraRoutes: (instance) => {
       if (config.scenarios.includes('ycsb')) registerPlanRoute(instance, { properties, counter: options.counter });
-      registerScenarioRoutes(instance, { gate, config, log });
+      registerScenarioRoutes(instance, served, { gate, log });
     },
     closing: () => closing !== null,
     token: config.token,

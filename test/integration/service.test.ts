@@ -563,7 +563,7 @@ describe('docbench serve: shutdown, workers, arguments', { timeout: 120_000 }, (
     ['k6: --out with two stores', ['k6', 'ycsb-a', '--store', 'basic,redis', '--out', join(tmpdir(), 'x.json')], /--out takes one result/],
     ['k6: unknown store', ['k6', 'ycsb-a', '--store', 'redis,nosuch'], /--store: unknown store "nosuch"/],
     ['k6: --direct for a scenario script', ['k6', 'pagination', '--store', 'redis', '--direct'], /--direct compares YCSB workloads/],
-    ['k6: seeding option of another scenario', ['k6', 'ycsb-a', '--store', 'redis', '--customers', '10'], /--customers seeds the e-commerce scenario/],
+    ['k6: seeding option of another scenario', ['k6', 'ycsb-a', '--store', 'redis', '--customers', '10'], /--customers is the ecommerce scenario's; ycsb-a.ts drives ycsb/],
     ['k6: bad k6 setting', ['k6', 'ycsb-a', '--store', 'redis', '-e', 'not a setting'], /--k6-env not a setting: expected NAME=value/],
   ] as const) {
     it(`bad input gets one line and exit code 2: ${what}`, () => assertUserError(runDocbench(args), pattern));
