@@ -13,6 +13,8 @@
 import { didYouMean } from '../src/common/suggest.ts';
 import { UsageError } from '../src/common/user-error.ts';
 import { ECOMMERCE_DIALECTS } from './ecommerce/dialects.ts';
+import { FILE_DIALECTS } from './file/dialects.ts';
+import { isScenarioFile } from './file/file-name.ts';
 import { PERSONS_DIALECTS } from './persons/dialects.ts';
 import type { ScenarioEntry } from './scenario.ts';
 
@@ -30,6 +32,14 @@ export const SCENARIOS = {
     commands: () => import('./persons/cli.ts'),
     service: () => import('./persons/service.ts'),
     k6Scripts: { persons: 'k6/persons.ts' },
+  },
+  file: {
+    summary: 'your own scenario from a YAML or JSON file: collections, indexes, queries in MongoDB\'s query language, writes, a mix',
+    stores: () => FILE_DIALECTS.stores,
+    commands: () => import('./file/cli.ts'),
+
+    k6Scripts: { scenario: 'scenarios/file/k6/scenario.ts' },
+    isFile: isScenarioFile,
   },
 } as const satisfies Record<string, ScenarioEntry>;
 

@@ -101,6 +101,16 @@ export class DocumentGenerator {
     return out;
   }
 
+  /** The fields alone, drawn from `r` (a query's parameters, declared as generators). */
+  drawFields(r: Random): Doc {
+    const doc: Doc = {};
+    for (const [name, generate] of this.fields) {
+      const value = this.withStream(r, generate);
+      if (value !== MISSING) doc[name] = value;
+    }
+    return doc;
+  }
+
   private draw(r: Random, index: number): Doc {
     const doc: Doc = { _id: docId(this.collection, index) };
     for (const [name, generate] of this.fields) {

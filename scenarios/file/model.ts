@@ -130,3 +130,14 @@ export interface Scenario {
 export function collectionOf(scenario: Scenario, name: string): Collection {
   return scenario.collections.get(name)!;
 }
+
+/**
+ * Whether a declared index can serve the query: one whose first field is a condition of the
+ * filter outside any $or, or the query's first sort key. A plan that reads everything while
+ * one could is flagged.
+ */
+export function indexExpected(query: Query, collection: Collection): boolean {
+  const lead = new Set(query.where.flatMap((c) => (c.kind === 'compare' || c.kind === 'exists' || c.kind === 'elemMatch' ? [c.path.path] : c.kind === 'and' ? c.of.flatMap((x) => ('path' in x ? [x.path.path] : [])) : [])));
+  if (query.kind === 'find' && query.order[0] !== undefined && query.order[0].path !== '_id') lead.add(query.order[0].path);
+  return collection.indexes.some((index) => lead.has(index[0]!.path));
+}

@@ -1,0 +1,7 @@
+/** The scenario-file dialects, one file per store under `stores/`. */
+import { DialectRegistry } from '../shared/dialects.ts';
+import type { FileDialect, FileDialectContext } from './dialect.ts';
+
+export const FILE_DIALECTS = new DialectRegistry<FileDialectContext, FileDialect>('scenario file', {
+  mongodb: async () => (await import('./stores/mongodb.ts')).dialect,
+});
