@@ -126,7 +126,7 @@ export async function runFile(dialect: FileDialect, scenario: Scenario, store: s
   const share = mix.reduce((sum, [, p]) => sum + p, 0);
   const control = new RunControl();
   const touched = newTouched();
-  const operations = new Operations({ scenario, dialect, store, mix: mix.map(([op, p]) => [op, p / share]), pools, measurements, control, random: new Random(scenario.seed, 7), threadcount: s.threadcount, firstWorker: 0, touched });
+  const operations = mix.length === 0 ? undefined : new Operations({ scenario, dialect, store, mix: mix.map(([op, p]) => [op, p / share]), pools, measurements, control, random: new Random(scenario.seed, 7), threadcount: s.threadcount, firstWorker: 0, touched });
   const settings = { threadcount: s.threadcount, target: s.target, operationcount: s.operationcount, maxexecutiontime: s.maxexecutiontime, warmuptime: s.warmuptime, statusIntervalSeconds: 10 };
   await dialect.writeManifest({ ...manifest, dirty: true });
   let run;
@@ -138,7 +138,7 @@ export async function runFile(dialect: FileDialect, scenario: Scenario, store: s
       label: options.label,
       control,
       engine: {
-        run: async (ctl, startMs) => (mix.length === 0 ? [] : [await runWorkerLoop({ measurements, control: ctl, ...loopSettings(settings), firstWorker: 0, workers: s.threadcount, startMs, worker: () => operations.worker() })]),
+        run: async (ctl, startMs) => (mix.length === 0 ? [] : [await runWorkerLoop({ measurements, control: ctl, ...loopSettings(settings), firstWorker: 0, workers: s.threadcount, startMs, worker: () => operations!.worker() })]),
       },
     });
   } finally {
@@ -147,14 +147,15 @@ export async function runFile(dialect: FileDialect, scenario: Scenario, store: s
   }
   const notes = [...run.notes];
   if (refused.length > 0) notes.push(`left out of the mix on this store (UNSUPPORTED), the other operations' proportions scaled up to fill it: ${refused.join('; ')}`);
-  if (operations.mismatch) notes.push(`stopped at the first answer the oracle rejected: ${operations.mismatch}`);
+  if (operations === undefined) notes.push('nothing of the mix runs on this store: no operation was timed');
+  if (operations?.mismatch) notes.push(`stopped at the first answer the oracle rejected: ${operations.mismatch}`);
   const checked = await planAndCheck(dialect, scenario, pools);
   notes.push(...checked.notes);
   return {
     outcome: { phase: 'run', measurements, ...run, notes, recordsLoaded: 0, processes: 1 },
     plans: checked.plans,
     refused,
-    ...((operations.mismatch ?? checked.mismatch) !== undefined ? { mismatch: (operations.mismatch ?? checked.mismatch)! } : {}),
+    ...((operations?.mismatch ?? checked.mismatch) !== undefined ? { mismatch: (operations?.mismatch ?? checked.mismatch)! } : {}),
   };
 }
 
