@@ -5,4 +5,5 @@ import type { FileDialect, FileDialectContext } from './dialect.ts';
 export const FILE_DIALECTS = new DialectRegistry<FileDialectContext, FileDialect>('scenario file', {
   mongodb: async () => (await import('./stores/mongodb.ts')).dialect,
   couchbase: async () => (await import('./stores/couchbase.ts')).dialect,
+  couchdb: async () => (await import('./stores/couchdb.ts')).dialect,
 });
