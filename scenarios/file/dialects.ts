@@ -6,4 +6,5 @@ export const FILE_DIALECTS = new DialectRegistry<FileDialectContext, FileDialect
   mongodb: async () => (await import('./stores/mongodb.ts')).dialect,
   couchbase: async () => (await import('./stores/couchbase.ts')).dialect,
   couchdb: async () => (await import('./stores/couchdb.ts')).dialect,
+  redis: async () => (await import('./stores/redis.ts')).dialect,
 });
