@@ -7,4 +7,5 @@ export const FILE_DIALECTS = new DialectRegistry<FileDialectContext, FileDialect
   couchbase: async () => (await import('./stores/couchbase.ts')).dialect,
   couchdb: async () => (await import('./stores/couchdb.ts')).dialect,
   redis: async () => (await import('./stores/redis.ts')).dialect,
+  cassandra: async () => (await import('./stores/cassandra.ts')).dialect,
 });
