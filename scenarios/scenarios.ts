@@ -37,7 +37,7 @@ export const SCENARIOS = {
     summary: 'your own scenario from a YAML or JSON file: collections, indexes, queries in MongoDB\'s query language, writes, a mix',
     stores: () => FILE_DIALECTS.stores,
     commands: () => import('./file/cli.ts'),
-
+    service: () => import('./file/service.ts'),
     k6Scripts: { scenario: 'scenarios/file/k6/scenario.ts' },
     isFile: isScenarioFile,
   },

@@ -169,7 +169,12 @@ function compileWrite(name: string, w: NonNullable<ScenarioFileSpec['writes']>[s
 function conflict(write: Write, query: Query): string | undefined {
   if (!query.collections.includes(write.collection)) return undefined;
   if (write.kind !== 'update') return `${write.name} ${write.kind}s ${write.collection} documents, which ${query.name} reads`;
-  if (query.collection !== write.collection) return `${write.name} updates ${write.collection} documents, which ${query.name} joins`;
+  if (query.collection !== write.collection) {
+    // A joined collection: what the join returns of it is read.
+    const joined = query.kind === 'find' ? query.join?.project : undefined;
+    const hit = joined === undefined ? write.set[0] : write.set.find((p) => joined.some((r) => overlaps(p, r)));
+    return hit === undefined ? undefined : `${write.name} updates ${write.collection}.${hit}, which ${query.name} joins${joined === undefined ? ' (whole documents)' : ''}`;
+  }
   const hit = write.set.find((p) => query.readsAll || [...query.reads].some((r) => overlaps(p, r)));
   return hit === undefined ? undefined : `${write.name} updates ${write.collection}.${hit}, which ${query.name} ${query.readsAll ? 'returns (whole documents)' : 'reads'}`;
 }

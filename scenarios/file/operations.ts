@@ -136,7 +136,8 @@ export class Operations {
     const t = await timed(call, (found) => (found ? 'OK' : 'NOT_FOUND'));
     measurements.measure(write.name, t.status, dueMs ?? t.startMs, t.startMs, t.endMs, t.error);
     if (t.status !== 'OK' || this.o.random.nextDouble() >= this.o.scenario.run.readbacksample) return;
-    const back = await timed(() => dialect.read(collection, id), (d) => (d === null ? 'NOT_FOUND' : 'OK'));
+    // After a delete, finding nothing is the read's right answer, not a miss.
+    const back = await timed(() => dialect.read(collection, id), (d) => (d === null && expected !== null ? 'NOT_FOUND' : 'OK'));
     measurements.measure(READBACK_ROW, back.status, back.startMs, back.startMs, back.endMs, back.error);
     if (back.status !== 'OK' && back.status !== 'NOT_FOUND') return;
     const got = (back.value as Doc | null | undefined) ?? null;

@@ -85,7 +85,7 @@ class CouchdbFile implements FileDialect {
       const constant: Condition[] = [];
       for (const c of q.where) {
         if (c.kind === 'compare' && 'param' in c.operand) {
-          if (c.op !== '$eq' || c.path.arrays.length > 0 || !c.path.required) return refuses(`${c.path.path} ${c.op} $${c.operand.param}: a view reads a key range, and only equalities on a field every document has once make a key; a ${c.op === '$eq' ? 'field that is missing or in an array' : 'range'} before the grouping is no key prefix`);
+          if (c.op !== '$eq' || c.path.leaf.kind !== 'scalar') return refuses(`${c.path.path} ${c.op} $${c.operand.param}: a view reads a key range, and only equalities make a key prefix; a range before the grouping is none`);
           keyParams.push({ path: c.path.path, condition: c });
         } else if ([...conditions([c])].some((x) => x.kind === 'compare' && 'param' in x.operand)) {
           return refuses('a parameter inside $or or $elemMatch cannot be part of a view key');
@@ -93,7 +93,7 @@ class CouchdbFile implements FileDialect {
       }
       this.views.set(q.name, { keyParams, constant });
       const key = [...keyParams.map((k) => k.path), ...(q.kind === 'group' ? [q.by.path] : [])].join(', ');
-      return runs(`view ${DDOC}/${q.name}: map emits [${key}] for documents meeting the constant conditions, reduce _stats (count${q.kind === 'group' && q.sum ? `, sum of ${q.sum.path}` : ''}), read with group_level`);
+      return runs(`view ${DDOC}_${q.name}/${q.name}: map emits [${key}] (an array's each element) for documents meeting the constant conditions, reduce _stats (count${q.kind === 'group' && q.sum ? `, sum of ${q.sum.path}` : ''}), read with group_level`);
     }
     if (q.order.length > 0 && new Set(q.order.map((k) => k.descending)).size > 1) return refuses(`Mango sorts every key in one direction; ${q.name} sorts ${q.order.map((k) => `${k.path} ${k.descending ? 'descending' : 'ascending'}`).join(', ')} (ties by _id follow the last key)`);
     const deep = [...(q.project ?? []), ...(q.join?.project ?? [])].find((p) => p.includes('.') && (this.scenario.collections.get(q.collection)!.info.get(p.split('.')[0]!)?.kind === 'array'));
@@ -137,10 +137,14 @@ class CouchdbFile implements FileDialect {
   }
 
   private mapFunction(q: Query, plan: ViewPlan): string {
-    const keyParts = [...plan.keyParams.map((k) => `v(doc, ${JSON.stringify(k.path.split('.'))})[0]`), ...(q.kind === 'group' ? [`v(doc, ${JSON.stringify(q.by.path.split('.'))})[0]`] : [])];
+    // One row per combination of the key fields' values: an array field emits each distinct element
+    // (MongoDB matches any element), a missing one none (no equality matches it).
+    const fields = plan.keyParams.map((k) => JSON.stringify(k.path.split('.')));
+    const group = q.kind === 'group' ? `v(doc, ${JSON.stringify(q.by.path.split('.'))})[0]` : undefined;
     const value = q.kind === 'group' && q.sum ? `(function (s) { return typeof s === 'number' ? s : 0; })(v(doc, ${JSON.stringify(q.sum.path.split('.'))})[0])` : '0';
     const test = plan.constant.length > 0 ? plan.constant.map((c) => jsCondition(c, {})).join(' && ') : 'true';
-    return `function (doc) { ${JS_VALUES} if (${test}) emit([${keyParts.join(', ')}], ${value}); }`;
+    const keys = `var keys = [[]]; [${fields.join(', ')}].forEach(function (p) { var vals = v(doc, p).filter(function (x, i, a) { return a.indexOf(x) === i; }); var next = []; keys.forEach(function (k) { vals.forEach(function (x) { next.push(k.concat([x])); }); }); keys = next; });`;
+    return `function (doc) { ${JS_VALUES} if (!(${test})) return; ${keys} keys.forEach(function (k) { emit(${group ? `k.concat([${group}])` : 'k'}, ${value}); }); }`;
   }
 
   private findRequest(q: FindQuery, params: Params): nano.MangoQuery {
