@@ -40,8 +40,10 @@ export interface ScenarioPhaseOptions {
 
 /** `docbench k6 <script>` for one of the scenario's scripts: its options as commander parsed them. */
 export interface ScenarioK6Options {
-  /** The script's own name (`pagination`, `persons`, a scenario file's path). */
+  /** The script's own name (`pagination`, `persons`, `scenario`). */
   script: string;
+  /** The scenario file the script drives (a scenario given by a file). */
+  file?: string;
   threads?: number;
   target?: number;
   operations?: number;
@@ -73,7 +75,7 @@ export interface ScenarioCommands {
   /** Options `docbench k6` takes for this scenario's scripts (`--customers`, `--size`, …). */
   k6Options?(command: Command): void;
   /** How `docbench k6` runs one of its scripts; throws a UsageError for options that do not fit. */
-  k6Plan?(options: ScenarioK6Options): ScenarioK6Plan;
+  k6Plan?(options: ScenarioK6Options): ScenarioK6Plan | Promise<ScenarioK6Plan>;
 }
 
 export interface ScenarioRouteOptions<S> {

@@ -49,13 +49,25 @@ export function expectationOf(query: Query, answer: Answer): Expected {
   return query.kind === 'find' && query.order.length > 0 ? { ...summary, ids: answer.rows.map((r) => String(r._id)) } : summary;
 }
 
+/** What checking an answer needs to know of its query (k6 scripts have no more than this). */
+export interface AnswerShape {
+  kind: Query['kind'];
+  /** Digits a group's sums are compared at. */
+  decimals: number;
+}
+
 /** Why a store's answer is wrong, or undefined when it is right. */
 export function checkAnswer(query: Query, expected: Expected, got: Answer): string | undefined {
+  return checkShaped({ kind: query.kind, decimals: sumDecimals(query) }, expected, got);
+}
+
+/** The same, from the query's shape alone. */
+export function checkShaped(query: AnswerShape, expected: Expected, got: Answer): string | undefined {
   if (got.kind === 'count' || expected.checksum === 'count') {
     const count = got.kind === 'count' ? got.count : undefined;
     return count === expected.count ? undefined : `counted ${count ?? `${got.kind === 'rows' ? got.rows.length : '?'} rows`}, the oracle counts ${expected.count}`;
   }
-  const rows = query.kind === 'group' ? got.rows.map((r) => roundGroup(r, sumDecimals(query))) : got.rows;
+  const rows = query.kind === 'group' ? got.rows.map((r) => roundGroup(r, query.decimals)) : got.rows;
   const summary = summarizeIds(rows.map((r) => canonical(r)));
   const ids = rows.map((r) => String(r._id));
   if (expected.ids !== undefined) {

@@ -14,7 +14,7 @@ import { collect, nonNegativeNumber, positiveInteger } from '../../src/common/op
 import { UsageError } from '../../src/common/user-error.ts';
 import { addTargetOptions } from '../../src/session/target-options.ts';
 import type { ScenarioCommands, ScenarioK6Options, ScenarioK6Plan } from '../scenario.ts';
-import { serveSettings } from '../shared/serve-settings.ts';
+import { storeSettings } from '../shared/serve-settings.ts';
 import type { CommonOptions, CompareOptions } from './commands.ts';
 import { FILE_DIALECTS } from './dialects.ts';
 
@@ -29,12 +29,15 @@ function addCommonOptions<T extends import('commander').Command>(command: T): T 
     .option('-q, --quiet', 'no progress bar or status lines on stderr', false) as T;
 }
 
-function k6Plan(options: ScenarioK6Options): ScenarioK6Plan {
-  const seed = options.all.seedScenario === true;
+async function k6Plan(options: ScenarioK6Options): Promise<ScenarioK6Plan> {
+  const file = options.file!;
+  const { k6Rows, seedForK6 } = await load();
   return {
-    env: {},
-    serveSettings: serveSettings('file', options.overrides),
-    ...(seed ? { seed: async () => undefined } : {}),
+    // The mix's queries: the script's rows, known before k6's init stage.
+    env: { ROWS: k6Rows(file).join(',') },
+    // The service takes store settings; the file's run settings are the file's (and the k6 flags').
+    serveSettings: storeSettings(options.overrides),
+    ...(options.all.seedScenario === true ? { seed: (store, targets) => seedForK6(file, store, targets, options.overrides, options.quiet) } : {}),
   };
 }
 

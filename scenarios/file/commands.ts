@@ -90,6 +90,25 @@ async function seedStore(opened: OpenStore, scenario: Scenario, options: CommonO
   }
 }
 
+/** The queries of a file's mix: the k6 script's rows. */
+export function k6Rows(file: string): string[] {
+  const scenario = loadScenario(file);
+  return scenario.mix.map(([op]) => op).filter((op) => scenario.queries.has(op));
+}
+
+/** `docbench k6 <file> --seed-scenario`: seed first, as `docbench seed scenario` does. */
+export async function seedForK6(file: string, store: string, targets: StoreTargets, overrides: readonly string[], quiet: boolean): Promise<void> {
+  const scenario = loadScenario(file);
+  const { run, store: storeSettings } = settingsOf(scenario, { property: [...overrides] });
+  const opened = await openStore(store, targets.urlOf(store), requestFrom([...targets.settings(), ...storeSettings], 4));
+  try {
+    if (!quiet) process.stderr.write(`k6: ${store}: seeding ${scenario.name} (docbench seed scenario)\n`);
+    await seedStore(opened, scenario, { property: [], batchSize: 500, quiet }, run);
+  } finally {
+    await closeQuietly(opened.store);
+  }
+}
+
 /** `docbench seed scenario <file> --store X`. */
 export async function seedCommand(file: string, opts: CommonOptions & { store: string; out?: string }): Promise<void> {
   const scenario = loadScenario(file);

@@ -23,7 +23,7 @@ import { sumDecimals } from './answers.ts';
 import type { FileDialect } from './dialect.ts';
 import type { Value } from './generator.ts';
 import { loadScenario } from './load.ts';
-import type { Scenario } from './model.ts';
+import type { Query, Scenario } from './model.ts';
 import { Oracle, type PoolEntry } from './oracle.ts';
 import { checkManifest, fileDialect } from './run.ts';
 
@@ -35,7 +35,7 @@ export interface FileServiceSettings {
 export interface ScenarioInfo {
   name: string;
   file: string;
-  queries: { name: string; kind: string; ordered: boolean; decimals: number; supported: boolean; translation: string }[];
+  queries: { name: string; kind: Query['kind']; ordered: boolean; decimals: number; supported: boolean; translation: string }[];
   mix: [string, number][];
   writes: string[];
 }

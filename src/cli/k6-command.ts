@@ -196,7 +196,7 @@ interface RunPlan {
   workloadFile?: string;
 }
 
-function planRun(script: string, options: K6CommandOptions, commands: ReadonlyMap<string, ScenarioCommands>): RunPlan {
+async function planRun(script: string, options: K6CommandOptions, commands: ReadonlyMap<string, ScenarioCommands>): Promise<RunPlan> {
   const given = options.scenario;
   const scenario = scenarioOfScript(script) ?? (given === undefined || given === 'ycsb' ? 'ycsb' : parseScenarioName(given, '--scenario', ['ycsb']));
   // A scenario file names itself: it is what the service serves.
@@ -235,8 +235,9 @@ function planRun(script: string, options: K6CommandOptions, commands: ReadonlyMa
     if (options.operations !== undefined) env.ITERATIONS = String(options.operations);
     if (options.duration !== undefined) env.DURATION = `${options.duration}s`;
   }
-  const own = commands.get(scenario)?.k6Plan?.({
+  const own = (await commands.get(scenario)?.k6Plan?.({
     script: basename(script, '.ts'),
+    ...(served !== scenario ? { file: served } : {}),
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     ...(options.target !== undefined ? { target: options.target } : {}),
     ...(options.operations !== undefined ? { operations: options.operations } : {}),
@@ -244,7 +245,7 @@ function planRun(script: string, options: K6CommandOptions, commands: ReadonlyMa
     overrides: options.overrides,
     all: options.all ?? {},
     quiet: options.quiet,
-  }) ?? { env: {}, serveSettings: [...options.overrides] };
+  })) ?? { env: {}, serveSettings: [...options.overrides] };
   return {
     scenario,
     served,
@@ -285,7 +286,7 @@ async function k6Command(options: K6CommandOptions, commands: ReadonlyMap<string
   if (fileScenario !== undefined && options.scenario !== undefined) throw new UsageError('give the scenario file as the script or with --scenario, not both');
   const scriptName = fileScenario !== undefined ? Object.keys(scenarioEntry(fileScenario).k6Scripts ?? {})[0]! : options.script;
   const script = resolveScript(scriptName, commands);
-  const plan = planRun(script, fileScenario !== undefined ? { ...options, scenario: options.script } : options, commands);
+  const plan = await planRun(script, fileScenario !== undefined ? { ...options, scenario: options.script } : options, commands);
   refuseOtherScenariosOptions(plan, script, options.all ?? {});
   const outDir = options.outDir ?? (manyResults ? join('results', new Date().toISOString().replace(/[:.]/g, '-')) : undefined);
 
