@@ -73,7 +73,7 @@ export function parseScenario(text: string, file: string): Scenario {
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const error = doc.errors[0];
   if (error !== undefined) {
-    const pos = error.linePos?.[0];
+    const pos = error.linePos?.[0] ?? lines.linePos(error.pos[0]);
     throw new ScenarioFileError(`${file}${pos ? `:${pos.line}:${pos.col}` : ''}: not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${error.message.split('\n')[0]}`);
   }
   const parsed = fileSchema.safeParse(doc.toJS());
