@@ -15,9 +15,8 @@ import { addTargetOptions } from '../../src/session/target-options.ts';
 import { serveSettings } from '../shared/serve-settings.ts';
 import type { ScenarioCommands, ScenarioK6Options, ScenarioK6Plan } from '../scenario.ts';
 import type { CommonOptions, CompareOptions } from './commands.ts';
-import { INSERT_MODES, PERSONS_DEFAULTS, SIZE_PRESETS } from './defaults.ts';
+import { DEFAULT_SEED, INSERT_MODES, PERSONS_DEFAULTS, SIZE_PRESETS } from './defaults.ts';
 import { PERSONS_DIALECTS } from './dialects.ts';
-import { DEFAULT_SEED } from './generator.ts';
 
 const load = () => import('./commands.ts');
 

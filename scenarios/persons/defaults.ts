@@ -3,6 +3,9 @@
  * scenario's run code is loaded.
  */
 
+/** The thesis's seed, docbench's default. */
+export const DEFAULT_SEED = 1337;
+
 /** The thesis's three dataset sizes. */
 export const SIZE_PRESETS = [5000, 50_000, 500_000] as const;
 

@@ -19,7 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { canBuildVariant, type PersonsDialect } from './dialect.ts';
 import { PERSONS_DIALECTS } from './dialects.ts';
-import { DEFAULT_SEED } from './generator.ts';
+import { DEFAULT_SEED } from './defaults.ts';
 import { collectionName, type Shape } from './model.ts';
 import { bodyChecksum } from './oracle.ts';
 import { queryById, QUERY_IDS, type QueryId } from './queries.ts';

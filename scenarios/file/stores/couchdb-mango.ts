@@ -55,6 +55,8 @@ export function mango(c: Condition, params: Readonly<Record<string, Value>>): Se
     case 'or':
       return { [`$${c.kind}`]: c.of.map((x) => mango(x, params)) };
     case 'exists': {
+      // Outside arrays, Mango's own $exists says it; through an array, no element has it.
+      if (c.path.arrays.length === 0) return { [c.path.path]: { $exists: c.exists } };
       const has = through(c.path, () => ({ $exists: true }));
       return c.exists ? has : { $not: has };
     }
@@ -68,6 +70,8 @@ export function mango(c: Condition, params: Readonly<Record<string, Value>>): Se
       const value = operandValue(c.operand, params);
       const positive = through(c.path, () => ({ [POSITIVE[c.op]!]: value }));
       if (c.op !== '$ne' && c.op !== '$nin') return positive;
+      // A field every document has once: Mango's $ne / $nin mean what MongoDB's do.
+      if (c.path.arrays.length === 0 && c.path.required) return { [c.path.path]: { [c.op]: value } };
       // MongoDB: true where the field is missing, and where no element of an array matches.
       return c.path.required ? { $not: positive } : { $or: [{ [c.path.arrays[0] ?? c.path.path]: { $exists: false } }, { $not: positive }] };
     }

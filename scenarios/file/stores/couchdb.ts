@@ -47,6 +47,8 @@ const DDOC = 'docbench';
 /** How a group or count query runs as a view: its key's parameters (equalities), the rest constant. */
 interface ViewPlan {
   keyParams: { path: string; condition: Extract<Condition, { kind: 'compare' }> }[];
+  /** A count's one range: the key's last part, read as a key range. */
+  range?: { path: string; bounds: Extract<Condition, { kind: 'compare' }>[] };
   constant: Condition[];
 }
 
@@ -83,7 +85,17 @@ class CouchdbFile implements FileDialect {
     if (q.kind !== 'find') {
       const keyParams: ViewPlan['keyParams'] = [];
       const constant: Condition[] = [];
+      let range: ViewPlan['range'];
       for (const c of q.where) {
+        if (c.kind === 'compare' && 'param' in c.operand && q.kind === 'count' && ['$gte', '$lt', '$lte', '$gt'].includes(c.op) && c.path.arrays.length === 0 && c.path.leaf.kind === 'scalar') {
+          // A count over a range of one field: the key's last part. A view's start key is always
+          // inclusive: `$gt` only on whole numbers (as $gte n + 1).
+          if (range !== undefined && range.path !== c.path.path) return refuses(`ranges on ${range.path} and ${c.path.path}: a view key has one order`);
+          if (c.op === '$gt' && c.path.leaf.type !== 'int') return refuses(`${c.path.path} $gt: a view's start key is inclusive, and ${c.path.path} is no whole number to start one past`);
+          range ??= { path: c.path.path, bounds: [] };
+          range.bounds.push(c);
+          continue;
+        }
         if (c.kind === 'compare' && 'param' in c.operand) {
           if (c.op !== '$eq' || c.path.leaf.kind !== 'scalar') return refuses(`${c.path.path} ${c.op} $${c.operand.param}: a view reads a key range, and only equalities make a key prefix; a range before the grouping is none`);
           keyParams.push({ path: c.path.path, condition: c });
@@ -91,8 +103,8 @@ class CouchdbFile implements FileDialect {
           return refuses('a parameter inside $or or $elemMatch cannot be part of a view key');
         } else constant.push(c);
       }
-      this.views.set(q.name, { keyParams, constant });
-      const key = [...keyParams.map((k) => k.path), ...(q.kind === 'group' ? [q.by.path] : [])].join(', ');
+      this.views.set(q.name, { keyParams, constant, ...(range ? { range } : {}) });
+      const key = [...keyParams.map((k) => k.path), ...(range ? [range.path] : []), ...(q.kind === 'group' ? [q.by.path] : [])].join(', ');
       return runs(`view ${DDOC}_${q.name}/${q.name}: map emits [${key}] (an array's each element) for documents meeting the constant conditions, reduce _stats (count${q.kind === 'group' && q.sum ? `, sum of ${q.sum.path}` : ''}), read with group_level`);
     }
     if (q.order.length > 0 && new Set(q.order.map((k) => k.descending)).size > 1) return refuses(`Mango sorts every key in one direction; ${q.name} sorts ${q.order.map((k) => `${k.path} ${k.descending ? 'descending' : 'ascending'}`).join(', ')} (ties by _id follow the last key)`);
@@ -140,11 +152,12 @@ class CouchdbFile implements FileDialect {
     // One row per combination of the key fields' values: an array field emits each distinct element
     // (MongoDB matches any element), a missing one none (no equality matches it).
     const fields = plan.keyParams.map((k) => JSON.stringify(k.path.split('.')));
-    const group = q.kind === 'group' ? `v(doc, ${JSON.stringify(q.by.path.split('.'))})[0]` : undefined;
+    const group = q.kind === 'group' ? `v(doc, ${JSON.stringify(q.by.path.split('.'))})[0]` : plan.range ? `v(doc, ${JSON.stringify(plan.range.path.split('.'))})[0]` : undefined;
     const value = q.kind === 'group' && q.sum ? `(function (s) { return typeof s === 'number' ? s : 0; })(v(doc, ${JSON.stringify(q.sum.path.split('.'))})[0])` : '0';
     const test = plan.constant.length > 0 ? plan.constant.map((c) => jsCondition(c, {})).join(' && ') : 'true';
     const keys = `var keys = [[]]; [${fields.join(', ')}].forEach(function (p) { var vals = v(doc, p).filter(function (x, i, a) { return a.indexOf(x) === i; }); var next = []; keys.forEach(function (k) { vals.forEach(function (x) { next.push(k.concat([x])); }); }); keys = next; });`;
-    return `function (doc) { ${JS_VALUES} if (!(${test})) return; ${keys} keys.forEach(function (k) { emit(${group ? `k.concat([${group}])` : 'k'}, ${value}); }); }`;
+    const present = plan.range ? ` if (v(doc, ${JSON.stringify(plan.range.path.split('.'))}).length === 0) return;` : '';
+    return `function (doc) { ${JS_VALUES} if (!(${test})) return;${present} ${keys} keys.forEach(function (k) { emit(${group ? `k.concat([${group}])` : 'k'}, ${value}); }); }`;
   }
 
   private findRequest(q: FindQuery, params: Params): nano.MangoQuery {
@@ -152,7 +165,9 @@ class CouchdbFile implements FileDialect {
     const request: nano.MangoQuery = { selector: selector as nano.MangoSelector, limit: q.limit ?? NO_LIMIT };
     if (q.order.length > 0) {
       // Each sort key as a range, so the order's index is usable; every document has them.
-      request.selector = { $and: [selector, ...q.order.map((k) => ({ [k.path]: { $gt: null } }))] } as nano.MangoSelector;
+      // One flat $and: the same selector as a nested one, and the form every Mango reads alike.
+      const parts = Object.keys(selector).length === 1 && Array.isArray(selector.$and) ? (selector.$and as unknown[]) : [selector];
+      request.selector = { $and: [...parts, ...q.order.map((k) => ({ [k.path]: { $gt: null } }))] } as nano.MangoSelector;
       request.sort = q.order.map((k) => ({ [k.path]: k.descending ? 'desc' : 'asc' })) as never;
       request.use_index = [`idx_order_${q.name}`, `order_${q.name}`];
     }
@@ -164,7 +179,21 @@ class CouchdbFile implements FileDialect {
   private viewParams(q: Query, params: Params): nano.DocumentViewParams {
     const plan = this.views.get(q.name)!;
     const prefix = plan.keyParams.map((k) => operandValue(k.condition.operand, params));
-    return { startkey: prefix, endkey: [...prefix, {}], group_level: prefix.length + (q.kind === 'group' ? 1 : 0), reduce: true } as nano.DocumentViewParams;
+    if (plan.range === undefined) return { startkey: prefix, endkey: [...prefix, {}], group_level: prefix.length + (q.kind === 'group' ? 1 : 0), reduce: true } as nano.DocumentViewParams;
+    let start: unknown = null;
+    let end: unknown = {};
+    let inclusiveEnd = true;
+    for (const b of plan.range.bounds) {
+      const value = operandValue(b.operand, params);
+      if (b.op === '$gte') start = value;
+      if (b.op === '$gt') start = (value as number) + 1;
+      if (b.op === '$lte') end = value;
+      if (b.op === '$lt') {
+        end = value;
+        inclusiveEnd = false;
+      }
+    }
+    return { startkey: [...prefix, start], endkey: [...prefix, end], inclusive_end: inclusiveEnd, group_level: prefix.length, reduce: true } as nano.DocumentViewParams;
   }
 
   async query(q: Query, params: Params): Promise<Answer> {
