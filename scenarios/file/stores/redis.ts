@@ -209,13 +209,17 @@ class RedisFile implements FileDialect {
 
   async update(collection: Collection, before: Doc, after: Doc): Promise<boolean> {
     const key = this.docKey(collection, String(before._id));
-    const replies = await this.handle.transaction([['EXISTS', key], ...this.structureCommands(collection, before, -1), ['SET', key, JSON.stringify(after), 'XX'], ...this.structureCommands(collection, after, 1)]);
-    return Number(replies[0]) === 1;
+    // A document that is not there has no structure entries to move: nothing is written.
+    if (Number(await this.handle.call(['EXISTS', key])) !== 1) return false;
+    await this.handle.transaction([...this.structureCommands(collection, before, -1), ['SET', key, JSON.stringify(after)], ...this.structureCommands(collection, after, 1)]);
+    return true;
   }
 
   async delete(collection: Collection, before: Doc): Promise<boolean> {
-    const replies = await this.handle.transaction([['DEL', this.docKey(collection, String(before._id))], ...this.structureCommands(collection, before, -1)]);
-    return Number(replies[0]) === 1;
+    const key = this.docKey(collection, String(before._id));
+    if (Number(await this.handle.call(['EXISTS', key])) !== 1) return false;
+    await this.handle.transaction([['DEL', key], ...this.structureCommands(collection, before, -1)]);
+    return true;
   }
 
   async readManifest(): Promise<Manifest | null> {
