@@ -13,11 +13,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openStore, type OpenStore } from '../../src/cli/store-session.ts';
+import { openStore, type OpenStore } from '../../src/session/store-session.ts';
 import { ProcessPool } from '../../src/runner/process-pool.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { CouchbaseStore } from '../../src/stores/couchbase/index.ts';
-import { workloadFromText } from '../../src/workload/properties.ts';
 import type { EcommerceDialect } from '../../scenarios/ecommerce/dialect.ts';
 import { customerCore, generateCustomer } from '../../scenarios/ecommerce/generator.ts';
 import { customerId, orderId, type Dataset } from '../../scenarios/ecommerce/model.ts';
@@ -48,7 +47,7 @@ for (const store of STORES) {
     const oracle = new EcommerceOracle(DATASET);
 
     before(async () => {
-      open = await openStore(store, undefined, workloadFromText('', 'ecommerce', ['threadcount=4']));
+      open = await openStore(store, undefined, { settings: {}, concurrency: 4 });
       dialect = await ecommerceDialect(open.store);
     });
 
