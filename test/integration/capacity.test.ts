@@ -69,9 +69,19 @@ describe('docbench capacity --http (k6 against docbench serve)', { skip }, () =>
     assert.equal(run.code, 0, run.stderr);
     const summary = capacitySummarySchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
     const redis = summary.stores[0]!;
-    assert.deepEqual(redis.steps.map((s) => s.targetOpsPerSec), [50, 100]);
-    assert.equal(redis.highestHeldOpsPerSec, 100, 'a 5 s budget holds end to end at 100 ops/s');
+    // Whether k6 keeps up with its arrival rate depends on how busy the machine is (a late
+    // iteration is dropped, and dropped iterations count as failures), so the outcome of each
+    // step is not asserted: only that each step is judged by its own figures, and the search
+    // and the summary follow from those judgements.
+    assert.equal(redis.steps.length, 2);
+    assert.equal(redis.steps[0]!.targetOpsPerSec, 50);
+    assert.equal(redis.steps[1]!.targetOpsPerSec, redis.steps[0]!.held ? 100 : 25, 'a held step doubles the rate, a failed one halves it');
+    const held = redis.steps.filter((s) => s.held).map((s) => s.targetOpsPerSec);
+    assert.equal(redis.highestHeldOpsPerSec, held.length > 0 ? Math.max(...held) : undefined);
     for (const step of redis.steps) {
+      const withinBudget = step.judged.every((j) => j.ok === j.valueUs <= j.limitUs) && step.judged.every((j) => j.ok);
+      if (step.held) assert.ok(withinBudget && step.errorRate <= summary.errorBudget, `step ${step.step} held within its budgets`);
+      else assert.ok(step.why.length > 0, `step ${step.step}: a step that did not hold says why`);
       const result = resultSchema.parse(JSON.parse(readFileSync(join(out, step.file), 'utf8')));
       assert.equal(result.mode, 'http');
       assert.equal(typeof result.workload.properties['capacity.dropped'], 'number', 'dropped iterations recorded');
