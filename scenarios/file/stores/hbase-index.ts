@@ -8,17 +8,26 @@
  *                when it meets the query's constant conditions; one cell `i:id`, the document's
  *                id. A partition's rows are one key range in the query's order; a range on the
  *                first sort key is a narrower key range.
+ *                A range on another field than the order's (key-shape.ts refuses a second range:
+ *                a key has one order) is a filter in the region server: the index row covers
+ *                that field, `i:f<n>` = its value encoded as in the key, and the scan carries a
+ *                SingleColumnValueFilter per bound (a binary comparison: the encoding's byte
+ *                order is the value's order; a row without the column is skipped, as a missing
+ *                field meets no range), so `limit` counts only rows that pass.
  *   counter row  group: `<query>/<partition values><group value as JSON>`, cells `i:c` (count)
  *                and `i:s` (the sum in whole units of the summed field's scale, so it stays
  *                exact): 8-byte counters changed by HBase's atomic Increment.
  */
-import type { Row } from '../../../src/stores/hbase/cellset.ts';
+import type { Cell, Row } from '../../../src/stores/hbase/cellset.ts';
+import { filterString } from '../../../src/stores/hbase/handle.ts';
+import type { ResolvedPath } from '../fields.ts';
+import { operandValue, type CompareOp, type Condition } from '../filter.ts';
 import { canonical, sumDecimals } from '../answers.ts';
 import { valueAt } from '../dialect.ts';
 import type { Doc, Scalar, Value } from '../generator.ts';
 import type { Query } from '../model.ts';
 import { after, keyPart } from './hbase-keys.ts';
-import { boundsOf, partitionOf, partitionsOf, type Shape } from './key-shape.ts';
+import { boundsOf, partitionOf, partitionsOf, shapeOf, type Shape } from './key-shape.ts';
 
 export const INDEX_FAMILY = 'i';
 export const ID_COLUMN = `${INDEX_FAMILY}:id`;
@@ -27,10 +36,69 @@ export const SUM_COLUMN = `${INDEX_FAMILY}:s`;
 
 type Params = Readonly<Record<string, Value>>;
 
+/** A range kept as a covered column of the index row and tested by a filter in the region server. */
+export interface CoveredRange {
+  path: ResolvedPath;
+  column: string;
+  bounds: { op: CompareOp; param: string }[];
+}
+
 /** A query the writer keeps rows for, with its shape. */
 export interface Indexed {
   query: Query;
   shape: Shape;
+  /** Ranges left to a filter (find and count only). */
+  covered: CoveredRange[];
+}
+
+const RANGE_OPS = new Set<string>(['$gt', '$gte', '$lt', '$lte']);
+const FILTER_OPS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
+const rangeParam = (c: Condition): c is Extract<Condition, { kind: 'compare' }> => c.kind === 'compare' && 'param' in c.operand && RANGE_OPS.has(c.op);
+
+/**
+ * The rows a query needs, or why it has none: its key shape (key-shape.ts); when that is refused
+ * for ranges on a field other than the order's, the shape without them, those ranges covered.
+ */
+export function indexedOf(q: Query): Indexed | { refused: string } {
+  const shape = shapeOf(q, 'HBase');
+  if (!('refused' in shape)) return { query: q, shape, covered: [] };
+  if (q.kind === 'group') return shape;
+  const ranges = q.where.filter(rangeParam);
+  const lead = (q.kind === 'find' ? q.order.find((k) => k.path !== '_id')?.path : undefined) ?? ranges[0]?.path.path;
+  const extra = ranges.filter((c) => c.path.path !== lead);
+  if (extra.length === 0 || extra.some((c) => c.path.leaf.kind !== 'scalar' || c.path.arrays.length > 0)) return shape;
+  const dropped = new Set<Condition>(extra);
+  const rest = shapeOf({ ...q, where: q.where.filter((c) => !dropped.has(c)) }, 'HBase');
+  if ('refused' in rest) return rest;
+  const covered: CoveredRange[] = [];
+  for (const c of extra) {
+    let range = covered.find((r) => r.path.path === c.path.path);
+    if (range === undefined) covered.push((range = { path: c.path, column: `${INDEX_FAMILY}:f${covered.length}`, bounds: [] }));
+    range.bounds.push({ op: c.op, param: (c.operand as { param: string }).param });
+  }
+  return { query: q, shape: rest, covered };
+}
+
+/** The region-server filter of a query's covered ranges (undefined: none). */
+export function coveredFilter({ covered }: Indexed, params: Params): string | undefined {
+  const parts = covered.flatMap((r) => {
+    const [family, qualifier] = r.column.split(':') as [string, string];
+    return r.bounds.map((b) => `SingleColumnValueFilter(${filterString(family)},${filterString(qualifier)},${FILTER_OPS[b.op]},${filterString(`binary:${keyPart(operandValue({ param: b.param }, params) as Scalar)}`)},true,true)`);
+  });
+  return parts.length > 0 ? parts.join(' AND ') : undefined;
+}
+
+/** Whether a document meets a query's covered ranges, compared as the filter compares them. */
+export function meetsCovered({ covered }: Indexed, doc: Doc, params: Params): boolean {
+  return covered.every((r) => {
+    const value = valueAt(doc, r.path.path);
+    if (value === undefined || value === null || typeof value === 'object') return false;
+    const have = Buffer.from(keyPart(value));
+    return r.bounds.every((b) => {
+      const cmp = Buffer.compare(have, Buffer.from(keyPart(operandValue({ param: b.param }, params) as Scalar)));
+      return b.op === '$gt' ? cmp > 0 : b.op === '$gte' ? cmp >= 0 : b.op === '$lt' ? cmp < 0 : cmp <= 0;
+    });
+  });
 }
 
 /** The key prefix of one partition of a query. */
@@ -60,7 +128,12 @@ export function indexKeys(indexed: Indexed, doc: Doc): string[] {
 }
 
 export function indexRows(indexed: Indexed, doc: Doc): Row[] {
-  return indexKeys(indexed, doc).map((key) => ({ key, cells: [{ column: ID_COLUMN, value: String(doc._id) }] }));
+  const cells: Cell[] = [{ column: ID_COLUMN, value: String(doc._id) }];
+  for (const r of indexed.covered) {
+    const value = valueAt(doc, r.path.path);
+    if (value !== undefined && value !== null && typeof value !== 'object') cells.push({ column: r.column, value: keyPart(value) });
+  }
+  return indexKeys(indexed, doc).map((key) => ({ key, cells }));
 }
 
 /** Counter changes, by row key: count and scaled sum. */

@@ -22,14 +22,17 @@
  * after it (a delete: the document first). An index row may then name a document that does not
  * (yet, or any more) meet it, never the reverse; a find multi-gets the documents anyway and keeps
  * an index row only when its document still gives that row key, scanning on if that left the
- * page short. A count (key-only) and the counters are not checked that way: they are right
+ * page short. A count and the counters are not checked that way: they are right
  * whenever no write to the collection is half done, which a scenario file's mix guarantees (it
  * may not write what its queries read). Counters are changed after the document.
  *
- * The file's `indexes` are MongoDB's idea: the index rows come from the queries. A query without
- * such rows (a parameter under $or, $ne, $in, $exists, two ranges, a range not on the first sort
- * key) is UNSUPPORTED with the reason; several sort keys, text sort keys and mixed directions
- * are row-key design (hbase-keys.ts).
+ * The file's `indexes` are MongoDB's idea: the index rows come from the queries. Several sort
+ * keys, text sort keys and mixed directions are row-key design (hbase-keys.ts); a range on
+ * another field than the order's is a filter in the region server on a column the index row
+ * covers (hbase-index.ts; checked like a count: a covered value changed by a write in flight is
+ * the one thing a find's document check cannot make up for). A query without such rows (a
+ * parameter under $or, $ne, $in, $exists or $elemMatch, a range on an array's elements, a range
+ * before a group) is UNSUPPORTED with the reason.
  */
 import type { Row } from '../../../src/stores/hbase/cellset.ts';
 import type { HbaseHandle, ScanRequest } from '../../../src/stores/hbase/handle.ts';
@@ -42,9 +45,9 @@ import type { Doc, Value } from '../generator.ts';
 import type { Collection, FindQuery, Query, Scenario } from '../model.ts';
 import { project } from '../oracle.ts';
 import { readCounters } from './hbase-counters.ts';
-import { addCounters, COUNT_COLUMN, ID_COLUMN, INDEX_FAMILY, indexKeys, indexRows, partitionPrefix, rangeOf, SUM_COLUMN, type CounterDeltas, type Indexed } from './hbase-index.ts';
+import { addCounters, COUNT_COLUMN, coveredFilter, ID_COLUMN, INDEX_FAMILY, indexedOf, indexKeys, indexRows, meetsCovered, partitionPrefix, rangeOf, SUM_COLUMN, type CounterDeltas, type Indexed } from './hbase-index.ts';
 import { prefixRange } from './hbase-keys.ts';
-import { partitionOf, shapeOf } from './key-shape.ts';
+import { partitionOf } from './key-shape.ts';
 
 export const dialect: FileDialectDefinition<'hbase'> = {
   store: 'hbase',
@@ -91,15 +94,17 @@ class HbaseFile implements FileDialect {
   }
 
   private translate(q: Query): Translation {
-    const shape = shapeOf(q, 'HBase');
-    if ('refused' in shape) return refuses(shape.refused);
-    this.indexed.set(q.name, { query: q, shape });
+    const indexed = indexedOf(q);
+    if ('refused' in indexed) return refuses(indexed.refused);
+    this.indexed.set(q.name, indexed);
+    const { shape } = indexed;
     const prefix = `${this.index} ${q.name}/[${shape.partition.map((p) => p.path.path).join(', ')}]`;
     const range = shape.range ? `, the range of ${shape.range.path.path} as a row-key range` : '';
+    const covered = indexed.covered.length > 0 ? `, ${indexed.covered.map((c) => c.path.path).join(' and ')} by a SingleColumnValueFilter on the index rows' covered column` : '';
     if (q.kind === 'group') return runs(`scan of the counter rows ${prefix} (count and sum per ${q.by.path}, incremented by the writer)`);
-    if (q.kind === 'count') return runs(`key-only scan of the index rows ${prefix}${range}, counted`);
+    if (q.kind === 'count') return runs(`${covered ? 'scan' : 'key-only scan'} of the index rows ${prefix}${range}${covered}, counted`);
     const order = shape.order.map((k) => `${k.descending ? '-' : ''}${k.path}`).join(', ');
-    return runs(`scan of the index rows ${prefix}${range} in row-key order (${order || '_id'})${q.limit !== undefined ? ` limit ${q.skip + q.limit}` : ''}, multi-get of the documents${q.join ? `, multi-get of the joined ${q.join.from}` : ''}`);
+    return runs(`scan of the index rows ${prefix}${range}${covered} in row-key order (${order || '_id'})${q.limit !== undefined ? ` limit ${q.skip + q.limit}` : ''}, multi-get of the documents${q.join ? `, multi-get of the joined ${q.join.from}` : ''}`);
   }
 
   private docKey(collection: Collection | string, id: string): string {
@@ -171,22 +176,32 @@ class HbaseFile implements FileDialect {
     return found;
   }
 
+  /** The scan of a find's or count's index rows (without its limit); null when the range is empty. */
+  private indexScan(q: Query, indexed: Indexed, params: Params): ScanRequest | null {
+    const range = rangeOf(indexed, params);
+    if (range === null) return null;
+    const filter = coveredFilter(indexed, params);
+    if (q.kind === 'count') return filter === undefined ? { ...range, filter: KEY_ONLY } : { ...range, columns: indexed.covered.map((c) => c.column), filter };
+    // The filter sees only the columns the scan asks for: the covered ones go with the id.
+    return { ...range, columns: [ID_COLUMN, ...indexed.covered.map((c) => c.column)], ...(filter !== undefined ? { filter } : {}) };
+  }
+
   /** A find's documents in order: index rows scanned, their documents fetched, rows whose document no longer gives that key passed over. */
   private async findDocs(q: FindQuery, indexed: Indexed, params: Params): Promise<Doc[]> {
-    const range = rangeOf(indexed, params);
-    if (range === null) return [];
+    const request = this.indexScan(q, indexed, params);
+    if (request === null) return [];
     const want = q.limit === undefined ? undefined : q.skip + q.limit;
     const columns = this.columnsOf(q);
     const out: Doc[] = [];
-    let startRow = range.startRow;
+    let startRow = request.startRow!;
     for (;;) {
       const limit = want === undefined ? undefined : want - out.length;
-      const rows = await this.hbase.scan(this.index, { startRow, stopRow: range.stopRow, columns: [ID_COLUMN], ...(limit !== undefined ? { limit } : {}) });
+      const rows = await this.hbase.scan(this.index, { ...request, startRow, ...(limit !== undefined ? { limit } : {}) });
       const ids = rows.map((r) => r.cells.find((c) => c.column === ID_COLUMN)?.value ?? '');
       const docs = await this.fetch(q.collection, [...new Set(ids)], columns);
       rows.forEach((row, i) => {
         const doc = docs.get(ids[i]!);
-        if (doc !== undefined && indexKeys(indexed, doc).includes(row.key)) out.push(doc);
+        if (doc !== undefined && indexKeys(indexed, doc).includes(row.key) && meetsCovered(indexed, doc, params)) out.push(doc);
       });
       if (limit === undefined || rows.length < limit || out.length >= want!) break;
       startRow = `${rows.at(-1)!.key}\u0000`;
@@ -203,8 +218,8 @@ class HbaseFile implements FileDialect {
       return { kind: 'rows', rows: rows.map((r) => ({ _id: JSON.parse(r.key.slice(prefix.length)) as Value, count: r.count, ...(q.sum ? { sum: r.sum / scale } : {}) })) };
     }
     if (q.kind === 'count') {
-      const range = rangeOf(indexed, params);
-      return { kind: 'count', count: range === null ? 0 : (await this.hbase.scan(this.index, { ...range, filter: KEY_ONLY })).length };
+      const request = this.indexScan(q, indexed, params);
+      return { kind: 'count', count: request === null ? 0 : (await this.hbase.scan(this.index, request)).length };
     }
     const docs = await this.findDocs(q, indexed, params);
     let rows = q.project ? project(docs, q.project) : docs;
@@ -223,10 +238,10 @@ class HbaseFile implements FileDialect {
 
   async explain(q: Query, params: Params): Promise<ScenarioPlan> {
     const indexed = this.indexedOf(q);
-    const range = q.kind === 'group' ? prefixRange(partitionPrefix(q, partitionOf(indexed.shape, params))) : rangeOf(indexed, params);
+    const scanned = q.kind === 'group' ? prefixRange(partitionPrefix(q, partitionOf(indexed.shape, params))) : this.indexScan(q, indexed, params);
     const steps: { label: string; plan: PlanEvidence }[] = [];
-    if (range !== null) {
-      const request: ScanRequest = { ...range, ...(q.kind === 'count' ? { filter: KEY_ONLY } : {}), ...(q.kind === 'find' && q.limit !== undefined ? { limit: q.skip + q.limit } : {}) };
+    if (scanned !== null) {
+      const request: ScanRequest = { ...scanned, ...(q.kind === 'find' && q.limit !== undefined ? { limit: q.skip + q.limit } : {}) };
       const scan = await this.hbase.explainScan(this.index, request);
       steps.push({ label: `${q.kind === 'group' ? 'counter' : 'index'} rows ${q.name}/`, plan: { ...scan, access: 'index', used: [`${this.hbase.qualified(this.index)} ${q.name}/…`], keysExamined: scan.rowsScanned, documentsExamined: 0 } });
     }
@@ -257,9 +272,11 @@ class HbaseFile implements FileDialect {
     const key = this.docKey(collection, String(before._id));
     if (!(await this.exists(collection, String(before._id)))) return false;
     const queries = this.queriesOf(collection);
-    const oldKeys = new Set(queries.flatMap((i) => indexKeys(i, before)));
+    const oldRows = new Map(queries.flatMap((i) => indexRows(i, before)).map((r) => [r.key, JSON.stringify(r.cells)]));
+    const oldKeys = new Set(oldRows.keys());
     const newRows = queries.flatMap((i) => indexRows(i, after));
-    await this.hbase.put(this.index, newRows.filter((r) => !oldKeys.has(r.key)));
+    // New rows, and rows whose covered values change; the rest stand as they are.
+    await this.hbase.put(this.index, newRows.filter((r) => oldRows.get(r.key) !== JSON.stringify(r.cells)));
     // The fields set: put where `after` has them, their columns deleted where it has not.
     const fields = [...new Set(paths.map(topLevel))];
     const present = fields.filter((f) => after[f] !== undefined);
