@@ -12,7 +12,8 @@
  *              partition's prefix, narrowed by the range, `limit` skip + limit (HBase has no
  *              OFFSET: the first `skip` rows are passed over), then a multi-get of the documents
  *              (the columns read); a join is a multi-get of the joined documents
- *   count      a key-only scan of the same rows (KeyOnlyFilter, FirstKeyOnlyFilter), counted
+ *   count      a key-only scan of the same rows (KeyOnlyFilter, FirstKeyOnlyFilter), counted (with
+ *              a range off the order: a scan of the covered column with its filter)
  *   group      a scan of the partition's counter rows: one per group value, a count and a sum
  *              kept by HBase's atomic Increment
  *   plans      each scan's range, rows scanned (a key-only scan of it) against rows returned
@@ -22,9 +23,9 @@
  * after it (a delete: the document first). An index row may then name a document that does not
  * (yet, or any more) meet it, never the reverse; a find multi-gets the documents anyway and keeps
  * an index row only when its document still gives that row key, scanning on if that left the
- * page short. A count and the counters are not checked that way: they are right
- * whenever no write to the collection is half done, which a scenario file's mix guarantees (it
- * may not write what its queries read). Counters are changed after the document.
+ * page short. A count and the counters are not checked that way: they are right whenever no
+ * write to the collection is half done, which a scenario file's mix guarantees (it may not write
+ * what its queries read). Counters are changed after the document.
  *
  * The file's `indexes` are MongoDB's idea: the index rows come from the queries. Several sort
  * keys, text sort keys and mixed directions are row-key design (hbase-keys.ts); a range on
