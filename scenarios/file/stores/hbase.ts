@@ -158,7 +158,7 @@ class HbaseFile implements FileDialect {
     return `none to build: the writer keeps the rows of ${this.indexed.size} queries in ${this.index} as it writes`;
   }
 
-  /** The columns a find reads of its documents: what it projects and what its index rows are made of (null: all). */
+  /** The columns a find reads of its documents: what it projects and what its index rows are made of (undefined: every column). */
   private columnsOf(q: FindQuery): string[] | undefined {
     if (q.project === undefined) return undefined;
     return [...new Set(['_id', ...[...q.reads].map(topLevel)])].map(col);
