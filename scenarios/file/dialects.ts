@@ -8,4 +8,5 @@ export const FILE_DIALECTS = new DialectRegistry<FileDialectContext, FileDialect
   couchdb: async () => (await import('./stores/couchdb.ts')).dialect,
   redis: async () => (await import('./stores/redis.ts')).dialect,
   cassandra: async () => (await import('./stores/cassandra.ts')).dialect,
+  hbase: async () => (await import('./stores/hbase.ts')).dialect,
 });

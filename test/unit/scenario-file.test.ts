@@ -196,7 +196,7 @@ describe('scenario files: each store translates or refuses with the reason', () 
   });
 
   it('every local store has a dialect', () => {
-    assert.deepEqual([...FILE_DIALECTS.stores].sort(), ['cassandra', 'couchbase', 'couchdb', 'mongodb', 'redis']);
+    assert.deepEqual([...FILE_DIALECTS.stores].sort(), ['cassandra', 'couchbase', 'couchdb', 'hbase', 'mongodb', 'redis']);
   });
 });
 

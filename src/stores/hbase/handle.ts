@@ -6,6 +6,9 @@
  *   put                   PUT /<table>/<row> with one CellSet (several rows: one batch of Puts)
  *   checkAndPut           PUT /<table>/<row>?check=put: the last cell is the check (an empty
  *                         value means "the cell is absent"), HBase's checkAndMutate
+ *   increment             PUT /<table>/<row>?check=increment: HBase's atomic Increment of
+ *                         8-byte counters, one row per request (the gateway's rule), each cell's
+ *                         value the amount as decimal text
  *   deleteRow             DELETE /<table>/<row>[/<columns>]
  *   scan                  GET /<table>/*?startrow=&endrow=&limit=&column=&filter=: the gateway's
  *                         stateless scanner, one request, rows in row-key order, filters in
@@ -101,6 +104,11 @@ export class HbaseHandle {
     const body = encodeCellSet(this.format, [{ key, cells: [...cells, check] }]);
     const reply = await this.client.expect('PUT', `${this.rowPath(table, key)}?check=put`, [200, 304], { body, contentType: this.contentType });
     return reply.status === 200;
+  }
+
+  /** Add each cell's amount (decimal text, may be negative) to the row's counter in that column. */
+  async increment(table: string, key: string, cells: readonly Cell[]): Promise<void> {
+    await this.client.expect('PUT', `${this.rowPath(table, key)}?check=increment`, [200], { body: encodeCellSet(this.format, [{ key, cells: [...cells] }]), contentType: this.contentType });
   }
 
   /** Delete the row, or only these columns of it. */
