@@ -61,14 +61,14 @@ export function shapeOf(query: Query, store: string): Shape | { refused: string 
   let range: Shape['range'];
   for (const c of query.where) {
     if (!hasParam(c)) continue;
-    if (c.kind !== 'compare') return { refused: `a parameter inside ${c.kind === 'elemMatch' ? '$elemMatch' : `$${c.kind}`} has no structure a ${store} application keeps (one per query, partitioned by equalities)` };
+    if (c.kind !== 'compare') return { refused: `a parameter inside ${c.kind === 'elemMatch' ? '$elemMatch' : `$${c.kind}`} has no structure an application keeps on ${store} (one per query, partitioned by equalities)` };
     const param = 'param' in c.operand ? c.operand.param : '';
     if (c.op === '$eq') {
       if (c.path.leaf.kind !== 'scalar') return { refused: `${c.path.path} holds no values to partition by` };
       partition.push({ path: c.path, param });
     } else if (['$gt', '$gte', '$lt', '$lte'].includes(c.op)) {
       if (range !== undefined && range.path.path !== c.path.path) return { refused: `ranges on ${range.path.path} and ${c.path.path}: a structure keeps one order to range over` };
-      if (c.path.leaf.kind !== 'scalar' || !ordinal(c.path.leaf.type) || c.path.arrays.length > 0) return { refused: `a range on ${c.path.path}, which is ${c.path.arrays.length > 0 ? 'in an array' : 'not a number or a date'}: a ${store} structure orders by one number` };
+      if (c.path.leaf.kind !== 'scalar' || !ordinal(c.path.leaf.type) || c.path.arrays.length > 0) return { refused: `a range on ${c.path.path}, which is ${c.path.arrays.length > 0 ? 'in an array' : 'not a number or a date'}: a structure on ${store} orders by one number` };
       range ??= { path: c.path, bounds: [] };
       range.bounds.push({ op: c.op, param });
     } else {
