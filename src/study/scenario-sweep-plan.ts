@@ -106,3 +106,17 @@ export function ownSize(properties: Readonly<Record<string, unknown>>): number |
   const counts = Object.entries(properties).filter(([key, value]) => key.startsWith('collection.') && typeof value === 'number');
   return counts.length === 0 ? undefined : counts.reduce((sum, [, value]) => sum + (value as number), 0);
 }
+
+/** The `docbench sweep` command that runs this plan (a study's plan says what each step runs). */
+export function sweepCommandOf(plan: SweepPlanInput): string[] {
+  const sweep = scenarioSweepOf(plan.scenario!);
+  const fixed = sweep.workloads(plan.scenario!).fixed === true;
+  return [
+    'sweep', '--scenario', plan.scenario!, '--stores', plan.stores.join(','),
+    ...(fixed ? [] : ['--workloads', plan.workloads.join(',')]),
+    ...(sweep.size === undefined ? [] : ['--sizes', plan.records.join(',')]),
+    '--threads', plan.threads.join(','), '--repetitions', String(plan.repetitions),
+    ...(plan.reload ? ['--reload'] : []),
+    ...plan.overrides.flatMap((o) => ['-p', o]),
+  ];
+}
