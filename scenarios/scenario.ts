@@ -116,8 +116,8 @@ export interface SweepCellSpec {
  * How a sweep runs the scenario: stores × workloads × sizes × thread counts × repetitions, each
  * seed and run a docbench command of the scenario's own (what its user would type), in a process
  * of its own. The sweep appends to every command the store's target (`--url <store>=…`,
- * `--config`), `-q`, and `--out <file>` (seed) or `--out-dir <dir>` (run): every command named
- * here must take them.
+ * `--config`), `-q` when the sweep is quiet, and `--out <file>` (seed) or `--out-dir <dir>`
+ * (run): every command named here must take them.
  */
 export interface ScenarioSweep {
   /** What `--sizes` counts; absent: the scenario's size is its own (a file's counts), `--sizes` is refused. */

@@ -87,14 +87,14 @@ function specOf(plan: SweepPlanInput, cell: SweepCell, threads: number): SweepCe
  * count (loading is preparation, not a measured cell); undefined when the row has no seed (each
  * run seeds its own). With the store's target, `-q` and its result file below `outDir`.
  */
-export function seedCommand(plan: SweepPlanInput, sweep: ScenarioSweep, cell: SweepCell, target: readonly string[], outDir: string): string[] | undefined {
+export function seedCommand(plan: SweepPlanInput, sweep: ScenarioSweep, cell: SweepCell, target: readonly string[], outDir: string, quiet = true): string[] | undefined {
   if (sweep.seed === undefined) return undefined;
-  return [...sweep.seed(specOf(plan, cell, Math.max(...plan.threads))), ...target, '-q', '--out', join(outDir, seedFile(cell))];
+  return [...sweep.seed(specOf(plan, cell, Math.max(...plan.threads))), ...target, ...(quiet ? ['-q'] : []), '--out', join(outDir, seedFile(cell))];
 }
 
-/** The command of one run, with the store's target, `-q` and its folder below `outDir`. */
-export function runCommand(plan: SweepPlanInput, sweep: ScenarioSweep, cell: SweepCell, target: readonly string[], outDir: string): string[] {
-  return [...sweep.run(specOf(plan, cell, cell.threads)), ...target, '-q', '--out-dir', join(outDir, cellDir(cell))];
+/** The command of one run, with the store's target, `-q` (unless the sweep shows status lines) and its folder below `outDir`. */
+export function runCommand(plan: SweepPlanInput, sweep: ScenarioSweep, cell: SweepCell, target: readonly string[], outDir: string, quiet = true): string[] {
+  return [...sweep.run(specOf(plan, cell, cell.threads)), ...target, ...(quiet ? ['-q'] : []), '--out-dir', join(outDir, cellDir(cell))];
 }
 
 /**

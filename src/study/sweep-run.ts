@@ -37,7 +37,7 @@ export async function runSweep(plan: SweepPlanInput, options: SweepOptions): Pro
   const config = loadConfig(options.config);
   const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, plan.stores, config);
   // Every cell is planned (and every workload checked) before a store is touched.
-  const sweep: SweepCells = plan.scenario !== undefined ? scenarioCells(plan, targets, options.config, options.outDir) : ycsbCells(plan, targets, options.outDir, options.status);
+  const sweep: SweepCells = plan.scenario !== undefined ? scenarioCells(plan, targets, options.config, options.outDir, options.status) : ycsbCells(plan, targets, options.outDir, options.status);
   const done = readState(options.outDir, plan);
   const pending = sweep.cells.filter((c) => !done.has(c.id));
   if (done.size > 0) process.stderr.write(`sweep: resuming ${options.outDir}: ${sweep.cells.length - pending.length} of ${sweep.cells.length} runs already done\n`);

@@ -36,7 +36,7 @@ function resultsIn(dir: string): { path: string; result: Result }[] {
   }
 }
 
-export function scenarioCells(plan: SweepPlanInput, targets: StoreTargets, config: string | undefined, outDir: string): SweepCells {
+export function scenarioCells(plan: SweepPlanInput, targets: StoreTargets, config: string | undefined, outDir: string, status: boolean): SweepCells {
   const sweep = scenarioSweepOf(plan.scenario!);
   const unit = sizeUnit(sweep);
   return {
@@ -46,7 +46,7 @@ export function scenarioCells(plan: SweepPlanInput, targets: StoreTargets, confi
       const target = childTargetArgs(store, targets, config);
       return {
         async load(cell: SweepCell) {
-          const args = seedCommand(plan, sweep, cell, target, outDir);
+          const args = seedCommand(plan, sweep, cell, target, outDir, !status);
           if (args === undefined) return;
           const child = await runDocbenchChild(args);
           if (child.interrupted !== undefined) {
@@ -56,7 +56,7 @@ export function scenarioCells(plan: SweepPlanInput, targets: StoreTargets, confi
           if (child.code !== 0) throw new SweepError(`${commandText(args)} failed (exit ${child.code})${child.error ? `: ${child.error}` : ''}`);
         },
         async run(cell: SweepCell) {
-          const args = runCommand(plan, sweep, cell, target, outDir);
+          const args = runCommand(plan, sweep, cell, target, outDir, !status);
           const dir = join(outDir, cellDir(cell));
           // What an earlier, interrupted attempt left is no part of this cell.
           rmSync(dir, { recursive: true, force: true });
