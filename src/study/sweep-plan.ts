@@ -23,7 +23,7 @@ export interface SweepPlanInput {
   scenario?: string;
   /** Workload names as given (a … h, workloada, or file paths; a scenario's own workload names). */
   workloads: string[];
-  /** Record counts; for a scenario, its sizes in its row's unit (customers, documents, a file's scale). */
+  /** Record counts; for a scenario, its sizes in its row's unit (customers, documents; a scenario without sizes: 0). */
   records: number[];
   threads: number[];
   repetitions: number;
