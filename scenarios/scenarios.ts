@@ -6,8 +6,9 @@
  * Adding a scenario: its folder `scenarios/<name>/` (model, generator, oracle, dialects.ts and one
  * dialect per store under stores/, cli.ts exporting `commands`, service.ts exporting `service`
  * if it has routes, sweep.ts if it can be swept, its k6 scripts if any) and one row here.
- * Everything a row names is imported lazily, but for its light modules (dialects.ts: its stores; sweep.ts: how a sweep runs
- * it): listing the scenarios (building the CLI, `--help`) loads no generator and no driver.
+ * Everything a row names is imported lazily, but for its light modules (dialects.ts: its
+ * stores; sweep.ts: how a sweep runs it): listing the scenarios (building the CLI, `--help`)
+ * loads no generator and no driver.
  *
  * YCSB's core workloads are no row: they are the engine's own (src/workload/).
  */
