@@ -11,6 +11,9 @@
  *               by service processes only.
  *   k6 scripts  named in the row (paths from the repository root), so `docbench k6 <script>`
  *               knows which scenario a shipped script drives.
+ *   sweep       how `docbench sweep --scenario <name>` and a study preset's scenario steps run it:
+ *               what a size is, its workloads, and the docbench commands that seed and run one
+ *               cell (plain functions from the cell to argv: no import beyond the row's own names).
  *
  * The SCENARIOS table (scenarios.ts) lists one row per scenario; every list of scenarios (the
  * CLI's commands and `--scenario` choices, the service's routes and settings prefixes, the k6
@@ -94,6 +97,54 @@ export interface ScenarioService<S = unknown> {
   info?(settings: S): unknown;
 }
 
+/** One cell of a sweep, as a scenario's row turns it into docbench commands. */
+export interface SweepCellSpec {
+  /** `--scenario` as given: the row's name, or a scenario file's path. */
+  scenario: string;
+  store: string;
+  /** One of the row's workloads (a scenario file: its mix, named after the file). */
+  workload: string;
+  /** One of `--sizes`, in the row's unit (a row without sizes: 0, and the command's own size). */
+  size: number;
+  /** The cell's thread count (seeding: the largest of the sweep, as YCSB sweeps load with). */
+  threads: number;
+  /** The sweep's `-p` assignments as given: the scenario's settings and store settings. */
+  settings: readonly string[];
+}
+
+/**
+ * How a sweep runs the scenario: stores × workloads × sizes × thread counts × repetitions, each
+ * seed and run a docbench command of the scenario's own (what its user would type), in a process
+ * of its own. The sweep appends to every command the store's target (`--url <store>=…`,
+ * `--config`), `-q` when the sweep is quiet, and `--out <file>` (seed) or `--out-dir <dir>`
+ * (run): every command named here must take them.
+ */
+export interface ScenarioSweep {
+  /** What `--sizes` counts; absent: the scenario's size is its own (a file's counts), `--sizes` is refused. */
+  readonly size?: {
+    /** As a table's column names it: `customers`, `documents`. */
+    readonly unit: string;
+    readonly defaults: readonly number[];
+  };
+  /**
+   * The workloads `--workloads` may name and those a sweep runs when not told; `fixed`: the
+   * scenario has one workload, and `--workloads` is refused.
+   */
+  workloads(scenario: string): { names: readonly string[]; defaults: readonly string[]; fixed?: boolean };
+  /** `-p` keys each cell sets from `--sizes` and `--threads`: refused in a sweep's `-p`. */
+  readonly perCell: readonly string[];
+  /**
+   * The command that seeds one store at one size. The data is seeded once per store and size,
+   * and every workload, thread count and repetition of that size runs on it (each run leaves the
+   * data as seeded). Absent: each run seeds its own data, its load being part of what it measures.
+   */
+  seed?(cell: SweepCellSpec): string[];
+  /** A workload whose runs leave the data changed: each of its runs gets a fresh seed (default: none). */
+  reseeds?(workload: string): boolean;
+  /** The command of one run (on the data `seed` left, when the row seeds). */
+  run(cell: SweepCellSpec): string[];
+}
+
 export interface ScenarioEntry {
   /** One line for help texts. */
   readonly summary: string;
@@ -110,4 +161,6 @@ export interface ScenarioEntry {
    * `docbench k6 blog.yaml`): whether a value names such a file.
    */
   readonly isFile?: (value: string) => boolean;
+  /** How `docbench sweep` and the study presets run it; absent: it cannot be swept. */
+  readonly sweep?: ScenarioSweep;
 }

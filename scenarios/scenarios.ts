@@ -5,17 +5,22 @@
  *
  * Adding a scenario: its folder `scenarios/<name>/` (model, generator, oracle, dialects.ts and one
  * dialect per store under stores/, cli.ts exporting `commands`, service.ts exporting `service`
- * if it has routes, its k6 scripts if any) and one row here. Everything a row names is imported
- * lazily: listing the scenarios (building the CLI, `--help`) loads no generator and no driver.
+ * if it has routes, sweep.ts if it can be swept, its k6 scripts if any) and one row here.
+ * Everything a row names is imported lazily, but for its light modules (dialects.ts: its
+ * stores; sweep.ts: how a sweep runs it): listing the scenarios (building the CLI, `--help`)
+ * loads no generator and no driver.
  *
  * YCSB's core workloads are no row: they are the engine's own (src/workload/).
  */
 import { didYouMean } from '../src/common/suggest.ts';
 import { UsageError } from '../src/common/user-error.ts';
 import { ECOMMERCE_DIALECTS } from './ecommerce/dialects.ts';
+import { ECOMMERCE_SWEEP } from './ecommerce/sweep.ts';
 import { FILE_DIALECTS } from './file/dialects.ts';
+import { FILE_SWEEP } from './file/sweep.ts';
 import { isScenarioFile } from './file/file-name.ts';
 import { PERSONS_DIALECTS } from './persons/dialects.ts';
+import { PERSONS_SWEEP } from './persons/sweep.ts';
 import type { ScenarioEntry } from './scenario.ts';
 
 export const SCENARIOS = {
@@ -25,6 +30,7 @@ export const SCENARIOS = {
     commands: () => import('./ecommerce/cli.ts'),
     service: () => import('./ecommerce/service.ts'),
     k6Scripts: { pagination: 'k6/pagination.ts', join: 'k6/join.ts' },
+    sweep: ECOMMERCE_SWEEP,
   },
   persons: {
     summary: "Henricsson 2011's persons: insert time, size on disk, five queries",
@@ -32,6 +38,7 @@ export const SCENARIOS = {
     commands: () => import('./persons/cli.ts'),
     service: () => import('./persons/service.ts'),
     k6Scripts: { persons: 'k6/persons.ts' },
+    sweep: PERSONS_SWEEP,
   },
   file: {
     summary: 'your own scenario from a YAML or JSON file: collections, indexes, queries in MongoDB\'s query language, writes, a mix',
@@ -40,6 +47,7 @@ export const SCENARIOS = {
     service: () => import('./file/service.ts'),
     k6Scripts: { scenario: 'scenarios/file/k6/scenario.ts' },
     isFile: isScenarioFile,
+    sweep: FILE_SWEEP,
   },
 } as const satisfies Record<string, ScenarioEntry>;
 

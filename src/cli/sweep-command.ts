@@ -2,12 +2,16 @@
  * `docbench sweep`: stores × workloads × record counts × thread counts, each cell repeated
  * (median and min–max kept), resumable (run the same command with the same --out-dir), with a
  * progress bar and ETA across the whole sweep; the summary table and the HTML report at the end.
+ * `--scenario <name|file>` sweeps a scenario instead of YCSB: its sizes, its workloads, each
+ * cell its own docbench command (the scenario's row in the SCENARIOS table says which).
  */
 import type { Command } from 'commander';
 import { join } from 'node:path';
 import { LOCAL_STORE_NAMES } from '../stores/stores.ts';
 import { runSweep } from '../study/sweep-run.ts';
-import { SWEEP_DEFAULTS } from '../study/sweep-plan.ts';
+import { SWEEP_DEFAULTS, type SweepPlanInput } from '../study/sweep-plan.ts';
+import { scenarioPlan } from '../study/scenario-sweep-plan.ts';
+import { SCENARIO_NAMES, scenarioEntry, scenarioName } from '../../scenarios/scenarios.ts';
 import { collect, list, positiveInteger } from '../common/option-parsers.ts';
 import { defaultStores } from '../session/store-targets.ts';
 import { addTargetOptions } from '../session/target-options.ts';
@@ -34,8 +38,10 @@ interface SweepFlags {
   stores?: string[];
   url?: string[];
   config?: string;
+  scenario?: string;
   workloads: string[];
   records: number[];
+  sizes?: number[];
   threads: number[];
   repetitions: number;
   workload: string[];
@@ -52,8 +58,10 @@ export function registerSweepCommand(program: Command): void {
     .description('stores × workloads × record counts × thread counts, each cell repeated (median, min–max); resumable; progress with ETA; HTML report')
     .option('--stores <list>', `comma-separated stores (default: the config file's, else ${LOCAL_STORE_NAMES.join(',')})`, list);
   addTargetOptions(command, { several: true })
-    .option('--workloads <list>', 'comma-separated workloads (a … h or file paths)', list, ['a', 'c'])
+    .option('--scenario <name|file>', `sweep a scenario instead of YCSB: ${SCENARIO_NAMES.filter((n) => scenarioEntry(n).isFile === undefined && scenarioEntry(n).sweep !== undefined).join(', ')}, or a scenario file (.yaml, .yml, .json)`)
+    .option('--workloads <list>', "comma-separated workloads (a … h or file paths; with --scenario, the scenario's: default its own)", list, ['a', 'c'])
     .option('--records <list>', 'record counts, e.g. 1k,10k,100k', counts('--records'), [1000])
+    .option('--sizes <list>', "with --scenario: its sizes (e-commerce: customers; persons: documents), e.g. 1k,10k; default the scenario's; a scenario file's size is its own", counts('--sizes'))
     .option('--threads <list>', 'thread counts, e.g. 1,3,6', counts('--threads'), [1])
     .option('--repetitions <n>', 'runs of each cell (the report keeps median and min–max)', positiveInteger('--repetitions'), 1)
     .option('-P, --workload <file>', 'extra workload file applied to every workload (e.g. record-10kb); repeatable', collect, [])
@@ -63,20 +71,10 @@ export function registerSweepCommand(program: Command): void {
     .option('--docker', 'use the real servers started by `docbench up --docker`', false)
     .option('-q, --quiet', 'no status lines on stderr (the sweep progress stays)', false)
     .action(async (opts: SweepFlags) => {
-      for (const key of opts.property) {
-        if (/^(recordcount|threadcount)=/.test(key)) throw new UsageError(`-p ${key}: a sweep sets it per cell; use --records / --threads`);
-      }
+      const given = (key: string) => command.getOptionValueSource(key) === 'cli';
+      const plan = opts.scenario !== undefined ? scenarioPlanOf(opts.scenario, opts, given) : ycsbPlanOf(opts);
       await runSweep(
-        {
-          stores: opts.stores ?? defaultStores(loadConfig(opts.config), LOCAL_STORE_NAMES),
-          workloads: opts.workloads,
-          records: opts.records,
-          threads: opts.threads,
-          repetitions: opts.repetitions,
-          extraFiles: opts.workload,
-          overrides: opts.property,
-          reload: opts.reload,
-        },
+        plan,
         {
           outDir: opts.outDir ?? join('results', `sweep-${new Date().toISOString().replace(/[:.]/g, '-')}`),
           status: !opts.quiet,
@@ -86,4 +84,37 @@ export function registerSweepCommand(program: Command): void {
         },
       );
     });
+}
+
+function ycsbPlanOf(opts: SweepFlags): SweepPlanInput {
+  if (opts.sizes !== undefined) throw new UsageError('--sizes: a YCSB sweep takes --records; --sizes is for --scenario');
+  for (const key of opts.property) {
+    if (/^(recordcount|threadcount)=/.test(key)) throw new UsageError(`-p ${key}: a sweep sets it per cell; use --records / --threads`);
+  }
+  return {
+    stores: opts.stores ?? defaultStores(loadConfig(opts.config), LOCAL_STORE_NAMES),
+    workloads: opts.workloads,
+    records: opts.records,
+    threads: opts.threads,
+    repetitions: opts.repetitions,
+    extraFiles: opts.workload,
+    overrides: opts.property,
+    reload: opts.reload,
+  };
+}
+
+function scenarioPlanOf(scenario: string, opts: SweepFlags, given: (key: string) => boolean): SweepPlanInput {
+  if (given('records')) throw new UsageError('--records: a scenario sweep takes --sizes');
+  if (opts.workload.length > 0) throw new UsageError('-P: a scenario sweep takes no YCSB workload files');
+  const runsOn = scenarioEntry(scenarioName(scenario)).stores() as readonly string[];
+  return scenarioPlan({
+    scenario,
+    stores: opts.stores ?? defaultStores(loadConfig(opts.config), LOCAL_STORE_NAMES).filter((s) => runsOn.includes(s)),
+    workloads: given('workloads') ? opts.workloads : undefined,
+    sizes: opts.sizes,
+    threads: opts.threads,
+    repetitions: opts.repetitions,
+    settings: opts.property,
+    reload: opts.reload,
+  });
 }

@@ -34,9 +34,9 @@ export interface Estimate {
   seconds: number;
 }
 
-/** The cost of one step (a sweep from its plan; a scenario command from what its preset said). */
+/** The cost of one step (a YCSB sweep from its plan; a scenario sweep from what its preset said). */
 export function estimateStep(step: StudyStep): Estimate {
-  if (step.kind === 'command') {
+  if (step.kind === 'scenario') {
     const { records, bytesPerRecord, loaded, runSeconds, runs } = step.cost;
     return { runs, loaded, diskBytes: records * bytesPerRecord, seconds: loaded / ASSUMED_RATES.loadRecordsPerSecond + runSeconds };
   }
@@ -69,7 +69,7 @@ export function estimateSteps(steps: readonly StudyStep[]): Estimate {
   let total: Estimate = { runs: 0, loaded: 0, diskBytes: 0, seconds: 0 };
   for (const step of steps) {
     const e = estimateStep(step);
-    const dataset = step.kind === 'command' ? step.cost.dataset : 'ycsb';
+    const dataset = step.kind === 'scenario' ? step.cost.dataset : 'ycsb';
     disk.set(dataset, Math.max(disk.get(dataset) ?? 0, e.diskBytes));
     total = { runs: total.runs + e.runs, loaded: total.loaded + e.loaded, diskBytes: 0, seconds: total.seconds + e.seconds };
   }

@@ -9,6 +9,7 @@ import { ASSUMED_RATES, bytesText, estimateStep, estimateSteps, type Estimate } 
 import { formatDuration } from './progress.ts';
 import { SCALES, type DesignItem, type Scale, type StudyContext, type StudyPreset, type StudyStep } from './preset.ts';
 import { arithmeticTable, figuresMarkdown, publishedFigures } from './published-tables.ts';
+import { sweepCommandOf } from './scenario-sweep-plan.ts';
 
 const override = (overrides: readonly string[], key: string) => overrides.filter((o) => o.startsWith(`${key}=`)).at(-1)?.slice(key.length + 1);
 
@@ -16,7 +17,7 @@ const override = (overrides: readonly string[], key: string) => overrides.filter
 function stepText(step: StudyStep, index: number): string {
   const e = estimateStep(step);
   const cost = `${e.runs.toLocaleString('en-US')} runs, ${e.loaded.toLocaleString('en-US')} records loaded, about ${formatDuration(e.seconds)}`;
-  if (step.kind === 'command') return `${index}. ${step.name}: ${step.what}\n   docbench ${step.args.join(' ')}\n   ${cost}`;
+  if (step.kind === 'scenario') return `${index}. ${step.name}: ${step.what}\n   docbench ${sweepCommandOf(step.plan).join(' ')}\n   ${cost}`;
   const p = step.plan;
   const operations =
     p.operationsPerRecord !== undefined ? (p.operationsPerRecord === 1 ? 'as many as records' : `${p.operationsPerRecord * 100}% of the records`) : Number(override(p.overrides, 'operationcount') ?? 10_000).toLocaleString('en-US');

@@ -8,6 +8,7 @@ import type { Result } from '../results/schema.ts';
 import type { ChartSpec } from '../report/chart-spec.ts';
 import type { FigureTable } from '../report/html-page.ts';
 import type { ArithmeticCheck, Deviation, PaperStore, PublishedTable } from './paper.ts';
+import { scenarioPlan, type ScenarioSweepAsk } from './scenario-sweep-plan.ts';
 import type { SweepPlanInput } from './sweep-plan.ts';
 
 export const SCALES = ['tiny', 'small', 'full'] as const;
@@ -37,8 +38,11 @@ export interface StepCost {
 
 export type StudyStep =
   | { kind: 'sweep'; name: string; what: string; plan: SweepPlanInput }
-  /** A docbench command run as its own process (scenario commands), `--out-dir` appended. */
-  | { kind: 'command'; name: string; what: string; args: string[]; cost: StepCost };
+  /**
+   * A sweep of a scenario, named through the SCENARIOS table (its row says which commands run
+   * a cell), with what it will cost as the preset knows it.
+   */
+  | { kind: 'scenario'; name: string; what: string; plan: SweepPlanInput; cost: StepCost };
 
 /**
  * One item of the paper's design beside this run: the paper's words with their location, what
@@ -79,6 +83,11 @@ export const by = <T>(scale: Scale, values: Record<Scale, T>): T => values[scale
 
 export function sweepStep(name: string, what: string, stores: readonly string[], plan: Omit<SweepPlanInput, 'stores' | 'reload' | 'extraFiles' | 'overrides'> & Partial<SweepPlanInput>): StudyStep {
   return { kind: 'sweep', name, what, plan: { stores: [...stores], reload: false, extraFiles: [], overrides: [], ...plan } };
+}
+
+/** A scenario sweep step: the scenario by its name in the SCENARIOS table, checked as `docbench sweep --scenario` checks it. */
+export function scenarioStep(name: string, what: string, ask: ScenarioSweepAsk, cost: StepCost): StudyStep {
+  return { kind: 'scenario', name, what, plan: scenarioPlan(ask), cost };
 }
 
 /** A design item where this run does what the paper did. */

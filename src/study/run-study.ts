@@ -1,11 +1,10 @@
 /**
  * `docbench study <preset>`: print how the run differs from the paper, refuse `--scale full` when
- * the paper's data cannot fit this machine, run the steps (sweeps in this process, scenario
- * commands as their own docbench processes) into one folder, stamp every result with the study
+ * the paper's data cannot fit this machine, run the steps (sweeps: YCSB's in this process, a
+ * scenario's each cell its own docbench command) into one folder, stamp every result with the study
  * and its deviations, then print and write the paper's figures beside docbench's and one HTML
  * report over every result with the deviations at its top.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { closestName } from '../common/suggest.ts';
@@ -13,7 +12,7 @@ import { UserError } from '../common/user-error.ts';
 import { StoreTargets } from '../session/store-targets.ts';
 import { loadConfig } from '../session/config-file.ts';
 import { loadResults } from '../report/load-results.ts';
-import { REPORT_FILE, writeReportBeside } from '../report/report-files.ts';
+import { writeReportBeside } from '../report/report-files.ts';
 import type { Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { paperStoresHere, studyDesign, studyInfo } from './design.ts';
@@ -43,12 +42,6 @@ export interface StudyOptions {
   url?: string[];
   config?: string;
   docker?: boolean;
-}
-
-const DOCBENCH = join(import.meta.dirname, '..', '..', 'bin', 'docbench.js');
-
-function targetArgs(options: StudyOptions): string[] {
-  return [...(options.url ?? []).flatMap((u) => ['--url', u]), ...(options.config ? ['--config', options.config] : []), ...(options.docker ? ['--docker'] : [])];
 }
 
 /** The preset's context for these options, every mistake a one-line error before anything runs. */
@@ -109,15 +102,8 @@ export async function runStudy(preset: StudyPreset, options: StudyOptions): Prom
   for (const [i, step] of steps.entries()) {
     const dir = join(options.outDir, step.name);
     process.stderr.write(`study ${preset.name} (${context.scale}): step ${i + 1}/${steps.length} ${step.name}: ${step.what}\n`);
-    if (step.kind === 'sweep') {
-      await runSweep(step.plan, { outDir: dir, status: options.status, ...(options.url ? { url: options.url } : {}), ...(options.config ? { config: options.config } : {}), docker: options.docker ?? false, report: { title: `${preset.title}: step ${step.name}`, study: info(step.name) } });
-    } else if (existsSync(join(dir, REPORT_FILE))) {
-      // A scenario command writes its report last: with it there, the step finished (a resumed study).
-      process.stderr.write(`study ${preset.name}: step ${step.name} already done in ${dir}\n`);
-    } else {
-      const run = spawnSync(process.execPath, [DOCBENCH, ...step.args, ...targetArgs(options), '--out-dir', dir], { stdio: ['ignore', 'inherit', 'inherit'] });
-      if (run.status !== 0) throw new StudyError(`study ${preset.name}: step ${step.name} (docbench ${step.args.join(' ')}) failed with exit code ${run.status ?? run.signal}; its results so far are in ${dir}`);
-    }
+    // A step's sweep resumes from its own state file: a resumed study skips the cells done.
+    await runSweep(step.plan, { outDir: dir, status: options.status, ...(options.url ? { url: options.url } : {}), ...(options.config ? { config: options.config } : {}), docker: options.docker ?? false, report: { title: `${preset.title}: step ${step.name}`, study: info(step.name) } });
     stampResults(dir, info(step.name));
   }
   const results = loadResults([options.outDir]).map((l) => l.result);

@@ -1,9 +1,10 @@
 /**
- * A sweep's plan: stores × workloads × record counts × thread counts, each cell repeated, in the
- * order it runs, and the state file that makes it resumable. Order: per store and record count,
- * the workloads that do not insert run first on one load (their updates leave the record count
- * unchanged); each run of an inserting workload (D, E: YCSB inserts keys from recordcount up, so a
- * second run would insert them again) gets a fresh load of its own.
+ * A sweep's plan: stores × workloads × record counts (a scenario's sizes) × thread counts, each
+ * cell repeated, in the order it runs, and the state file that makes it resumable. Order: per
+ * store and record count, the workloads that do not insert run first on one load (their updates
+ * leave the record count unchanged); each run of an inserting workload (D, E: YCSB inserts keys
+ * from recordcount up, so a second run would insert them again; a scenario's workload its row
+ * says reseeds) gets a fresh load of its own.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,8 +16,14 @@ export class SweepError extends UserError {}
 
 export interface SweepPlanInput {
   stores: string[];
-  /** Workload names as given (a … h, workloada, or file paths). */
+  /**
+   * A scenario (a SCENARIOS row's name, or a scenario file's path) instead of YCSB: its row says
+   * what a size is and which commands seed and run a cell. Absent: YCSB's workloads.
+   */
+  scenario?: string;
+  /** Workload names as given (a … h, workloada, or file paths; a scenario's own workload names). */
   workloads: string[];
+  /** Record counts; for a scenario, its sizes in its row's unit (customers, documents; a scenario without sizes: 0). */
   records: number[];
   threads: number[];
   repetitions: number;

@@ -8,12 +8,13 @@ import { isValid, verdictLine, verdictOf } from '../results/verdict.ts';
 /**
  * A sweep's table: one line per cell (store, workload, records, threads) with the median and
  * min–max of its repetitions: throughput and runtime (the figure Carvalho et al. 2023 tabulate).
+ * `unit`: what the records column counts (a scenario's customers, documents).
  */
-export function renderSweepSummary(results: readonly Result[]): string {
+export function renderSweepSummary(results: readonly Result[], unit = 'records'): string {
   const cells = cellsOf(results.filter((r) => r.phase === 'run')).sort(
     (a, b) => a.workload.localeCompare(b.workload) || a.series.localeCompare(b.series) || (a.records ?? 0) - (b.records ?? 0) || (a.threads ?? 0) - (b.threads ?? 0),
   );
-  const header = ['workload', 'store', 'records', 'threads', 'runs', 'ops/s median [min–max]', 'runtime s median [min–max]', 'not OK'];
+  const header = ['workload', 'store', unit, 'threads', 'runs', 'ops/s median [min–max]', 'runtime s median [min–max]', 'not OK'];
   const rows = cells.map((all) => {
     const notOk = all.runs.reduce((n, r) => n + Object.entries(r.returns).filter(([s]) => s !== 'OK').reduce((m, [, k]) => m + (k ?? 0), 0), 0);
     // Figures of the valid runs only; a cell with none is marked, not ranked.

@@ -19,7 +19,7 @@ import { arithmeticSummary, publishedFigures } from '../../src/study/published-t
 const preset = (name: string) => STUDIES.find((s) => s.name === name)!;
 const context = (p: StudyPreset, scale: StudyContext['scale'], variant?: string): StudyContext => ({ scale, stores: paperStoresHere(p), variant });
 const sweeps = (steps: StudyStep[]) => steps.filter((s): s is Extract<StudyStep, { kind: 'sweep' }> => s.kind === 'sweep');
-const commands = (steps: StudyStep[]) => steps.filter((s): s is Extract<StudyStep, { kind: 'command' }> => s.kind === 'command');
+const scenarioSweeps = (steps: StudyStep[]) => steps.filter((s): s is Extract<StudyStep, { kind: 'scenario' }> => s.kind === 'scenario');
 /** A location in a paper, or the paper's silence, said in so many words. */
 const LOCATED = /Section|Table|Figure|Fig\.|paragraph|Appendi(x|ces)|p\. \d|not stated|not printed/;
 
@@ -108,12 +108,13 @@ describe("--scale full runs the paper's sizes", () => {
     assert.deepEqual(ycsb!.plan.threads, [100, 200, 300, 400, 500, 600, 700]);
     assert.deepEqual(ycsb!.plan.workloads, ['a', 'e-altoros2022']);
     assert.deepEqual(ycsb!.plan.records, [50_000_000]);
-    const pagination = commands(steps).filter((s) => s.name.startsWith('pagination'));
-    assert.equal(pagination.length, 7);
-    for (const s of pagination) assert.ok(s.args.join(' ').includes('-p ordered=false') && s.args.includes('5000000'), s.args.join(' '));
-    assert.ok(commands(steps).filter((s) => s.name.startsWith('join')).every((s) => s.args.includes('25000000')));
-    const ordered = commands(p.steps(context(p, 'full', 'ordered-pagination'))).filter((s) => s.name.startsWith('pagination'));
-    assert.ok(ordered.every((s) => !s.args.includes('ordered=false')));
+    // The e-commerce scenario, named through the SCENARIOS table, swept over the same threads.
+    const [pagination, join] = scenarioSweeps(steps);
+    assert.deepEqual([pagination!.plan.scenario, pagination!.plan.workloads, pagination!.plan.records, pagination!.plan.threads], ['ecommerce', ['pagination'], [5_000_000], [100, 200, 300, 400, 500, 600, 700]]);
+    assert.ok(pagination!.plan.overrides.includes('ordered=false'), pagination!.plan.overrides.join(' '));
+    assert.deepEqual([join!.plan.workloads, join!.plan.records], [['join'], [25_000_000]]);
+    const [ordered] = scenarioSweeps(p.steps(context(p, 'full', 'ordered-pagination')));
+    assert.ok(!ordered!.plan.overrides.includes('ordered=false'));
     assert.deepEqual(sweeps(p.steps(context(p, 'full', 'ycsb-e')))[0]!.plan.workloads, ['a', 'e']);
   });
 
@@ -128,9 +129,10 @@ describe("--scale full runs the paper's sizes", () => {
 
   it('Henricsson 2011: 5,000 / 50,000 / 500,000 flat persons, each query 3 times', () => {
     const p = preset('henricsson2011');
-    const [persons] = commands(p.steps(context(p, 'full')));
-    assert.deepEqual(persons!.args.slice(0, 7), ['persons', '--stores', 'mongodb,couchdb', '--size', '5000,50000,500000', '--repeat', '3']);
-    assert.ok(!persons!.args.includes('--nested') && !persons!.args.includes('--indexes'));
+    const [persons] = scenarioSweeps(p.steps(context(p, 'full')));
+    assert.deepEqual([persons!.plan.scenario, persons!.plan.stores, persons!.plan.records, persons!.plan.overrides], ['persons', ['mongodb', 'couchdb'], [5000, 50_000, 500_000], ['repeat=3']]);
+    const [nested] = scenarioSweeps(p.steps(context(p, 'full', 'nested')));
+    assert.deepEqual(nested!.plan.overrides, ['repeat=3', 'nested=true']);
   });
 });
 

@@ -11,7 +11,7 @@ import { isVerification } from '../../report/charts-latency-cost.ts';
 import { latencyPercentile } from '../../report/percentiles.ts';
 import { isValid } from '../../results/verdict.ts';
 import { cellText, figure, present, runCells } from '../docbench-tables.ts';
-import { by, differs, list, same, sizes, sweepStep, type Scale, type StudyContext, type StudyPreset, type StudyStep } from '../preset.ts';
+import { by, differs, list, same, scenarioStep, sizes, sweepStep, type Scale, type StudyContext, type StudyPreset, type StudyStep } from '../preset.ts';
 import { linesChart } from '../shape-charts.ts';
 import { ALTOROS_CHECKS, ALTOROS_PUBLISHED } from './altoros2022-published.ts';
 
@@ -28,17 +28,20 @@ const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[
 const ORDERED = 'ordered-pagination';
 const YCSB_E = 'ycsb-e';
 
-/** The e-commerce steps at each thread count: the first seeds, the others run on the same data. */
-function ecommerceSteps(context: StudyContext, workload: 'pagination' | 'join', customers: number, extra: string[], variants: number): StudyStep[] {
+/**
+ * The e-commerce scenario swept over the thread counts: each store seeded once, every thread
+ * count run on that data (`docbench sweep --scenario ecommerce`).
+ */
+function ecommerceStep(context: StudyContext, workload: 'pagination' | 'join', customers: number, extra: string[], variants: number): StudyStep {
   const threads = by(context.scale, THREADS);
   const seconds = by(context.scale, SECONDS);
-  return threads.map((t, i): StudyStep => ({
-    kind: 'command',
-    name: `${workload}-t${t}`,
-    what: `e-commerce ${workload} at ${customers.toLocaleString('en-US')} customers, ${t} client threads, ${seconds} s${i === 0 ? ' (seeded first)' : ''}`,
-    args: ['ecommerce', '--stores', context.stores.join(','), '--workloads', workload, '--customers', String(customers), '--threads', String(t), '-p', `maxexecutiontime=${seconds}`, ...extra.flatMap((p) => ['-p', p]), '-q', ...(i > 0 ? ['--skip-seed'] : [])],
-    cost: { dataset: 'ecommerce', records: customers * context.stores.length, bytesPerRecord: CUSTOMER_BYTES, loaded: i === 0 ? customers * context.stores.length : 0, runSeconds: seconds * variants * context.stores.length, runs: variants * context.stores.length },
-  }));
+  const stores = context.stores.length;
+  return scenarioStep(
+    workload,
+    `e-commerce ${workload} at ${customers.toLocaleString('en-US')} customers, ${threads.join(' / ')} client threads, ${seconds} s each (seeded once a store)`,
+    { scenario: 'ecommerce', stores: context.stores, workloads: [workload], sizes: [customers], threads, repetitions: 1, settings: [`maxexecutiontime=${seconds}`, ...extra], reload: false },
+    { dataset: 'ecommerce', records: customers * stores, bytesPerRecord: CUSTOMER_BYTES, loaded: customers * stores, runSeconds: seconds * variants * stores * threads.length, runs: variants * stores * threads.length },
+  );
 }
 
 /** The cell's operations (not the checks, failures or intended-time rows): mean and p99 each, over its valid runs. */
@@ -114,8 +117,8 @@ export const altoros2022: StudyPreset = {
         extraFiles: ['record-1kb'],
         overrides: [`operationcount=${by(scale, RECORDS) * 100}`, `maxexecutiontime=${seconds}`],
       }),
-      ...ecommerceSteps(context, 'pagination', by(scale, PAGINATION_CUSTOMERS), variant === ORDERED ? [] : ['ordered=false'], 1),
-      ...ecommerceSteps(context, 'join', by(scale, JOIN_CUSTOMERS), [], 2),
+      ecommerceStep(context, 'pagination', by(scale, PAGINATION_CUSTOMERS), variant === ORDERED ? [] : ['ordered=false'], 1),
+      ecommerceStep(context, 'join', by(scale, JOIN_CUSTOMERS), [], 2),
     ];
   },
   design: ({ scale, variant }) => [

@@ -9,7 +9,7 @@ import type { FigureTable } from '../../report/html-page.ts';
 import { figure, present } from '../docbench-tables.ts';
 import { storeLabel } from '../../report/groups.ts';
 import type { PublishedTable } from '../paper.ts';
-import { by, differs, list, same, sizes, type Scale, type StudyPreset } from '../preset.ts';
+import { by, differs, list, same, scenarioStep, sizes, type Scale, type StudyPreset } from '../preset.ts';
 import { ASSUMED_RATES } from '../estimate.ts';
 
 const SIZES: Record<Scale, number[]> = { tiny: [50, 500], small: [500, 5_000, 50_000], full: [5_000, 50_000, 500_000] };
@@ -98,12 +98,11 @@ export const henricsson2011: StudyPreset = {
     const sizesHere = by(scale, SIZES);
     const total = sizesHere.reduce((a, b) => a + b, 0);
     return [
-      {
-        kind: 'command',
-        name: 'persons',
-        what: `persons ${variant === NESTED ? 'nested' : 'flat'} at ${list(sizesHere)} documents: inserts one at a time, size on disk, Q1–Q5 3 times each in every variant`,
-        args: ['persons', '--stores', stores.join(','), '--size', sizesHere.join(','), '--repeat', '3', ...(variant === NESTED ? ['--nested'] : []), '-q'],
-        cost: {
+      scenarioStep(
+        'persons',
+        `persons ${variant === NESTED ? 'nested' : 'flat'} at ${list(sizesHere)} documents: inserts one at a time, size on disk, Q1–Q5 3 times each in every variant`,
+        { scenario: 'persons', stores, sizes: sizesHere, threads: [1], repetitions: 1, settings: ['repeat=3', ...(variant === NESTED ? ['nested=true'] : [])], reload: false },
+        {
           dataset: 'persons',
           records: Math.max(...sizesHere) * stores.length,
           bytesPerRecord: PERSON_BYTES,
@@ -112,7 +111,7 @@ export const henricsson2011: StudyPreset = {
           runSeconds: (total * stores.length * QUERIES.length * 3 * 3) / ASSUMED_RATES.documentsScannedPerSecond,
           runs: sizesHere.length * stores.length,
         },
-      },
+      ),
     ];
   },
   design: ({ scale, variant }) => [

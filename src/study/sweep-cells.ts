@@ -1,0 +1,30 @@
+/**
+ * What runs a sweep's cells, whatever they run: YCSB's workloads in this process
+ * (sweep-ycsb.ts), a scenario's as its own docbench commands (sweep-scenario.ts). The sweep
+ * (sweep-run.ts) owns the order, the state file, the progress and the summary; these own a cell.
+ */
+import type { Result } from '../results/schema.ts';
+import type { SweepCell } from './sweep-plan.ts';
+
+/** A cell's run: its results (written), and its line of the progress. */
+export interface CellRun {
+  results: Result[];
+  line: string;
+}
+
+/** One store's cells. Both calls leave nothing of an interrupted cell behind, so it runs again on a resume. */
+export interface StoreCells {
+  /** Load (seed) the cell's size afresh, before it runs. */
+  load(cell: SweepCell): Promise<void>;
+  /** Run the cell and write its results; undefined when it was interrupted. */
+  run(cell: SweepCell): Promise<CellRun | undefined>;
+  close(): Promise<void>;
+}
+
+export interface SweepCells {
+  /** What a size counts, as the summary's column names it: records, customers, documents, scale. */
+  unit: string;
+  /** Every cell, in the order they run. */
+  cells: SweepCell[];
+  open(store: string): Promise<StoreCells>;
+}
