@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDependencies, root } from './ensure-deps.mjs';
+import { buildIfStale } from './build.mjs';
 
 const run = (command, args, options = {}) => spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
 ensureDependencies();
@@ -17,6 +18,8 @@ if (run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'
   console.error('test: typecheck failed');
   process.exit(1);
 }
+// The CLI the tests start runs the compiled tree: bring it up to date once, before any test.
+buildIfStale();
 
 const docbench = (args, options) => run(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], options);
 // `docbench status` lists every local store (the STORES table is the one list of them) and

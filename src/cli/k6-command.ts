@@ -20,7 +20,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import { installK6 } from '../local/k6.ts';
 import { renderRunContext } from '../report/comparison-table.ts';
@@ -45,8 +44,9 @@ import { interrupts } from '../runner/interrupts.ts';
 import { StoreTargets } from '../session/store-targets.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 import { positiveInteger, nonNegativeNumber, collect, list } from '../common/option-parsers.ts';
+import { PROJECT_ROOT, projectPath } from '../common/project-root.ts';
 
-const K6_DIR = fileURLToPath(new URL('../../k6/', import.meta.url));
+const K6_DIR = projectPath('k6');
 
 export interface K6CommandOptions {
   script: string;
@@ -81,7 +81,7 @@ export interface K6CommandOptions {
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = PROJECT_ROOT;
 
 /** A path as given, or a shipped script by name (`ycsb-a`, `ycsb-a.ts`, `pagination`, a scenario's). */
 export function resolveScript(given: string, scenarios: ReadonlyMap<string, ScenarioCommands> = new Map()): string {

@@ -4,12 +4,11 @@
  * compose file publishes; everything about the servers themselves lives in the compose file.
  */
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { dockerServices, dockerUrl, isStoreName, STORE_NAMES } from '../stores/stores.ts';
 import { MissingPrerequisiteError, StartFailedError } from './process.ts';
+import { projectPath } from '../common/project-root.ts';
 
-export const COMPOSE_FILE = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'docker', 'compose.yaml');
+export const COMPOSE_FILE = projectPath('docker', 'compose.yaml');
 
 /** Connection URL of each store as docker/compose.yaml publishes it (credentials as set there), from the STORES table. */
 export const DOCKER_URLS: Readonly<Record<string, string>> = Object.fromEntries(

@@ -77,10 +77,16 @@ export function splitWorkers(threadcount: number, processes: number): { firstWor
   return shares;
 }
 
-/** How a worker thread starts: register tsx's loader (docbench runs its TypeScript as is), then the worker module. */
+/**
+ * How a worker thread starts: the worker module beside this one, compiled (dist/, what the CLI
+ * runs) or TypeScript (the tests import the sources through tsx, a development dependency, whose
+ * loader a new thread must register before it can import a .ts file).
+ */
 function bootstrapSource(): string {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const worker = new URL(fromSources ? './process-worker.ts' : './process-worker.js', import.meta.url).href;
+  if (!fromSources) return `import(${JSON.stringify(worker)});`;
   const loader = import.meta.resolve('tsx/esm/api');
-  const worker = new URL('./process-worker.ts', import.meta.url).href;
   return `import(${JSON.stringify(loader)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(worker)}); });`;
 }
 

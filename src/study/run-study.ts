@@ -24,6 +24,7 @@ import type { DesignItem, Scale, StudyContext, StudyPreset } from './preset.ts';
 import { formatDuration } from './progress.ts';
 import { arithmeticTable, deviationsTable, figuresMarkdown, publishedFigures } from './published-tables.ts';
 import { runSweep } from './sweep-run.ts';
+import { projectPath } from '../common/project-root.ts';
 
 export class StudyError extends UserError {}
 
@@ -45,7 +46,7 @@ export interface StudyOptions {
   docker?: boolean;
 }
 
-const DOCBENCH = join(import.meta.dirname, '..', '..', 'bin', 'docbench.js');
+const DOCBENCH = projectPath('bin', 'docbench.js');
 
 function targetArgs(options: StudyOptions): string[] {
   return [...(options.url ?? []).flatMap((u) => ['--url', u]), ...(options.config ? ['--config', options.config] : []), ...(options.docker ? ['--docker'] : [])];
