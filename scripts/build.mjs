@@ -6,7 +6,6 @@
 // checkout with the compiler rebuilds (one line on stderr) and one without it refuses.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,7 +21,7 @@ function sourceState() {
   let files = 0;
   let newest = 0;
   const visit = (path) => {
-    const time = statSync(path).mtimeMs;
+    const time = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
     files++;
     if (time > newest) newest = time;
   };
@@ -58,13 +57,10 @@ export function staleness() {
   return undefined;
 }
 
+/** docbench's own TypeScript (a development dependency), never one found further up the tree. */
 function compilerPath() {
-  try {
-    // typescript's exports name no bin/ path: find its folder through package.json.
-    return join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
-  } catch {
-    return undefined;
-  }
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  return existsSync(tsc) ? tsc : undefined;
 }
 
 /** Compile into dist/; returns tsc's exit status. Errors are tsc's own (file, line, message). */

@@ -4,14 +4,10 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { join } from 'node:path';
-import { capacityCommand } from '../capacity/command.ts';
 import { parseErrorBudget, parseLatencyBudget, DEFAULT_ERROR_BUDGET, SloError } from '../results/slo.ts';
 import { storeName } from '../stores/stores.ts';
-import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
 import { collect, list, nonNegativeNumber, positiveInteger } from '../common/option-parsers.ts';
-import { loadConfig } from '../session/config-file.ts';
-import { StoreTargets } from '../session/store-targets.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
 
@@ -106,6 +102,13 @@ export function registerCapacityCommand(program: Command): void {
         if (/^(target|operationcount|maxexecutiontime|warmuptime)=/.test(key)) throw new UsageError(`-p ${key}: the capacity search sets it for each step; use --start, --min-seconds, --max-seconds, --warmup`);
       }
       if (opts.http && opts.processes !== undefined) throw new UsageError('--processes spreads direct workers; with --http, k6 drives the service: use --service-workers');
+      // The search's modules load once the command runs: `docbench --help` stays light.
+      const [{ loadConfig }, { StoreTargets }, { loadWorkload }, { capacityCommand }] = await Promise.all([
+        import('../session/config-file.ts'),
+        import('../session/store-targets.ts'),
+        import('../workload/workload-file.ts'),
+        import('../capacity/command.ts'),
+      ]);
       const config = loadConfig(opts.config);
       const targets = StoreTargets.resolve({ url: opts.url, config: opts.config }, opts.stores, config);
       const overrides = [...targets.settings(), ...CAPACITY_DEFAULTS.overrides, ...opts.property, `threadcount=${opts.threads}`];

@@ -8,7 +8,8 @@ import { writeReportBeside } from '../report/report-files.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
 import type { ProcessPool } from '../runner/process-pool.ts';
-import { LOCAL_STORE_NAMES, storeName } from '../stores/stores.ts';
+import { storeName } from '../stores/stores.ts';
+import { COMPARE_DEFAULTS } from './compare-defaults.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
@@ -23,20 +24,6 @@ import { loadConfig } from '../session/config-file.ts';
 import { flagOverrides } from './ycsb-command.ts';
 import { openPool, processesFor } from '../session/worker-pool.ts';
 
-export const COMPARE_DEFAULTS = {
-  /** Every store with a local server; the three whose local server is a stand-in are labelled so in every row. */
-  stores: LOCAL_STORE_NAMES,
-  workloads: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
-  /**
-   * Sized so all of A–H on every local store finishes in under half an hour on a 2-core machine
-   * (the README's Quick start gives the times).
-   * maxexecutiontime bounds a workload a store is very slow at (workload E's scans on the MongoDB
-   * stand-in) without cutting the others short, which finish their operations first.
-   * dataintegrity stays off as in YCSB's own runs: checking every value costs client CPU that
-   * would compete with the driver; the integration tests run every workload with it on.
-   */
-  overrides: ['recordcount=10000', 'operationcount=20000', 'threadcount=8', 'maxexecutiontime=60'],
-};
 
 export interface CompareOptions {
   /** Undefined: the config file's stores, else every local one. */

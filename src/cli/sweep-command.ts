@@ -6,12 +6,9 @@
 import type { Command } from 'commander';
 import { join } from 'node:path';
 import { LOCAL_STORE_NAMES } from '../stores/stores.ts';
-import { runSweep } from '../study/sweep-run.ts';
-import { SWEEP_DEFAULTS } from '../study/sweep-plan.ts';
+import { SWEEP_DEFAULTS } from '../study/sweep-defaults.ts';
 import { collect, list, positiveInteger } from '../common/option-parsers.ts';
-import { defaultStores } from '../session/store-targets.ts';
 import { addTargetOptions } from '../session/target-options.ts';
-import { loadConfig } from '../session/config-file.ts';
 import { UsageError } from './errors.ts';
 
 /** `10k`, `1m`, `5000`: a count with an optional k / m suffix. */
@@ -66,6 +63,7 @@ export function registerSweepCommand(program: Command): void {
       for (const key of opts.property) {
         if (/^(recordcount|threadcount)=/.test(key)) throw new UsageError(`-p ${key}: a sweep sets it per cell; use --records / --threads`);
       }
+      const [{ runSweep }, { defaultStores }, { loadConfig }] = await Promise.all([import('../study/sweep-run.ts'), import('../session/store-targets.ts'), import('../session/config-file.ts')]);
       await runSweep(
         {
           stores: opts.stores ?? defaultStores(loadConfig(opts.config), LOCAL_STORE_NAMES),

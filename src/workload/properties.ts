@@ -9,7 +9,8 @@
 import { z } from 'zod';
 import { closestName } from '../common/suggest.ts';
 import { UserError } from '../common/user-error.ts';
-import { SETTINGS_PREFIXES, STORE_NAMES, type StoreName } from '../stores/stores.ts';
+import { storeOfYcsbBinding, YCSB_BINDINGS } from './ycsb-bindings.ts';
+import { SETTINGS_PREFIXES, STORE_NAMES } from '../stores/stores.ts';
 
 /** Thrown for any bad workload input; its message names the file/key and what was expected. */
 export class WorkloadError extends UserError {}
@@ -41,31 +42,6 @@ function exportFormatOf(className: string): ExportFormat | undefined {
   const bare = className.replace(/^(site\.ycsb|com\.yahoo\.ycsb)\.measurements\.exporter\./, '');
   const found = Object.entries(YCSB_EXPORTERS).find(([, full]) => full.endsWith(`.${bare}`));
   return found?.[0] as ExportFormat | undefined;
-}
-
-/** YCSB's bindings (the class after `-db`, or its name in YCSB's `bin/ycsb` script) for docbench's stores. */
-const YCSB_BINDINGS: Record<string, StoreName> = {
-  'site.ycsb.BasicDB': 'basic',
-  'site.ycsb.db.RedisClient': 'redis',
-  'site.ycsb.db.CassandraCQLClient': 'cassandra',
-  'cassandra-cql': 'cassandra',
-  'site.ycsb.db.MongoDbClient': 'mongodb',
-  'site.ycsb.db.AsyncMongoDbClient': 'mongodb',
-  'mongodb-async': 'mongodb',
-  'site.ycsb.db.couchbase2.Couchbase2Client': 'couchbase',
-  'site.ycsb.db.couchbase3.Couchbase3Client': 'couchbase',
-  couchbase2: 'couchbase',
-  couchbase3: 'couchbase',
-  'site.ycsb.db.hbase2.HBaseClient2': 'hbase',
-  'site.ycsb.db.hbase1.HBaseClient1': 'hbase',
-  hbase2: 'hbase',
-  hbase1: 'hbase',
-};
-
-/** The docbench store a YCSB `db` value names: a store name, or a YCSB binding class or script name. */
-export function storeOfYcsbBinding(value: string): StoreName | undefined {
-  const name = value.replace(/^com\.yahoo\.ycsb\./, 'site.ycsb.');
-  return (STORE_NAMES as readonly string[]).includes(name) ? (name as StoreName) : YCSB_BINDINGS[name];
 }
 
 /** YCSB's measurement types docbench does not record, each with what to use instead. */

@@ -10,7 +10,6 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import cassandra from 'cassandra-driver';
 import { fetchWithMaven, findJava } from '../../local/java.ts';
 import { managedServer } from '../../local/managed-server.ts';
 import { installDir } from '../../local/paths.ts';
@@ -139,6 +138,7 @@ const LOGBACK = (logFile: string) => `<configuration>
  * and the node is not ready yet.
  */
 async function cqlReady(): Promise<boolean> {
+  const { default: cassandra } = await import('cassandra-driver'); // loaded by a check, not by `docbench status`
   const client = new cassandra.Client({
     contactPoints: [`${LOOPBACK}:${CQL_PORT.port}`],
     localDataCenter: 'datacenter1',

@@ -22,7 +22,6 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { managedServer } from '../../local/managed-server.ts';
 import { installDir } from '../../local/paths.ts';
 import { localPort, LOOPBACK } from '../../local/ports.ts';
@@ -50,6 +49,8 @@ const binaryPath = () => installDir('mongodb', 'bin', BINARY);
 
 /** True when the server at the local URL answers `ping` through the driver within `timeoutMs`. */
 async function ping(timeoutMs = 2000): Promise<boolean> {
+  // The driver loads when a check runs, not with the list of local servers (`docbench status`).
+  const { MongoClient } = await import('mongodb');
   const client = new MongoClient(URL, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, maxPoolSize: 1 });
   try {
     await client.connect();
