@@ -72,7 +72,7 @@ async function compare(options: CompareOptions): Promise<Result[]> {
   const config = loadConfig(options.config);
   const stores = options.stores ?? defaultStores(config, COMPARE_DEFAULTS.stores);
   for (const store of stores) storeName(store, '--stores');
-  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, stores, config);
+  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, stores, config).checkDocker();
   // The config file's store settings first: the defaults and the user's -p come after and win.
   const overrides = [...targets.settings(), ...COMPARE_DEFAULTS.overrides, ...options.overrides, ...flagOverrides(options)];
   const { policy: faults, rest: workloadOverrides } = faultPolicyOf(overrides, options.onError);

@@ -37,7 +37,7 @@ export interface SweepOptions {
 export async function runSweep(plan: SweepPlanInput, options: SweepOptions): Promise<Result[]> {
   for (const store of plan.stores) storeName(store, '--stores');
   const config = loadConfig(options.config);
-  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, plan.stores, config);
+  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, plan.stores, config).checkDocker();
   const base = [...targets.settings(), ...SWEEP_DEFAULTS, ...plan.overrides];
   // Parse every workload before touching a store, so a typo fails at once.
   const first = new Map(plan.workloads.map((w) => [w, workloadAt(plan, base, w, plan.records[0]!, plan.threads[0]!)]));
