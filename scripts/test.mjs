@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: everything the tests need, then the tests. On a fresh machine this installs the
-// npm dependencies, installs and starts the local servers (docbench up), and runs unit and
+// npm dependencies, installs and starts the local servers (docbench up) and the tools some tests
+// use (Chromium, promtool: scripts/test-tools.mjs), and runs unit and
 // integration tests with node's own test runner. Servers it had to start are stopped again
 // under CI, so a CI run leaves the machine as it found it.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -8,6 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDependencies, root } from './ensure-deps.mjs';
 import { buildIfStale } from './build.mjs';
+import { ensureTestTools } from './test-tools.mjs';
 
 const run = (command, args, options = {}) => spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
 ensureDependencies();
@@ -44,6 +46,7 @@ const files = ['unit', 'integration'].flatMap((dir) =>
 );
 const filter = process.argv.slice(2);
 const selected = filter.length > 0 ? files.filter((f) => filter.some((s) => f.includes(s))) : files;
+ensureTestTools(selected);
 const result = run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...selected]);
 
 if (process.env.CI) {
