@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { parseErrorBudget, parseLatencyBudget, DEFAULT_ERROR_BUDGET, SloError } from '../results/slo.ts';
 import { storeName } from '../stores/stores.ts';
 import { UsageError } from './errors.ts';
-import { collect, list, nonNegativeNumber, positiveInteger } from '../common/option-parsers.ts';
+import { collect, list, nonNegativeNumber, positiveInteger, processesSetting } from '../common/option-parsers.ts';
+import type { ProcessesSetting } from '../session/process-count.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
 
@@ -38,7 +39,7 @@ interface CapacityFlags extends MetricsFlags {
   slo: string;
   errorBudget: string;
   threads: number;
-  processes?: number;
+  processes?: ProcessesSetting;
   start: number;
   maxRate: number;
   precision: number;
@@ -80,7 +81,7 @@ export function registerCapacityCommand(program: Command): void {
     .option('-P, --workload <file>', 'workload file (workloada … workloadh, record-10kb, a path); repeatable', collect, [])
     .option('-p, --property <key=value>', `property override; repeatable (defaults: ${CAPACITY_DEFAULTS.overrides.join(' ')})`, collect, [])
     .option('--threads <n>', `workers keeping operations in flight (default ${CAPACITY_DEFAULTS.threads})`, positiveInteger('--threads'), CAPACITY_DEFAULTS.threads)
-    .option('--processes <n>', 'worker processes (threads) the workers are spread over', positiveInteger('--processes'))
+    .option('--processes <n|auto>', 'worker processes (threads) the workers are spread over; auto (the default): one per core when every store is remote, else 1', processesSetting('--processes'))
     .option('--start <ops>', `first rate tried, ops/s (default ${CAPACITY_DEFAULTS.start})`, positiveNumber('--start'), CAPACITY_DEFAULTS.start)
     .option('--max-rate <ops>', 'never try above this rate, ops/s', positiveNumber('--max-rate'), CAPACITY_DEFAULTS.maxRate)
     .option('--precision <percent>', `stop when the rate that failed is within this % of the one that held (default ${CAPACITY_DEFAULTS.precision})`, positiveNumber('--precision'), CAPACITY_DEFAULTS.precision)

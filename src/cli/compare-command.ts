@@ -22,6 +22,7 @@ import { closeQuietly, describeStore, openStore, requestOf } from '../session/st
 import { defaultStores, StoreTargets } from '../session/store-targets.ts';
 import { loadConfig } from '../session/config-file.ts';
 import { flagOverrides } from './ycsb-command.ts';
+import type { ProcessesSetting } from '../session/process-count.ts';
 import { openPool, processesFor } from '../session/worker-pool.ts';
 
 
@@ -34,8 +35,8 @@ export interface CompareOptions {
   overrides: string[];
   threads?: number;
   target?: number;
-  /** Worker processes per run (`--processes`). */
-  processes?: number;
+  /** Worker processes per run (`--processes`: a number, or auto). */
+  processes?: ProcessesSetting;
   outDir: string;
   status: boolean;
   /** Use the real servers of docker/compose.yaml (`docbench up --docker`) instead of the local ones. */
@@ -73,6 +74,8 @@ async function compare(options: CompareOptions): Promise<Result[]> {
   const stores = options.stores ?? defaultStores(config, COMPARE_DEFAULTS.stores);
   for (const store of stores) storeName(store, '--stores');
   const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, stores, config).checkDocker();
+  // --processes auto spreads the workers over the cores only when no store of the comparison runs here.
+  const localStores = stores.filter((s) => targets.sourceOf(s) === 'local');
   // The config file's store settings first: the defaults and the user's -p come after and win.
   const overrides = [...targets.settings(), ...COMPARE_DEFAULTS.overrides, ...options.overrides, ...flagOverrides(options)];
   const { policy: faults, rest: workloadOverrides } = faultPolicyOf(overrides, options.onError);
@@ -100,7 +103,8 @@ async function compare(options: CompareOptions): Promise<Result[]> {
     // One set of worker processes per store, for every workload's load and run.
     let pool: ProcessPool | undefined;
     try {
-      pool = await openPool(open, storeName, first, processesFor(options.processes, first));
+      const processes = processesFor(options.processes, first, localStores);
+      pool = await openPool(open, storeName, first, processes.processes);
       for (const { loaded } of workloads) {
         // Interrupted: the workloads done are kept, and the table is printed for them.
         if (interrupts.signal !== undefined || stopped) break;
@@ -110,7 +114,7 @@ async function compare(options: CompareOptions): Promise<Result[]> {
         await open.store.drop(schema);
         await open.store.prepare(schema);
         const label = `[${storeName} ${loaded.name}`;
-        const common = { store: open.store, workload: core, properties: p, status: options.status, faults: withWorkloadBudget(faults, p), ...(pool ? { pool } : {}) };
+        const common = { store: open.store, workload: core, properties: p, status: options.status, faults: withWorkloadBudget(faults, p), processesReason: processes.reason, ...(pool ? { pool } : {}) };
         const loadOutcome = await runLoadPhase({ ...common, label: `${label} load]` });
         // A load cut short is no base for a run: its partial result is written, and the workload ends there.
         if (loadOutcome.stopReason !== undefined && loadOutcome.stopReason !== 'complete') {

@@ -13,7 +13,8 @@ import type { ScenarioCommands } from '../../scenarios/scenario.ts';
 import { registerStudyCommand } from './study-command.ts';
 import { registerCapacityCommand } from './capacity-command.ts';
 import { registerSweepCommand } from './sweep-command.ts';
-import { positiveInteger, nonNegativeNumber, collect, list } from '../common/option-parsers.ts';
+import { positiveInteger, nonNegativeNumber, collect, list, processesSetting } from '../common/option-parsers.ts';
+import type { ProcessesSetting } from '../session/process-count.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
 import { interrupts } from '../runner/interrupts.ts';
@@ -56,7 +57,7 @@ export function translateYcsbArgs(args: readonly string[]): string[] {
 }
 
 
-const PROCESSES_HELP = 'worker processes (threads) the threadcount workers are spread over, each with its own connections; one merged result (default 1)';
+const PROCESSES_HELP = 'worker processes (threads) the threadcount workers are spread over, each with its own connections; one merged result. auto (the default): one per core when every store is remote (--url, config, --docker), 1 when a local server shares the cores';
 
 function addPhaseCommand(program: Command, phase: 'load' | 'run', description: string, scenarios: ReadonlyMap<string, ScenarioCommands>): void {
   const phased = [...scenarios].filter(([, c]) => c.phase !== undefined).map(([name]) => name);
@@ -70,13 +71,13 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     .option('-p, --property <key=value>', 'set a workload or store property; repeatable', collect, [])
     .option('--threads <n>', 'threadcount: concurrent workers', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second (0 = unthrottled)', nonNegativeNumber('--target'))
-    .option('--processes <n>', PROCESSES_HELP, positiveInteger('--processes'))
+    .option('--processes <n|auto>', PROCESSES_HELP, processesSetting('--processes'))
     .option('--out <file>', 'write the JSON result here (atomically)')
     .option('--on-error <mode>', ON_ERROR_HELP, parseOnError, 'continue' as OnError)
     .option('--fresh', 'load only: drop the table first so the load starts clean', false)
     .option('-q, --quiet', 'no status lines on stderr', false);
   addMetricsOptions(command)
-    .action(async (opts: MetricsFlags & { store: string; scenario: string; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; out?: string; onError: OnError; fresh: boolean; quiet: boolean }) => {
+    .action(async (opts: MetricsFlags & { store: string; scenario: string; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: ProcessesSetting; out?: string; onError: OnError; fresh: boolean; quiet: boolean }) => {
       const { singleTarget } = await import('../session/store-targets.ts');
       const target = singleTarget(opts, opts.store);
       const scenario = scenarios.get(opts.scenario);
@@ -90,7 +91,8 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
           property: [...target.settings, ...opts.property],
           ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
           ...(opts.target !== undefined ? { target: opts.target } : {}),
-          ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
+          // A scenario's phase runs in one process unless given a number (auto is for YCSB workloads).
+          ...(typeof opts.processes === 'number' ? { processes: opts.processes } : {}),
           ...(opts.out !== undefined ? { out: opts.out } : {}),
           status: !opts.quiet,
         });
@@ -139,12 +141,12 @@ export async function buildProgram(): Promise<Command> {
     .option('-p, --property <key=value>', `property override; repeatable (defaults: ${COMPARE_DEFAULTS.overrides.join(' ')})`, collect, [])
     .option('--threads <n>', 'threadcount', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second', nonNegativeNumber('--target'))
-    .option('--processes <n>', PROCESSES_HELP, positiveInteger('--processes'))
+    .option('--processes <n|auto>', PROCESSES_HELP, processesSetting('--processes'))
     .option('--out-dir <dir>', 'where result files go (default: results/<timestamp>)')
     .option('--on-error <mode>', ON_ERROR_HELP, parseOnError, 'continue' as OnError)
     .option('--docker', 'use the real servers started by `docbench up --docker`', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { stores?: string[]; url?: string[]; config?: string; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; outDir?: string; onError: OnError; docker: boolean; quiet: boolean }) => {
+    .action(async (opts: { stores?: string[]; url?: string[]; config?: string; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; processes?: ProcessesSetting; outDir?: string; onError: OnError; docker: boolean; quiet: boolean }) => {
       const { runComparison } = await import('./compare-command.ts');
       await runComparison({
         ...(opts.stores !== undefined ? { stores: opts.stores } : {}),

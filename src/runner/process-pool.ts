@@ -27,15 +27,6 @@ import type { MainToWorker, ThreadError, WorkerStartData, WorkerToMain } from '.
 import type { RunControl } from './run-control.ts';
 import type { WorkerEngine } from './schedule.ts';
 
-/**
- * One process unless told otherwise. Against docbench's local servers, which share the
- * machine's cores with the client, a second client process takes a core from the store being
- * measured; a short or low-rate run gains nothing and pays each process's start-up (its loader,
- * its connections: a second or more). Every result states how busy the client's event loops
- * were and says when one was saturated, so a run that needs more processes says so.
- */
-export const DEFAULT_PROCESSES = 1;
-
 /** A worker thread's error that is the user's to fix (its store unreachable, a bad setting): one line, as at home. */
 export class WorkerUserError extends UserError {}
 

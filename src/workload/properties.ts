@@ -64,8 +64,8 @@ export const workloadPropertiesSchema = z
     recordcount: integer(0).default(0),
     operationcount: integer(0).default(0),
     threadcount: integer(1).default(1),
-    /** docbench's: worker processes (threads) the threadcount workers are spread over (`--processes` wins). */
-    processes: integer(1).optional(),
+    /** docbench's: worker processes (threads) the threadcount workers are spread over, or auto (`--processes` wins; session/process-count.ts). */
+    processes: z.union([z.string().trim().toLowerCase().pipe(z.literal('auto')), integer(1)]).optional(),
     /** Target ops/s for the whole run (0 = as fast as possible). */
     target: z.coerce.number().min(0).default(0),
     /** Seconds; 0 = no limit. */
