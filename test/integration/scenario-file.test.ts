@@ -17,7 +17,11 @@ import { startServiceProcess } from '../../src/service/service-process.ts';
 import { checkShaped } from '../../scenarios/file/answers.ts';
 import type { ParameterPool, ScenarioInfo } from '../../scenarios/file/service.ts';
 import { runDocbench } from '../support/cli.ts';
-import { TEST_STORES } from '../support/stores.ts';
+import { FILE_DIALECTS } from '../../scenarios/file/dialects.ts';
+import { TEST_STORES as LOCAL_STORES } from '../support/stores.ts';
+
+/** The local stores a scenario file runs on: every one with a file dialect. */
+const TEST_STORES = LOCAL_STORES.filter((s) => FILE_DIALECTS.runsOn(s));
 
 const work = mkdtempSync(join(tmpdir(), 'docbench-scenario-file-it-'));
 const NAME = `itest-sf${process.pid}`;

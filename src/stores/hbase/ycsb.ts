@@ -5,7 +5,9 @@
  *
  *   read    Get of the row (the whole family, or the fields' columns); an empty row is NOT_FOUND
  *   scan    Scan from the start key in row-key order, at most `count` rows (the binding's
- *           PageFilter + caching), the whole family or the fields' columns
+ *           PageFilter + caching), the whole family or the fields' columns; with no field
+ *           asked for (scankeysonly) the row keys alone: FirstKeyOnlyFilter and KeyOnlyFilter
+ *           in the region server, so no value crosses the wire
  *   update  Put of the fields: an upsert, so a missing row is created, as in the binding
  *   insert  the same Put
  *   delete  Delete of the row: HBase writes a tombstone whether or not the row was there
@@ -20,6 +22,9 @@ import type { Cell, Row } from './cellset.ts';
 import type { HbaseHandle } from './handle.ts';
 import { checkTableName } from './settings.ts';
 import { UserError } from '../../common/user-error.ts';
+
+/** One cell per row, its value stripped: the row keys alone. */
+const KEYS_ONLY = 'FirstKeyOnlyFilter() AND KeyOnlyFilter()';
 
 export class YcsbTables implements YcsbOperations {
   private readonly prefix: string;
@@ -62,6 +67,10 @@ export class YcsbTables implements YcsbOperations {
   }
 
   async scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
+    if (fields !== null && fields.length === 0) {
+      const rows = await this.hbase.scan(table, { startRow: startKey, limit: count, filter: KEYS_ONLY });
+      return rows.map((row) => ({ key: row.key, fields: {} }));
+    }
     const columns = this.columns(fields);
     const rows = await this.hbase.scan(table, { startRow: startKey, limit: count, ...(columns ? { columns } : {}) });
     return rows.map((row) => ({ key: row.key, fields: this.record(row) }));
