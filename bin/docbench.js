@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Runs docbench's TypeScript sources directly through tsx's loader (no build step to forget).
-import { register } from 'tsx/esm/api';
+// Runs docbench's compiled JavaScript (dist/, built by `npm ci` through npm's prepare script).
+// In a checkout whose sources are newer than that build, it rebuilds first (scripts/build.mjs):
+// an out-of-date build never runs silently.
+import { buildIfStale } from '../scripts/build.mjs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+buildIfStale();
+const { main } = await import('../dist/src/cli/main.js');
 try {
   // Exit explicitly: a driver that keeps a socket or timer alive must not hang the CLI.
   process.exit(await main(process.argv.slice(2)));

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: everything the tests need, then the tests. On a fresh machine this installs the
-// npm dependencies, installs and starts the local servers (docbench up), and runs unit and
+// npm dependencies, installs and starts the local servers (docbench up) and the tools some tests
+// use (Chromium, promtool: scripts/test-tools.mjs), and runs unit and
 // integration tests with node's own test runner. Servers it had to start are stopped again
 // under CI, so a CI run leaves the machine as it found it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDependencies, root } from './ensure-deps.mjs';
+import { buildIfStale } from './build.mjs';
+import { ensureTestTools } from './test-tools.mjs';
 
 const run = (command, args, options = {}) => spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
 ensureDependencies();
@@ -17,6 +20,8 @@ if (run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'
   console.error('test: typecheck failed');
   process.exit(1);
 }
+// The CLI the tests start runs the compiled tree: bring it up to date once, before any test.
+buildIfStale();
 
 const docbench = (args, options) => run(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], options);
 // `docbench status` lists every local store (the STORES table is the one list of them) and
@@ -41,6 +46,7 @@ const files = ['unit', 'integration'].flatMap((dir) =>
 );
 const filter = process.argv.slice(2);
 const selected = filter.length > 0 ? files.filter((f) => filter.some((s) => f.includes(s))) : files;
+ensureTestTools(selected);
 const result = run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...selected]);
 
 if (process.env.CI) {

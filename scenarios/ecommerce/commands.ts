@@ -257,7 +257,7 @@ export function compareCommand(opts: CompareOptions): Promise<void> {
     const config = loadConfig(opts.config);
     const configured = defaultStores(config, ECOMMERCE_DIALECTS.stores).filter((s) => ECOMMERCE_DIALECTS.runsOn(s));
     const stores = storeList(opts.stores ?? configured.join(','), '--stores');
-    const targets = StoreTargets.resolve(opts, stores, config);
+    const targets = StoreTargets.resolve(opts, stores, config).checkDocker();
     const workloads = workloadList([opts.workloads], '--workloads');
     const reseed = !opts.skipSeed;
     // A comparison is bounded in time unless told otherwise (-p operationcount=N -p maxexecutiontime=0).

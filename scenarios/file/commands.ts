@@ -134,7 +134,7 @@ export function compareCommand(file: string, opts: CompareOptions): Promise<void
     const scenario = loadScenario(file);
     const config = loadConfig(opts.config);
     const stores = storeList(opts.stores ?? defaultStores(config, FILE_DIALECTS.stores).filter((s) => FILE_DIALECTS.runsOn(s)).join(','), '--stores');
-    const targets = StoreTargets.resolve(opts, stores, config);
+    const targets = StoreTargets.resolve(opts, stores, config).checkDocker();
     const { run, store: storeSettings } = settingsOf(scenario, opts);
     const outDir = opts.outDir ?? join('results', `${scenario.name}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     // The oracle's answers, once for every store: the same parameter sets everywhere.

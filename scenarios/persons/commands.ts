@@ -98,7 +98,7 @@ export async function compareCommand(opts: CompareOptions): Promise<void> {
     throw new UsageError(`--store (or --stores) is required: one or more of ${PERSONS_DIALECTS.stores.join(', ')}`);
   }
   const stores = opts.store !== undefined ? storeList(opts.store) : opts.stores !== undefined ? storeList(opts.stores, '--stores') : configured;
-  const targets = StoreTargets.resolve(opts, stores, config);
+  const targets = StoreTargets.resolve(opts, stores, config).checkDocker();
   const outDir = opts.outDir ?? join('results', `persons-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const properties = storeProperties([...targets.settings(), ...opts.property], concurrencyOf(opts));
   const runs: StoreRun[] = [];

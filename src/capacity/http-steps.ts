@@ -15,7 +15,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { completeResult, k6Environment, readK6Result, runK6 } from '../runner/k6-process.ts';
 import { installK6 } from '../local/k6.ts';
 import { CAPACITY } from '../report/capacity-curves.ts';
@@ -23,8 +22,9 @@ import { resultSchema, type Result } from '../results/schema.ts';
 import { TOKEN_ENV } from '../service/auth.ts';
 import { startServiceProcess, type ServiceProcess } from '../service/service-process.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
+import { projectPath } from '../common/project-root.ts';
 
-const SCRIPT = fileURLToPath(new URL('../../k6/ycsb.ts', import.meta.url));
+const SCRIPT = projectPath('k6', 'ycsb.ts');
 
 /** k6's VUs may grow to this many times the workers while the service falls behind (as `docbench k6` allows). */
 const VU_HEADROOM = 4;

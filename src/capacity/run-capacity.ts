@@ -10,6 +10,7 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { closeQuietly, describeStore, openStore, requestOf, type OpenStore } from '../session/store-session.ts';
+import type { ProcessesSetting } from '../session/process-count.ts';
 import { openPool, processesFor } from '../session/worker-pool.ts';
 import { startServerCostMeter } from '../local/server-cost.ts';
 import { judgeStep, CAPACITY, type StepJudgment } from '../report/capacity-curves.ts';
@@ -40,7 +41,8 @@ export interface CapacityOptions {
   search: SearchSettings;
   length: StepLengthSettings;
   warmupSeconds: number;
-  processes?: number;
+  /** `--processes`: a number, or auto (session/process-count.ts). */
+  processes?: ProcessesSetting;
   outDir: string;
   status: boolean;
   /** Watches each step as it runs (live metrics), besides the early stop. */
@@ -69,11 +71,11 @@ function stepWorkload(options: CapacityOptions, rate: number, seconds: number): 
 }
 
 /** One direct step: the run phase at the step's rate, stopped early once certain to miss. */
-async function directStep(options: CapacityOptions, open: OpenStore, pool: ProcessPool | undefined, loaded: LoadedWorkload, step: number, label: string, observer: RunObserver, early: EarlyStop): Promise<Result> {
+async function directStep(options: CapacityOptions, open: OpenStore, pool: ProcessPool | undefined, processesReason: string, loaded: LoadedWorkload, step: number, label: string, observer: RunObserver, early: EarlyStop): Promise<Result> {
   const store = open.store.name;
   const p = loaded.properties;
   const meter = await startServerCostMeter(store, open.local);
-  const outcome = await runTransactionPhase({ store: open.store, workload: new CoreWorkload(p, new Random(p.seed + step)), properties: p, status: options.status, label, observer, ...(pool ? { pool } : {}) });
+  const outcome = await runTransactionPhase({ store: open.store, workload: new CoreWorkload(p, new Random(p.seed + step)), properties: p, status: options.status, label, observer, processesReason, ...(pool ? { pool } : {}) });
   if (early.detail !== undefined) outcome.stopDetail = early.detail;
   const serverCost = meter?.stop();
   const built = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: loaded.name, workloadFile: options.workloadFiles.join(' '), properties: p, overrides: [...options.overrides], store: await describeStore(open) });
@@ -113,7 +115,9 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
     let pool: ProcessPool | undefined;
     let http: HttpSteps | undefined;
     try {
-      if (!options.http) pool = await openPool(open, store, p0, processesFor(options.processes, p0));
+      // Auto spreads the workers over the cores only when no store of the search runs here.
+      const processes = processesFor(options.processes, p0, options.stores.filter((s) => options.urlOf(s) === undefined));
+      if (!options.http) pool = await openPool(open, store, p0, processes.processes);
       const tried: Tried[] = [];
       for (let step = 1; interrupts.signal === undefined; step++) {
         const rate = nextRate(tried, options.search);
@@ -135,7 +139,7 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
             early.second(rows, recording, control);
           },
         };
-        const result = http ? await http.step(p, options.warmupSeconds, seconds) : await directStep(options, open, pool, loaded, step, `${label}]`, observer, early);
+        const result = http ? await http.step(p, options.warmupSeconds, seconds) : await directStep(options, open, pool, processes.reason, loaded, step, `${label}]`, observer, early);
         Object.assign(result.workload.properties, {
           [CAPACITY.search]: search,
           [CAPACITY.step]: step,

@@ -4,14 +4,11 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { join } from 'node:path';
-import { capacityCommand } from '../capacity/command.ts';
 import { parseErrorBudget, parseLatencyBudget, DEFAULT_ERROR_BUDGET, SloError } from '../results/slo.ts';
 import { storeName } from '../stores/stores.ts';
-import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
-import { collect, list, nonNegativeNumber, positiveInteger } from '../common/option-parsers.ts';
-import { loadConfig } from '../session/config-file.ts';
-import { StoreTargets } from '../session/store-targets.ts';
+import { collect, list, nonNegativeNumber, positiveInteger, processesSetting } from '../common/option-parsers.ts';
+import type { ProcessesSetting } from '../session/process-count.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
 
@@ -42,7 +39,7 @@ interface CapacityFlags extends MetricsFlags {
   slo: string;
   errorBudget: string;
   threads: number;
-  processes?: number;
+  processes?: ProcessesSetting;
   start: number;
   maxRate: number;
   precision: number;
@@ -84,7 +81,7 @@ export function registerCapacityCommand(program: Command): void {
     .option('-P, --workload <file>', 'workload file (workloada … workloadh, record-10kb, a path); repeatable', collect, [])
     .option('-p, --property <key=value>', `property override; repeatable (defaults: ${CAPACITY_DEFAULTS.overrides.join(' ')})`, collect, [])
     .option('--threads <n>', `workers keeping operations in flight (default ${CAPACITY_DEFAULTS.threads})`, positiveInteger('--threads'), CAPACITY_DEFAULTS.threads)
-    .option('--processes <n>', 'worker processes (threads) the workers are spread over', positiveInteger('--processes'))
+    .option('--processes <n|auto>', 'worker processes (threads) the workers are spread over; auto (the default): one per core when every store is remote, else 1', processesSetting('--processes'))
     .option('--start <ops>', `first rate tried, ops/s (default ${CAPACITY_DEFAULTS.start})`, positiveNumber('--start'), CAPACITY_DEFAULTS.start)
     .option('--max-rate <ops>', 'never try above this rate, ops/s', positiveNumber('--max-rate'), CAPACITY_DEFAULTS.maxRate)
     .option('--precision <percent>', `stop when the rate that failed is within this % of the one that held (default ${CAPACITY_DEFAULTS.precision})`, positiveNumber('--precision'), CAPACITY_DEFAULTS.precision)
@@ -106,6 +103,13 @@ export function registerCapacityCommand(program: Command): void {
         if (/^(target|operationcount|maxexecutiontime|warmuptime)=/.test(key)) throw new UsageError(`-p ${key}: the capacity search sets it for each step; use --start, --min-seconds, --max-seconds, --warmup`);
       }
       if (opts.http && opts.processes !== undefined) throw new UsageError('--processes spreads direct workers; with --http, k6 drives the service: use --service-workers');
+      // The search's modules load once the command runs: `docbench --help` stays light.
+      const [{ loadConfig }, { StoreTargets }, { loadWorkload }, { capacityCommand }] = await Promise.all([
+        import('../session/config-file.ts'),
+        import('../session/store-targets.ts'),
+        import('../workload/workload-file.ts'),
+        import('../capacity/command.ts'),
+      ]);
       const config = loadConfig(opts.config);
       const targets = StoreTargets.resolve({ url: opts.url, config: opts.config }, opts.stores, config);
       const overrides = [...targets.settings(), ...CAPACITY_DEFAULTS.overrides, ...opts.property, `threadcount=${opts.threads}`];

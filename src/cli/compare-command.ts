@@ -8,7 +8,8 @@ import { writeReportBeside } from '../report/report-files.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
 import type { ProcessPool } from '../runner/process-pool.ts';
-import { LOCAL_STORE_NAMES, storeName } from '../stores/stores.ts';
+import { storeName } from '../stores/stores.ts';
+import { COMPARE_DEFAULTS } from './compare-defaults.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
@@ -21,22 +22,9 @@ import { closeQuietly, describeStore, openStore, requestOf } from '../session/st
 import { defaultStores, StoreTargets } from '../session/store-targets.ts';
 import { loadConfig } from '../session/config-file.ts';
 import { flagOverrides } from './ycsb-command.ts';
+import type { ProcessesSetting } from '../session/process-count.ts';
 import { openPool, processesFor } from '../session/worker-pool.ts';
 
-export const COMPARE_DEFAULTS = {
-  /** Every store with a local server; the three whose local server is a stand-in are labelled so in every row. */
-  stores: LOCAL_STORE_NAMES,
-  workloads: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
-  /**
-   * Sized so all of A–H on every local store finishes in under half an hour on a 2-core machine
-   * (the README's Quick start gives the times).
-   * maxexecutiontime bounds a workload a store is very slow at (workload E's scans on the MongoDB
-   * stand-in) without cutting the others short, which finish their operations first.
-   * dataintegrity stays off as in YCSB's own runs: checking every value costs client CPU that
-   * would compete with the driver; the integration tests run every workload with it on.
-   */
-  overrides: ['recordcount=10000', 'operationcount=20000', 'threadcount=8', 'maxexecutiontime=60'],
-};
 
 export interface CompareOptions {
   /** Undefined: the config file's stores, else every local one. */
@@ -47,8 +35,8 @@ export interface CompareOptions {
   overrides: string[];
   threads?: number;
   target?: number;
-  /** Worker processes per run (`--processes`). */
-  processes?: number;
+  /** Worker processes per run (`--processes`: a number, or auto). */
+  processes?: ProcessesSetting;
   outDir: string;
   status: boolean;
   /** Use the real servers of docker/compose.yaml (`docbench up --docker`) instead of the local ones. */
@@ -85,7 +73,9 @@ async function compare(options: CompareOptions): Promise<Result[]> {
   const config = loadConfig(options.config);
   const stores = options.stores ?? defaultStores(config, COMPARE_DEFAULTS.stores);
   for (const store of stores) storeName(store, '--stores');
-  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, stores, config);
+  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, stores, config).checkDocker();
+  // --processes auto spreads the workers over the cores only when no store of the comparison runs here.
+  const localStores = stores.filter((s) => targets.sourceOf(s) === 'local');
   // The config file's store settings first: the defaults and the user's -p come after and win.
   const overrides = [...targets.settings(), ...COMPARE_DEFAULTS.overrides, ...options.overrides, ...flagOverrides(options)];
   const { policy: faults, rest: workloadOverrides } = faultPolicyOf(overrides, options.onError);
@@ -113,7 +103,8 @@ async function compare(options: CompareOptions): Promise<Result[]> {
     // One set of worker processes per store, for every workload's load and run.
     let pool: ProcessPool | undefined;
     try {
-      pool = await openPool(open, storeName, first, processesFor(options.processes, first));
+      const processes = processesFor(options.processes, first, localStores);
+      pool = await openPool(open, storeName, first, processes.processes);
       for (const { loaded } of workloads) {
         // Interrupted: the workloads done are kept, and the table is printed for them.
         if (interrupts.signal !== undefined || stopped) break;
@@ -123,7 +114,7 @@ async function compare(options: CompareOptions): Promise<Result[]> {
         await open.store.drop(schema);
         await open.store.prepare(schema);
         const label = `[${storeName} ${loaded.name}`;
-        const common = { store: open.store, workload: core, properties: p, status: options.status, faults: withWorkloadBudget(faults, p), ...(pool ? { pool } : {}) };
+        const common = { store: open.store, workload: core, properties: p, status: options.status, faults: withWorkloadBudget(faults, p), processesReason: processes.reason, ...(pool ? { pool } : {}) };
         const loadOutcome = await runLoadPhase({ ...common, label: `${label} load]` });
         // A load cut short is no base for a run: its partial result is written, and the workload ends there.
         if (loadOutcome.stopReason !== undefined && loadOutcome.stopReason !== 'complete') {

@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STORE_NAMES } from '../stores/stores.ts';
 import { docbenchVersion } from '../version.ts';
-import { COMPARE_DEFAULTS, runComparison } from './compare-command.ts';
-import { storeOfYcsbBinding } from '../workload/properties.ts';
+import { COMPARE_DEFAULTS } from './compare-defaults.ts';
+import { storeOfYcsbBinding } from '../workload/ycsb-bindings.ts';
 import { isUserError, USER_ERROR_EXIT_CODE, UsageError } from './errors.ts';
 import { registerReportCommand } from './report-command.ts';
 import { registerScenarioCommands, scenarioCommands } from './scenario-commands.ts';
@@ -13,14 +13,16 @@ import type { ScenarioCommands } from '../../scenarios/scenario.ts';
 import { registerStudyCommand } from './study-command.ts';
 import { registerCapacityCommand } from './capacity-command.ts';
 import { registerSweepCommand } from './sweep-command.ts';
-import { down, downDocker, status, up, upDocker } from './targets-command.ts';
-import { runYcsbPhase } from './ycsb-command.ts';
-import { positiveInteger, nonNegativeNumber, collect, list } from '../common/option-parsers.ts';
-import { singleTarget } from '../session/store-targets.ts';
+import { positiveInteger, nonNegativeNumber, collect, list, processesSetting } from '../common/option-parsers.ts';
+import type { ProcessesSetting } from '../session/process-count.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { parseOnError, type OnError } from '../runner/fault-policy.ts';
+
+// Every command's work is imported when that command runs (`await import(…)` in its action):
+// `--version`, `--help` and `status` load commander and the option tables, no driver, no
+// scenario, no report renderer (test/unit/lazy-scenarios.test.ts checks it).
 
 const ON_ERROR_HELP = 'when an operation fails: continue (count it, keep the schedule; default) or abort (stop the run, still writing its partial result)';
 
@@ -55,7 +57,7 @@ export function translateYcsbArgs(args: readonly string[]): string[] {
 }
 
 
-const PROCESSES_HELP = 'worker processes (threads) the threadcount workers are spread over, each with its own connections; one merged result (default 1)';
+const PROCESSES_HELP = 'worker processes (threads) the threadcount workers are spread over, each with its own connections; one merged result. auto (the default): one per core when every store is remote (--url, config, --docker), 1 when a local server shares the cores';
 
 function addPhaseCommand(program: Command, phase: 'load' | 'run', description: string, scenarios: ReadonlyMap<string, ScenarioCommands>): void {
   const phased = [...scenarios].filter(([, c]) => c.phase !== undefined).map(([name]) => name);
@@ -69,13 +71,14 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     .option('-p, --property <key=value>', 'set a workload or store property; repeatable', collect, [])
     .option('--threads <n>', 'threadcount: concurrent workers', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second (0 = unthrottled)', nonNegativeNumber('--target'))
-    .option('--processes <n>', PROCESSES_HELP, positiveInteger('--processes'))
+    .option('--processes <n|auto>', PROCESSES_HELP, processesSetting('--processes'))
     .option('--out <file>', 'write the JSON result here (atomically)')
     .option('--on-error <mode>', ON_ERROR_HELP, parseOnError, 'continue' as OnError)
     .option('--fresh', 'load only: drop the table first so the load starts clean', false)
     .option('-q, --quiet', 'no status lines on stderr', false);
   addMetricsOptions(command)
-    .action(async (opts: MetricsFlags & { store: string; scenario: string; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; out?: string; onError: OnError; fresh: boolean; quiet: boolean }) => {
+    .action(async (opts: MetricsFlags & { store: string; scenario: string; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: ProcessesSetting; out?: string; onError: OnError; fresh: boolean; quiet: boolean }) => {
+      const { singleTarget } = await import('../session/store-targets.ts');
       const target = singleTarget(opts, opts.store);
       const scenario = scenarios.get(opts.scenario);
       if (opts.metricsPort !== undefined && scenario?.phase !== undefined) throw new UsageError(`--metrics-port: live metrics are served for YCSB workloads (load, run, capacity); not yet for --scenario ${opts.scenario}`);
@@ -88,12 +91,14 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
           property: [...target.settings, ...opts.property],
           ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
           ...(opts.target !== undefined ? { target: opts.target } : {}),
-          ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
+          // A scenario's phase runs in one process unless given a number (auto is for YCSB workloads).
+          ...(typeof opts.processes === 'number' ? { processes: opts.processes } : {}),
           ...(opts.out !== undefined ? { out: opts.out } : {}),
           status: !opts.quiet,
         });
         return;
       }
+      const { runYcsbPhase } = await import('./ycsb-command.ts');
       await withMetrics(opts, (metrics) => runYcsbPhase({
         phase,
         store: opts.store,
@@ -136,12 +141,13 @@ export async function buildProgram(): Promise<Command> {
     .option('-p, --property <key=value>', `property override; repeatable (defaults: ${COMPARE_DEFAULTS.overrides.join(' ')})`, collect, [])
     .option('--threads <n>', 'threadcount', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second', nonNegativeNumber('--target'))
-    .option('--processes <n>', PROCESSES_HELP, positiveInteger('--processes'))
+    .option('--processes <n|auto>', PROCESSES_HELP, processesSetting('--processes'))
     .option('--out-dir <dir>', 'where result files go (default: results/<timestamp>)')
     .option('--on-error <mode>', ON_ERROR_HELP, parseOnError, 'continue' as OnError)
     .option('--docker', 'use the real servers started by `docbench up --docker`', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (opts: { stores?: string[]; url?: string[]; config?: string; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; outDir?: string; onError: OnError; docker: boolean; quiet: boolean }) => {
+    .action(async (opts: { stores?: string[]; url?: string[]; config?: string; workloads: string[]; workload: string[]; property: string[]; threads?: number; target?: number; processes?: ProcessesSetting; outDir?: string; onError: OnError; docker: boolean; quiet: boolean }) => {
+      const { runComparison } = await import('./compare-command.ts');
       await runComparison({
         ...(opts.stores !== undefined ? { stores: opts.stores } : {}),
         ...(opts.url !== undefined ? { url: opts.url } : {}),
@@ -164,17 +170,23 @@ export async function buildProgram(): Promise<Command> {
     .description('install on demand and start local servers on 127.0.0.1 (default: all)')
     .argument('[stores...]', 'stores to start')
     .option('--docker', 'start the real servers under Docker (docker/compose.yaml) instead', false)
-    .action(async (stores: string[], opts: { docker: boolean }) => (opts.docker ? upDocker(stores) : up(stores)));
+    .action(async (stores: string[], opts: { docker: boolean }) => {
+      const { up, upDocker } = await import('./targets-command.ts');
+      await (opts.docker ? upDocker(stores) : up(stores));
+    });
   program
     .command('down')
     .description('stop the local servers docbench started (default: all)')
     .argument('[stores...]', 'stores to stop')
     .option('--docker', 'stop the Docker containers of docker/compose.yaml instead', false)
-    .action(async (stores: string[], opts: { docker: boolean }) => (opts.docker ? downDocker(stores) : down(stores)));
+    .action(async (stores: string[], opts: { docker: boolean }) => {
+      const { down, downDocker } = await import('./targets-command.ts');
+      await (opts.docker ? downDocker(stores) : down(stores));
+    });
   program
     .command('status')
     .description('show the local servers, their URLs and what each one is')
-    .action(async () => status());
+    .action(async () => (await import('./targets-command.ts')).status());
   registerScenarioCommands(program, scenarios);
   registerReportCommand(program);
   registerSweepCommand(program);

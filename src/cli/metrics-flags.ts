@@ -4,8 +4,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LiveMetrics } from '../metrics/live-metrics.ts';
-import { startMetricsServer } from '../metrics/metrics-server.ts';
+import type { LiveMetrics } from '../metrics/live-metrics.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { nonNegativeNumber } from '../common/option-parsers.ts';
 
@@ -31,6 +30,7 @@ export function addMetricsOptions(command: Command): Command {
 /** Run `body` with live metrics when asked for (undefined otherwise), serving them until it ends and `--metrics-linger` more. */
 export async function withMetrics<T>(flags: MetricsFlags, body: (metrics: LiveMetrics | undefined) => Promise<T>): Promise<T> {
   if (flags.metricsPort === undefined) return body(undefined);
+  const [{ LiveMetrics }, { startMetricsServer }] = await Promise.all([import('../metrics/live-metrics.ts'), import('../metrics/metrics-server.ts')]);
   const metrics = new LiveMetrics();
   const server = await startMetricsServer(metrics, flags.metricsPort, flags.metricsHost);
   process.stderr.write(`metrics: ${server.url}\n`);

@@ -7,16 +7,16 @@
  */
 import { Option, type Command } from 'commander';
 import { join } from 'node:path';
-import { SCALES, STUDIES, type Scale } from '../study/presets.ts';
-import { planStudy, runStudy, studyPreset } from '../study/run-study.ts';
+import { SCALES, type Scale } from '../study/preset.ts';
+import { STUDY_TITLES } from '../study/study-titles.ts';
 import { list } from '../common/option-parsers.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 
 export function registerStudyCommand(program: Command): void {
   const command = program
     .command('study')
-    .description(`reproduce a published study's design, or say exactly how a run differs from it: ${STUDIES.map((s) => s.name).join(', ')}`)
-    .argument('<study>', STUDIES.map((s) => `${s.name}: ${s.title}`).join('; '))
+    .description(`reproduce a published study's design, or say exactly how a run differs from it: ${Object.keys(STUDY_TITLES).join(', ')}`)
+    .argument('<study>', Object.entries(STUDY_TITLES).map(([name, title]) => `${name}: ${title}`).join('; '))
     .addOption(new Option('--scale <scale>', "tiny (a smoke run), small (the paper's shape on fewer records, minutes), full (the paper's sizes exactly, refused when this machine cannot hold them)").choices(SCALES).default('small'))
     .option('--variant <name>', "a named variant of the preset (see --plan), e.g. altoros2022's ordered-pagination")
     .option('--plan', 'print the runs, the paper\'s design beside them, the published figures and each scale\'s cost; run nothing', false)
@@ -26,6 +26,7 @@ export function registerStudyCommand(program: Command): void {
     .option('--docker', 'use the real servers started by `docbench up --docker`', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
     .action(async (name: string, opts: { scale: Scale; variant?: string; plan: boolean; stores?: string[]; url?: string[]; config?: string; outDir?: string; docker: boolean; quiet: boolean }) => {
+      const { planStudy, runStudy, studyPreset } = await import('../study/run-study.ts');
       const preset = studyPreset(name);
       const options = {
         scale: opts.scale,

@@ -8,14 +8,11 @@
 import type { Command } from 'commander';
 import { join } from 'node:path';
 import { LOCAL_STORE_NAMES } from '../stores/stores.ts';
-import { runSweep } from '../study/sweep-run.ts';
-import { SWEEP_DEFAULTS, type SweepPlanInput } from '../study/sweep-plan.ts';
-import { scenarioPlan } from '../study/scenario-sweep-plan.ts';
+import type { SweepPlanInput } from '../study/sweep-plan.ts';
+import { SWEEP_DEFAULTS } from '../study/sweep-defaults.ts';
 import { SCENARIO_NAMES, scenarioEntry, scenarioName } from '../../scenarios/scenarios.ts';
 import { collect, list, positiveInteger } from '../common/option-parsers.ts';
-import { defaultStores } from '../session/store-targets.ts';
 import { addTargetOptions } from '../session/target-options.ts';
-import { loadConfig } from '../session/config-file.ts';
 import { UsageError } from './errors.ts';
 
 /** `10k`, `1m`, `5000`: a count with an optional k / m suffix. */
@@ -72,7 +69,10 @@ export function registerSweepCommand(program: Command): void {
     .option('-q, --quiet', 'no status lines on stderr (the sweep progress stays)', false)
     .action(async (opts: SweepFlags) => {
       const given = (key: string) => command.getOptionValueSource(key) === 'cli';
-      const plan = opts.scenario !== undefined ? scenarioPlanOf(opts.scenario, opts, given) : ycsbPlanOf(opts);
+      // The sweep's work is loaded when it runs, not when the CLI starts (--help, --version).
+      const [{ runSweep }, { defaultStores }, { loadConfig }] = await Promise.all([import('../study/sweep-run.ts'), import('../session/store-targets.ts'), import('../session/config-file.ts')]);
+      const storesByDefault = (): string[] => defaultStores(loadConfig(opts.config), LOCAL_STORE_NAMES);
+      const plan = opts.scenario !== undefined ? await scenarioPlanOf(opts.scenario, opts, given, storesByDefault) : ycsbPlanOf(opts, storesByDefault);
       await runSweep(
         plan,
         {
@@ -86,13 +86,13 @@ export function registerSweepCommand(program: Command): void {
     });
 }
 
-function ycsbPlanOf(opts: SweepFlags): SweepPlanInput {
+function ycsbPlanOf(opts: SweepFlags, storesByDefault: () => string[]): SweepPlanInput {
   if (opts.sizes !== undefined) throw new UsageError('--sizes: a YCSB sweep takes --records; --sizes is for --scenario');
   for (const key of opts.property) {
     if (/^(recordcount|threadcount)=/.test(key)) throw new UsageError(`-p ${key}: a sweep sets it per cell; use --records / --threads`);
   }
   return {
-    stores: opts.stores ?? defaultStores(loadConfig(opts.config), LOCAL_STORE_NAMES),
+    stores: opts.stores ?? storesByDefault(),
     workloads: opts.workloads,
     records: opts.records,
     threads: opts.threads,
@@ -103,13 +103,14 @@ function ycsbPlanOf(opts: SweepFlags): SweepPlanInput {
   };
 }
 
-function scenarioPlanOf(scenario: string, opts: SweepFlags, given: (key: string) => boolean): SweepPlanInput {
+async function scenarioPlanOf(scenario: string, opts: SweepFlags, given: (key: string) => boolean, storesByDefault: () => string[]): Promise<SweepPlanInput> {
   if (given('records')) throw new UsageError('--records: a scenario sweep takes --sizes');
   if (opts.workload.length > 0) throw new UsageError('-P: a scenario sweep takes no YCSB workload files');
   const runsOn = scenarioEntry(scenarioName(scenario)).stores() as readonly string[];
+  const { scenarioPlan } = await import('../study/scenario-sweep-plan.ts');
   return scenarioPlan({
     scenario,
-    stores: opts.stores ?? defaultStores(loadConfig(opts.config), LOCAL_STORE_NAMES).filter((s) => runsOn.includes(s)),
+    stores: opts.stores ?? storesByDefault().filter((s) => runsOn.includes(s)),
     workloads: given('workloads') ? opts.workloads : undefined,
     sizes: opts.sizes,
     threads: opts.threads,

@@ -18,6 +18,7 @@ import { interrupts } from '../runner/interrupts.ts';
 import { invalidRunError } from '../results/run-stopped.ts';
 import type { LiveMetrics } from '../metrics/live-metrics.ts';
 import { closeQuietly, describeStore, openStore, requestOf } from '../session/store-session.ts';
+import type { ProcessesSetting } from '../session/process-count.ts';
 import { openPool, processesFor } from '../session/worker-pool.ts';
 
 export interface YcsbCommandOptions {
@@ -30,8 +31,8 @@ export interface YcsbCommandOptions {
   overrides: string[];
   threads?: number;
   target?: number;
-  /** Worker processes the threadcount workers are spread over (`--processes`). */
-  processes?: number;
+  /** Worker processes the threadcount workers are spread over (`--processes`: a number, or auto). */
+  processes?: ProcessesSetting;
   out?: string;
   /** Drop and re-create the table before loading. */
   fresh?: boolean;
@@ -86,7 +87,8 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
   checkDbProperty(p, options.store);
   checkOutPath(p.exportfile, 'exportfile');
   if (p['hdrhistogram.fileoutput']) checkHdrLogPath(p['hdrhistogram.output.path']);
-  const processes = processesFor(options.processes, p);
+  // No URL: docbench's local server (or the in-process BasicDB) shares this machine's cores.
+  const processes = processesFor(options.processes, p, options.url === undefined ? [options.store] : []);
   const metricsLabels = { store: options.store, workload: workload.name, phase: options.phase };
   const open = await openStore(options.store, options.url, requestOf(p));
   let pool: ProcessPool | undefined;
@@ -104,13 +106,13 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
         throw error instanceof MissingDataError ? error.withFix(`load it first: ${loadCommandFor(options.store, open.local, given, p)}`) : error;
       });
     }
-    pool = await openPool(open, options.store, p, processes);
+    pool = await openPool(open, options.store, p, processes.processes);
     // In one process the load's store is wrapped to count failed writes; worker processes report theirs in the status counts.
     const writes = new LoadWrites(open.store);
     const phaseStore = options.phase === 'load' && !pool ? writes.store : open.store;
     const label = `[${options.store} ${workload.name} ${options.phase}]`;
     const observer = options.metrics?.start(metricsLabels);
-    const phaseOptions = { store: phaseStore, workload: core, properties: p, status: options.status, label, faults, ...(pool ? { pool } : {}), ...(observer ? { observer } : {}) };
+    const phaseOptions = { store: phaseStore, workload: core, properties: p, status: options.status, label, faults, processesReason: processes.reason, ...(pool ? { pool } : {}), ...(observer ? { observer } : {}) };
     const outcome = options.phase === 'load' ? await runLoadPhase(phaseOptions) : await runTransactionPhase(phaseOptions);
     const failure = options.phase === 'load' ? loadFailure(outcome, pool ? failedWritesOf(outcome, p.batchsize) : writes, options.store) : null;
     const storeInfo = await describeStore(open);

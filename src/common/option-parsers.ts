@@ -13,6 +13,14 @@ export const positiveInteger = (flag: string) => (value: string) => {
   return n;
 };
 
+/** `--processes <n|auto>`: a whole number, or auto (see session/process-count.ts). */
+export const processesSetting = (flag: string) => (value: string): number | 'auto' => {
+  if (value.trim().toLowerCase() === 'auto') return 'auto';
+  const n = numberOf(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} expects auto or a whole number >= 1, got "${value}"`);
+  return n;
+};
+
 export const nonNegativeNumber = (flag: string) => (value: string) => {
   const n = numberOf(value);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${flag} expects a number >= 0, got "${value}"`);

@@ -49,11 +49,22 @@ export function fetchWithMaven(pom: string, outputDir: string, what: string): vo
     throw new MissingPrerequisiteError(`Maven (mvn) is needed to fetch ${what} from Maven Central (Debian: apt-get install maven)`);
   }
   mkdirSync(outputDir, { recursive: true });
-  execFileSync(
+  // Maven's output is kept, not shown: the caller has said what is fetched, and Maven's lines
+  // (with colour codes even in batch mode) only matter when it fails.
+  const result = spawnSync(
     'mvn',
     ['-q', '-B', '-Dstyle.color=never', '--no-transfer-progress', '-f', pom, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${outputDir}`],
-    { stdio: 'inherit' },
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 },
   );
+  if (result.status !== 0) {
+    const tail = withoutColours(`${result.stdout ?? ''}${result.stderr ?? ''}`).trim().split('\n').slice(-20).join('\n');
+    throw new StartFailedError(`fetching ${what} from Maven Central failed (mvn exit ${result.status ?? result.signal}); its last lines:\n${tail}`);
+  }
+}
+
+/** Text without ANSI colour and cursor codes (Maven writes them to pipes too). */
+export function withoutColours(text: string): string {
+  return text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
 }
 
 /**
@@ -78,7 +89,8 @@ export async function fetchWithMavenProgress(pom: string, outputDir: string, wha
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = (pending + chunk).split('\n');
     pending = lines.pop() ?? '';
-    for (const line of lines) {
+    for (const raw of lines) {
+      const line = withoutColours(raw);
       tail.push(line);
       if (tail.length > 20) tail.shift();
       // "Downloaded from central: https://…/x.jar (1.2 MB at 3.4 MB/s)"
@@ -89,7 +101,7 @@ export async function fetchWithMavenProgress(pom: string, outputDir: string, wha
       if (jars % every === 0) log(`${what}: ${jars} jars fetched so far (${Math.round(bytes / 1e6)} MB)`);
     }
   });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => tail.push(...chunk.split('\n')));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => tail.push(...withoutColours(chunk).split('\n')));
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', resolve);

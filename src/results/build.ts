@@ -62,6 +62,7 @@ export function buildResult(outcome: PhaseOutcome, context: ResultContext): Resu
       systemMs: round3(outcome.cpu.systemMs),
       usPerOp: operations > 0 ? Math.round((cpuMs * 10_000) / operations) / 10 : 0,
       processes: outcome.processes ?? 1,
+      ...(outcome.processesReason ? { processesReason: outcome.processesReason } : {}),
       ...(outcome.cpu.eventLoopBusyPercent ? { eventLoopBusyPercent: [...outcome.cpu.eventLoopBusyPercent] } : {}),
     },
     ...(outcome.cpu.machine ? { machineCpu: outcome.cpu.machine } : {}),

@@ -111,6 +111,7 @@ export function mergeResults(results: readonly Result[]): Result {
     // Failure notes are made again from the merged counts.
     notes: [...new Set(results.flatMap((r) => r.notes).filter((note) => !isFaultNote(note)))],
     processes: sum((r) => r.clientCpu.processes ?? 1),
+    ...optionalReason(results),
   };
   const merged = buildResult(outcome, {
     kind: first.kind,
@@ -159,4 +160,10 @@ function worstMachineCpu(results: readonly Result[]): NonNullable<Result['machin
     worst = { busyPercent: Math.max(worst.busyPercent, r.machineCpu.busyPercent), stealPercent: Math.max(worst.stealPercent, r.machineCpu.stealPercent) };
   }
   return worst;
+}
+
+/** Each client's reason for its number of processes, once each (absent when none gave one). */
+function optionalReason(results: readonly Result[]): { processesReason?: string } {
+  const reasons = [...new Set(results.map((r) => r.clientCpu.processesReason).filter((r): r is string => r !== undefined))];
+  return reasons.length > 0 ? { processesReason: reasons.join('; ') } : {};
 }

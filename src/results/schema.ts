@@ -211,6 +211,8 @@ export const resultSchema = z.object({
     usPerOp: z.number().nonnegative(),
     /** Client processes (or worker threads) the workers ran in; absent in files written before it (1). */
     processes: z.number().int().positive().optional(),
+    /** Why that many: `--processes`, the property, or auto and what it saw (every store remote, or a local one). */
+    processesReason: z.string().optional(),
     /**
      * How busy each event loop that ran workers was (its thread's CPU over the measured window,
      * Linux): a loop near 100% was the limit, not the store.

@@ -34,6 +34,8 @@ export interface PhaseOutcome {
   notes: string[];
   /** Client processes (worker threads) the workers ran in; 1 when absent. */
   processes?: number;
+  /** Why that many (session/process-count.ts), for the result. */
+  processesReason?: string;
   /** Why the phase stopped; absent or `complete` when it ran to its end. */
   stopReason?: StopReason;
   /** What stopped it, in words, when its observer did (a capacity step's blown budget). */
@@ -52,6 +54,8 @@ export interface PhaseOptions {
   label: string;
   /** Run the workers in these worker processes instead of on this event loop. */
   pool?: ProcessPool;
+  /** Why the phase runs in as many processes as it does (auto, --processes: session/process-count.ts). */
+  processesReason?: string;
   /** What failed operations do to the run (default: counted, the run goes on). */
   faults?: FaultPolicy;
   /** Watches the run second by second (live metrics, the capacity search). */
@@ -121,8 +125,8 @@ async function runPhase(phase: 'load' | 'run', options: PhaseOptions): Promise<P
   const faults = options.faults;
   const run = await coordinate({ measurements, settings, status: options.status, label: options.label, control: new RunControl(), engine, ...(faults ? { faults } : {}), ...(options.observer ? { observer: options.observer } : {}) });
   const processes = pool?.processes ?? 1;
-  if (processes > 1) run.notes.push(`the ${p.threadcount} workers ran in ${processes} processes (worker threads), each with its own connections; their measurements are merged exactly`);
-  return { phase, measurements, ...run, recordsLoaded: 0, processes, ...(faults ? { faults } : {}) };
+  if (processes > 1) run.notes.push(`the ${p.threadcount} workers ran in ${processes} processes (worker threads), each with its own connections; their measurements are merged exactly${options.processesReason ? ` (${options.processesReason})` : ''}`);
+  return { phase, measurements, ...run, recordsLoaded: 0, processes, ...(options.processesReason ? { processesReason: options.processesReason } : {}), ...(faults ? { faults } : {}) };
 }
 
 interface YcsbWorkersContext {

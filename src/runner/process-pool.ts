@@ -27,15 +27,6 @@ import type { MainToWorker, ThreadError, WorkerStartData, WorkerToMain } from '.
 import type { RunControl } from './run-control.ts';
 import type { WorkerEngine } from './schedule.ts';
 
-/**
- * One process unless told otherwise. Against docbench's local servers, which share the
- * machine's cores with the client, a second client process takes a core from the store being
- * measured; a short or low-rate run gains nothing and pays each process's start-up (its loader,
- * its connections: a second or more). Every result states how busy the client's event loops
- * were and says when one was saturated, so a run that needs more processes says so.
- */
-export const DEFAULT_PROCESSES = 1;
-
 /** A worker thread's error that is the user's to fix (its store unreachable, a bad setting): one line, as at home. */
 export class WorkerUserError extends UserError {}
 
@@ -77,10 +68,16 @@ export function splitWorkers(threadcount: number, processes: number): { firstWor
   return shares;
 }
 
-/** How a worker thread starts: register tsx's loader (docbench runs its TypeScript as is), then the worker module. */
+/**
+ * How a worker thread starts: the worker module beside this one, compiled (dist/, what the CLI
+ * runs) or TypeScript (the tests import the sources through tsx, a development dependency, whose
+ * loader a new thread must register before it can import a .ts file).
+ */
 function bootstrapSource(): string {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const worker = new URL(fromSources ? './process-worker.ts' : './process-worker.js', import.meta.url).href;
+  if (!fromSources) return `import(${JSON.stringify(worker)});`;
   const loader = import.meta.resolve('tsx/esm/api');
-  const worker = new URL('./process-worker.ts', import.meta.url).href;
   return `import(${JSON.stringify(loader)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(worker)}); });`;
 }
 

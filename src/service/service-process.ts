@@ -4,10 +4,10 @@
  * tests, so both drive the service exactly as a user starts it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { StartFailedError } from '../local/process.ts';
+import { projectPath } from '../common/project-root.ts';
 
-const DOCBENCH_BIN = fileURLToPath(new URL('../../bin/docbench.js', import.meta.url));
+const DOCBENCH_BIN = projectPath('bin', 'docbench.js');
 
 export interface ServiceProcess {
   /** `http://127.0.0.1:port` */

@@ -11,7 +11,7 @@
  */
 import { maskUrl } from '../common/mask-url.ts';
 import { UsageError } from '../common/user-error.ts';
-import { DOCKER_URLS } from '../local/docker.ts';
+import { checkDockerEngine, DOCKER_URLS } from '../local/docker.ts';
 import { hasLocalTarget } from '../local/targets.ts';
 import { isStoreName, UnknownStoreError } from '../stores/stores.ts';
 import { loadConfig, type DocbenchConfig } from './config-file.ts';
@@ -79,6 +79,15 @@ export class StoreTargets {
       if (configured !== undefined) urls.set(store, { url: configured, from: 'config' });
     }
     return new StoreTargets(urls, config, stores);
+  }
+
+  /**
+   * With --docker, fail before anything starts when no Docker engine runs here, naming Docker
+   * (the containers cannot be up then). Called by the commands once they have resolved their stores.
+   */
+  checkDocker(): this {
+    if ([...this.urls.values()].some((u) => u.from === '--docker')) checkDockerEngine();
+    return this;
   }
 
   /** The store's URL, or undefined for docbench's local server. */

@@ -1,20 +1,22 @@
 /**
  * The worker processes of a YCSB phase on an opened store: how many (`--processes`, the
- * `processes` property), and the pool itself, each process connecting to the same URL with the
+ * `processes` property, auto), and the pool itself, each process connecting to the same URL with the
  * same settings. Used by every entry point that runs YCSB phases (load, run, compare, capacity).
  */
 import { UsageError } from '../common/user-error.ts';
-import { DEFAULT_PROCESSES, ProcessPool } from '../runner/process-pool.ts';
+import { ProcessPool } from '../runner/process-pool.ts';
 import { settingsOf, storeName } from '../stores/stores.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
+import { chooseProcesses, type ProcessesChoice, type ProcessesSetting } from './process-count.ts';
 import type { OpenStore } from './store-session.ts';
 
 /**
- * How many processes: `--processes`, else the `processes` property, else DEFAULT_PROCESSES;
- * never more than there are workers.
+ * How many processes, and why: `--processes`, else the `processes` property, else auto (one per
+ * core when every store of the command is remote, else one); never more than there are workers.
+ * `localStores`: the command's stores that run on this machine (process-count.ts).
  */
-export function processesFor(flag: number | undefined, p: WorkloadProperties): number {
-  return Math.min(flag ?? p.processes ?? DEFAULT_PROCESSES, p.threadcount);
+export function processesFor(flag: ProcessesSetting | undefined, p: WorkloadProperties, localStores: readonly string[]): ProcessesChoice {
+  return chooseProcesses({ flag, property: p.processes, threadcount: p.threadcount, localStores });
 }
 
 /**

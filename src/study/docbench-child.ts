@@ -8,10 +8,10 @@
  * and the lines saying where it wrote (the caller says where the whole went).
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { projectPath } from '../common/project-root.ts';
 import { interrupts, type RunSignal } from '../runner/interrupts.ts';
 
-const DOCBENCH = join(import.meta.dirname, '..', '..', 'bin', 'docbench.js');
+const DOCBENCH = projectPath('bin', 'docbench.js');
 
 export interface ChildRun {
   /** The exit code (null when a signal ended it). */

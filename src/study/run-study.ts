@@ -58,7 +58,7 @@ function contextOf(preset: StudyPreset, options: Pick<StudyOptions, 'scale' | 's
 /** The context, where each store is, and the design beside it. */
 async function prepare(preset: StudyPreset, options: StudyOptions): Promise<{ context: StudyContext; targets: StoreTargets; design: DesignItem[] }> {
   const context = contextOf(preset, options);
-  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, context.stores, loadConfig(options.config));
+  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, context.stores, loadConfig(options.config)).checkDocker();
   const design = await studyDesign(preset, context, (s) => targets.sourceOf(s));
   return { context, targets, design };
 }

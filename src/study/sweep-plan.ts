@@ -37,8 +37,8 @@ export interface SweepPlanInput {
   operationsPerRecord?: number;
 }
 
-/** Bounds of one cell unless -p says otherwise: a slow store cannot stall the sweep. */
-export const SWEEP_DEFAULTS = ['operationcount=10000', 'maxexecutiontime=60'];
+// Kept in a module of its own: the CLI's help text shows them without loading the sweep.
+export { SWEEP_DEFAULTS } from './sweep-defaults.ts';
 
 /** A workload at one record count and thread count, on top of `base` (-p defaults and overrides). */
 export function workloadAt(plan: SweepPlanInput, base: readonly string[], workload: string, records: number, threads: number): LoadedWorkload {

@@ -35,7 +35,7 @@ export interface SweepOptions {
 export async function runSweep(plan: SweepPlanInput, options: SweepOptions): Promise<Result[]> {
   for (const store of plan.stores) storeName(store, '--stores');
   const config = loadConfig(options.config);
-  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, plan.stores, config);
+  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, plan.stores, config).checkDocker();
   // Every cell is planned (and every workload checked) before a store is touched.
   const sweep: SweepCells = plan.scenario !== undefined ? scenarioCells(plan, targets, options.config, options.outDir, options.status) : ycsbCells(plan, targets, options.outDir, options.status);
   const done = readState(options.outDir, plan);

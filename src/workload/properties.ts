@@ -9,7 +9,8 @@
 import { z } from 'zod';
 import { closestName } from '../common/suggest.ts';
 import { UserError } from '../common/user-error.ts';
-import { SETTINGS_PREFIXES, STORE_NAMES, type StoreName } from '../stores/stores.ts';
+import { storeOfYcsbBinding, YCSB_BINDINGS } from './ycsb-bindings.ts';
+import { SETTINGS_PREFIXES, STORE_NAMES } from '../stores/stores.ts';
 
 /** Thrown for any bad workload input; its message names the file/key and what was expected. */
 export class WorkloadError extends UserError {}
@@ -43,31 +44,6 @@ function exportFormatOf(className: string): ExportFormat | undefined {
   return found?.[0] as ExportFormat | undefined;
 }
 
-/** YCSB's bindings (the class after `-db`, or its name in YCSB's `bin/ycsb` script) for docbench's stores. */
-const YCSB_BINDINGS: Record<string, StoreName> = {
-  'site.ycsb.BasicDB': 'basic',
-  'site.ycsb.db.RedisClient': 'redis',
-  'site.ycsb.db.CassandraCQLClient': 'cassandra',
-  'cassandra-cql': 'cassandra',
-  'site.ycsb.db.MongoDbClient': 'mongodb',
-  'site.ycsb.db.AsyncMongoDbClient': 'mongodb',
-  'mongodb-async': 'mongodb',
-  'site.ycsb.db.couchbase2.Couchbase2Client': 'couchbase',
-  'site.ycsb.db.couchbase3.Couchbase3Client': 'couchbase',
-  couchbase2: 'couchbase',
-  couchbase3: 'couchbase',
-  'site.ycsb.db.hbase2.HBaseClient2': 'hbase',
-  'site.ycsb.db.hbase1.HBaseClient1': 'hbase',
-  hbase2: 'hbase',
-  hbase1: 'hbase',
-};
-
-/** The docbench store a YCSB `db` value names: a store name, or a YCSB binding class or script name. */
-export function storeOfYcsbBinding(value: string): StoreName | undefined {
-  const name = value.replace(/^com\.yahoo\.ycsb\./, 'site.ycsb.');
-  return (STORE_NAMES as readonly string[]).includes(name) ? (name as StoreName) : YCSB_BINDINGS[name];
-}
-
 /** YCSB's measurement types docbench does not record, each with what to use instead. */
 const OTHER_MEASUREMENT_TYPES: Record<string, string> = {
   histogram: 'docbench records HDR histograms (measurementtype=hdrhistogram, the default); pick the percentiles printed with hdrhistogram.percentiles',
@@ -88,8 +64,8 @@ export const workloadPropertiesSchema = z
     recordcount: integer(0).default(0),
     operationcount: integer(0).default(0),
     threadcount: integer(1).default(1),
-    /** docbench's: worker processes (threads) the threadcount workers are spread over (`--processes` wins). */
-    processes: integer(1).optional(),
+    /** docbench's: worker processes (threads) the threadcount workers are spread over, or auto (`--processes` wins; session/process-count.ts). */
+    processes: z.union([z.string().trim().toLowerCase().pipe(z.literal('auto')), integer(1)]).optional(),
     /** Target ops/s for the whole run (0 = as fast as possible). */
     target: z.coerce.number().min(0).default(0),
     /** Seconds; 0 = no limit. */

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { applyOverride, parsePropertiesText, resolveProperties, WorkloadError, type RawProperties, type WorkloadProperties } from './properties.ts';
+import { projectPath } from '../common/project-root.ts';
 
 /** The workload files shipped with docbench (YCSB's A–F, Carvalho et al. 2023's G and H, record-shape presets). */
-export const FIXTURE_WORKLOADS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'workloads');
+export const FIXTURE_WORKLOADS_DIR = projectPath('fixtures', 'workloads');
 
 /**
  * A path as given, or the name of a shipped workload (`workloada`, `a`, `record-10kb`), also as

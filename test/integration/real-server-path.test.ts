@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { localTarget } from '../../src/local/targets.ts';
@@ -92,7 +92,13 @@ describe('--url <store>=URL on every command', { timeout: 900_000 }, () => {
   it('compare, one URL per store', { skip: skipUnless('redis', 'mongodb') }, async () => {
     const out = join(work, 'compare');
     succeeded(await docbench('compare', '--stores', 'redis,mongodb', ...urlFlag('redis'), ...urlFlag('mongodb'), '--workloads', 'c', '-p', 'recordcount=200', '-p', 'operationcount=200', '-q', '--out-dir', out));
-    for (const store of ['redis', 'mongodb'] as const) throughItsForwarder(readResult(join(out, `${store}-workloadc-run.json`)), store);
+    for (const store of ['redis', 'mongodb'] as const) {
+      const result = readResult(join(out, `${store}-workloadc-run.json`));
+      throughItsForwarder(result, store);
+      // Every store named by --url: --processes auto spreads compare's 8 workers over the cores.
+      assert.equal(result.clientCpu.processes, Math.min(availableParallelism(), 8));
+      assert.match(result.clientCpu.processesReason ?? '', /auto \(the default\), every store is remote, so one per core/);
+    }
   });
 
   it('seed ecommerce, then ecommerce on two stores, each result with its plans', { skip: skipUnless('cassandra', 'redis') }, async () => {

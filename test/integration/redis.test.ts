@@ -8,7 +8,7 @@ import { describeStoreContract } from './store-contract.ts';
 
 const DRIVERS = ['ioredis', 'node-redis'] as const;
 
-// The same contract on both clients: ioredis (the default) and node-redis.
+// The same contract on both clients: node-redis (the default) and ioredis.
 for (const driver of DRIVERS) {
   describeStoreContract({
     store: 'redis',

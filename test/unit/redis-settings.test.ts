@@ -28,9 +28,9 @@ function assertOneLine(fn: () => unknown, type: new (...args: never[]) => UserEr
 }
 
 describe('redis settings', () => {
-  it('defaults: ioredis, no auto-pipelining, one connection, the URL as given', () => {
+  it('defaults: node-redis, no auto-pipelining, one connection, the URL as given', () => {
     const config = redisConfig(URL, {});
-    assert.equal(config.driver, 'ioredis');
+    assert.equal(config.driver, 'node-redis');
     assert.equal(config.autoPipelining, false);
     assert.equal(config.connections, 1);
     assert.equal(config.commandTimeoutMs, 30_000);
@@ -41,7 +41,7 @@ describe('redis settings', () => {
   it('reads every setting, and ignores other stores\' settings', () => {
     const config = redisConfig(URL, { 'redis.driver': 'node-redis', 'mongodb.writeConcern': 'majority' });
     assert.equal(config.driver, 'node-redis');
-    assert.equal(redisConfig(URL, { 'redis.autopipelining': 'true' }).autoPipelining, true);
+    assert.equal(redisConfig(URL, { 'redis.driver': 'ioredis', 'redis.autopipelining': 'true' }).autoPipelining, true);
     assert.equal(redisConfig(URL, { 'redis.connections': '4' }).connections, 4);
     assert.equal(redisConfig(URL, { 'redis.commandtimeout': '1500' }).commandTimeoutMs, 1500);
   });

@@ -17,7 +17,7 @@ import { writeResult } from '../../src/results/write.ts';
 import { chartsOf, renderHtmlReport } from '../../src/report/html-page.ts';
 import { curvePercentiles, percentileCurve } from '../../src/report/percentile-curve.ts';
 import { spreadOf } from '../../src/report/groups.ts';
-import { runReport } from '../../src/cli/report-command.ts';
+import { runReport } from '../../src/report/run-report.ts';
 import { workloadFromText } from '../../src/workload/properties.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
 import { outcomeOf, recordCalls, samples, storeInfoOf, syntheticResult } from '../support/synthetic-results.ts';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { scenarioOfScript, workloadOfScript } from '../../src/cli/k6-command.ts';
+import { scenarioOfScript, workloadOfScript } from '../../src/cli/k6-run.ts';
 import { completeResult, k6Environment } from '../../src/runner/k6-process.ts';
 import { renderModeComparison } from '../../src/report/mode-comparison.ts';
 import { describeMachine } from '../../src/results/machine.ts';

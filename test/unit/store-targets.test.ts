@@ -72,6 +72,20 @@ describe('--url', () => {
     assert.equal(withHbase.sourceOf('hbase'), 'local');
     assert.equal(withHbase.sourceOf('redis'), '--docker');
   });
+
+  it('--docker without a Docker engine is a one-line error naming Docker; no --docker store, no check', () => {
+    const path = process.env.PATH;
+    // An empty PATH: no docker command at all, whatever this machine has.
+    process.env.PATH = work;
+    try {
+      throwsUserError(() => StoreTargets.resolve({ url: [], docker: true }, ['redis'], null).checkDocker(), /^--docker: Docker is not installed here .*docbench up --docker/);
+      // Only HBase (no container) or no --docker: nothing runs under Docker, so nothing is checked.
+      StoreTargets.resolve({ url: [], docker: true }, ['hbase'], null).checkDocker();
+      StoreTargets.resolve({ url: ['redis=redis://h:1'] }, ['redis'], null).checkDocker();
+    } finally {
+      process.env.PATH = path;
+    }
+  });
 });
 
 describe('config file', () => {

@@ -15,6 +15,7 @@ import { fullVerdict, renderPlan, scaleEstimates } from '../../src/study/plan.ts
 import { SCALES, STUDIES } from '../../src/study/presets.ts';
 import type { StudyContext, StudyPreset, StudyStep } from '../../src/study/preset.ts';
 import { arithmeticSummary, publishedFigures } from '../../src/study/published-tables.ts';
+import { STUDY_TITLES } from '../../src/study/study-titles.ts';
 
 const preset = (name: string) => STUDIES.find((s) => s.name === name)!;
 const context = (p: StudyPreset, scale: StudyContext['scale'], variant?: string): StudyContext => ({ scale, stores: paperStoresHere(p), variant });
@@ -22,6 +23,12 @@ const sweeps = (steps: StudyStep[]) => steps.filter((s): s is Extract<StudyStep,
 const scenarioSweeps = (steps: StudyStep[]) => steps.filter((s): s is Extract<StudyStep, { kind: 'scenario' }> => s.kind === 'scenario');
 /** A location in a paper, or the paper's silence, said in so many words. */
 const LOCATED = /Section|Table|Figure|Fig\.|paragraph|Appendi(x|ces)|p\. \d|not stated|not printed/;
+
+describe('the list of studies the CLI shows', () => {
+  it('names every preset, in the same order, with its own title (STUDY_TITLES is what --help reads)', () => {
+    assert.deepEqual(Object.entries(STUDY_TITLES), STUDIES.map((s) => [s.name, s.title]));
+  });
+});
 
 describe("the papers' published figures", () => {
   for (const study of STUDIES) {

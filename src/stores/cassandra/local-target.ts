@@ -10,13 +10,12 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import cassandra from 'cassandra-driver';
 import { fetchWithMaven, findJava } from '../../local/java.ts';
 import { managedServer } from '../../local/managed-server.ts';
 import { installDir } from '../../local/paths.ts';
 import { localPort, LOOPBACK } from '../../local/ports.ts';
 import { MissingPrerequisiteError } from '../../local/process.ts';
+import { projectPath } from '../../common/project-root.ts';
 
 const VERSION = '5.0.9';
 const CQL_PORT = localPort('cassandra', 19042);
@@ -33,7 +32,7 @@ const USER = 'cassandra';
 const PASSWORD = 'cassandra';
 const LOCAL_URL = `cassandra://${USER}:${PASSWORD}@${LOOPBACK}:${CQL_PORT.port}/?datacenter=datacenter1`;
 /** Lists cassandra-all as a dependency, so Maven fetches it and its runtime jars. */
-const POM = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'fixtures', 'cassandra', 'pom.xml');
+const POM = projectPath('fixtures', 'cassandra', 'pom.xml');
 
 /** Cassandra 5.0's conf/jvm17-server.options (G1 and JPMS sections), which JDK 17 needs to run it. */
 const JVM17_OPTIONS = [
@@ -139,6 +138,7 @@ const LOGBACK = (logFile: string) => `<configuration>
  * and the node is not ready yet.
  */
 async function cqlReady(): Promise<boolean> {
+  const { default: cassandra } = await import('cassandra-driver'); // loaded by a check, not by `docbench status`
   const client = new cassandra.Client({
     contactPoints: [`${LOOPBACK}:${CQL_PORT.port}`],
     localDataCenter: 'datacenter1',

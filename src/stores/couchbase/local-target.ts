@@ -30,12 +30,12 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { fetchWithMaven, findJava, hasJavaCompiler } from '../../local/java.ts';
 import { managedServer } from '../../local/managed-server.ts';
 import { installDir } from '../../local/paths.ts';
 import { localPort, LOOPBACK, tcpProbe } from '../../local/ports.ts';
 import { MissingPrerequisiteError, StartFailedError } from '../../local/process.ts';
+import { projectPath } from '../../common/project-root.ts';
 
 const VERSION = '1.5.27';
 const KV_PORT = localPort('couchbase', 11310);
@@ -48,7 +48,7 @@ const PASSWORD = 'password';
 const STAND_IN_SETTINGS = 'couchbase.management=false&couchbase.query=false&couchbase.upsert=true';
 const LOCAL_URL = `couchbase://${USER}:${PASSWORD}@${LOOPBACK}:${KV_PORT.port}/${BUCKET}?${STAND_IN_SETTINGS}`;
 
-const FIXTURES = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'fixtures', 'couchbase');
+const FIXTURES = projectPath('fixtures', 'couchbase');
 const POM = join(FIXTURES, 'pom.xml');
 const LAUNCHER = join(FIXTURES, 'DocbenchCouchbaseMock.java');
 

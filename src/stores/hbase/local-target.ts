@@ -25,7 +25,6 @@ import { installDir, serverRunDir } from '../../local/paths.ts';
 import { localPort, LOOPBACK, tcpProbe } from '../../local/ports.ts';
 import { MissingPrerequisiteError, waitUntil } from '../../local/process.ts';
 import type { LocalTarget, TargetStatus } from '../../local/target.ts';
-import { createStore } from './index.ts';
 
 const VERSION = '2.6.1';
 const REST_PORT = localPort('hbase', 18080);
@@ -240,6 +239,7 @@ const gateway = managedServer({
 
 /** A row written and read back through the gateway: HBase serves writes (meta assigned, region online). */
 async function writeSucceeds(): Promise<boolean> {
+  const { createStore } = await import('./index.ts'); // the REST client loads for a check, not for `docbench status`
   const store = createStore({ url: LOCAL_URL, settings: {}, concurrency: 1 });
   try {
     await store.connect();

@@ -22,7 +22,6 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { managedServer } from '../../local/managed-server.ts';
 import { installDir } from '../../local/paths.ts';
 import { localPort, LOOPBACK } from '../../local/ports.ts';
@@ -50,6 +49,8 @@ const binaryPath = () => installDir('mongodb', 'bin', BINARY);
 
 /** True when the server at the local URL answers `ping` through the driver within `timeoutMs`. */
 async function ping(timeoutMs = 2000): Promise<boolean> {
+  // The driver loads when a check runs, not with the list of local servers (`docbench status`).
+  const { MongoClient } = await import('mongodb');
   const client = new MongoClient(URL, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, maxPoolSize: 1 });
   try {
     await client.connect();
@@ -86,12 +87,18 @@ function findCargo(): string | null {
   return candidates.find((c) => hasCommand(c)) ?? null;
 }
 
-/** Run a command, passing every line it prints to `log` (cargo's progress is on stderr) and into `logFile`. */
-function streamCommand(command: string, args: readonly string[], log: (line: string) => void, logFile: string): Promise<void> {
+/**
+ * Run cargo, its every line into `logFile` and only a progress line to `log` now and then (every
+ * `every` crates compiled): a user sees that the build moves, not cargo's hundreds of lines. A
+ * failure names the log and quotes its last lines.
+ */
+function cargoBuild(command: string, args: readonly string[], log: (line: string) => void, logFile: string, every = 50): Promise<void> {
   return new Promise((resolve, reject) => {
     writeFileSync(logFile, `$ ${command} ${args.join(' ')}\n`);
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
+    const started = Date.now();
+    let compiled = 0;
     const forward = (stream: NodeJS.ReadableStream) => {
       let pending = '';
       stream.setEncoding('utf8');
@@ -100,10 +107,10 @@ function streamCommand(command: string, args: readonly string[], log: (line: str
         const parts = pending.split('\n');
         pending = parts.pop()!;
         for (const part of parts) {
-          const line = part.trimEnd();
+          const line = part.trim();
           if (!line) continue;
           lines.push(line);
-          log(`mongodb: ${line.trim()}`);
+          if (/^Compiling /.test(line) && ++compiled % every === 0) log(`mongodb: ${compiled} crates compiled (${Math.round((Date.now() - started) / 60_000)} min so far)`);
         }
       });
     };
@@ -112,8 +119,10 @@ function streamCommand(command: string, args: readonly string[], log: (line: str
     child.on('error', reject);
     child.on('close', (code) => {
       writeFileSync(logFile, `$ ${command} ${args.join(' ')}\n${lines.join('\n')}\nexit ${code}\n`);
-      if (code === 0) resolve();
-      else reject(new StartFailedError(`${command} ${args[0]} exited with code ${code}; see ${logFile}`));
+      if (code === 0) {
+        log(`mongodb: built (${compiled} crates, ${Math.round((Date.now() - started) / 60_000)} min; cargo's output in ${logFile})`);
+        resolve();
+      } else reject(new StartFailedError(`${command} ${args[0]} exited with code ${code}; its last lines:\n${lines.slice(-15).join('\n')}\n(all of it in ${logFile})`));
     });
   });
 }
@@ -136,7 +145,7 @@ async function install(log: (line: string) => void): Promise<void> {
   log(`mongodb: building ${CRATE} ${VERSION} (SecantusDB, the MongoDB stand-in) with cargo into ${root}; about 5 minutes on 2 cores, once`);
   // --locked: the crate's own Cargo.lock, so every machine builds the same dependency versions.
   // --ignore-rust-version: the crate declares a newer minimum Rust than it needs.
-  await streamCommand(
+  await cargoBuild(
     cargo,
     ['install', CRATE, '--version', VERSION, '--ignore-rust-version', '--locked', '--root', root],
     log,

@@ -9,11 +9,11 @@
  * means it. Records live at `<table>:<key>`, the index at `<table>#index` (a different
  * separator, so no record key can collide with it).
  *
- * Clients: ioredis by default, or node-redis (`@redis/client`, the client Redis's own docs now
- * recommend) with `redis.driver=node-redis`. Both send exactly the same raw commands. Measured on
- * a 2-core machine with Redis on it (bench/redis-benchmark.ts, workload C, 16 workers, 1 KB
- * records, one process): ioredis ~61,000 ops/s at ~18.5 us of client CPU an operation,
- * node-redis ~66,000 at ~9.6 us; a report names the client it used.
+ * Clients: node-redis (`@redis/client`, the client Redis's own docs recommend) by default, because
+ * it spends less client CPU an operation than ioredis (bench/harness-overhead.ts and
+ * bench/redis-benchmark.ts measure both; the figures are in the README), and on a machine whose
+ * cores the server shares, client CPU per operation decides the throughput; ioredis with
+ * `redis.driver=ioredis`. Both send exactly the same raw commands; a report names the client it used.
  * Settings: URL credentials and database (`redis://user:pass@host:port/db`, url.ts), `redis.driver`,
  * `redis.autopipelining=true` (ioredis only: coalesce concurrent commands into one write; it
  * measured slower here, ~42,000 ops/s, so it is off by default), `redis.connections=N`

@@ -17,7 +17,7 @@ export type RedisDriver = (typeof REDIS_DRIVERS)[number];
 export const MAX_CONNECTIONS = 64;
 
 export const SETTINGS = {
-  driver: setting.oneOf(REDIS_DRIVERS, { fallback: 'ioredis', describe: 'the client: ioredis, or node-redis (@redis/client)' }),
+  driver: setting.oneOf(REDIS_DRIVERS, { fallback: 'node-redis', describe: 'the client: node-redis (@redis/client, the default), or ioredis' }),
   autopipelining: setting.boolean({ fallback: false, describe: 'ioredis only: coalesce concurrent commands into one socket write' }),
   connections: setting.wholeNumber({ min: 1, max: MAX_CONNECTIONS, fallback: 1, describe: 'connections per client process, used in turn' }),
   commandtimeout: setting.wholeNumber({ min: 1, fallback: 30_000, describe: 'ms a command may wait for its answer before it fails as TIMEOUT (a stalled server)' }),
@@ -45,7 +45,7 @@ export function redisConfig(url: string, settings: Readonly<Record<string, strin
   const s = parseSettings('redis', SETTINGS, settings);
   if (s.autopipelining && s.driver !== 'ioredis') {
     // node-redis has no such switch: it always writes the commands issued in one tick together.
-    throw new SettingError(`redis.autopipelining=true: applies to redis.driver=ioredis only (node-redis always pipelines commands issued together)`);
+    throw new SettingError(`redis.autopipelining=true: applies to redis.driver=ioredis only (node-redis, the default, always pipelines commands issued together); add -p redis.driver=ioredis`);
   }
   return { url: parseRedisUrl(url), driver: s.driver, autoPipelining: s.autopipelining, connections: s.connections, connectTimeoutMs: CONNECT_TIMEOUT_MS, commandTimeoutMs: s.commandtimeout };
 }

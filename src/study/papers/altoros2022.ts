@@ -14,6 +14,7 @@ import { cellText, figure, present, runCells } from '../docbench-tables.ts';
 import { by, differs, list, same, scenarioStep, sizes, sweepStep, type Scale, type StudyContext, type StudyPreset, type StudyStep } from '../preset.ts';
 import { linesChart } from '../shape-charts.ts';
 import { ALTOROS_CHECKS, ALTOROS_PUBLISHED } from './altoros2022-published.ts';
+import { STUDY_TITLES } from '../study-titles.ts';
 
 const THREADS: Record<Scale, number[]> = { tiny: [1, 2, 3], small: [2, 4, 6, 8, 10, 12, 14], full: [100, 200, 300, 400, 500, 600, 700] };
 const RECORDS: Record<Scale, number> = { tiny: 2_000, small: 50_000, full: 50_000_000 };
@@ -87,7 +88,7 @@ function perThreads(cells: readonly Cell[]): FigureTable | undefined {
 
 export const altoros2022: StudyPreset = {
   name: 'altoros2022',
-  title: "Altoros 2022: workload A, the study's workload E, pagination and JOIN, throughput and latency at the median of 100–700 client threads",
+  title: STUDY_TITLES.altoros2022,
   citation: 'Shryma, I. (Altoros). Performance Evaluation of NoSQL Databases as a Service: Couchbase Capella and MongoDB Atlas. Altoros, 2022.',
   paperStores: [
     { store: 'couchbase', product: 'Couchbase Capella (the release as of March 2022)', where: 'Section 1' },

@@ -5,6 +5,7 @@
 import { by, differs, list, same, sizes, sweepStep, type StudyPreset } from '../preset.ts';
 import { CARVALHO_CHECKS, CARVALHO_PUBLISHED } from './carvalho2023-published.ts';
 import { carvalhoCharts, carvalhoFigures } from './carvalho2023-shapes.ts';
+import { STUDY_TITLES } from '../study-titles.ts';
 
 const WORKLOADS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 const RECORDS = { tiny: [100], small: [100, 1_000], full: [100_000, 1_000_000, 10_000_000] };
@@ -13,7 +14,7 @@ const REPETITIONS = { tiny: 2, small: 3, full: 3 };
 
 export const carvalho2023: StudyPreset = {
   name: 'carvalho2023',
-  title: 'Carvalho, Sá, Bernardino 2023: YCSB A–H on document stores, records × threads, 3 runs averaged',
+  title: STUDY_TITLES.carvalho2023,
   citation: 'Carvalho, I.; Sá, F.; Bernardino, J. Performance Evaluation of NoSQL Document Databases: Couchbase, CouchDB, and MongoDB. Algorithms 2023, 16, 78.',
   paperStores: [
     { store: 'couchbase', product: 'Couchbase (Community or Server; version not stated)', where: 'Section 3.1' },

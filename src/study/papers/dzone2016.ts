@@ -9,6 +9,7 @@ import { cellText, present, runCells } from '../docbench-tables.ts';
 import type { ArithmeticCheck, PublishedTable } from '../paper.ts';
 import { by, differs, list, same, sizes, sweepStep, type Scale, type StudyPreset } from '../preset.ts';
 import { linesChart } from '../shape-charts.ts';
+import { STUDY_TITLES } from '../study-titles.ts';
 
 const RECORDS: Record<Scale, number> = { tiny: 1_500, small: 150_000, full: 150_000_000 };
 const THREADS: Record<Scale, number[]> = { tiny: [1, 2], small: [1, 2, 4, 8, 16], full: [8, 16, 32, 64, 128] };
@@ -48,7 +49,7 @@ const CHECKS: readonly ArithmeticCheck[] = [
 
 export const dzone2016: StudyPreset = {
   name: 'dzone2016',
-  title: "DZone 2016: YCSB's workload E unmodified (95% scan, 5% insert), throughput against client threads",
+  title: STUDY_TITLES.dzone2016,
   citation: 'DZone (2016). Testing YCSB Workload E for Query Performance (on Avalon\'s report: Couchbase Server 4.5 vs MongoDB 3.2).',
   paperStores: [
     { store: 'couchbase', product: 'Couchbase Server 4.5', where: 'the article, paragraph 2' },

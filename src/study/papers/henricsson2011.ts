@@ -11,6 +11,7 @@ import { storeLabel } from '../../report/groups.ts';
 import type { PublishedTable } from '../paper.ts';
 import { by, differs, list, same, scenarioStep, sizes, type Scale, type StudyPreset } from '../preset.ts';
 import { ASSUMED_RATES } from '../estimate.ts';
+import { STUDY_TITLES } from '../study-titles.ts';
 
 const SIZES: Record<Scale, number[]> = { tiny: [50, 500], small: [500, 5_000, 50_000], full: [5_000, 50_000, 500_000] };
 const QUERIES = ['Q1', 'Q2', 'Q3', 'Q4', 'Q5'];
@@ -80,7 +81,7 @@ function personsTable(results: readonly Result[]): FigureTable | undefined {
 
 export const henricsson2011: StudyPreset = {
   name: 'henricsson2011',
-  title: "Henricsson 2011: persons inserts one at a time, size on disk, ad-hoc queries Q1–Q5 (CouchDB's temporary views)",
+  title: STUDY_TITLES.henricsson2011,
   citation: 'Henricsson, R. Document Oriented NoSQL Databases: A comparison of performance in MongoDB and CouchDB using a Python interface. Bachelor thesis, Blekinge Institute of Technology, 2011.',
   paperStores: [
     { store: 'mongodb', product: 'MongoDB v1.6.3 (10gen)', where: 'Section 7.1' },

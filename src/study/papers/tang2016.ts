@@ -13,6 +13,7 @@ import { cellText, figure, loadCells, present, runCells } from '../docbench-tabl
 import { by, differs, list, same, sizes, sweepStep, type StudyPreset } from '../preset.ts';
 import { linesChart } from '../shape-charts.ts';
 import { TANG_CHECKS, TANG_PUBLISHED } from './tang2016-published.ts';
+import { STUDY_TITLES } from '../study-titles.ts';
 
 const EXPERIMENT_1 = { tiny: { records: 200, operations: 20 }, small: { records: 1_000, operations: 100 }, full: { records: 100_000, operations: 10_000 } };
 const EXPERIMENT_2 = { tiny: [100, 1_000], small: [100, 1_000, 10_000, 50_000, 100_000], full: [10_000, 100_000, 1_000_000, 5_000_000, 10_000_000] };
@@ -69,7 +70,7 @@ const workloadACells = (results: readonly Result[]) => runCells(ofStep(results, 
 
 export const tang2016: StudyPreset = {
   name: 'tang2016',
-  title: 'Tang & Fan 2016: load time; A, C, H at 10,000 operations; load and workload A throughput as the record count grows',
+  title: STUDY_TITLES.tang2016,
   citation: 'Tang, E.; Fan, Y. Performance Comparison between Five NoSQL Databases. 7th International Conference on Cloud Computing and Big Data (CCBD), 2016.',
   // The paper's five; a store docbench does not have (HBase, until its store exists) is left out and said so.
   paperStores: [
