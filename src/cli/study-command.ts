@@ -7,7 +7,7 @@
  */
 import { Option, type Command } from 'commander';
 import { join } from 'node:path';
-import { SCALES, type Scale } from '../study/preset.ts';
+import { SCALES, type Scale } from '../study/scales.ts';
 import { STUDY_TITLES } from '../study/study-titles.ts';
 import { list } from '../common/option-parsers.ts';
 import { addTargetOptions } from '../session/target-options.ts';

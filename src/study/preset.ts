@@ -11,8 +11,8 @@ import type { ArithmeticCheck, Deviation, PaperStore, PublishedTable } from './p
 import { scenarioPlan, type ScenarioSweepAsk } from './scenario-sweep-plan.ts';
 import type { SweepPlanInput } from './sweep-plan.ts';
 
-export const SCALES = ['tiny', 'small', 'full'] as const;
-export type Scale = (typeof SCALES)[number];
+export { SCALES, type Scale } from './scales.ts';
+import type { Scale } from './scales.ts';
 
 /** What the preset is asked to run: the scale, the stores, and a named variant if any. */
 export interface StudyContext {
