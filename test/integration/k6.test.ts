@@ -299,7 +299,9 @@ describe('docbench k6: the scenarios through their routes', { skip: !STORES.incl
   it('persons on redis: Q1–Q5 in turn, every answer checked against the oracle', async () => {
     const out = join(work, 'persons.json');
     // Collections of this test's own (k6test_persons), apart from the persons scenario's.
-    const r = await docbench(['k6', 'persons', '--store', 'redis', '--size', '1000', '-p', 'collection=k6test_persons', '--operations', '50', '--threads', '2', '--out', out, '-q']);
+    const r = await docbench(['k6', 'persons', '--store', 'redis', '--size', '1000', '-p', 'collection=k6test_persons', '--operations', '50', '--threads', '2', '--out', out, '-q', '-e', 'P99_MS=600000']);
+    // (The latency threshold is raised out of reach: this test is about answers, and a loaded
+    // machine can take a persons query on Redis past the default p99 threshold of 1 s.)
     assert.equal(r.code, 0, r.stderr);
     const result = readResult(out);
     assert.equal(result.kind, 'persons');
