@@ -15,7 +15,7 @@ import { registerCapacityCommand } from './capacity-command.ts';
 import { registerSweepCommand } from './sweep-command.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
-import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
+import { positiveInteger, nonNegativeInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
 import { addTargetOptions, singleTarget } from './store-targets.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
 import { interrupts } from '../runner/interrupts.ts';
@@ -160,7 +160,12 @@ export function buildProgram(): Command {
     .description('install on demand and start local servers on 127.0.0.1 (default: all)')
     .argument('[stores...]', 'stores to start')
     .option('--docker', 'start the real servers under Docker (docker/compose.yaml) instead', false)
-    .action(async (stores: string[], opts: { docker: boolean }) => (opts.docker ? upDocker(stores) : up(stores)));
+    .option('--nodes <n>', 'a local cluster of n nodes (redis: n masters; cassandra: n nodes on 127.0.0.1 … 127.0.0.n, replication factor min(3, n)); stand-ins run one node', positiveInteger('--nodes'))
+    .option('--replicas <r>', 'redis with --nodes: replicas of each master (default 0)', nonNegativeInteger('--replicas'))
+    .action(async (stores: string[], opts: { docker: boolean; nodes?: number; replicas?: number }) => {
+      if (opts.docker && (opts.nodes !== undefined || opts.replicas !== undefined)) throw new UsageError('--nodes and --replicas start local clusters; docker/compose.yaml runs one node of each store');
+      await (opts.docker ? upDocker(stores) : up(stores, { ...(opts.nodes !== undefined ? { nodes: opts.nodes } : {}), ...(opts.replicas !== undefined ? { replicas: opts.replicas } : {}) }));
+    });
   program
     .command('down')
     .description('stop the local servers docbench started (default: all)')

@@ -56,6 +56,24 @@ export const storeInfoSchema = z.object({
   extra: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   /** What docbench asked the store after the run and could not read (the store was down): `what: why`. */
   unread: z.array(z.string()).optional(),
+  /** The deployment the run talked to, as the server describes it (see StoreTopology in stores/store.ts). */
+  topology: z
+    .object({
+      kind: z.string(),
+      nodes: count,
+      masters: count.optional(),
+      replicas: count.optional(),
+      slotsPerMaster: z.array(count).optional(),
+      replicationFactor: count.optional(),
+      down: count.optional(),
+    })
+    .optional(),
+  /** The consistency the run's reads and writes asked for: levels, write concern, read preference, WAIT. */
+  consistency: z.object({ reads: z.string(), writes: z.string() }).optional(),
+  /** Whether the connections were encrypted (TLS). */
+  encrypted: z.boolean().optional(),
+  /** How the store ran the work where a reader must know it (e.g. a cluster's non-atomic insert). */
+  notes: z.array(z.string()).optional(),
 });
 
 /**
