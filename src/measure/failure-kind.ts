@@ -128,9 +128,11 @@ function nanoConnectionError(message: string): Verdict {
 /**
  * A Redis error reply starts with its error code. Most are the store's answer (WRONGTYPE, NOAUTH,
  * OOM, …); these say the server cannot serve now: loading its data after a restart, a replica
- * without its primary, a cluster that is down or moving slots.
+ * without its primary, a cluster that is down or moving slots. A cluster client follows MOVED and
+ * ASK itself; one that reaches docbench is a redirection the client could not follow (a pipeline
+ * with a write in it is not resent, as part of it may have run): a failover moved the slot.
  */
-const REDIS_UNAVAILABLE_REPLIES = /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b/;
+const REDIS_UNAVAILABLE_REPLIES = /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|MOVED|ASK)\b/;
 
 function redisReply(message: string): Verdict {
   return REDIS_UNAVAILABLE_REPLIES.test(message) ? 'SERVICE_UNAVAILABLE' : 'ANSWER';

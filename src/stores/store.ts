@@ -172,6 +172,20 @@ export function canInsertMany(store: Store): store is Store & BatchInserter {
   return typeof (store as Partial<BatchInserter>).insertMany === 'function';
 }
 
+/**
+ * Optional ability: the read the failover check trusts after a run (Cassandra: consistency ALL,
+ * so every replica's copy is merged), where the store's ordinary read may answer from one copy.
+ */
+export interface AuthoritativeReader {
+  /** How it reads, for the result (e.g. "consistency ALL"). */
+  readonly authoritativeRead: string;
+  readAuthoritatively(table: string, key: string): Promise<FieldMap | null>;
+}
+
+export function canReadAuthoritatively(store: Store): store is Store & AuthoritativeReader {
+  return typeof (store as Partial<AuthoritativeReader>).readAuthoritatively === 'function';
+}
+
 /** How a store is reached: a URL plus its `<store>.*` settings. */
 export interface StoreOptions {
   /** Connection URL, e.g. `redis://127.0.0.1:6390`, `cassandra://127.0.0.1:9042/docbench`. */

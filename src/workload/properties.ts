@@ -135,6 +135,13 @@ export const workloadPropertiesSchema = z
      * workload E: `SELECT meta().id …`, `find(…, {_id: 1})`). YCSB's scans read fields.
      */
     scankeysonly: boolString.default(false),
+    /**
+     * docbench's, not YCSB's: the failover check. Each write's values say which write made them,
+     * every acknowledged write is tracked, and after the run every key whose write was
+     * acknowledged is read back: a field holding an older write than the last one acknowledged
+     * is a lost acknowledged write (runner/acknowledged-writes.ts). Needs dataintegrity=true.
+     */
+    failovercheck: boolString.default(false),
 
     // --- Measurement (YCSB's names) ---
     /**
@@ -353,6 +360,19 @@ export function resolveProperties(raw: RawProperties): WorkloadProperties {
     throw new WorkloadError(
       `${where('dataintegrity')}: dataintegrity=true requires fieldlengthdistribution=constant (as in YCSB), got ${p.fieldlengthdistribution}`,
     );
+  }
+  if (p.failovercheck && !p.dataintegrity) {
+    throw new WorkloadError(`${where('failovercheck')}: failovercheck=true needs dataintegrity=true (the check regenerates every value it reads back), and a table loaded with it`);
+  }
+  // `user`, the key's digits (20 at most, or zeropadding), `@`, the write's number (7 digits) and `:`.
+  const versionedLength = 4 + Math.max(20, p.zeropadding) + 9;
+  if (p.failovercheck && p.fieldlength < versionedLength) {
+    throw new WorkloadError(`${where('failovercheck')}: failovercheck=true needs fieldlength >= ${versionedLength}, so a value holds the key and the number of the write that made it; got fieldlength=${p.fieldlength}`);
+  }
+  // The check keeps 12 bytes for every field of every key the run may write (runner/acknowledged-writes.ts).
+  const trackedKeys = p.recordcount + (p.insertproportion > 0 ? (p.operationcount > 0 ? p.operationcount : p.recordcount) : 0);
+  if (p.failovercheck && trackedKeys * p.fieldcount > 64 * 1024 * 1024) {
+    throw new WorkloadError(`${where('failovercheck')}: failovercheck=true keeps 12 bytes for each field of every key the run may write: ${trackedKeys} keys × ${p.fieldcount} fields is over 64 M fields (768 MB); use fewer records, fields or operations`);
   }
   const insertcount = p.insertcount ?? Math.max(0, p.recordcount - p.insertstart);
   if (p.insertstart + insertcount > p.recordcount && p.recordcount > 0) {
