@@ -26,7 +26,7 @@
  * Run it on a quiet machine: the figures are per-process CPU, but a busy neighbour still moves them.
  */
 import { parseArgs } from 'node:util';
-import { openStore, type OpenStore } from '../src/cli/store-session.ts';
+import { openStore, type OpenStore, requestOf } from '../src/session/store-session.ts';
 import { runLoadPhase, runTransactionPhase } from '../src/runner/phases.ts';
 import type { CassandraHandle } from '../src/stores/cassandra/handle.ts';
 import type { CouchbaseHandle } from '../src/stores/couchbase/handle.ts';
@@ -163,7 +163,7 @@ const pinned: string[] = [];
 
 for (const store of values.stores.split(',')) {
   const loadProperties = loadWorkload(['workloadc'], [...overrides(store), 'batchsize=100']).properties;
-  const open = await openStore(store, undefined, loadProperties);
+  const open = await openStore(store, undefined, requestOf(loadProperties));
   const schema = { table: TABLE, fieldNames: Array.from({ length: loadProperties.fieldcount }, (_, i) => `field${i}`) };
   await open.store.drop(schema);
   await open.store.prepare(schema);
@@ -179,7 +179,7 @@ for (const store of values.stores.split(',')) {
   }
   // Each redis.driver needs its own docbench store; the others run on the one opened above.
   const opened = new Map<string | undefined, OpenStore>([[undefined, open]]);
-  for (const { driver } of variants) if (driver && !opened.has(driver)) opened.set(driver, await openStore(store, undefined, loadWorkload(['workloadc'], overrides(store, driver)).properties));
+  for (const { driver } of variants) if (driver && !opened.has(driver)) opened.set(driver, await openStore(store, undefined, requestOf(loadWorkload(['workloadc'], overrides(store, driver)).properties)));
 
   const pinning: Pinning | undefined = !values.shared && hasLocalTarget(store) ? await pinApart(store) : undefined;
   if (pinning) {

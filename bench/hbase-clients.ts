@@ -13,7 +13,7 @@
  */
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { openStore } from '../src/cli/store-session.ts';
+import { openStore, requestOf } from '../src/session/store-session.ts';
 import { runLoadPhase } from '../src/runner/phases.ts';
 import type { HbaseHandle } from '../src/stores/hbase/handle.ts';
 import { createStore } from '../src/stores/hbase/index.ts';
@@ -56,7 +56,7 @@ async function pass(read: Read, keys: readonly string[]): Promise<{ cpuUsPerRead
 }
 
 const properties = loadWorkload(['workloadc'], [`recordcount=${RECORDS}`, `table=${TABLE}`, 'threadcount=8']).properties;
-const open = await openStore('hbase', undefined, properties);
+const open = await openStore('hbase', undefined, requestOf(properties));
 const schema = { table: TABLE, fieldNames: new CoreWorkload(properties, new Random(1)).fieldNames };
 await open.store.drop(schema);
 await open.store.prepare(schema);

@@ -16,7 +16,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { openStore, type OpenStore } from '../src/cli/store-session.ts';
+import { openStore, type OpenStore, requestOf } from '../src/session/store-session.ts';
 import { Measurements } from '../src/measure/measurements.ts';
 import { runTransactionPhase, type PhaseOutcome } from '../src/runner/phases.ts';
 import { ProcessPool } from '../src/runner/process-pool.ts';
@@ -90,7 +90,7 @@ function report(title: string, r: Scaling): void {
 }
 
 // 1. BasicDB: the harness alone.
-const basic = await openStore('basic', 'basic://', loadWorkload(['workloadc'], []).properties);
+const basic = await openStore('basic', 'basic://', requestOf(loadWorkload(['workloadc'], []).properties));
 const basicRates = await scaling('basic', basic, [`operationcount=${values['basic-ops']}`, 'recordcount=10000']);
 report(`BasicDB, workload C, 16 workers, ${values['basic-ops']} operations, ${rounds} interleaved rounds`, basicRates);
 

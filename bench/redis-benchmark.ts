@@ -20,7 +20,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { openStore, type OpenStore } from '../src/cli/store-session.ts';
+import { openStore, type OpenStore, requestOf } from '../src/session/store-session.ts';
 import { runLoadPhase, runTransactionPhase } from '../src/runner/phases.ts';
 import { ProcessPool } from '../src/runner/process-pool.ts';
 import { settingsOf, storeName } from '../src/stores/stores.ts';
@@ -54,7 +54,7 @@ function driverSettings(driver: string): string[] {
 }
 const overrides = (driver: string, connections = 1) => ['recordcount=10000', `operationcount=${ops}`, `threadcount=${WORKERS}`, `table=${TABLE}`, `redis.connections=${connections}`, ...driverSettings(driver)];
 const loadProperties = loadWorkload(['workloadc'], [...overrides('ioredis'), 'batchsize=100']).properties;
-const open = await openStore('redis', undefined, loadProperties);
+const open = await openStore('redis', undefined, requestOf(loadProperties));
 const schema = { table: TABLE, fieldNames: Array.from({ length: loadProperties.fieldcount }, (_, i) => `field${i}`) };
 await open.store.drop(schema);
 await runLoadPhase({ store: open.store, workload: new CoreWorkload(loadProperties, new Random(1)), properties: loadProperties, status: false, label: 'load' });
@@ -76,7 +76,7 @@ for (const driver of drivers) {
   for (const connections of connectionCounts) {
     const settings = overrides(driver, connections);
     const properties = loadWorkload(['workloadc'], settings).properties;
-    const store = await openStore('redis', open.url, properties);
+    const store = await openStore('redis', open.url, requestOf(properties));
     for (const processes of processCounts) {
       const pool = processes > 1 ? await ProcessPool.start({ store: 'redis', url: open.url, settings: settingsOf(storeName('redis'), properties.passthrough), threadcount: WORKERS, processes }) : undefined;
       const name = `docbench, ${driver}, ${processes} process${processes > 1 ? 'es' : ''} x ${connections} connection${connections > 1 ? 's' : ''}`;

@@ -16,7 +16,7 @@
 import http, { type Params } from 'k6/http';
 import exec from 'k6/execution';
 import { fail } from 'k6';
-import type { EcommerceInfo, ParameterBlock } from '../../src/service/ecommerce-routes.ts';
+import type { EcommerceInfo, ParameterBlock } from '../../scenarios/ecommerce/routes.ts';
 import { sameAnswer, summarizeIds } from '../../scenarios/shared/checksum.ts';
 import { statusOfHttp } from './metric-names.ts';
 import { checkAnswer, defineOperations, recordFailure } from './metrics.ts';

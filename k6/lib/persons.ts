@@ -12,6 +12,7 @@ import http, { type Params } from 'k6/http';
 import { fail } from 'k6';
 import { expectedAnswers, type Expectation } from '../../scenarios/persons/oracle.ts';
 import type { QueryId } from '../../scenarios/persons/queries.ts';
+import type { PersonsServiceSettings } from '../../scenarios/persons/routes.ts';
 import { sameAnswer, summarizeIds } from '../../scenarios/shared/checksum.ts';
 import { statusOfHttp } from './metric-names.ts';
 import { checkAnswer, defineOperations, recordFailure } from './metrics.ts';
@@ -43,11 +44,12 @@ function queryUrl(settings: LoadSettings, id: QueryId, nested: boolean, variant:
  */
 export function setupPersons(settings: LoadSettings, env: Record<string, string | undefined>): PersonsSetup {
   const info = serviceInfo(settings);
-  if (info.persons === null || !info.scenarios.includes('persons')) fail(`the service at ${settings.baseUrl} does not serve the persons scenario (start it with --scenario persons)`);
+  const persons = info.scenarioInfo.persons as PersonsServiceSettings | undefined;
+  if (persons === undefined || !info.scenarios.includes('persons')) fail(`the service at ${settings.baseUrl} does not serve the persons scenario (start it with --scenario persons)`);
   const nested = env.NESTED === 'true';
   if (env.NESTED !== undefined && env.NESTED !== 'true' && env.NESTED !== 'false') fail(`NESTED must be true or false, got "${env.NESTED}"`);
   const variant = env.VARIANT ?? null;
-  const dataset = { seed: info.persons.seed, size: info.persons.size, shape: nested ? ('nested' as const) : ('flat' as const) };
+  const dataset = { seed: persons.seed, size: persons.size, shape: nested ? ('nested' as const) : ('flat' as const) };
   const answers = expectedAnswers(dataset);
   const expected: Record<string, Expectation> = {};
   for (const [id, summary] of answers) expected[id] = summary;
@@ -74,8 +76,8 @@ export function setupPersons(settings: LoadSettings, env: Record<string, string 
   }
   const run = {
     kind: 'persons',
-    workloadName: `persons-${dataset.shape}-${dataset.size}${info.persons.indexes ? '-indexed' : ''}`,
-    properties: { scenario: 'persons', seed: dataset.seed, size: dataset.size, shape: dataset.shape, indexes: info.persons.indexes, variant: ranAs ?? '(the store\'s first)' },
+    workloadName: `persons-${dataset.shape}-${dataset.size}${persons.indexes ? '-indexed' : ''}`,
+    properties: { scenario: 'persons', seed: dataset.seed, size: dataset.size, shape: dataset.shape, indexes: persons.indexes, variant: ranAs ?? '(the store\'s first)' },
     rows: PERSONS_ROWS,
     notes: [
       `persons variant ${ranAs ?? "(the store's first)"}; each VU runs Q1 … Q5 in turn; one warm-up request per query before the run (builds a variant's views or indexes)`,

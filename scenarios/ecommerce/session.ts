@@ -39,7 +39,7 @@ export function resolveSettings(workload: EcommerceWorkload, settings: Ecommerce
 }
 
 export function ecommerceWorkload(name: string): EcommerceWorkload {
-  const workload = WORKLOADS[name];
+  const workload = (WORKLOADS as Readonly<Record<string, EcommerceWorkload | undefined>>)[name];
   if (!workload) throw new WorkloadError(`unknown ecommerce workload "${name}"; expected one of ${WORKLOAD_NAMES.join(', ')}`);
   return workload;
 }

@@ -5,6 +5,7 @@
  * operations can be mixed in too.
  */
 import { isQueryKind, OPERATIONS, type OperationName, type QueryKind } from './queries.ts';
+import { WORKLOAD_NAMES, type WorkloadName } from './workload-names.ts';
 
 export interface EcommerceWorkload {
   name: string;
@@ -14,7 +15,7 @@ export interface EcommerceWorkload {
   requestdistribution?: 'uniform' | 'zipfian';
 }
 
-export const WORKLOADS: Readonly<Record<string, EcommerceWorkload>> = {
+export const WORKLOADS: Readonly<Record<WorkloadName, EcommerceWorkload>> = {
   pagination: {
     name: 'pagination',
     description: 'Altoros 2022 §4.3: customers of a country, OFFSET uniform 0–5, LIMIT uniform 1–100, ids only; 100% read',
@@ -63,7 +64,7 @@ export const WORKLOADS: Readonly<Record<string, EcommerceWorkload>> = {
   },
 };
 
-export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
+export { WORKLOAD_NAMES };
 
 /** The property that overrides an operation's proportion: `customer-read` -> `customerreadproportion`. */
 export function proportionProperty(operation: OperationName): string {

@@ -21,8 +21,6 @@
 import { Random } from '../../src/workload/random.ts';
 import { EXTRAS, JEDI_POWERS, LIMITS, PETS, personId, type Extra, type FlatPerson, type NestedPerson, type Person, type PersonRecord, type Shape } from './model.ts';
 
-/** The thesis's seed, docbench's default. */
-export const DEFAULT_SEED = 1337;
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 const DIGITS = '0123456789';

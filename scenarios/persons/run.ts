@@ -13,8 +13,8 @@
  * Row names in the run result: `INDEX-BUILD`, `COMPACT`, `<variant>:BUILD`, `<variant>:Q1` …,
  * and `<variant>:Q1-VERIFY` for the checks.
  */
-import type { OpenStore } from '../../src/cli/store-session.ts';
-import { describeStore } from '../../src/cli/store-session.ts';
+import type { OpenStore } from '../../src/session/store-session.ts';
+import { describeStore } from '../../src/session/store-session.ts';
 import type { FlatProperties } from '../../src/results/build.ts';
 import type { Result, StoreInfo } from '../../src/results/schema.ts';
 import { UnsupportedError } from '../../src/stores/store.ts';
@@ -33,29 +33,7 @@ import { QUERIES } from './queries.ts';
 
 export const SCENARIO = 'persons';
 
-/** The thesis's three dataset sizes. */
-export const SIZE_PRESETS = [5000, 50_000, 500_000] as const;
-
-/**
- * How the load writes: `single`, one insert per document with the store's single-document write
- * (the thesis's insert time: CouchDB commits each document, MongoDB does not wait for the disk),
- * or `bulk`, the store's bulk API in batches (a load, not what the thesis timed).
- */
-export const INSERT_MODES = ['single', 'bulk'] as const;
-export type InsertMode = (typeof INSERT_MODES)[number];
-
-export const PERSONS_DEFAULTS = {
-  size: 5000,
-  insertMode: 'single' as InsertMode,
-  /** Documents per bulk write (bulk mode). */
-  batchSize: 1000,
-  /** Bulk writes in flight at once (bulk mode). */
-  concurrency: 4,
-  /** Documents in flight at once in single mode: one after another, as the thesis's one client wrote them. */
-  singleConcurrency: 1,
-  /** Runs of each query; the thesis ran each three times and reported the mean. */
-  repeat: 3,
-};
+import type { InsertMode } from './defaults.ts';
 
 export interface PersonsSettings extends DatasetSpec {
   indexes: boolean;

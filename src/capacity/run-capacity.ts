@@ -9,8 +9,8 @@
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { closeQuietly, describeStore, openStore, type OpenStore } from '../cli/store-session.ts';
-import { openPool, processesFor } from '../cli/ycsb-command.ts';
+import { closeQuietly, describeStore, openStore, requestOf, type OpenStore } from '../session/store-session.ts';
+import { openPool, processesFor } from '../session/worker-pool.ts';
 import { startServerCostMeter } from '../local/server-cost.ts';
 import { judgeStep, CAPACITY, type StepJudgment } from '../report/capacity-curves.ts';
 import { buildResult } from '../results/build.ts';
@@ -109,7 +109,7 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
     // Each step starts the workload's insert keys again from recordcount: a workload that inserts
     // gets a fresh load before every step, or its inserts would find their keys taken.
     const inserts = p0.insertproportion > 0;
-    const open = await openStore(store, options.urlOf(store), p0);
+    const open = await openStore(store, options.urlOf(store), requestOf(p0));
     let pool: ProcessPool | undefined;
     let http: HttpSteps | undefined;
     try {

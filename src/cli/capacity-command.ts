@@ -9,8 +9,10 @@ import { parseErrorBudget, parseLatencyBudget, DEFAULT_ERROR_BUDGET, SloError } 
 import { storeName } from '../stores/stores.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
-import { collect, list, nonNegativeNumber, positiveInteger } from './option-parsers.ts';
-import { addTargetOptions, loadConfig, StoreTargets } from './store-targets.ts';
+import { collect, list, nonNegativeNumber, positiveInteger } from '../common/option-parsers.ts';
+import { loadConfig } from '../session/config-file.ts';
+import { StoreTargets } from '../session/store-targets.ts';
+import { addTargetOptions } from '../session/target-options.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
 
 /** Defaults a capacity search starts from (the user's -p come after and win). */

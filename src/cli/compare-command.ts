@@ -15,11 +15,13 @@ import { loadWorkload } from '../workload/workload-file.ts';
 import { isUserError, UsageError } from './errors.ts';
 import { faultPolicyOf, withWorkloadBudget, type OnError } from '../runner/fault-policy.ts';
 import { interrupts } from '../runner/interrupts.ts';
-import { runStoppedError } from './run-stopped.ts';
+import { runStoppedError } from '../results/run-stopped.ts';
 import { verdictLine, verdictOf } from '../results/verdict.ts';
-import { closeQuietly, describeStore, openStore } from './store-session.ts';
-import { defaultStores, loadConfig, StoreTargets } from './store-targets.ts';
-import { flagOverrides, openPool, processesFor } from './ycsb-command.ts';
+import { closeQuietly, describeStore, openStore, requestOf } from '../session/store-session.ts';
+import { defaultStores, StoreTargets } from '../session/store-targets.ts';
+import { loadConfig } from '../session/config-file.ts';
+import { flagOverrides } from './ycsb-command.ts';
+import { openPool, processesFor } from '../session/worker-pool.ts';
 
 export const COMPARE_DEFAULTS = {
   /** Every store with a local server; the three whose local server is a stand-in are labelled so in every row. */
@@ -103,7 +105,7 @@ async function compare(options: CompareOptions): Promise<Result[]> {
     const first = workloads[0]!.loaded.properties;
     let open: Awaited<ReturnType<typeof openStore>>;
     try {
-      open = await openStore(storeName, targets.urlOf(storeName), first);
+      open = await openStore(storeName, targets.urlOf(storeName), requestOf(first));
     } catch (error) {
       skipped.push(skip(storeName, error, stores.length));
       continue;

@@ -3,8 +3,9 @@
  *
  *   1. k6 from the cache (built once with Go if missing);
  *   2. the data: for YCSB scripts the load phase, direct, exactly as `docbench load --fresh`
- *      (loading through HTTP would measure nothing anyone asked for, and take longer); for the
- *      scenario scripts `docbench seed <scenario>` when asked (--customers, --size);
+ *      (loading through HTTP would measure nothing anyone asked for, and take longer); for a
+ *      scenario's scripts its own seeding when asked (--customers, --size, …: each scenario's
+ *      cli.ts says which options it takes and what they seed);
  *   3. `docbench serve` with the same workload, as a child process on a free port;
  *   4. k6 with the load shape in YCSB's terms mapped to the script's settings (threadcount ->
  *      VUS, operationcount -> ITERATIONS, target -> the open model's RATE, maxexecutiontime ->
@@ -18,13 +19,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { installK6 } from '../local/k6.ts';
 import { renderRunContext } from '../report/comparison-table.ts';
 import { renderModeComparison } from '../report/mode-comparison.ts';
-import { completeResult, readK6Result, runK6 } from './k6-process.ts';
+import { completeResult, k6Environment, readK6Result, runK6 } from '../runner/k6-process.ts';
 import { loadSettings, maxVusOf } from '../../k6/lib/settings.ts';
 import { TOKEN_ENV } from '../service/auth.ts';
 import { UserError } from '../common/user-error.ts';
@@ -33,16 +34,17 @@ import { resultSchema, type Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { writeReportBeside } from '../report/report-files.ts';
 import { startServiceProcess } from '../service/service-process.ts';
-import { SCENARIOS, type ScenarioName } from '../service/scenarios.ts';
+import { scenarioEntry, scenarioName as parseScenarioName, scenarioOfScript as shippedScript, type ScenarioName } from '../../scenarios/scenarios.ts';
+import type { ScenarioCommands, ScenarioK6Plan } from '../../scenarios/scenario.ts';
 import { STORE_NAMES, storeName } from '../stores/stores.ts';
-import { workloadFromText, type WorkloadProperties } from '../workload/properties.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
-import { checkOutPath, flagOverrides, runYcsbPhase } from './ycsb-command.ts';
+import { flagOverrides, runYcsbPhase } from './ycsb-command.ts';
+import { checkOutPath } from '../results/write.ts';
 import { interrupts } from '../runner/interrupts.ts';
-import { openStore } from './store-session.ts';
-import { addTargetOptions, StoreTargets } from './store-targets.ts';
-import { positiveInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
+import { StoreTargets } from '../session/store-targets.ts';
+import { addTargetOptions } from '../session/target-options.ts';
+import { positiveInteger, nonNegativeNumber, collect, list } from '../common/option-parsers.ts';
 
 const K6_DIR = fileURLToPath(new URL('../../k6/', import.meta.url));
 
@@ -53,8 +55,8 @@ export interface K6CommandOptions {
   url?: string[];
   /** Config file (default: ./docbench.config.json when it exists). */
   config?: string;
-  /** Which scenario a script of the user's own drives (shipped scripts are known by name). */
-  scenario?: ScenarioName;
+  /** Which scenario a script of the user's own drives, or a scenario file (shipped scripts are known by name). */
+  scenario?: string;
   workloadFiles: string[];
   overrides: string[];
   threads?: number;
@@ -68,11 +70,8 @@ export interface K6CommandOptions {
   load: boolean;
   /** Also run the workload directly on each store, for a side-by-side table. */
   direct: boolean;
-  /** E-commerce scripts: seed this many customers first (else use the seeded dataset). */
-  customers?: number;
-  /** Persons script: seed this many documents first (else use the seeded dataset). */
-  size?: number;
-  nested: boolean;
+  /** Every option commander parsed: the scenarios' own (`--customers`, `--size`, …) among them. */
+  all?: Readonly<Record<string, unknown>>;
   /** Extra k6 environment (`P99_MS=50`), applied last. */
   k6Env: string[];
   out?: string;
@@ -82,48 +81,29 @@ export interface K6CommandOptions {
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** A path as given, or a shipped script by name (`ycsb-a`, `ycsb-a.ts`, `pagination`). */
-export function resolveScript(given: string): string {
-  for (const candidate of [given, join(K6_DIR, given), join(K6_DIR, `${given}.ts`)]) {
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A path as given, or a shipped script by name (`ycsb-a`, `ycsb-a.ts`, `pagination`, a scenario's). */
+export function resolveScript(given: string, scenarios: ReadonlyMap<string, ScenarioCommands> = new Map()): string {
+  const shipped = [...scenarios.keys()].flatMap((name) => Object.entries(scenarioEntry(name as ScenarioName).k6Scripts ?? {}));
+  const byName = shipped.find(([name]) => name === given || `${name}.ts` === given)?.[1];
+  for (const candidate of [given, join(K6_DIR, given), join(K6_DIR, `${given}.ts`), ...(byName ? [join(ROOT, byName)] : [])]) {
     if (existsSync(candidate) && !candidate.endsWith('/')) return resolve(candidate);
   }
-  throw new UsageError(`k6 script ${given} not found (a path, or a script in k6/: ycsb-a … ycsb-h, ycsb, pagination, join, persons)`);
+  throw new UsageError(`k6 script ${given} not found (a path, or a shipped script: ycsb-a … ycsb-h, ycsb, ${shipped.map(([name]) => name).join(', ')})`);
 }
 
-/** Which scenario a shipped script drives, by its name; null for a script of the user's own. */
-export function scenarioOfScript(script: string): ScenarioName | null {
+/** Which scenario a shipped script drives; null for a script of the user's own. */
+export function scenarioOfScript(script: string): ScenarioName | 'ycsb' | null {
   const name = basename(script);
-  if (/^ycsb(-[a-h])?\.ts$/.test(name)) return 'ycsb';
-  if (name === 'pagination.ts' || name === 'join.ts') return 'ecommerce';
-  if (name === 'persons.ts') return 'persons';
-  return null;
+  if (resolve(dirname(script)) === resolve(K6_DIR) && /^ycsb(-[a-h])?\.ts$/.test(name)) return 'ycsb';
+  return shippedScript(relative(ROOT, resolve(script)))?.scenario ?? null;
 }
 
 /** The workload a per-workload YCSB script runs (`ycsb-a.ts` -> `workloada`), when no -P is given. */
 export function workloadOfScript(script: string): string | null {
   const letter = /^ycsb-([a-h])\.ts$/.exec(basename(script))?.[1];
   return letter ? `workload${letter}` : null;
-}
-
-/** The k6 settings (k6/lib/settings.ts) for a YCSB workload's load shape, in YCSB's terms. */
-export function k6Environment(p: Pick<WorkloadProperties, 'threadcount' | 'target' | 'operationcount' | 'maxexecutiontime' | 'hdrhistogram.percentiles'>): Record<string, string> {
-  const env: Record<string, string> = { VUS: String(p.threadcount) };
-  if (p.target > 0) {
-    env.MODEL = 'open';
-    env.RATE = String(p.target);
-    const seconds = p.maxexecutiontime > 0 ? p.maxexecutiontime : Math.ceil(p.operationcount / p.target);
-    env.DURATION = `${seconds}s`;
-    // Enough VUs to keep the rate through latency spikes; k6 adds them only when needed.
-    env.MAX_VUS = String(p.threadcount * 4);
-  } else {
-    env.MODEL = 'closed';
-    if (p.operationcount > 0) env.ITERATIONS = String(p.operationcount);
-    if (p.maxexecutiontime > 0) env.DURATION = `${p.maxexecutiontime}s`;
-    // Both given: the run ends at whichever comes first, as YCSB's does.
-    if (p.operationcount === 0 && p.maxexecutiontime === 0) throw new UsageError('the run needs operationcount > 0 or maxexecutiontime > 0');
-  }
-  if (p['hdrhistogram.percentiles'].length > 0) env.PERCENTILES = p['hdrhistogram.percentiles'].join(',');
-  return env;
 }
 
 function parseEnvAssignments(assignments: readonly string[]): Record<string, string> {
@@ -150,7 +130,7 @@ async function runEndToEnd(k6: string, script: string, store: string, options: K
   // (k6 reads this process's environment too, so the settings are read from both, as k6 will.)
   const pool = maxVusOf(loadSettings({ ...process.env, ...plan.env }));
   const token = randomBytes(24).toString('hex');
-  const serveArgs = ['--store', store, '--port', '0', '--workers', String(options.workers), '--pool', String(pool), '--scenario', plan.scenario, ...plan.serveArgs];
+  const serveArgs = ['--store', store, '--port', '0', '--workers', String(options.workers), '--pool', String(pool), '--scenario', plan.served, ...plan.serveArgs];
   // The service reads the same config file (its store settings) and is given the resolved URL.
   if (options.config !== undefined) serveArgs.push('--config', options.config);
   const url = targets.urlOf(store);
@@ -181,7 +161,11 @@ async function runEndToEnd(k6: string, script: string, store: string, options: K
 
 /** What one script needs, resolved once before any store is touched. */
 interface RunPlan {
-  scenario: ScenarioName;
+  scenario: ScenarioName | 'ycsb';
+  /** What `docbench serve --scenario` is given: the scenario's name, or its file. */
+  served: string;
+  /** The scenario's own seeding before the run, when its options asked for it. */
+  seed?: ScenarioK6Plan['seed'];
   env: Record<string, string>;
   serveArgs: string[];
   /** YCSB: the workload files and overrides (load phase, direct run, service). */
@@ -190,8 +174,12 @@ interface RunPlan {
   workloadFile?: string;
 }
 
-function planRun(script: string, options: K6CommandOptions): RunPlan {
-  const scenario = scenarioOfScript(script) ?? options.scenario ?? 'ycsb';
+async function planRun(script: string, options: K6CommandOptions, commands: ReadonlyMap<string, ScenarioCommands>): Promise<RunPlan> {
+  const given = options.scenario;
+  const scenario = scenarioOfScript(script) ?? (given === undefined || given === 'ycsb' ? 'ycsb' : parseScenarioName(given, '--scenario', ['ycsb']));
+  // A scenario file names itself: it is what the service serves.
+  const served = scenario !== 'ycsb' && given !== undefined && scenarioEntry(scenario).isFile?.(given) ? resolve(given) : scenario;
+  if (scenario !== 'ycsb' && scenarioEntry(scenario).isFile !== undefined && served === scenario) throw new UsageError(`${basename(script)} drives a scenario file: name it with --scenario <file>`);
   const extraEnv = parseEnvAssignments(options.k6Env);
   if (scenario === 'ycsb') {
     const files = options.workloadFiles.length > 0 ? options.workloadFiles : [workloadOfScript(script) ?? ''].filter(Boolean);
@@ -205,6 +193,7 @@ function planRun(script: string, options: K6CommandOptions): RunPlan {
     const workload = loadWorkload(files, overrides);
     return {
       scenario,
+      served,
       env: withExtraEnv(k6Environment(workload.properties), extraEnv),
       serveArgs: [...files.flatMap((f) => ['-P', f]), ...overrides.flatMap((o) => ['-p', o])],
       files,
@@ -224,69 +213,59 @@ function planRun(script: string, options: K6CommandOptions): RunPlan {
     if (options.operations !== undefined) env.ITERATIONS = String(options.operations);
     if (options.duration !== undefined) env.DURATION = `${options.duration}s`;
   }
-  if (scenario === 'persons' && options.nested) env.NESTED = 'true';
-  // The scenario's own settings (-p maxlimit=…) reach the service as `ecommerce.maxlimit=…`;
-  // store settings (redis.*, …) as they are. The persons service must know the seeded size.
-  const storePrefixes = STORE_NAMES.map((s) => `${s}.`);
-  const serveSettings = options.overrides.map((o) => (storePrefixes.some((p) => o.startsWith(p)) || o.startsWith(`${scenario}.`) ? o : `${scenario}.${o}`));
-  if (scenario === 'persons' && options.size !== undefined) serveSettings.push(`persons.size=${options.size}`);
-  return { scenario, env: withExtraEnv(env, extraEnv), serveArgs: serveSettings.flatMap((o) => ['-p', o]), files: [], overrides: options.overrides };
+  const own = (await commands.get(scenario)?.k6Plan?.({
+    script: basename(script, '.ts'),
+    ...(served !== scenario ? { file: served } : {}),
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    ...(options.target !== undefined ? { target: options.target } : {}),
+    ...(options.operations !== undefined ? { operations: options.operations } : {}),
+    ...(options.duration !== undefined ? { duration: options.duration } : {}),
+    overrides: options.overrides,
+    all: options.all ?? {},
+    quiet: options.quiet,
+  })) ?? { env: {}, serveSettings: [...options.overrides] };
+  return {
+    scenario,
+    served,
+    env: withExtraEnv({ ...env, ...own.env }, extraEnv),
+    serveArgs: own.serveSettings.flatMap((o) => ['-p', o]),
+    files: [],
+    overrides: options.overrides,
+    ...(own.seed ? { seed: own.seed } : {}),
+  };
 }
 
-/**
- * Seed a scenario's dataset with the scenario's own exported seed function (the same code as
- * `docbench seed <scenario>`): e-commerce with --customers, persons with --size [--nested].
- */
-async function seedScenario(store: string, scenario: 'ecommerce' | 'persons', options: K6CommandOptions, targets: StoreTargets): Promise<void> {
-  const storePrefixes = STORE_NAMES.map((name) => `${name}.`);
-  const storeSettings = [...targets.settings(), ...options.overrides.filter((o) => storePrefixes.some((p) => o.startsWith(p)))];
-  const own = options.overrides.filter((o) => !storePrefixes.some((p) => o.startsWith(p))).map((o) => o.replace(new RegExp(`^${scenario}\\.`), ''));
-  const open = await openStore(store, targets.urlOf(store), workloadFromText('', scenario, [...storeSettings, 'threadcount=4']));
-  try {
-    // Imported here: the e-commerce generator brings faker, which the rest of the CLI does not need.
-    if (scenario === 'ecommerce') {
-      const { parseSettings: parseEcommerceSettings } = await import('../../scenarios/ecommerce/settings.ts');
-      const { seedEcommerce } = await import('../../scenarios/ecommerce/seed.ts');
-      const s = parseEcommerceSettings(own);
-      if (!options.quiet) log(`k6: ${store}: seeding ${options.customers} customers (docbench seed ecommerce)`);
-      await seedEcommerce({
-        store: open.store,
-        dataset: { seed: s.seed, customers: options.customers!, ordersPerCustomer: s.orderspercustomer },
-        batchSize: s.batchsize,
-        concurrency: 4,
-        progress: !options.quiet,
-        label: `[${store} ecommerce seed]`,
-      });
-    } else {
-      const { parsePersonsSettings, personsCollection } = await import('../service/persons-routes.ts');
-      const { PERSONS_DEFAULTS, seedPersons } = await import('../../scenarios/persons/run.ts');
-      const s = parsePersonsSettings(own);
-      const shape = options.nested ? ('nested' as const) : ('flat' as const);
-      if (!options.quiet) log(`k6: ${store}: seeding ${options.size} ${shape} persons (docbench seed persons)`);
-      const settings = { seed: s.seed, size: options.size!, shape, indexes: s.indexes, batchSize: PERSONS_DEFAULTS.batchSize, concurrency: PERSONS_DEFAULTS.concurrency, repeat: 1 };
-      await seedPersons(open, settings, { progress: !options.quiet, collection: personsCollection(s, shape) });
-    }
-  } finally {
-    await open.store.close();
+/** The options each scenario adds to `docbench k6` (its cli.ts k6Options), by scenario, for refusing one given to another scenario's script. */
+const scenarioOptions = new Map<string, string[]>();
+
+/** An option of another scenario's (`--customers` for a persons script) is a mistake, not something to ignore. */
+function refuseOtherScenariosOptions(plan: RunPlan, script: string, all: Readonly<Record<string, unknown>>): void {
+  for (const [scenario, names] of scenarioOptions) {
+    if (scenario === plan.scenario) continue;
+    const given = names.find((n) => all[n] !== undefined && all[n] !== false);
+    if (given !== undefined) throw new UsageError(`--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is the ${scenario} scenario's; ${basename(script)} drives ${plan.scenario}`);
   }
 }
 
-export function runK6Command(options: K6CommandOptions): Promise<Result[]> {
+export function runK6Command(options: K6CommandOptions, commands: ReadonlyMap<string, ScenarioCommands> = new Map()): Promise<Result[]> {
   // Interrupted, k6 writes its summary, that run's result is kept (partial), and no store after it runs.
-  return interrupts.holding(() => k6Command(options));
+  return interrupts.holding(() => k6Command(options, commands));
 }
 
-async function k6Command(options: K6CommandOptions): Promise<Result[]> {
+async function k6Command(options: K6CommandOptions, commands: ReadonlyMap<string, ScenarioCommands>): Promise<Result[]> {
   checkOutPath(options.out);
   if (options.stores.length === 0) throw new UsageError('--store: give at least one store');
   for (const store of options.stores) storeName(store, '--store');
   const targets = StoreTargets.resolve(options, options.stores);
   const manyResults = options.stores.length > 1 || options.direct;
   if (options.out !== undefined && manyResults) throw new UsageError('--out takes one result; with several stores or --direct use --out-dir');
-  const script = resolveScript(options.script);
-  const plan = planRun(script, options);
-  if (plan.scenario !== 'ecommerce' && options.customers !== undefined) throw new UsageError(`--customers seeds the e-commerce scenario; ${basename(script)} drives ${plan.scenario}`);
-  if (plan.scenario !== 'persons' && (options.size !== undefined || options.nested)) throw new UsageError(`--size and --nested seed the persons scenario; ${basename(script)} drives ${plan.scenario}`);
+  // A scenario file as the script: its scenario's own script, with the file as what it drives.
+  const fileScenario = [...commands.keys()].find((name) => scenarioEntry(name as ScenarioName).isFile?.(options.script)) as ScenarioName | undefined;
+  if (fileScenario !== undefined && options.scenario !== undefined) throw new UsageError('give the scenario file as the script or with --scenario, not both');
+  const scriptName = fileScenario !== undefined ? Object.keys(scenarioEntry(fileScenario).k6Scripts ?? {})[0]! : options.script;
+  const script = resolveScript(scriptName, commands);
+  const plan = await planRun(script, fileScenario !== undefined ? { ...options, scenario: options.script } : options, commands);
+  refuseOtherScenariosOptions(plan, script, options.all ?? {});
   const outDir = options.outDir ?? (manyResults ? join('results', new Date().toISOString().replace(/[:.]/g, '-')) : undefined);
 
   const k6 = await installK6(log);
@@ -326,8 +305,8 @@ async function k6Command(options: K6CommandOptions): Promise<Result[]> {
         if (!options.quiet) log(`k6: ${store}: loading (direct, as docbench load --fresh)`);
         await ycsbPhase('load', store);
       }
-    } else if ((plan.scenario === 'ecommerce' && options.customers !== undefined) || (plan.scenario === 'persons' && options.size !== undefined)) {
-      await seedScenario(store, plan.scenario, options, targets);
+    } else if (plan.seed !== undefined) {
+      await plan.seed(store, targets);
     }
     if (interrupts.signal !== undefined) break;
     const { result, code, summary } = await runEndToEnd(k6, script, store, options, plan, targets);
@@ -353,18 +332,14 @@ async function k6Command(options: K6CommandOptions): Promise<Result[]> {
   return results;
 }
 
-const scenarioName = (value: string): ScenarioName => {
-  if (!(SCENARIOS as readonly string[]).includes(value)) throw new InvalidArgumentError(`--scenario expects one of ${SCENARIOS.join(', ')}, got "${value}"`);
-  return value as ScenarioName;
-};
-export function registerK6Command(program: Command): void {
+export function registerK6Command(program: Command, commands: ReadonlyMap<string, ScenarioCommands>): void {
   const command = program
     .command('k6')
     .description('end-to-end runs: load or seed the store, start docbench serve, drive it with a k6 script, write the results (mode http)')
-    .argument('<script>', 'k6 script: a path, or a shipped one by name (ycsb-a … ycsb-h, ycsb, pagination, join, persons)')
+    .argument('<script>', `k6 script: a path, a shipped one by name (ycsb-a … ycsb-h, ycsb, ${[...commands.keys()].flatMap((n) => Object.keys(scenarioEntry(n as ScenarioName).k6Scripts ?? {})).join(', ')}), or a scenario file`)
     .addOption(new Option('--store <list>', `store, or comma-separated stores: ${STORE_NAMES.join(', ')}`).argParser(list).makeOptionMandatory());
   addTargetOptions(command, { several: true })
-    .option('--scenario <name>', `what a script of your own drives: ${SCENARIOS.join(', ')} (shipped scripts are known by name)`, scenarioName)
+    .option('--scenario <name>', `what a script of your own drives: ycsb, ${[...commands.keys()].filter((n) => scenarioEntry(n as ScenarioName).isFile === undefined).join(', ')}, or a scenario file (shipped scripts are known by name)`)
     .option('-P, --workload <file>', 'YCSB workload file (default for ycsb-<x>: workload<x>); repeatable', collect, [])
     .option('-p, --property <key=value>', 'workload, scenario or store property; repeatable', collect, [])
     .option('--threads <n>', 'threadcount: k6 VUs', positiveInteger('--threads'))
@@ -374,15 +349,18 @@ export function registerK6Command(program: Command): void {
     .option('--workers <n>', 'service processes (node cluster)', positiveInteger('--workers'), 1)
     .option('--no-load', 'YCSB: skip the load phase (the table already holds this workload)')
     .option('--direct', 'YCSB: also run the workload directly (docbench run) on each store, and print both side by side', false)
-    .option('--customers <n>', 'pagination, join: seed this many customers first (docbench seed ecommerce)', positiveInteger('--customers'))
-    .option('--size <n>', 'persons: seed this many documents first (docbench seed persons)', positiveInteger('--size'))
-    .option('--nested', 'persons: the nested documents', false)
     .option('-e, --k6-env <NAME=value>', 'extra k6 setting (see k6/README.md, e.g. P99_MS=50); repeatable', collect, [])
     .option('--out <file>', 'write the JSON result here (one store, without --direct)')
     .option('--out-dir <dir>', 'write every result and the comparison here (default with several stores or --direct: results/<timestamp>)')
-    .option('-q, --quiet', 'no progress on stderr', false)
-    .action(async (script: string, opts: Omit<K6CommandOptions, 'script' | 'stores' | 'workloadFiles' | 'overrides'> & { store: string[]; workload: string[]; property: string[] }) => {
-      const { store, workload, property, ...rest } = opts;
-      await runK6Command({ ...rest, script, stores: store, workloadFiles: workload, overrides: property });
-    });
+    .option('-q, --quiet', 'no progress on stderr', false);
+  // Each scenario's own options (`--customers`, `--size`, …), remembered by scenario.
+  for (const [name, scenario] of commands) {
+    const before = command.options.length;
+    scenario.k6Options?.(command);
+    scenarioOptions.set(name, command.options.slice(before).map((o) => o.attributeName()));
+  }
+  command.action(async (script: string, opts: Omit<K6CommandOptions, 'script' | 'stores' | 'workloadFiles' | 'overrides' | 'all'> & { store: string[]; workload: string[]; property: string[] }) => {
+    const { store, workload, property, ...rest } = opts;
+    await runK6Command({ ...rest, script, stores: store, workloadFiles: workload, overrides: property, all: opts }, commands);
+  });
 }

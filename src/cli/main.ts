@@ -7,16 +7,17 @@ import { docbenchVersion } from '../version.ts';
 import { COMPARE_DEFAULTS, runComparison } from './compare-command.ts';
 import { storeOfYcsbBinding } from '../workload/properties.ts';
 import { isUserError, USER_ERROR_EXIT_CODE, UsageError } from './errors.ts';
-import { runEcommercePhase } from './ecommerce-command.ts';
 import { registerReportCommand } from './report-command.ts';
-import { registerScenarioCommands } from './scenario-commands.ts';
+import { registerScenarioCommands, scenarioCommands } from './scenario-commands.ts';
+import type { ScenarioCommands } from '../../scenarios/scenario.ts';
 import { registerStudyCommand } from './study-command.ts';
 import { registerCapacityCommand } from './capacity-command.ts';
 import { registerSweepCommand } from './sweep-command.ts';
 import { down, downDocker, status, up, upDocker } from './targets-command.ts';
 import { runYcsbPhase } from './ycsb-command.ts';
-import { positiveInteger, nonNegativeInteger, nonNegativeNumber, collect, list } from './option-parsers.ts';
-import { addTargetOptions, singleTarget } from './store-targets.ts';
+import { positiveInteger, nonNegativeInteger, nonNegativeNumber, collect, list } from '../common/option-parsers.ts';
+import { singleTarget } from '../session/store-targets.ts';
+import { addTargetOptions } from '../session/target-options.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { parseOnError, type OnError } from '../runner/fault-policy.ts';
@@ -56,14 +57,15 @@ export function translateYcsbArgs(args: readonly string[]): string[] {
 
 const PROCESSES_HELP = 'worker processes (threads) the threadcount workers are spread over, each with its own connections; one merged result (default 1)';
 
-function addPhaseCommand(program: Command, phase: 'load' | 'run', description: string): void {
+function addPhaseCommand(program: Command, phase: 'load' | 'run', description: string, scenarios: ReadonlyMap<string, ScenarioCommands>): void {
+  const phased = [...scenarios].filter(([, c]) => c.phase !== undefined).map(([name]) => name);
   const command = program
     .command(phase)
     .description(description)
     .addOption(new Option('--store <name>', `store: ${STORE_NAMES.join(', ')}`).makeOptionMandatory());
   addTargetOptions(command, { several: false })
-    .addOption(new Option('--scenario <name>', 'ycsb (workload files) or ecommerce (Altoros 2022: -P pagination|join|mix)').choices(['ycsb', 'ecommerce']).default('ycsb'))
-    .option('-P, --workload <file>', 'workload file (path or a shipped name: workloada … workloadh, record-10kb, record-1kb); with --scenario ecommerce a workload name; repeatable', collect, [])
+    .addOption(new Option('--scenario <name>', `ycsb (workload files) or a scenario with YCSB-shaped phases (${phased.join(', ')}; -P names its workload)`).choices(['ycsb', ...phased]).default('ycsb'))
+    .option('-P, --workload <file>', 'workload file (path or a shipped name: workloada … workloadh, record-10kb, record-1kb); with another --scenario its workload; repeatable', collect, [])
     .option('-p, --property <key=value>', 'set a workload or store property; repeatable', collect, [])
     .option('--threads <n>', 'threadcount: concurrent workers', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second (0 = unthrottled)', nonNegativeNumber('--target'))
@@ -73,11 +75,12 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     .option('--fresh', 'load only: drop the table first so the load starts clean', false)
     .option('-q, --quiet', 'no status lines on stderr', false);
   addMetricsOptions(command)
-    .action(async (opts: MetricsFlags & { store: string; scenario: 'ycsb' | 'ecommerce'; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; out?: string; onError: OnError; fresh: boolean; quiet: boolean }) => {
+    .action(async (opts: MetricsFlags & { store: string; scenario: string; url?: string[]; config?: string; workload: string[]; property: string[]; threads?: number; target?: number; processes?: number; out?: string; onError: OnError; fresh: boolean; quiet: boolean }) => {
       const target = singleTarget(opts, opts.store);
-      if (opts.metricsPort !== undefined && opts.scenario !== 'ycsb') throw new UsageError('--metrics-port: live metrics are served for YCSB workloads (load, run, capacity); not yet for --scenario ecommerce');
-      if (opts.scenario === 'ecommerce') {
-        await runEcommercePhase({
+      const scenario = scenarios.get(opts.scenario);
+      if (opts.metricsPort !== undefined && scenario?.phase !== undefined) throw new UsageError(`--metrics-port: live metrics are served for YCSB workloads (load, run, capacity); not yet for --scenario ${opts.scenario}`);
+      if (scenario?.phase !== undefined) {
+        await scenario.phase({
           phase,
           store: opts.store,
           ...(target.url !== undefined ? { url: target.url } : {}),
@@ -111,7 +114,8 @@ function addPhaseCommand(program: Command, phase: 'load' | 'run', description: s
     });
 }
 
-export function buildProgram(): Command {
+export async function buildProgram(): Promise<Command> {
+  const scenarios = await scenarioCommands();
   const program = new Command('docbench')
     .description('Application-level benchmark for document and NoSQL stores: YCSB-exact workloads, honest latency, verified answers.')
     .version(docbenchVersion())
@@ -119,8 +123,8 @@ export function buildProgram(): Command {
     .exitOverride();
   program.configureOutput({ outputError: (text, write) => write(text.startsWith('error:') ? `docbench: ${text}` : text) });
 
-  addPhaseCommand(program, 'load', 'YCSB load phase: insert recordcount records');
-  addPhaseCommand(program, 'run', 'YCSB run (transaction) phase: operationcount operations or maxexecutiontime seconds');
+  addPhaseCommand(program, 'load', 'YCSB load phase: insert recordcount records', scenarios);
+  addPhaseCommand(program, 'run', 'YCSB run (transaction) phase: operationcount operations or maxexecutiontime seconds', scenarios);
 
   const compare = program
     .command('compare')
@@ -176,7 +180,7 @@ export function buildProgram(): Command {
     .command('status')
     .description('show the local servers, their URLs and what each one is')
     .action(async () => status());
-  registerScenarioCommands(program);
+  registerScenarioCommands(program, scenarios);
   registerReportCommand(program);
   registerSweepCommand(program);
   registerStudyCommand(program);
@@ -190,7 +194,7 @@ export function buildProgram(): Command {
  * runner/interrupts.ts).
  */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram();
   const args = translateYcsbArgs(argv);
   const handleSignals = !OWN_SIGNAL_HANDLING.has(args[0] ?? '');
   if (handleSignals) interrupts.install();

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LiveMetrics } from '../metrics/live-metrics.ts';
 import { startMetricsServer } from '../metrics/metrics-server.ts';
 import { interrupts } from '../runner/interrupts.ts';
-import { nonNegativeNumber } from './option-parsers.ts';
+import { nonNegativeNumber } from '../common/option-parsers.ts';
 
 export interface MetricsFlags {
   metricsPort?: number;

@@ -9,15 +9,18 @@ import { checkToken, TOKEN_ENV } from '../service/auth.ts';
 import { isClusterWorker, runPrimary, runWorker } from '../service/cluster.ts';
 import type { ServeConfig } from '../service/config.ts';
 import { exitOnSignals, startService } from '../service/server.ts';
-import { SCENARIOS, scenarioStores, splitScenarioSettings, type ScenarioName } from '../service/scenarios.ts';
+import { resolve } from 'node:path';
+import { SERVED_NAMES, scenarioStores, splitScenarioSettings, type ServedName } from '../service/scenarios.ts';
+import { scenarioEntry, scenarioOf, SCENARIO_NAMES } from '../../scenarios/scenarios.ts';
 import { RequestCounter, combineStats } from '../service/stats.ts';
 import { STORE_NAMES, storeFactory } from '../stores/stores.ts';
 import { UnreachableError } from '../stores/store.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
-import { openStore } from './store-session.ts';
-import { positiveInteger, collect } from './option-parsers.ts';
-import { addTargetOptions, singleTarget, type TargetFlags } from './store-targets.ts';
+import { openStore, requestOf } from '../session/store-session.ts';
+import { positiveInteger, collect } from '../common/option-parsers.ts';
+import { singleTarget, type TargetFlags } from '../session/store-targets.ts';
+import { addTargetOptions } from '../session/target-options.ts';
 
 export const SERVE_DEFAULTS = {
   host: '127.0.0.1',
@@ -45,7 +48,7 @@ export interface ServeOptions {
   store: string;
   url?: string;
   /** Scenarios to serve; undefined: every scenario that runs on the store. */
-  scenarios?: ScenarioName[];
+  scenarios?: ServedName[];
   host: string;
   port: number;
   workers: number;
@@ -67,7 +70,7 @@ async function resolveStore(options: ServeOptions): Promise<Pick<ServeConfig, 'u
   // answers 503 and connects when the store comes up.
   if (options.url !== undefined) return { url: options.url, local: false };
   const properties = loadWorkload(options.workloadFiles, splitScenarioSettings(options.overrides).ycsb).properties;
-  const open = await openStore(options.store, undefined, properties);
+  const open = await openStore(options.store, undefined, requestOf(properties));
   await open.store.close();
   return {
     url: open.url,
@@ -95,12 +98,12 @@ export async function serve(options: ServeOptions): Promise<never> {
   const settings = splitScenarioSettings(options.overrides);
   loadWorkload(options.workloadFiles, settings.ycsb);
   const available = scenarioStores(options.store);
-  const scenarios = options.scenarios ?? available;
+  const scenarios = options.scenarios ?? available.filter((s) => s === 'ycsb' || scenarioEntry(s).isFile === undefined);
   for (const s of scenarios) {
     if (!available.includes(s)) throw new UsageError(`--scenario ${s}: the ${s} scenario does not run on ${options.store} (it does on ${storesOf(s).join(', ')})`);
   }
-  for (const s of ['ecommerce', 'persons'] as const) {
-    if (settings.scenario[s].length > 0 && !scenarios.includes(s)) throw new UsageError(`-p ${s}.${settings.scenario[s][0]}: the ${s} scenario is not served (--scenario ${scenarios.join(',')})`);
+  for (const [s, given] of Object.entries(settings.scenario)) {
+    if (given.length > 0 && !(scenarios as string[]).includes(s)) throw new UsageError(`-p ${s}.${given[0]}: the ${s} scenario is not served (--scenario ${scenarios.join(',')})`);
   }
   let store: Awaited<ReturnType<typeof resolveStore>>;
   try {
@@ -110,7 +113,7 @@ export async function serve(options: ServeOptions): Promise<never> {
     store = { url: options.url, local: false };
   }
   // The scenarios' own settings are checked now too (each service process parses them again).
-  if (scenarios.some((s) => s !== 'ycsb')) (await import('../service/scenario-routes.ts')).scenarioSettings({ scenarios, scenarioSettings: settings.scenario });
+  if (scenarios.some((s) => s !== 'ycsb')) await (await import('../service/scenario-routes.ts')).servedScenarios({ scenarios, scenarioSettings: settings.scenario });
   const config: ServeConfig = {
     store: options.store,
     host: options.host,
@@ -148,18 +151,30 @@ const port = (value: string) => {
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`--port expects 0 … 65535 (0: any free port), got "${value}"`);
   return n;
 };
-const scenarioList = (value: string): ScenarioName[] => {
+/**
+ * `--scenario ycsb,persons`, or a scenario file (`--scenario blog.yaml`): a file is served as
+ * its row's scenario (`file`), its path handed to the service as `-p file.path=…`.
+ */
+const scenarioList = (value: string, files: string[]): ServedName[] => {
   const names = value.split(',').map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) throw new InvalidArgumentError('--scenario is empty');
-  for (const n of names) if (!(SCENARIOS as readonly string[]).includes(n)) throw new InvalidArgumentError(`--scenario expects some of ${SCENARIOS.join(', ')}, got "${n}"`);
-  return [...new Set(names)] as ScenarioName[];
+  if (names.length === 0) throw new UsageError('--scenario is empty');
+  const out: ServedName[] = [];
+  for (const n of names) {
+    const scenario = n === 'ycsb' ? 'ycsb' : scenarioOf(n);
+    if (scenario === undefined || !SERVED_NAMES.includes(scenario)) {
+      throw new UsageError(`--scenario expects some of ${SERVED_NAMES.filter((s) => s === 'ycsb' || scenarioEntry(s).isFile === undefined).join(', ')}, or a scenario file (.yaml, .yml, .json), got "${n}"`);
+    }
+    if (scenario !== n) files.push(`${scenario}.path=${resolve(n)}`);
+    if (!out.includes(scenario)) out.push(scenario);
+  }
+  return out;
 };
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
-function storesOf(scenario: ScenarioName): string[] {
+function storesOf(scenario: ServedName): string[] {
   return STORE_NAMES.filter((store) => scenarioStores(store).includes(scenario));
 }
 
@@ -169,7 +184,7 @@ export function registerServeCommand(program: Command): void {
     .description('end-to-end mode: a thin HTTP service (the scenarios as REST routes) in front of a store, for k6 to drive')
     .addOption(new Option('--store <name>', `store: ${STORE_NAMES.join(', ')}`).makeOptionMandatory());
   addTargetOptions(command, { several: false })
-    .option('--scenario <list>', `scenarios to serve, comma-separated: ${SCENARIOS.join(', ')} (default: every one that runs on the store)`, scenarioList)
+    .option('--scenario <list>', `scenarios to serve, comma-separated: ${SERVED_NAMES.filter((s) => s === 'ycsb' || scenarioEntry(s).isFile === undefined).join(', ')}, or a scenario file (default: every built-in one that runs on the store)`)
     .option('--host <address>', 'address to bind; anything but loopback exposes the store to the network', SERVE_DEFAULTS.host)
     .option('--port <n>', 'port to listen on (0: any free port)', port, SERVE_DEFAULTS.port)
     .option('--workers <n>', 'service processes sharing the port (node cluster), to use more cores', positiveInteger('--workers'), SERVE_DEFAULTS.workers)
@@ -177,14 +192,16 @@ export function registerServeCommand(program: Command): void {
     .option('--token <token>', `bearer token every request must carry (401 without it); better in the environment as ${TOKEN_ENV} (a command line is visible to other users); required with a --host other than loopback`)
     .option('--body-limit <bytes>', 'largest request body accepted', positiveInteger('--body-limit'), SERVE_DEFAULTS.bodyLimitBytes)
     .option('-P, --workload <file>', 'workload file: the table layout (table, fieldcount, …) and what k6 scripts run; repeatable', collect, [])
-    .option('-p, --property <key=value>', 'workload or store property, or a scenario setting as ecommerce.<key>=… / persons.<key>=…; repeatable', collect, [])
-    .action(async (opts: TargetFlags & { store: string; scenario?: ScenarioName[]; host: string; port: number; workers: number; pool: number; token?: string; bodyLimit: number; workload: string[]; property: string[] }) => {
+    .option('-p, --property <key=value>', `workload or store property, or a scenario setting as <scenario>.<key>=… (${SCENARIO_NAMES.join(', ')}); repeatable`, collect, [])
+    .action(async (opts: TargetFlags & { store: string; scenario?: string; host: string; port: number; workers: number; pool: number; token?: string; bodyLimit: number; workload: string[]; property: string[] }) => {
       const target = singleTarget(opts, opts.store);
+      const files: string[] = [];
+      const scenarios = opts.scenario !== undefined ? scenarioList(opts.scenario, files) : undefined;
       const token = opts.token !== undefined ? checkToken(opts.token, '--token') : process.env[TOKEN_ENV] ? checkToken(process.env[TOKEN_ENV], TOKEN_ENV) : undefined;
       await serve({
         store: opts.store,
         ...(target.url !== undefined ? { url: target.url } : {}),
-        ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
+        ...(scenarios !== undefined ? { scenarios } : {}),
         host: opts.host,
         port: opts.port,
         workers: opts.workers,
@@ -194,7 +211,7 @@ export function registerServeCommand(program: Command): void {
         retryIntervalMs: SERVE_DEFAULTS.retryIntervalMs,
         workloadFiles: opts.workload,
         // The config file's store settings first: the command line's -p win.
-        overrides: [...target.settings, ...opts.property],
+        overrides: [...target.settings, ...files, ...opts.property],
       });
     });
 }

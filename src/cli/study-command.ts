@@ -9,8 +9,8 @@ import { Option, type Command } from 'commander';
 import { join } from 'node:path';
 import { SCALES, STUDIES, type Scale } from '../study/presets.ts';
 import { planStudy, runStudy, studyPreset } from '../study/run-study.ts';
-import { list } from './option-parsers.ts';
-import { addTargetOptions } from './store-targets.ts';
+import { list } from '../common/option-parsers.ts';
+import { addTargetOptions } from '../session/target-options.ts';
 
 export function registerStudyCommand(program: Command): void {
   const command = program

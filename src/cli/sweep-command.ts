@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { LOCAL_STORE_NAMES } from '../stores/stores.ts';
 import { runSweep } from '../study/sweep-run.ts';
 import { SWEEP_DEFAULTS } from '../study/sweep-plan.ts';
-import { collect, list, positiveInteger } from './option-parsers.ts';
-import { addTargetOptions, defaultStores, loadConfig } from './store-targets.ts';
+import { collect, list, positiveInteger } from '../common/option-parsers.ts';
+import { defaultStores } from '../session/store-targets.ts';
+import { addTargetOptions } from '../session/target-options.ts';
+import { loadConfig } from '../session/config-file.ts';
 import { UsageError } from './errors.ts';
 
 /** `10k`, `1m`, `5000`: a count with an optional k / m suffix. */

@@ -1,7 +1,7 @@
 import { DOCKER_URLS, dockerDown, dockerUp } from '../local/docker.ts';
 import { LOCAL_TARGET_NAMES, localTarget } from '../local/targets.ts';
 import { UsageError } from './errors.ts';
-import { maskUrl } from './mask-url.ts';
+import { maskUrl } from '../common/mask-url.ts';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 

@@ -1,18 +1,15 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { buildResult, withVerdict } from '../results/build.ts';
 import type { LostWrites, Result } from '../results/schema.ts';
 import { lostWritesNote } from '../results/lost-writes-note.ts';
 import { checkAcknowledgedWrites } from '../runner/lost-writes.ts';
-import { writeResult } from '../results/write.ts';
+import { checkOutPath, writeResult } from '../results/write.ts';
 import { exportMeasurements } from '../report/ycsb-export.ts';
 import { checkHdrLogPath, writeHdrLogs } from '../report/hdr-logs.ts';
 import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
-import { DEFAULT_PROCESSES, ProcessPool } from '../runner/process-pool.ts';
-import { settingsOf, storeName } from '../stores/stores.ts';
+import type { ProcessPool } from '../runner/process-pool.ts';
 import { MissingDataError } from '../stores/store.ts';
 import { loadCommandFor } from '../results/verdict.ts';
-import { checkDbProperty, type WorkloadProperties } from '../workload/properties.ts';
+import { checkDbProperty } from '../workload/properties.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
 import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts';
@@ -20,9 +17,10 @@ import { UsageError } from './errors.ts';
 import { failedWritesOf, LoadWrites, loadFailure, refuseLoadOverExistingRecords } from './load-guard.ts';
 import { faultPolicyOf, withWorkloadBudget, type OnError } from '../runner/fault-policy.ts';
 import { interrupts } from '../runner/interrupts.ts';
-import { invalidRunError } from './run-stopped.ts';
+import { invalidRunError } from '../results/run-stopped.ts';
 import type { LiveMetrics } from '../metrics/live-metrics.ts';
-import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
+import { closeQuietly, describeStore, openStore, requestOf } from '../session/store-session.ts';
+import { openPool, processesFor } from '../session/worker-pool.ts';
 
 export interface YcsbCommandOptions {
   phase: 'load' | 'run';
@@ -49,47 +47,12 @@ export interface YcsbCommandOptions {
   metrics?: LiveMetrics;
 }
 
-/**
- * Check an output path before any work, so a bad --out (or exportfile) fails fast, not after the
- * run, and nothing is half-written.
- */
-export function checkOutPath(out: string | undefined, what = '--out'): void {
-  if (out === undefined) return;
-  if (out.trim() === '') throw new UsageError(`${what}: expected a file path, got an empty one`);
-  if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`${what} ${out} is a directory; expected a file path`);
-  const dir = dirname(out);
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${what} ${out}: ${dir} is not a directory`);
-}
-
 /** `-p` overrides implied by the convenience flags, applied after the user's own. */
 export function flagOverrides(options: { threads?: number; target?: number }): string[] {
   const extra: string[] = [];
   if (options.threads !== undefined) extra.push(`threadcount=${options.threads}`);
   if (options.target !== undefined) extra.push(`target=${options.target}`);
   return extra;
-}
-
-/**
- * How many processes: `--processes`, else the `processes` property, else DEFAULT_PROCESSES;
- * never more than there are workers.
- */
-export function processesFor(flag: number | undefined, p: WorkloadProperties): number {
-  return Math.min(flag ?? p.processes ?? DEFAULT_PROCESSES, p.threadcount);
-}
-
-/**
- * The worker processes of a run on an open store (undefined for one process: the workers then
- * run on this event loop, with no start-up cost). Each connects to the URL the store was opened
- * with (its local server already started) with the same settings.
- */
-export async function openPool(open: OpenStore, name: string, p: WorkloadProperties, processes: number): Promise<ProcessPool | undefined> {
-  if (processes <= 1) return undefined;
-  const settings = settingsOf(storeName(name), p.passthrough);
-  // BasicDB's in-memory records live in one process: loaded by one, unseen by the others.
-  if (name === 'basic' && /^true$/i.test(settings['basic.store'] ?? settings['basicdb.store'] ?? '')) {
-    throw new UsageError('--processes: basic.store=true keeps records in one process\'s memory; use --processes 1 with it');
-  }
-  return ProcessPool.start({ store: name, url: open.url, settings, threadcount: p.threadcount, processes });
 }
 
 export function loadWorkloadFor(options: YcsbCommandOptions): LoadedWorkload {
@@ -127,7 +90,7 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
   if (p['hdrhistogram.fileoutput']) checkHdrLogPath(p['hdrhistogram.output.path']);
   const processes = processesFor(options.processes, p);
   const metricsLabels = { store: options.store, workload: workload.name, phase: options.phase };
-  const open = await openStore(options.store, options.url, p);
+  const open = await openStore(options.store, options.url, requestOf(p));
   let pool: ProcessPool | undefined;
   try {
     const core = new CoreWorkload(p, new Random(p.seed));

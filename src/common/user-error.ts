@@ -14,6 +14,9 @@ export class UserError extends Error {
   }
 }
 
+/** A mistake in what the user asked for: bad argument, bad combination, missing file. */
+export class UsageError extends UserError {}
+
 export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError;
 }

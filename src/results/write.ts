@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { UsageError } from '../common/user-error.ts';
 import { interrupts } from '../runner/interrupts.ts';
 import { resultSchema, type Result } from './schema.ts';
 
@@ -35,4 +36,16 @@ export function writeFileAtomic(path: string, text: string): void {
 export function writeResult(path: string, result: Result): void {
   const valid = resultSchema.parse(result);
   writeFileAtomic(path, `${JSON.stringify(valid, null, 2)}\n`);
+}
+
+/**
+ * Check an output path before any work, so a bad --out (or exportfile) fails fast, not after the
+ * run, and nothing is half-written.
+ */
+export function checkOutPath(out: string | undefined, what = '--out'): void {
+  if (out === undefined) return;
+  if (out.trim() === '') throw new UsageError(`${what}: expected a file path, got an empty one`);
+  if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`${what} ${out} is a directory; expected a file path`);
+  const dir = dirname(out);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${what} ${out}: ${dir} is not a directory`);
 }

@@ -22,8 +22,7 @@ import { requireToken } from './auth.ts';
 import { ConflictError } from './conflicts.ts';
 import type { RequestCounter, ServiceStats } from './stats.ts';
 import { StoreUnavailableError, type StoreGate } from './store-gate.ts';
-import type { PersonsServiceSettings } from './persons-routes.ts';
-import type { ScenarioName } from './scenarios.ts';
+import type { ServedName } from './scenarios.ts';
 import { ValidationError, type TableLayout } from './validation.ts';
 import { registerYcsbRoutes } from './ycsb-routes.ts';
 
@@ -33,9 +32,9 @@ export const INTERNAL_PREFIX = '/_docbench/';
 export interface ServiceInfo {
   store: StoreInfo | null;
   /** The scenarios whose routes this service has. */
-  scenarios: ScenarioName[];
-  /** What the service was told about the seeded persons datasets (null: persons not served). */
-  persons: PersonsServiceSettings | null;
+  scenarios: ServedName[];
+  /** What each served scenario says about itself (the persons scenario: the seeded datasets it was told about). */
+  scenarioInfo: Record<string, unknown>;
   layout: TableLayout;
   /**
    * The workload the service was started with, resolved by docbench's own parser: k6 scripts

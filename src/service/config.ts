@@ -1,5 +1,6 @@
 import type { ServiceTimeouts } from './app.ts';
-import type { ScenarioName } from './scenarios.ts';
+import type { ScenarioName } from '../../scenarios/scenarios.ts';
+import type { ServedName } from './scenarios.ts';
 
 /**
  * Everything one service process needs to start, resolved once by `docbench serve` (the store's
@@ -29,12 +30,12 @@ export interface ServeConfig {
   /** Time between reconnection attempts while the store is down. */
   retryIntervalMs: number;
   /** The scenarios whose routes are served. */
-  scenarios: ScenarioName[];
+  scenarios: ServedName[];
   /** Workload files and `-p` overrides: the YCSB table layout and the store settings come from them. */
   workloadFiles: string[];
   overrides: string[];
-  /** `-p ecommerce.*` / `-p persons.*` settings, prefix removed, for each scenario's own parser. */
-  scenarioSettings: Record<Exclude<ScenarioName, 'ycsb'>, string[]>;
+  /** `-p <scenario>.*` settings, prefix removed, for each scenario's own parser. */
+  scenarioSettings: Partial<Record<ScenarioName, string[]>>;
 }
 
 /** The environment variable a cluster worker finds its configuration in. */

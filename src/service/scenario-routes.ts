@@ -1,50 +1,48 @@
 /**
- * The scenario routes besides YCSB's, and the scenarios' settings. Loaded only by a service
- * process (and by `docbench serve` to check settings), never by the rest of the CLI: the
- * e-commerce generator brings faker, which takes a moment to load.
+ * The routes of the served scenarios besides YCSB's, and their settings, from each scenario's
+ * own `service` module (SCENARIOS table). Loaded only by a service process (and by `docbench
+ * serve` to check settings), never by the rest of the CLI: a scenario's routes bring its
+ * generator (the e-commerce one faker).
  */
 import type { FastifyInstance } from 'fastify';
-import { parseSettings, type EcommerceSettings } from '../../scenarios/ecommerce/settings.ts';
-import { WorkloadError } from '../workload/properties.ts';
+import { scenarioEntry, type ScenarioName } from '../../scenarios/scenarios.ts';
+import type { ScenarioService } from '../../scenarios/scenario.ts';
 import type { ServeConfig } from './config.ts';
-import { MAX_PAGE_LIMIT, MAX_PAGE_OFFSET, registerEcommerceRoutes } from './ecommerce-routes.ts';
-import { parsePersonsSettings, registerPersonsRoutes, type PersonsServiceSettings } from './persons-routes.ts';
 import type { StoreGate } from './store-gate.ts';
 
-/** The scenarios' own settings (`-p ecommerce.*`, `-p persons.*`), parsed by each scenario's rules; throws WorkloadError naming a bad one. */
-export function scenarioSettings(config: Pick<ServeConfig, 'scenarios' | 'scenarioSettings'>): { ecommerce: EcommerceSettings | null; persons: PersonsServiceSettings | null } {
-  return {
-    ecommerce: config.scenarios.includes('ecommerce') ? prefixed('ecommerce', () => withinRouteBounds(parseSettings(config.scenarioSettings.ecommerce))) : null,
-    persons: config.scenarios.includes('persons') ? parsePersonsSettings(config.scenarioSettings.persons) : null,
-  };
+/** A served scenario's module and its parsed settings. */
+export interface ServedScenario {
+  name: ScenarioName;
+  service: ScenarioService;
+  settings: unknown;
 }
 
-/** Pages the parameters route hands out must be pages /customers serves. */
-function withinRouteBounds(settings: EcommerceSettings): EcommerceSettings {
-  if (settings.maxlimit > MAX_PAGE_LIMIT) throw new WorkloadError(`-p maxlimit=${settings.maxlimit}: the service serves pages of at most ${MAX_PAGE_LIMIT}`);
-  if (settings.maxoffset > MAX_PAGE_OFFSET) throw new WorkloadError(`-p maxoffset=${settings.maxoffset}: the service serves offsets up to ${MAX_PAGE_OFFSET}`);
-  return settings;
-}
-
-/** The scenario's parser names keys as `-p key`; here they are given as `-p ecommerce.key`. */
-function prefixed<T>(scenario: string, parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    if (error instanceof WorkloadError) throw new WorkloadError(error.message.replace(/^-p /, `-p ${scenario}.`));
-    throw error;
+/** The served scenarios with their settings (`-p <scenario>.*`) parsed by each scenario's rules; throws a WorkloadError naming a bad one. */
+export async function servedScenarios(config: Pick<ServeConfig, 'scenarios' | 'scenarioSettings'>): Promise<ServedScenario[]> {
+  const served: ServedScenario[] = [];
+  for (const name of config.scenarios) {
+    if (name === 'ycsb') continue;
+    const load = scenarioEntry(name).service;
+    if (load === undefined) continue;
+    const { service } = await load();
+    served.push({ name, service, settings: service.settings(config.scenarioSettings[name] ?? []) });
   }
+  return served;
+}
+
+/** What GET /_docbench/info says about each served scenario that says something. */
+export function scenarioInfo(served: readonly ServedScenario[]): Record<string, unknown> {
+  const info: Record<string, unknown> = {};
+  for (const s of served) if (s.service.info) info[s.name] = s.service.info(s.settings);
+  return info;
 }
 
 export interface ScenarioRouteOptions {
   gate: StoreGate;
-  config: ServeConfig;
   log: (line: string) => void;
 }
 
-/** Register the routes of the configured scenarios other than YCSB (whose routes app.ts adds). */
-export function registerScenarioRoutes(app: FastifyInstance, options: ScenarioRouteOptions): void {
-  const settings = scenarioSettings(options.config);
-  if (settings.ecommerce) registerEcommerceRoutes(app, { gate: options.gate, settings: settings.ecommerce });
-  if (settings.persons) registerPersonsRoutes(app, { gate: options.gate, settings: settings.persons, log: options.log });
+/** Register the routes of the served scenarios other than YCSB (whose routes app.ts adds). */
+export function registerScenarioRoutes(app: FastifyInstance, served: readonly ServedScenario[], options: ScenarioRouteOptions): void {
+  for (const s of served) s.service.register(app, { gate: options.gate, settings: s.settings, log: options.log });
 }

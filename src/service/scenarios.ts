@@ -1,34 +1,32 @@
 /**
  * The scenarios the service can serve, each a set of routes over the same store connection:
- *
- *   ycsb       GET/PUT/DELETE /usertable/:key, POST /usertable, GET /usertable?start=&count=
- *   ecommerce  GET /customers?country=&offset=&limit=, GET /reports/sales?zip=&month=
- *   persons    GET /persons?q=1..5&nested=
- *
- * (`usertable` is the YCSB workload's `table`.) A scenario's routes exist only on the stores its
- * scenario code supports; scenario settings come as `-p <scenario>.<key>=value`.
+ * YCSB's own (ycsb-routes.ts: GET/PUT/DELETE /usertable/:key, POST /usertable, GET
+ * /usertable?start=&count=), and every scenario of the SCENARIOS table with a `service` part
+ * (its routes module in its folder). A scenario's routes exist only on the stores its dialects
+ * cover; its settings come as `-p <scenario>.<key>=value`.
  */
-import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
-import { PERSONS_DIALECTS } from '../../scenarios/persons/dialects.ts';
+import { SCENARIO_NAMES, scenarioEntry, scenariosOn, type ScenarioName } from '../../scenarios/scenarios.ts';
 
-export const SCENARIOS = ['ycsb', 'ecommerce', 'persons'] as const;
-export type ScenarioName = (typeof SCENARIOS)[number];
+/** What a service serves: YCSB's routes, or a scenario's. */
+export type ServedName = 'ycsb' | ScenarioName;
+
+/** Every name the service can serve, YCSB first. */
+export const SERVED_NAMES: readonly ServedName[] = ['ycsb', ...SCENARIO_NAMES.filter((name) => scenarioEntry(name).service !== undefined)];
 
 /** Split `-p` assignments: `ecommerce.maxlimit=50` -> the scenario's own (`maxlimit=50`); the rest is YCSB's and the stores'. */
-export function splitScenarioSettings(assignments: readonly string[]): { ycsb: string[]; scenario: Record<Exclude<ScenarioName, 'ycsb'>, string[]> } {
-  const out = { ycsb: [] as string[], scenario: { ecommerce: [] as string[], persons: [] as string[] } };
+export function splitScenarioSettings(assignments: readonly string[]): { ycsb: string[]; scenario: Partial<Record<ScenarioName, string[]>> } {
+  const out: { ycsb: string[]; scenario: Partial<Record<ScenarioName, string[]>> } = { ycsb: [], scenario: {} };
   for (const a of assignments) {
-    const match = /^\s*(ecommerce|persons)\.(.*)$/s.exec(a);
-    if (match) out.scenario[match[1] as 'ecommerce' | 'persons'].push(match[2]!);
+    const dot = a.indexOf('.');
+    const prefix = dot > 0 ? a.slice(0, dot).trim() : '';
+    const name = SERVED_NAMES.find((n): n is ScenarioName => n !== 'ycsb' && n === prefix);
+    if (name !== undefined) (out.scenario[name] ??= []).push(a.slice(dot + 1));
     else out.ycsb.push(a);
   }
   return out;
 }
 
-/** The scenarios that run on a store, YCSB first (the scenarios' own modules say which stores they have code for). */
-export function scenarioStores(store: string): ScenarioName[] {
-  const names: ScenarioName[] = ['ycsb'];
-  if (ECOMMERCE_DIALECTS.runsOn(store)) names.push('ecommerce');
-  if (PERSONS_DIALECTS.runsOn(store)) names.push('persons');
-  return names;
+/** What runs on a store, YCSB first (the scenarios' dialect registries say which stores they have code for). */
+export function scenarioStores(store: string): ServedName[] {
+  return ['ycsb', ...scenariosOn(store).filter((name) => scenarioEntry(name).service !== undefined)];
 }

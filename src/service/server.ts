@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { describeStore, openStore } from '../cli/store-session.ts';
+import { describeStore, openStore } from '../session/store-session.ts';
 import { describeMachine } from '../results/machine.ts';
 import type { StoreInfo } from '../results/schema.ts';
 import { StartFailedError } from '../local/process.ts';
@@ -53,14 +53,15 @@ export function tableLayout(p: WorkloadProperties): TableLayout {
 export async function startService(options: ServiceProcessOptions): Promise<RunningService> {
   const { config, log } = options;
   const workload = loadWorkload(config.workloadFiles, config.overrides);
-  const { registerScenarioRoutes, scenarioSettings } = await import('./scenario-routes.ts');
+  const { registerScenarioRoutes, scenarioInfo, servedScenarios } = await import('./scenario-routes.ts');
+  const served = await servedScenarios(config);
   const properties = workload.properties;
   const layout = tableLayout(properties);
   // The store sizes its pool from the caller's concurrency: here the service's --pool, not the
   // workload's threadcount (which describes a direct run's workers, not this process).
-  const storeProperties = { ...properties, threadcount: config.pool };
+  const storeRequest = { settings: properties.passthrough, concurrency: config.pool };
   const gate = new StoreGate({
-    open: async () => (await openStore(config.store, config.url, storeProperties)).store,
+    open: async () => (await openStore(config.store, config.url, storeRequest)).store,
     probe: (store) => store.read(layout.table, PROBE_KEY, null),
     retryIntervalMs: config.retryIntervalMs,
     log,
@@ -85,7 +86,7 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
   const info = async (): Promise<ServiceInfo> => ({
     store: await describe(),
     scenarios: config.scenarios,
-    persons: scenarioSettings(config).persons,
+    scenarioInfo: scenarioInfo(served),
     layout,
     // Store settings stay private: they may carry credentials, and a client does not need them.
     workload: { name: workload.name, properties: { ...properties, passthrough: {} } },
@@ -105,7 +106,7 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
     log,
     extraRoutes: (instance) => {
       if (config.scenarios.includes('ycsb')) registerPlanRoute(instance, { properties, counter: options.counter });
-      registerScenarioRoutes(instance, { gate, config, log });
+      registerScenarioRoutes(instance, served, { gate, log });
     },
     closing: () => closing !== null,
     token: config.token,

@@ -8,7 +8,7 @@
 import { isStoreName, STORES, type StoreEntry } from '../stores/stores.ts';
 import type { TargetInfo } from '../local/target.ts';
 import type { StudyInfo } from '../results/schema.ts';
-import type { UrlSource } from '../cli/store-targets.ts';
+import type { UrlSource } from '../session/store-targets.ts';
 import { differs, type DesignItem, type StudyContext, type StudyPreset } from './preset.ts';
 
 /** The paper's stores docbench can run: a preset's default. */

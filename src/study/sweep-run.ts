@@ -17,8 +17,9 @@ import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
 import { storeName } from '../stores/stores.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { Random } from '../workload/random.ts';
-import { describeStore, openStore, type OpenStore } from '../cli/store-session.ts';
-import { loadConfig, StoreTargets } from '../cli/store-targets.ts';
+import { describeStore, openStore, type OpenStore, requestOf } from '../session/store-session.ts';
+import { StoreTargets } from '../session/store-targets.ts';
+import { loadConfig } from '../session/config-file.ts';
 import { cellFile, planCells, readState, SWEEP_DEFAULTS, workloadAt, writeState, type SweepCell, type SweepPlanInput } from './sweep-plan.ts';
 import { SweepProgress } from './progress.ts';
 import { renderSweepSummary } from './sweep-summary.ts';
@@ -51,7 +52,7 @@ export async function runSweep(plan: SweepPlanInput, options: SweepOptions): Pro
   for (const store of plan.stores) {
     const mine = pending.filter((c) => c.store === store);
     if (mine.length === 0) continue;
-    const open = await openStore(store, targets.urlOf(store), workloadAt(plan, base, plan.workloads[0]!, plan.records[0]!, maxThreads).properties);
+    const open = await openStore(store, targets.urlOf(store), requestOf(workloadAt(plan, base, plan.workloads[0]!, plan.records[0]!, maxThreads).properties));
     try {
       let loadedRecords: number | undefined;
       for (const cell of mine) {

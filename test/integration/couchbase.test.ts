@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { DocumentExistsError } from 'couchbase';
-import { describeStore, openStore, type OpenStore } from '../../src/cli/store-session.ts';
+import { describeStore, openStore, type OpenStore, requestOf } from '../../src/session/store-session.ts';
 import { SettingError } from '../../src/common/settings.ts';
 import { UserError } from '../../src/common/user-error.ts';
 import { localTarget } from '../../src/stores/couchbase/local-target.ts';
@@ -176,7 +176,7 @@ describe('Couchbase store on the local target (CouchbaseMock)', { timeout: 180_0
   const stored = async (key: string) => (await store.collectionFor(TABLE).get(key)).content as Record<string, unknown>;
 
   before(async () => {
-    open = await openStore('couchbase', undefined, loadWorkload(['workloada'], ['threadcount=4']).properties);
+    open = await openStore('couchbase', undefined, requestOf(loadWorkload(['workloada'], ['threadcount=4']).properties));
     assert.ok(open.store instanceof CouchbaseStore);
     store = open.store;
     await store.drop(SCHEMA);

@@ -13,11 +13,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openStore, type OpenStore } from '../../src/cli/store-session.ts';
+import { openStore, type OpenStore } from '../../src/session/store-session.ts';
 import { ProcessPool } from '../../src/runner/process-pool.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { CouchbaseStore } from '../../src/stores/couchbase/index.ts';
-import { workloadFromText } from '../../src/workload/properties.ts';
 import type { EcommerceDialect } from '../../scenarios/ecommerce/dialect.ts';
 import { customerCore, generateCustomer } from '../../scenarios/ecommerce/generator.ts';
 import { customerId, orderId, type Dataset } from '../../scenarios/ecommerce/model.ts';
@@ -48,7 +47,7 @@ for (const store of STORES) {
     const oracle = new EcommerceOracle(DATASET);
 
     before(async () => {
-      open = await openStore(store, undefined, workloadFromText('', 'ecommerce', ['threadcount=4']));
+      open = await openStore(store, undefined, { settings: {}, concurrency: 4 });
       dialect = await ecommerceDialect(open.store);
     });
 
@@ -186,7 +185,10 @@ for (const store of STORES) {
         // On Redis the workers are spread over two processes: --processes reaches the scenario's run loop.
         const processes = store === 'redis' ? ['--processes', '2', '--threads', '2'] : [];
         const cli = await runDocbenchAsync(['run', '--scenario', 'ecommerce', '--store', store, '--workload', 'join', '-p', 'operationcount=50', ...processes, '-q', '--out', out], { timeoutMs: 240_000 });
-        assert.equal(cli.code, 0, cli.stderr);
+        // A target that cannot run the JOIN (the Couchbase stand-in has no SQL++) measured nothing:
+        // its results are still written, and the run ends as INVALID with exit 2.
+        if (/INVALID: all \d+ JOIN operations were UNSUPPORTED/.test(cli.stderr)) assert.equal(cli.code, 2, cli.stderr);
+        else assert.equal(cli.code, 0, cli.stderr);
         assert.match(cli.stdout, /\[OVERALL\], Throughput\(ops\/sec\)/);
         assert.match(cli.stdout, /\| store/, 'the summary table is printed');
         const files = readdirSync(dir).filter((f) => f.endsWith('.json'));

@@ -321,9 +321,9 @@ describe('docbench k6: the scenarios through their routes', { skip: !STORES.incl
 
 /** Drop these tests' tables on a store (and, on Redis, the persons collection of their own). */
 async function dropTables(store: string, tables: string[]): Promise<void> {
-  const { openStore } = await import('../../src/cli/store-session.ts');
+  const { openStore, requestOf } = await import('../../src/session/store-session.ts');
   const { loadWorkload } = await import('../../src/workload/workload-file.ts');
-  const open = await openStore(store, undefined, loadWorkload(['workloada'], [`table=${tables[0]}`]).properties);
+  const open = await openStore(store, undefined, requestOf(loadWorkload(['workloada'], [`table=${tables[0]}`]).properties));
   try {
     for (const table of tables) await open.store.drop({ table, fieldNames: [] });
     if (store === 'redis') {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MongoBulkWriteError, MongoServerError } from 'mongodb';
-import { describeStore, openStore, type OpenStore } from '../../src/cli/store-session.ts';
+import { describeStore, openStore, type OpenStore, requestOf } from '../../src/session/store-session.ts';
 import { MongodbStore } from '../../src/stores/mongodb/index.ts';
 import { localTarget } from '../../src/stores/mongodb/local-target.ts';
 import type { YcsbDocument } from '../../src/stores/mongodb/ycsb.ts';
@@ -23,7 +23,7 @@ const SCAN_SCHEMA = { table: SCAN_TABLE, fieldNames: SCHEMA.fieldNames };
 
 const fields = (tag: string): FieldMap => ({ field0: `${tag}-0`, field1: `${tag}-1`, field2: `${tag}-2` });
 /** Workload properties as the CLI builds them from `-p` overrides. */
-const props = (...overrides: string[]) => loadWorkload(['workloada'], ['threadcount=4', ...overrides]).properties;
+const props = (...overrides: string[]) => requestOf(loadWorkload(['workloada'], ['threadcount=4', ...overrides]).properties);
 
 describe('MongoDB adapter on the local target', { timeout: 600_000 }, () => {
   let open: OpenStore;

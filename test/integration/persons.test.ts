@@ -14,11 +14,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openStore, type OpenStore } from '../../src/cli/store-session.ts';
+import { openStore, type OpenStore } from '../../src/session/store-session.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { CouchbaseStore } from '../../src/stores/couchbase/index.ts';
 import { UnsupportedError } from '../../src/stores/store.ts';
-import { workloadFromText } from '../../src/workload/properties.ts';
 import { generatePerson } from '../../scenarios/persons/generator.ts';
 import { personId, type Shape } from '../../scenarios/persons/model.ts';
 import { expectedAnswers, vacuousQueries } from '../../scenarios/persons/oracle.ts';
@@ -55,7 +54,7 @@ for (const store of STORES) {
     let open: OpenStore;
 
     before(async () => {
-      open = await openStore(store, undefined, workloadFromText('', 'persons', ['threadcount=4']));
+      open = await openStore(store, undefined, { settings: {}, concurrency: 4 });
     });
 
     after(async () => {

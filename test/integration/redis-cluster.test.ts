@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { describeStore, openStore, type OpenStore } from '../../src/cli/store-session.ts';
+import { describeStore, openStore, requestOf, type OpenStore } from '../../src/session/store-session.ts';
 import { buildResult } from '../../src/results/build.ts';
 import { resultSchema, type Result } from '../../src/results/schema.ts';
 import { runLoadPhase, runTransactionPhase } from '../../src/runner/phases.ts';
@@ -65,7 +65,7 @@ describe('Redis Cluster: 3 masters with a replica each', { concurrency: false, t
     it(`YCSB A–H through ${driver}: fresh loads, zero errors, verified reads, ordered scans, intact records; the result names the cluster`, async (t) => {
       if (cluster.missing) return t.skip(cluster.missing);
       const settings = [`redis.driver=${driver}`];
-      const open: OpenStore = await openStore('redis', cluster.url, loadWorkload(['workloada'], [...OVERRIDES, ...settings]).properties);
+      const open: OpenStore = await openStore('redis', cluster.url, requestOf(loadWorkload(['workloada'], [...OVERRIDES, ...settings]).properties));
       try {
         for (const w of WORKLOADS) {
           const { properties, name } = loadWorkload([w], [...OVERRIDES, ...settings]);

@@ -29,7 +29,7 @@ import { PERSONS_DIALECTS } from '../../scenarios/persons/dialects.ts';
 import { expectedAnswers } from '../../scenarios/persons/oracle.ts';
 import { seedPersons } from '../../scenarios/persons/run.ts';
 import { summarizeIds } from '../../scenarios/shared/checksum.ts';
-import { openStore, type OpenStore } from '../../src/cli/store-session.ts';
+import { openStore, type OpenStore, requestOf } from '../../src/session/store-session.ts';
 import { CouchbaseStore } from '../../src/stores/couchbase/index.ts';
 import { startServiceProcess, type ServiceProcess } from '../../src/service/service-process.ts';
 import type { FieldMap } from '../../src/stores/store.ts';
@@ -167,7 +167,7 @@ for (const storeName of STORES) {
     const snapshot = async () => Promise.all(keys.map((key) => open.store.read(TABLE, key, null)));
 
     before(async () => {
-      open = await openStore(storeName, undefined, loadWorkload(['workloada'], SETTINGS).properties);
+      open = await openStore(storeName, undefined, requestOf(loadWorkload(['workloada'], SETTINGS).properties));
       const schema = { table: TABLE, fieldNames: FIELDS };
       await open.store.drop(schema);
       await open.store.prepare(schema);
@@ -252,7 +252,7 @@ for (const storeName of STORES) {
     const persons = { seed: 1337, size: PERSONS_SIZE, shape: 'flat' as const, indexes: false, batchSize: 100, concurrency: 2, repeat: 1 };
 
     before(async () => {
-      open = await openStore(storeName, undefined, loadWorkload(['workloada'], []).properties);
+      open = await openStore(storeName, undefined, requestOf(loadWorkload(['workloada'], []).properties));
       // Every store has an e-commerce dialect: one that fails to load must fail this test, not skip it.
       ecommerce = ECOMMERCE_DIALECTS.runsOn(storeName);
       if (ecommerce) await ECOMMERCE_DIALECTS.create(open.store, {});
@@ -565,7 +565,7 @@ describe('docbench serve: shutdown, workers, arguments', { timeout: 120_000 }, (
     ['k6: --out with two stores', ['k6', 'ycsb-a', '--store', 'basic,redis', '--out', join(tmpdir(), 'x.json')], /--out takes one result/],
     ['k6: unknown store', ['k6', 'ycsb-a', '--store', 'redis,nosuch'], /--store: unknown store "nosuch"/],
     ['k6: --direct for a scenario script', ['k6', 'pagination', '--store', 'redis', '--direct'], /--direct compares YCSB workloads/],
-    ['k6: seeding option of another scenario', ['k6', 'ycsb-a', '--store', 'redis', '--customers', '10'], /--customers seeds the e-commerce scenario/],
+    ['k6: seeding option of another scenario', ['k6', 'ycsb-a', '--store', 'redis', '--customers', '10'], /--customers is the ecommerce scenario's; ycsb-a.ts drives ycsb/],
     ['k6: bad k6 setting', ['k6', 'ycsb-a', '--store', 'redis', '-e', 'not a setting'], /--k6-env not a setting: expected NAME=value/],
   ] as const) {
     it(`bad input gets one line and exit code 2: ${what}`, () => assertUserError(runDocbench(args), pattern));

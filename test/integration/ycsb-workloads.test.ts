@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { describeStore, openStore, type OpenStore } from '../../src/cli/store-session.ts';
+import { describeStore, openStore, type OpenStore, requestOf } from '../../src/session/store-session.ts';
 import { buildResult } from '../../src/results/build.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { runLoadPhase, runTransactionPhase } from '../../src/runner/phases.ts';
@@ -35,7 +35,7 @@ for (const storeName of STORES) {
     let open: OpenStore;
 
     before(async () => {
-      open = await openStore(storeName, undefined, loadWorkload(['workloada'], OVERRIDES).properties);
+      open = await openStore(storeName, undefined, requestOf(loadWorkload(['workloada'], OVERRIDES).properties));
     });
 
     after(async () => {

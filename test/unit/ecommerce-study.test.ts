@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Random } from '../../src/workload/random.ts';
-import { ECOMMERCE_DEFAULTS } from '../../src/cli/ecommerce-command.ts';
+import { ECOMMERCE_DEFAULTS } from '../../scenarios/ecommerce/workload-names.ts';
 import type { EcommerceDialect } from '../../scenarios/ecommerce/dialect.ts';
 import { deviceOwner } from '../../scenarios/ecommerce/devices.ts';
 import { customerCore, generateCustomer, generateOrder } from '../../scenarios/ecommerce/generator.ts';

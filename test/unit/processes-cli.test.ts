@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { processesFor } from '../../src/cli/ycsb-command.ts';
+import { processesFor } from '../../src/session/worker-pool.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { workloadFromText } from '../../src/workload/properties.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';

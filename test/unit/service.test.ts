@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 /**
  * The HTTP service without a server: its routes through Fastify's inject() on an in-memory store
  * (YCSB's BasicDB keeping records), the parameter validation and field lists, the store gate (503
@@ -8,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { k6Environment, scenarioOfScript, workloadOfScript } from '../../src/cli/k6-command.ts';
-import { completeResult } from '../../src/cli/k6-process.ts';
+import { scenarioOfScript, workloadOfScript } from '../../src/cli/k6-command.ts';
+import { completeResult, k6Environment } from '../../src/runner/k6-process.ts';
 import { renderModeComparison } from '../../src/report/mode-comparison.ts';
 import { describeMachine } from '../../src/results/machine.ts';
 import { resultSchema } from '../../src/results/schema.ts';
@@ -20,7 +21,7 @@ import { registerPlanRoute } from '../../src/service/ycsb-plan-route.ts';
 import { CoreWorkload } from '../../src/workload/core-workload.ts';
 import { Random } from '../../src/workload/random.ts';
 import { isConflict } from '../../src/service/conflicts.ts';
-import { CpuSampler, processCpu } from '../../src/service/process-cpu.ts';
+import { CpuSampler, processCpu } from '../../src/measure/process-cpu.ts';
 import { splitScenarioSettings } from '../../src/service/scenarios.ts';
 import { tableLayout } from '../../src/service/server.ts';
 import { combineStats, RequestCounter } from '../../src/service/stats.ts';
@@ -577,8 +578,13 @@ describe('k6 side: settings, result conversion, command mapping', () => {
     assert.deepEqual(k6Environment(open), { VUS: '4', MODEL: 'open', RATE: '200', DURATION: '15s', MAX_VUS: '16', PERCENTILES: '50,95,99,99.9' });
     assert.equal(workloadOfScript('/x/k6/ycsb-c.ts'), 'workloadc');
     assert.equal(workloadOfScript('/x/k6/ycsb.ts'), null);
-    assert.equal(scenarioOfScript('/x/k6/pagination.ts'), 'ecommerce');
-    assert.equal(scenarioOfScript('/x/k6/persons.ts'), 'persons');
+    // Shipped scripts are known by where they are (the SCENARIOS table names them); a script of
+    // the user's own, whatever its name, drives what --scenario says.
+    const shipped = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+    assert.equal(scenarioOfScript(shipped('k6/ycsb-a.ts')), 'ycsb');
+    assert.equal(scenarioOfScript(shipped('k6/pagination.ts')), 'ecommerce');
+    assert.equal(scenarioOfScript(shipped('k6/persons.ts')), 'persons');
+    assert.equal(scenarioOfScript('/x/k6/persons.ts'), null);
     assert.equal(scenarioOfScript('/x/mine.ts'), null);
   });
 

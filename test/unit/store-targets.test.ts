@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ConfigError, loadConfig, parseConfig } from '../../src/cli/config-file.ts';
-import { maskUrl } from '../../src/cli/mask-url.ts';
-import { defaultStores, splitUrlFlag, StoreTargets } from '../../src/cli/store-targets.ts';
+import { ConfigError, loadConfig, parseConfig } from '../../src/session/config-file.ts';
+import { maskUrl } from '../../src/common/mask-url.ts';
+import { defaultStores, splitUrlFlag, StoreTargets } from '../../src/session/store-targets.ts';
 import { DOCKER_URLS } from '../../src/local/docker.ts';
 import { UserError } from '../../src/common/user-error.ts';
 

@@ -17,17 +17,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { canBuildVariant, type PersonsDialect } from '../../scenarios/persons/dialect.ts';
-import { PERSONS_DIALECTS } from '../../scenarios/persons/dialects.ts';
-import { DEFAULT_SEED } from '../../scenarios/persons/generator.ts';
-import { collectionName, type Shape } from '../../scenarios/persons/model.ts';
-import { bodyChecksum } from '../../scenarios/persons/oracle.ts';
-import { queryById, QUERY_IDS, type QueryId } from '../../scenarios/persons/queries.ts';
-import { PERSONS_DEFAULTS } from '../../scenarios/persons/run.ts';
-import type { Store } from '../stores/store.ts';
-import { WorkloadError } from '../workload/properties.ts';
-import type { StoreGate } from './store-gate.ts';
-import { parseParameters, ValidationError } from './validation.ts';
+import { canBuildVariant, type PersonsDialect } from './dialect.ts';
+import { PERSONS_DIALECTS } from './dialects.ts';
+import { DEFAULT_SEED } from './defaults.ts';
+import { collectionName, type Shape } from './model.ts';
+import { bodyChecksum } from './oracle.ts';
+import { queryById, QUERY_IDS, type QueryId } from './queries.ts';
+import { PERSONS_DEFAULTS } from './defaults.ts';
+import type { Store } from '../../src/stores/store.ts';
+import { WorkloadError } from '../../src/workload/properties.ts';
+import type { StoreGate } from '../../src/service/store-gate.ts';
+import { parseParameters, ValidationError } from '../../src/service/validation.ts';
 
 /** What the service knows about the seeded persons datasets (`-p persons.*`). */
 export interface PersonsServiceSettings {

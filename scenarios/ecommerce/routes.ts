@@ -22,19 +22,19 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { NAMES, type EcommerceDialect, type Manifest } from '../../scenarios/ecommerce/dialect.ts';
-import { COUNTRIES } from '../../scenarios/ecommerce/geography.ts';
-import type { Dataset } from '../../scenarios/ecommerce/model.ts';
-import { EcommerceOracle } from '../../scenarios/ecommerce/oracle.ts';
-import { ParameterChooser, type QueryKind } from '../../scenarios/ecommerce/queries.ts';
-import { datasetOf, ecommerceDialect, readDataset } from '../../scenarios/ecommerce/session.ts';
-import type { EcommerceSettings } from '../../scenarios/ecommerce/settings.ts';
-import { summarizeIds, type AnswerSummary } from '../../scenarios/shared/checksum.ts';
-import { WorkloadError } from '../workload/properties.ts';
-import { Random } from '../workload/random.ts';
-import type { Store } from '../stores/store.ts';
-import type { StoreGate } from './store-gate.ts';
-import { parseParameters, ValidationError, wholeNumberParam } from './validation.ts';
+import { NAMES, type EcommerceDialect, type Manifest } from './dialect.ts';
+import { COUNTRIES } from './geography.ts';
+import type { Dataset } from './model.ts';
+import { EcommerceOracle } from './oracle.ts';
+import { ParameterChooser, type QueryKind } from './queries.ts';
+import { datasetOf, ecommerceDialect, readDataset } from './session.ts';
+import type { EcommerceSettings } from './settings.ts';
+import { summarizeIds, type AnswerSummary } from '../shared/checksum.ts';
+import { WorkloadError } from '../../src/workload/properties.ts';
+import { Random } from '../../src/workload/random.ts';
+import type { Store } from '../../src/stores/store.ts';
+import type { StoreGate } from '../../src/service/store-gate.ts';
+import { parseParameters, ValidationError, wholeNumberParam } from '../../src/service/validation.ts';
 
 /** Largest page the API serves, and the deepest offset: bounds on what one request may cost. */
 export const MAX_PAGE_LIMIT = 1000;

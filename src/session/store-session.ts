@@ -1,11 +1,16 @@
+/**
+ * Opening a store for any entry point (the CLI's commands, the service, the studies, the
+ * scenarios): the given URL, or docbench's local server for the store, started on demand; and
+ * what a result records about it afterwards. Needs no YCSB workload: only the store's settings
+ * and how many operations its caller keeps in flight.
+ */
+import { maskUrl } from '../common/mask-url.ts';
+import { UsageError } from '../common/user-error.ts';
 import { localTarget, hasLocalTarget } from '../local/targets.ts';
 import type { StoreInfo } from '../results/schema.ts';
 import { settingsOf, storeFactory, storeName } from '../stores/stores.ts';
 import type { Store, StoreStats } from '../stores/store.ts';
-import type { WorkloadProperties } from '../workload/properties.ts';
 import { interrupts } from '../runner/interrupts.ts';
-import { UsageError } from './errors.ts';
-import { maskUrl } from './mask-url.ts';
 
 export interface OpenStore {
   store: Store;
@@ -16,13 +21,40 @@ export interface OpenStore {
   targetStandIn?: { name: string; note: string };
 }
 
+/** What opening a store needs besides where it is. */
+export interface StoreRequest {
+  /**
+   * `-p` store settings (`redis.driver`, `mongodb.maxPoolSize`, …), as a map that may hold every
+   * store's: each store takes those with its own prefix.
+   */
+  settings: Readonly<Record<string, string>>;
+  /** Operations the caller keeps in flight at once: it sizes the store's connection pool. */
+  concurrency: number;
+}
+
+/** A YCSB workload's store settings and threadcount, as a store request. */
+export function requestOf(properties: { passthrough: Readonly<Record<string, string>>; threadcount: number }): StoreRequest {
+  return { settings: properties.passthrough, concurrency: properties.threadcount };
+}
+
+/** `key=value` assignments (store settings only, as `-p` gives them) and a concurrency, as a store request. */
+export function requestFrom(assignments: readonly string[], concurrency: number): StoreRequest {
+  const settings: Record<string, string> = {};
+  for (const a of assignments) {
+    const eq = a.indexOf('=');
+    if (eq <= 0) throw new UsageError(`-p ${a}: expected key=value`);
+    settings[a.slice(0, eq).trim()] = a.slice(eq + 1).trim();
+  }
+  return { settings, concurrency };
+}
+
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /**
  * Connect to a store: the given URL, or else docbench's local server for it, started on demand
  * (so `docbench run --store redis` works on a fresh machine).
  */
-export async function openStore(name: string, url: string | undefined, properties: WorkloadProperties): Promise<OpenStore> {
+export async function openStore(name: string, url: string | undefined, request: StoreRequest): Promise<OpenStore> {
   const factory = await storeFactory(name);
   let resolvedUrl = url;
   let local = false;
@@ -47,7 +79,7 @@ export async function openStore(name: string, url: string | undefined, propertie
   }
   // The store checks its URL and settings when it is made: a bad setting fails before any local
   // server is installed or started. The runner's concurrency sizes the connection pools.
-  const store = factory({ url: resolvedUrl, settings: settingsOf(storeName(name), properties.passthrough), concurrency: properties.threadcount });
+  const store = factory({ url: resolvedUrl, settings: settingsOf(storeName(name), request.settings), concurrency: request.concurrency });
   await start?.();
   await store.connect();
   return {

@@ -9,15 +9,12 @@
  * The config file also gives store settings, which go before the command line's `-p` so that
  * `-p` wins. Every URL shown to the user is masked (`maskUrl`).
  */
-import { Option, type Command } from 'commander';
+import { maskUrl } from '../common/mask-url.ts';
+import { UsageError } from '../common/user-error.ts';
 import { DOCKER_URLS } from '../local/docker.ts';
 import { hasLocalTarget } from '../local/targets.ts';
 import { isStoreName, UnknownStoreError } from '../stores/stores.ts';
 import { loadConfig, type DocbenchConfig } from './config-file.ts';
-
-export { loadConfig };
-import { UsageError } from './errors.ts';
-import { maskUrl } from './mask-url.ts';
 
 /** The options every command that touches stores takes (commander's parsed values). */
 export interface TargetFlags {
@@ -111,16 +108,6 @@ export class StoreTargets {
 /** The stores a comparison runs when none is named: the config file's, in its order, else `fallback`. */
 export function defaultStores(config: DocbenchConfig | null, fallback: readonly string[]): string[] {
   return config && config.stores.size > 0 ? [...config.stores.keys()] : [...fallback];
-}
-
-/** `--url` (repeatable) and `--config`, the same on every command that touches stores. */
-export function addTargetOptions(command: Command, { several }: { several: boolean }): Command {
-  const urlHelp = several
-    ? "a store's server as <store>=URL, repeatable (e.g. --url couchdb=http://admin:pw@host:5984); default: the config file's, else docbench's local server, started if needed"
-    : "the store's server: URL, or <store>=URL; default: the config file's, else docbench's local server, started if needed";
-  return command
-    .addOption(new Option('--url <url>', urlHelp).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]))
-    .option('--config <file>', 'config file with stores, URLs and settings (default: ./docbench.config.json when it exists)');
 }
 
 /** For a command on one store: its URL (undefined: the local server) and the config file's settings. */

@@ -10,40 +10,33 @@
  * everything measured is still written, and the command fails naming store, operation and
  * parameters.
  */
-import { Option, type Command } from 'commander';
 import { basename, dirname, extname, join } from 'node:path';
-import type { FlatProperties } from '../results/build.ts';
-import type { Result } from '../results/schema.ts';
-import { writeFileAtomic, writeResult } from '../results/write.ts';
-import { writeReportBeside } from '../report/report-files.ts';
-import { renderYcsbText } from '../report/ycsb-text.ts';
-import { workloadFromText } from '../workload/properties.ts';
-import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
-import type { Dataset } from '../../scenarios/ecommerce/model.ts';
-import { renderRunTable, renderServers } from '../../scenarios/ecommerce/report.ts';
-import { seedEcommerce } from '../../scenarios/ecommerce/seed.ts';
-import { ecommerceWorkload, resolveSettings, runEcommerce } from '../../scenarios/ecommerce/session.ts';
-import { flatSettings, parseSettings, type EcommerceSettings } from '../../scenarios/ecommerce/settings.ts';
-import { WORKLOAD_NAMES } from '../../scenarios/ecommerce/workloads.ts';
-import { renderPlans } from '../../scenarios/shared/plans.ts';
-import { scenarioResult } from '../../scenarios/shared/timing.ts';
-import { AnswerMismatchError } from '../../scenarios/shared/verify.ts';
-import { ProcessPool } from '../runner/process-pool.ts';
-import { UsageError } from './errors.ts';
-import { invalidRunError } from './run-stopped.ts';
-import { interrupts } from '../runner/interrupts.ts';
-import { closeQuietly, describeStore, openStore, type OpenStore } from './store-session.ts';
-import { addTargetOptions, defaultStores, loadConfig, singleTarget, StoreTargets, type TargetFlags } from './store-targets.ts';
-import { checkOutPath } from './ycsb-command.ts';
-import { positiveInteger, nonNegativeNumber, collect } from './option-parsers.ts';
+import { UsageError } from '../../src/common/user-error.ts';
+import type { FlatProperties } from '../../src/results/build.ts';
+import { invalidRunError } from '../../src/results/run-stopped.ts';
+import type { Result } from '../../src/results/schema.ts';
+import { checkOutPath, writeFileAtomic, writeResult } from '../../src/results/write.ts';
+import { writeReportBeside } from '../../src/report/report-files.ts';
+import { renderYcsbText } from '../../src/report/ycsb-text.ts';
+import { interrupts } from '../../src/runner/interrupts.ts';
+import { ProcessPool } from '../../src/runner/process-pool.ts';
+import { loadConfig } from '../../src/session/config-file.ts';
+import { closeQuietly, describeStore, openStore, requestFrom, type OpenStore } from '../../src/session/store-session.ts';
+import { defaultStores, singleTarget, StoreTargets, type TargetFlags } from '../../src/session/store-targets.ts';
+import { renderPlans } from '../shared/plans.ts';
+import { ownSettings, storeSettings } from '../shared/serve-settings.ts';
+import { scenarioResult } from '../shared/timing.ts';
+import { AnswerMismatchError } from '../shared/verify.ts';
+import type { ScenarioPhaseOptions } from '../scenario.ts';
+import { ECOMMERCE_DIALECTS } from './dialects.ts';
+import type { Dataset } from './model.ts';
+import { renderRunTable, renderServers } from './report.ts';
+import { seedEcommerce } from './seed.ts';
+import { ecommerceWorkload, resolveSettings, runEcommerce } from './session.ts';
+import { flatSettings, parseSettings, type EcommerceSettings } from './settings.ts';
+import { ECOMMERCE_DEFAULTS, WORKLOAD_NAMES } from './workload-names.ts';
 
 export const SCENARIO = 'ecommerce';
-
-/**
- * What a comparison seeds when not told: fits this kind of machine in a few minutes per store.
- * One order per customer, as Altoros 2022 seeded (25 million customers and 25 million orders).
- */
-export const ECOMMERCE_DEFAULTS = { customers: 10_000, ordersPerCustomer: 1, workloads: ['pagination', 'join'], maxexecutiontime: 30 } as const;
 
 /** The variant properties of a result (`variant.pagination`, `variant.join`, …), in the order the run named them. */
 function variantsOf(result: Result): string[] {
@@ -53,7 +46,7 @@ function variantsOf(result: Result): string[] {
 }
 
 
-function storeList(value: string, flag: string): string[] {
+export function storeList(value: string, flag: string): string[] {
   const stores = value.split(',').map((s) => s.trim()).filter(Boolean);
   if (stores.length === 0) throw new UsageError(`${flag} is empty`);
   for (const s of stores) {
@@ -68,7 +61,7 @@ function workloadList(values: readonly string[], flag: string): string[] {
   const names = values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
   if (names.length === 0) throw new UsageError(`${flag}: name a workload: ${WORKLOAD_NAMES.join(', ')}`);
   for (const name of names) {
-    if (!WORKLOAD_NAMES.includes(name)) throw new UsageError(`${flag}: unknown ecommerce workload "${name}"; expected one of ${WORKLOAD_NAMES.join(', ')}`);
+    if (!(WORKLOAD_NAMES as readonly string[]).includes(name)) throw new UsageError(`${flag}: unknown ecommerce workload "${name}"; expected one of ${WORKLOAD_NAMES.join(', ')}`);
   }
   return names;
 }
@@ -87,8 +80,7 @@ function assignments(property: readonly string[], flags: { threads?: number; tar
 
 /** Open a store with the store settings (`redis.*`, …) of `-p` and a pool sized for the workers. */
 async function open(store: string, url: string | undefined, settings: EcommerceSettings): Promise<OpenStore> {
-  const storeAssignments = Object.entries(settings.storeSettings).map(([k, v]) => `${k}=${v}`);
-  return openStore(store, url, workloadFromText('', SCENARIO, [...storeAssignments, `threadcount=${settings.threadcount}`]));
+  return openStore(store, url, { settings: settings.storeSettings, concurrency: settings.threadcount });
 }
 
 function datasetOf(settings: EcommerceSettings, flag: string): Dataset {
@@ -172,20 +164,7 @@ function failIfWrong(mismatches: readonly string[]): void {
   if (mismatches.length > 0) throw new AnswerMismatchError(`ecommerce: ${mismatches.length} wrong ${mismatches.length === 1 ? 'answer' : 'answers'}:\n${mismatches.join('\n')}`);
 }
 
-export interface EcommercePhaseOptions {
-  phase: 'load' | 'run';
-  store: string;
-  url?: string;
-  /** Workload names (run) given with -P / --workload. */
-  workloads: readonly string[];
-  property: readonly string[];
-  threads?: number;
-  target?: number;
-  /** Worker processes the run's workers are spread over (`--processes`); default 1. */
-  processes?: number;
-  out?: string;
-  status: boolean;
-}
+export type EcommercePhaseOptions = ScenarioPhaseOptions;
 
 /** `docbench load|run --scenario ecommerce …`: the scenario on the YCSB-shaped commands. */
 export function runEcommercePhase(options: EcommercePhaseOptions): Promise<void> {
@@ -239,19 +218,7 @@ async function ecommercePhase(options: EcommercePhaseOptions): Promise<void> {
   }
 }
 
-/** The scenario's store-setting-aware options shared by `seed ecommerce` and `ecommerce`. */
-function addCommonOptions(command: Command): Command {
-  return command
-    .option('--customers <n>', 'customers to seed (each about 4 KB)', positiveInteger('--customers'))
-    .option('--orders-per-customer <n>', 'orders per customer (default 1, as Altoros 2022)', positiveInteger('--orders-per-customer'))
-    .option('--no-indexes', 'build no secondary index (MongoDB, CouchDB Mango, Couchbase GSI): the queries scan; query tables, index sets and views stay')
-    .option('--seed <n>', 'seed of the dataset (seeding) and of the parameter choices (running)', nonNegativeNumber('--seed'))
-    .option('--threads <n>', 'threadcount: concurrent workers (bulk writers while seeding)', positiveInteger('--threads'))
-    .option('-p, --property <key=value>', 'scenario setting (operationcount, maxexecutiontime, maxoffset, variant, …) or store setting (redis.*, mongodb.*, …); repeatable', collect, [])
-    .option('-q, --quiet', 'no progress bar or status lines on stderr', false);
-}
-
-interface CommonOptions {
+export interface CommonOptions {
   indexes: boolean;
   customers?: number;
   ordersPerCustomer?: number;
@@ -261,46 +228,32 @@ interface CommonOptions {
   quiet: boolean;
 }
 
-/** `docbench seed ecommerce …` on the scenario commands' `seed` command. */
-export function registerEcommerceSeed(seed: Command): void {
-  const command = seed
-    .command('ecommerce')
-    .description("the e-commerce scenario's load phase: customers and their orders in bulk, then the store's indexes (same data on every store for the same seed)")
-    .addOption(new Option('--store <name>', `store: ${ECOMMERCE_DIALECTS.stores.join(', ')}`).makeOptionMandatory())
-    .option('--out <file>', 'write the load result as JSON (atomically)');
-  addCommonOptions(addTargetOptions(command, { several: false })).action(async (opts: CommonOptions & TargetFlags & { store: string; out?: string }) => {
-    const stores = storeList(opts.store, '--store');
-    if (stores.length > 1) throw new UsageError(`--store: seed ecommerce loads one store at a time; got ${stores.join(', ')}`);
-    const target = singleTarget(opts, stores[0]!);
-    await runEcommercePhase({
-      phase: 'load',
-      store: stores[0]!,
-      ...(target.url !== undefined ? { url: target.url } : {}),
-      workloads: [],
-      property: assignments([...target.settings, ...opts.property], {
-        ...opts,
-        customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers,
-        ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer,
-        ...(opts.indexes ? {} : { indexes: false }),
-      }),
-      ...(opts.out !== undefined ? { out: opts.out } : {}),
-      status: !opts.quiet,
-    });
+/** `docbench seed ecommerce …`. */
+export async function seedCommand(opts: CommonOptions & TargetFlags & { store: string; out?: string }): Promise<void> {
+  const stores = storeList(opts.store, '--store');
+  if (stores.length > 1) throw new UsageError(`--store: seed ecommerce loads one store at a time; got ${stores.join(', ')}`);
+  const target = singleTarget(opts, stores[0]!);
+  await runEcommercePhase({
+    phase: 'load',
+    store: stores[0]!,
+    ...(target.url !== undefined ? { url: target.url } : {}),
+    workloads: [],
+    property: assignments([...target.settings, ...opts.property], {
+      ...opts,
+      customers: opts.customers ?? ECOMMERCE_DEFAULTS.customers,
+      ordersPerCustomer: opts.ordersPerCustomer ?? ECOMMERCE_DEFAULTS.ordersPerCustomer,
+      ...(opts.indexes ? {} : { indexes: false }),
+    }),
+    ...(opts.out !== undefined ? { out: opts.out } : {}),
+    status: !opts.quiet,
   });
 }
 
+export type CompareOptions = CommonOptions & TargetFlags & { stores?: string; workloads: string; skipSeed: boolean; outDir?: string; docker: boolean; processes?: number };
+
 /** `docbench ecommerce …`: seed every store, run every workload, one table. */
-export function registerEcommerceCommand(program: Command): void {
-  const command = program
-    .command('ecommerce')
-    .description('Altoros 2022 on several stores: seed customers and orders, run pagination / join / mix (every answer checked against the oracle), one table')
-    .option('--stores <list>', `comma-separated stores: ${ECOMMERCE_DIALECTS.stores.join(', ')} (default: the config file's, else all of them)`)
-    .option('--workloads <list>', `comma-separated workloads: ${WORKLOAD_NAMES.join(', ')}`, ECOMMERCE_DEFAULTS.workloads.join(','))
-    .option('--skip-seed', 'run on the dataset each store already holds (from an earlier seed)', false)
-    .option('--out-dir <dir>', 'where result files go (default: results/ecommerce-<timestamp>)')
-    .option('--docker', 'use the real servers started by `docbench up --docker`', false)
-    .option('--processes <n>', 'worker processes (threads) the workers are spread over, each with its own connections, dialect and oracle; one merged result per run (default 1)', positiveInteger('--processes'));
-  addCommonOptions(addTargetOptions(command, { several: true })).action((opts: CommonOptions & TargetFlags & { stores?: string; workloads: string; skipSeed: boolean; outDir?: string; docker: boolean; processes?: number }) => interrupts.holding(async () => {
+export function compareCommand(opts: CompareOptions): Promise<void> {
+  return interrupts.holding(async () => {
     const config = loadConfig(opts.config);
     const configured = defaultStores(config, ECOMMERCE_DIALECTS.stores).filter((s) => ECOMMERCE_DIALECTS.runsOn(s));
     const stores = storeList(opts.stores ?? configured.join(','), '--stores');
@@ -358,5 +311,24 @@ export function registerEcommerceCommand(program: Command): void {
     process.stderr.write(`results written to ${outDir}\n`);
     writeReportBeside(outDir, results, { title: 'E-commerce scenario (Altoros 2022)' });
     failIfWrong(mismatches);
-  }));
+  });
+}
+
+/** `docbench k6 pagination|join --customers N`: seed first, as `docbench seed ecommerce` does. */
+export async function seedForK6(store: string, targets: StoreTargets, customers: number, overrides: readonly string[], quiet: boolean): Promise<void> {
+  const s = parseSettings(ownSettings(SCENARIO, overrides));
+  const open = await openStore(store, targets.urlOf(store), requestFrom([...targets.settings(), ...storeSettings(overrides)], 4));
+  try {
+    if (!quiet) process.stderr.write(`k6: ${store}: seeding ${customers} customers (docbench seed ecommerce)\n`);
+    await seedEcommerce({
+      store: open.store,
+      dataset: { seed: s.seed, customers, ordersPerCustomer: s.orderspercustomer },
+      batchSize: s.batchsize,
+      concurrency: 4,
+      progress: !quiet,
+      label: `[${store} ecommerce seed]`,
+    });
+  } finally {
+    await open.store.close();
+  }
 }

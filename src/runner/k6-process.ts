@@ -5,7 +5,7 @@
  * this side knows.
  */
 import { spawn } from 'node:child_process';
-import { interrupts, type RunSignal } from '../runner/interrupts.ts';
+import { interrupts, type RunSignal } from './interrupts.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadSettings } from '../../k6/lib/settings.ts';
@@ -14,8 +14,9 @@ import { UserError } from '../common/user-error.ts';
 import { round1 } from '../report/mode-comparison.ts';
 import { describeMachine } from '../results/machine.ts';
 import type { Result } from '../results/schema.ts';
-import { CpuMeter, type MachineCpu } from '../runner/cpu-meter.ts';
-import { CpuSampler, cpuBetween, reapedChildrenCpu, type ChildCpu } from '../service/process-cpu.ts';
+import type { WorkloadProperties } from '../workload/properties.ts';
+import { CpuMeter, type MachineCpu } from './cpu-meter.ts';
+import { CpuSampler, cpuBetween, reapedChildrenCpu, type ChildCpu } from '../measure/process-cpu.ts';
 
 export interface K6Run {
   code: number | null;
@@ -115,3 +116,23 @@ export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'tot
   };
 }
 
+/** The k6 settings (k6/lib/settings.ts) for a YCSB workload's load shape, in YCSB's terms. */
+export function k6Environment(p: Pick<WorkloadProperties, 'threadcount' | 'target' | 'operationcount' | 'maxexecutiontime' | 'hdrhistogram.percentiles'>): Record<string, string> {
+  const env: Record<string, string> = { VUS: String(p.threadcount) };
+  if (p.target > 0) {
+    env.MODEL = 'open';
+    env.RATE = String(p.target);
+    const seconds = p.maxexecutiontime > 0 ? p.maxexecutiontime : Math.ceil(p.operationcount / p.target);
+    env.DURATION = `${seconds}s`;
+    // Enough VUs to keep the rate through latency spikes; k6 adds them only when needed.
+    env.MAX_VUS = String(p.threadcount * 4);
+  } else {
+    env.MODEL = 'closed';
+    if (p.operationcount > 0) env.ITERATIONS = String(p.operationcount);
+    if (p.maxexecutiontime > 0) env.DURATION = `${p.maxexecutiontime}s`;
+    // Both given: the run ends at whichever comes first, as YCSB's does.
+    if (p.operationcount === 0 && p.maxexecutiontime === 0) throw new UserError('the run needs operationcount > 0 or maxexecutiontime > 0');
+  }
+  if (p['hdrhistogram.percentiles'].length > 0) env.PERCENTILES = p['hdrhistogram.percentiles'].join(',');
+  return env;
+}

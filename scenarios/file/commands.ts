@@ -1,0 +1,178 @@
+/**
+ * A scenario file's commands at work (cli.ts registers them):
+ *
+ *   docbench scenario <file> [--stores a,b] [--skip-seed]   seed each store, run the mix, one table
+ *   docbench seed scenario <file> --store X                  the load phase alone
+ *
+ * Every answer is checked against the oracle; a wrong one stops that store's run, everything
+ * measured is still written, and the command fails naming store, operation and parameters.
+ */
+import { join } from 'node:path';
+import { UsageError } from '../../src/common/user-error.ts';
+import { writeReportBeside } from '../../src/report/report-files.ts';
+import { renderYcsbText } from '../../src/report/ycsb-text.ts';
+import type { FlatProperties } from '../../src/results/build.ts';
+import type { Result } from '../../src/results/schema.ts';
+import { checkOutPath, writeFileAtomic, writeResult } from '../../src/results/write.ts';
+import { interrupts } from '../../src/runner/interrupts.ts';
+import { loadConfig } from '../../src/session/config-file.ts';
+import { closeQuietly, describeStore, openStore, requestFrom, type OpenStore } from '../../src/session/store-session.ts';
+import { defaultStores, singleTarget, StoreTargets, type TargetFlags } from '../../src/session/store-targets.ts';
+import { renderPlans } from '../shared/plans.ts';
+import { isStoreSetting } from '../shared/serve-settings.ts';
+import { scenarioResult } from '../shared/timing.ts';
+import { AnswerMismatchError } from '../shared/verify.ts';
+import type { FileDialect } from './dialect.ts';
+import { FILE_DIALECTS } from './dialects.ts';
+import { loadScenario } from './load.ts';
+import { RUN_DEFAULTS, type RunSettings, type Scenario } from './model.ts';
+import { Oracle } from './oracle.ts';
+import { renderFileNotes, renderFileTable } from './report.ts';
+import { fileDialect, poolsOf, runFile, seedFile } from './run.ts';
+
+export const KIND = 'scenario';
+
+export interface CommonOptions extends TargetFlags {
+  property: string[];
+  threads?: number;
+  target?: number;
+  batchSize: number;
+  quiet: boolean;
+}
+
+/** `-p`: the file's run settings (operationcount, …) or store settings; anything else is a mistake. */
+export function settingsOf(scenario: Scenario, options: Pick<CommonOptions, 'property' | 'threads' | 'target'>): { run: RunSettings; store: string[] } {
+  const run: RunSettings = { ...scenario.run };
+  const store: string[] = [];
+  for (const a of options.property) {
+    const eq = a.indexOf('=');
+    const key = a.slice(0, Math.max(0, eq)).trim();
+    if (eq <= 0) throw new UsageError(`-p ${a}: expected key=value`);
+    if (isStoreSetting(a)) {
+      store.push(a);
+      continue;
+    }
+    if (!Object.hasOwn(RUN_DEFAULTS, key)) throw new UsageError(`-p ${key}: unknown setting; expected one of ${Object.keys(RUN_DEFAULTS).join(', ')} or a store setting (redis.*, mongodb.*, …)`);
+    const value = Number(a.slice(eq + 1).trim());
+    if (!Number.isFinite(value) || value < 0) throw new UsageError(`-p ${a}: expected a number >= 0`);
+    (run as unknown as Record<string, number>)[key] = value;
+  }
+  if (options.threads !== undefined) run.threadcount = options.threads;
+  if (options.target !== undefined) run.target = options.target;
+  if (run.operationcount === 0 && run.maxexecutiontime === 0) throw new UsageError('a run needs operationcount > 0 or maxexecutiontime > 0');
+  return { run, store };
+}
+
+/** What both results of a store record: the file, its dataset, each query's translation on the store. */
+function propertiesOf(scenario: Scenario, dialect: FileDialect, run: RunSettings): FlatProperties {
+  const p: FlatProperties = { scenario: KIND, file: scenario.file, name: scenario.name, seed: scenario.seed, 'dataset.digest': scenario.datasetDigest, structures: dialect.structures };
+  for (const c of scenario.collections.values()) p[`collection.${c.name}`] = c.count;
+  for (const [key, value] of Object.entries(run)) p[key] = value;
+  for (const [op, share] of scenario.mix) p[`mix.${op}`] = share;
+  for (const [name, t] of dialect.translations) p[`translation.${name}`] = t.supported ? t.description : `UNSUPPORTED: ${t.reason}`;
+  return p;
+}
+
+function storeList(value: string, flag: string): string[] {
+  const stores = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (stores.length === 0) throw new UsageError(`${flag} is empty`);
+  for (const s of stores) if (!FILE_DIALECTS.runsOn(s)) throw new UsageError(`${flag}: scenario files run on ${FILE_DIALECTS.stores.join(', ')}; got "${s}"`);
+  return stores;
+}
+
+async function seedStore(opened: OpenStore, scenario: Scenario, options: CommonOptions, run: RunSettings): Promise<Result> {
+  const dialect = await fileDialect(opened.store, scenario);
+  try {
+    const outcome = await seedFile(dialect, scenario, opened.store.name, { batchSize: options.batchSize, concurrency: Math.min(4, run.threadcount), progress: !options.quiet });
+    return scenarioResult(outcome, { scenario: KIND, workloadName: `${scenario.name}-seed`, properties: propertiesOf(scenario, dialect, run), store: await describeStore(opened) });
+  } finally {
+    await dialect.close?.();
+  }
+}
+
+/** The queries of a file's mix: the k6 script's rows. */
+export function k6Rows(file: string): string[] {
+  const scenario = loadScenario(file);
+  return scenario.mix.map(([op]) => op).filter((op) => scenario.queries.has(op));
+}
+
+/** `docbench k6 <file> --seed-scenario`: seed first, as `docbench seed scenario` does. */
+export async function seedForK6(file: string, store: string, targets: StoreTargets, overrides: readonly string[], quiet: boolean): Promise<void> {
+  const scenario = loadScenario(file);
+  const { run, store: storeSettings } = settingsOf(scenario, { property: [...overrides] });
+  const opened = await openStore(store, targets.urlOf(store), requestFrom([...targets.settings(), ...storeSettings], 4));
+  try {
+    if (!quiet) process.stderr.write(`k6: ${store}: seeding ${scenario.name} (docbench seed scenario)\n`);
+    await seedStore(opened, scenario, { property: [], batchSize: 500, quiet }, run);
+  } finally {
+    await closeQuietly(opened.store);
+  }
+}
+
+/** `docbench seed scenario <file> --store X`. */
+export async function seedCommand(file: string, opts: CommonOptions & { store: string; out?: string }): Promise<void> {
+  const scenario = loadScenario(file);
+  const [store] = storeList(opts.store, '--store');
+  checkOutPath(opts.out);
+  const { run, store: storeSettings } = settingsOf(scenario, opts);
+  const target = singleTarget(opts, store!);
+  const opened = await openStore(store!, target.url, requestFrom([...target.settings, ...storeSettings], 4));
+  try {
+    const result = await seedStore(opened, scenario, opts, run);
+    process.stdout.write(renderYcsbText(result));
+    if (opts.out) writeResult(opts.out, result);
+  } finally {
+    await closeQuietly(opened.store);
+  }
+}
+
+export type CompareOptions = CommonOptions & { stores?: string; skipSeed: boolean; outDir?: string; docker: boolean };
+
+/** `docbench scenario <file> …`: seed every store, run the mix, one table. */
+export function compareCommand(file: string, opts: CompareOptions): Promise<void> {
+  return interrupts.holding(async () => {
+    const scenario = loadScenario(file);
+    const config = loadConfig(opts.config);
+    const stores = storeList(opts.stores ?? defaultStores(config, FILE_DIALECTS.stores).filter((s) => FILE_DIALECTS.runsOn(s)).join(','), '--stores');
+    const targets = StoreTargets.resolve(opts, stores, config);
+    const { run, store: storeSettings } = settingsOf(scenario, opts);
+    const outDir = opts.outDir ?? join('results', `${scenario.name}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    // The oracle's answers, once for every store: the same parameter sets everywhere.
+    const oracle = new Oracle(scenario);
+    const pools = poolsOf(oracle, run.parametersets);
+    const results: Result[] = [];
+    const mismatches: string[] = [];
+    for (const store of stores) {
+      if (interrupts.signal !== undefined) break;
+      const opened = await openStore(store, targets.urlOf(store), requestFrom([...targets.settings(), ...storeSettings], run.threadcount));
+      try {
+        if (!opts.skipSeed) {
+          const load = await seedStore(opened, scenario, opts, run);
+          writeResult(join(outDir, `${store}-${scenario.name}-seed.json`), load);
+          results.push(load);
+        }
+        const dialect = await fileDialect(opened.store, scenario);
+        try {
+          const outcome = await runFile(dialect, scenario, store, { settings: run, status: !opts.quiet, label: `[${store} ${scenario.name}]`, oracle, pools });
+          const result = scenarioResult(outcome.outcome, { scenario: KIND, workloadName: scenario.name, properties: propertiesOf(scenario, dialect, run), store: await describeStore(opened) });
+          if (outcome.plans.length > 0) result.plans = outcome.plans;
+          if (outcome.mismatch !== undefined) mismatches.push(`${store}: ${outcome.mismatch}`);
+          writeResult(join(outDir, `${store}-${scenario.name}-run.json`), result);
+          process.stdout.write(renderYcsbText(result));
+          results.push(result);
+        } finally {
+          await dialect.close?.();
+        }
+      } finally {
+        await closeQuietly(opened.store);
+      }
+    }
+    const runs = results.filter((r) => r.phase === 'run');
+    const table = `${renderFileTable(runs)}\n${renderFileNotes(runs)}${renderPlans(runs) === '' ? '' : `\n${renderPlans(runs)}`}`;
+    process.stdout.write(`\n${table}`);
+    writeFileAtomic(join(outDir, 'comparison.md'), `# Scenario ${scenario.name} (${scenario.file})\n\n${table}`);
+    process.stderr.write(`results written to ${outDir}\n`);
+    writeReportBeside(outDir, results, { title: `Scenario ${scenario.name}` });
+    if (mismatches.length > 0) throw new AnswerMismatchError(`${scenario.name}: ${mismatches.length} wrong ${mismatches.length === 1 ? 'answer' : 'answers'}:\n${mismatches.join('\n')}`);
+  });
+}

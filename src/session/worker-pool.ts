@@ -1,0 +1,33 @@
+/**
+ * The worker processes of a YCSB phase on an opened store: how many (`--processes`, the
+ * `processes` property), and the pool itself, each process connecting to the same URL with the
+ * same settings. Used by every entry point that runs YCSB phases (load, run, compare, capacity).
+ */
+import { UsageError } from '../common/user-error.ts';
+import { DEFAULT_PROCESSES, ProcessPool } from '../runner/process-pool.ts';
+import { settingsOf, storeName } from '../stores/stores.ts';
+import type { WorkloadProperties } from '../workload/properties.ts';
+import type { OpenStore } from './store-session.ts';
+
+/**
+ * How many processes: `--processes`, else the `processes` property, else DEFAULT_PROCESSES;
+ * never more than there are workers.
+ */
+export function processesFor(flag: number | undefined, p: WorkloadProperties): number {
+  return Math.min(flag ?? p.processes ?? DEFAULT_PROCESSES, p.threadcount);
+}
+
+/**
+ * The worker processes of a run on an open store (undefined for one process: the workers then
+ * run on this event loop, with no start-up cost). Each connects to the URL the store was opened
+ * with (its local server already started) with the same settings.
+ */
+export async function openPool(open: OpenStore, name: string, p: WorkloadProperties, processes: number): Promise<ProcessPool | undefined> {
+  if (processes <= 1) return undefined;
+  const settings = settingsOf(storeName(name), p.passthrough);
+  // BasicDB's in-memory records live in one process: loaded by one, unseen by the others.
+  if (name === 'basic' && /^true$/i.test(settings['basic.store'] ?? settings['basicdb.store'] ?? '')) {
+    throw new UsageError('--processes: basic.store=true keeps records in one process\'s memory; use --processes 1 with it');
+  }
+  return ProcessPool.start({ store: name, url: open.url, settings, threadcount: p.threadcount, processes });
+}

@@ -1,0 +1,51 @@
+/**
+ * The layers of design.md, checked on the import graph: imports point down only. The entry
+ * points (cli/, service/, study/) import none of each other's modules except as listed, and
+ * nothing below them (session/, scenarios/, stores/, …) imports an entry point. Every static
+ * `from '…'` and every dynamic `import('…')` of a relative path counts.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(ROOT, dir))) {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) out.push(...sources(path));
+    else if (name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** The repository paths a module imports (relative specifiers only: packages are not layers). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)'(\.[^']+)'/gm)].map((m) => m[1]!);
+  return specifiers.map((s) => relative(ROOT, resolve(ROOT, dirname(file), s)));
+}
+
+/** Modules under `from` that import something under `forbidden`, as "module -> import" lines. */
+function violations(from: readonly string[], forbidden: readonly string[]): string[] {
+  return from.flatMap((dir) =>
+    sources(dir).flatMap((file) => importsOf(file).filter((target) => forbidden.some((f) => target.startsWith(`${f}/`))).map((target) => `${file} -> ${target}`)),
+  );
+}
+
+describe('layers: imports point down only', () => {
+  it('no module under src/service, src/study, src/capacity, src/metrics, src/session or scenarios/ imports the CLI', () => {
+    assert.deepEqual(violations(['src/service', 'src/study', 'src/capacity', 'src/metrics', 'src/session', 'scenarios'], ['src/cli']), []);
+  });
+  it('the session layer imports no entry point and no scenario', () => {
+    assert.deepEqual(violations(['src/session'], ['src/service', 'src/study', 'scenarios']), []);
+  });
+  it('stores, results, measurements, the runner and workloads import no entry point, session or scenario', () => {
+    assert.deepEqual(violations(['src/stores', 'src/results', 'src/measure', 'src/runner', 'src/workload', 'src/common', 'src/metrics'], ['src/cli', 'src/service', 'src/study', 'src/capacity', 'src/session', 'scenarios']), []);
+  });
+  it('the checker sees imports (a module known to import the session layer)', () => {
+    assert.ok(importsOf('src/service/server.ts').includes('src/session/store-session.ts'));
+  });
+});
