@@ -26,6 +26,8 @@ export function clientOptions(config: CassandraConfig): cassandra.ClientOptions 
     socketOptions: { connectTimeout: CONNECT_TIMEOUT_MS, readTimeout: config.readTimeoutMs },
     pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: config.concurrency > ONE_CONNECTION_UP_TO ? 2 : 1 } },
     queryOptions: { prepare: true },
+    // The server's certificate is checked (Node's CAs plus NODE_EXTRA_CA_CERTS); the host checked is the contact point's address.
+    ...(config.tls ? { sslOptions: { rejectUnauthorized: true } } : {}),
   };
 }
 
