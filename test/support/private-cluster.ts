@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { redisClusterNodes, redisClusterUrl, startRedisCluster, stopRedisCluster, type RedisClusterOptions } from '../../src/stores/redis/local-cluster.ts';
 import type { ClusterNode } from '../../src/local/cluster-node.ts';
+import { hasOpenssl, localCertificates } from '../../src/local/certificates.ts';
+import { findJava } from '../../src/local/java.ts';
+import { cassandraRingNodes, cassandraRingUrl, ringAddress, startCassandraRing, stopCassandraRing, type CassandraRingOptions } from '../../src/stores/cassandra/local-cluster.ts';
 import { makeCertificates, type TestCertificates } from './private-server.ts';
 
 const listenable = (port: number) =>
@@ -83,6 +86,57 @@ export async function privateRedisCluster(layout: { masters: number; replicas: n
     },
     async dispose() {
       await stopRedisCluster(options, quiet).catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PrivateCassandraRing {
+  url: string;
+  options: CassandraRingOptions;
+  nodes: ClusterNode[];
+  /** The CA the ring's certificate is signed by (CQL over TLS), when openssl is here. */
+  ca?: string;
+  missing?: string;
+  start(): Promise<void>;
+  /** The pid node `i` (0-based)'s own pid file names. */
+  pidOf(i: number): number;
+  dispose(): Promise<void>;
+}
+
+/**
+ * A Cassandra ring of the test's own (docbench's local-cluster code, as `docbench up cassandra
+ * --nodes N` runs it) on free ports of 127.0.0.1 … 127.0.0.N, in a folder of the test's; its
+ * nodes on the smallest heap docbench gives a node, so a ring fits beside the shared servers.
+ */
+export async function privateCassandraRing(nodes: number): Promise<PrivateCassandraRing> {
+  const missing = findJava((_, major) => major === 17) === null ? 'no Java 17 runtime for Cassandra' : undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'docbench-ring-'));
+  const certificates = !missing && hasOpenssl() ? localCertificates(join(dir, 'tls'), Array.from({ length: nodes }, (_, i) => ringAddress(i))) : undefined;
+  const options: CassandraRingOptions = {
+    nodes,
+    dir,
+    cqlPort: await freePortRange(1, false),
+    storagePort: await freePortRange(2, false),
+    jmxBasePort: await freePortRange(nodes, false),
+    heapMiB: 512,
+    ...(certificates ? { tlsPem: certificates.keyAndCert, tlsCa: certificates.ca } : {}),
+  };
+  const ringNodes = cassandraRingNodes(options);
+  return {
+    url: cassandraRingUrl(options),
+    options,
+    nodes: ringNodes,
+    ...(certificates ? { ca: certificates.ca } : {}),
+    ...(missing ? { missing } : {}),
+    async start() {
+      await startCassandraRing(options, quiet);
+    },
+    pidOf(i) {
+      return Number(readFileSync(join(dir, `node-${ringAddress(i)}`, 'cassandra.pid'), 'utf8').split('\n')[0]);
+    },
+    async dispose() {
+      await stopCassandraRing(options, quiet).catch(() => {});
       rmSync(dir, { recursive: true, force: true });
     },
   };

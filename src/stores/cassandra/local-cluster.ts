@@ -5,9 +5,9 @@
  * _CLUSTER_STORAGE_PORT move them) but each its own JMX port (17400 + i: JMX binds 127.0.0.1
  * only). Node 1 is the one seed; it starts first and the others join one by one (Cassandra
  * refuses two bootstrapping at once). Each node's heap is sized so N fit this machine's memory
- * (an eighth of it for each, between 512 MB and 1 GB). Once the ring stands, `system_auth` is
- * replicated as the data is (factor min(3, N)) and the login rewritten, so the login survives a
- * node's loss; keyspaces docbench creates get the same factor (settings.ts). With openssl on the
+ * (an eighth of it for each, between 512 MB and 1 GB). `system_auth` is replicated as the data
+ * is (factor min(3, N)), so the login survives a node's loss; keyspaces docbench creates get the
+ * same factor (handle.ts). With openssl on the
  * machine, the ring also speaks CQL over TLS on the same port (client_encryption_options with
  * `optional: true`), with a CA of its own in its folder (`tls/ca.pem`).
  */
@@ -80,44 +80,54 @@ export function cassandraRingNodes(o: CassandraRingOptions): ClusterNode[] {
           keyCacheMiB: Math.max(16, Math.floor(o.heapMiB / 32)),
           ...(o.tlsPem ? { tlsPem: o.tlsPem } : {}),
         }),
-      healthy: () => cqlReady(address, o.cqlPort),
+      healthy: () => cqlReady(address, o.cqlPort, true),
       startTimeoutMs: 300_000,
       stopGraceMs: 30_000,
     });
   });
 }
 
-/** Start the nodes that are not running, seed first, one at a time; then make the login survive a node's loss. */
+/**
+ * Start the nodes that are not running, seed first, one at a time. On the ring's first start,
+ * `system_auth` gets the data's replication factor (min(3, N)) while the seed is still alone,
+ * so each node that joins streams the login as it bootstraps, and the login survives a node's
+ * loss (the default superuser's login is read at QUORUM). Then every node must be up and take the login.
+ */
 export async function startCassandraRing(o: CassandraRingOptions, log: (line: string) => void): Promise<ClusterTargetStatus> {
   await install(log);
-  writeClusterRecord(o.dir, o);
+  const previous = readClusterRecord<CassandraRingOptions & { authReplicated?: boolean }>(o.dir);
+  let authReplicated = previous?.authReplicated === true;
+  writeClusterRecord(o.dir, { ...o, authReplicated });
   let started = false;
   for (const [i, node] of cassandraRingNodes(o).entries()) {
     if (node.pid(log) === null) log(`cassandra: starting node ${i + 1} of ${o.nodes} on ${ringAddress(i)}:${o.cqlPort} (${o.heapMiB} MB heap; about 20-90 s each)`);
     started = (await node.start(log)) || started;
+    if (i === 0 && !authReplicated) {
+      await withRingClient(o, [ringAddress(0)], (client) =>
+        client.execute(`ALTER KEYSPACE system_auth WITH replication = {'class': 'SimpleStrategy', 'replication_factor': ${replicationFactorFor(o.nodes)}}`),
+      );
+      authReplicated = true;
+      writeClusterRecord(o.dir, { ...o, authReplicated });
+    }
   }
-  await formRing(o);
+  await withRingClient(o, Array.from({ length: o.nodes }, (_, i) => ringAddress(i)), (client) =>
+    waitUntil('every node of the Cassandra ring', async () => client.hosts.values().filter((h) => h.isUp()).length === o.nodes, { timeoutMs: 120_000, intervalMs: 1000 }),
+  );
   return { ...(await ringStatus(o)), started };
 }
 
-/**
- * Every node up in every node's view, then `system_auth` replicated as the data (the default
- * superuser is made with replication factor 1, on one node), and the login written again so each
- * replica has it.
- */
-async function formRing(o: CassandraRingOptions): Promise<void> {
+async function withRingClient<T>(o: CassandraRingOptions, addresses: readonly string[], work: (client: cassandra.Client) => Promise<T>): Promise<T> {
   const client = new cassandra.Client({
-    contactPoints: Array.from({ length: o.nodes }, (_, i) => `${ringAddress(i)}:${o.cqlPort}`),
+    contactPoints: addresses.map((a) => `${a}:${o.cqlPort}`),
     localDataCenter: 'datacenter1',
+    // The ring's nodes share the CQL port; the driver would use 9042 for the peers it discovers.
+    protocolOptions: { port: o.cqlPort },
     credentials: { username: USER, password: PASSWORD },
     socketOptions: { connectTimeout: 5000, readTimeout: 30_000 },
   });
   try {
     await client.connect();
-    await waitUntil('every node of the Cassandra ring', async () => client.hosts.values().filter((h) => h.isUp()).length === o.nodes, { timeoutMs: 120_000, intervalMs: 1000 });
-    const rf = replicationFactorFor(o.nodes);
-    await client.execute(`ALTER KEYSPACE system_auth WITH replication = {'class': 'SimpleStrategy', 'replication_factor': ${rf}}`);
-    await client.execute(`ALTER ROLE ${USER} WITH PASSWORD = '${PASSWORD}' AND SUPERUSER = true AND LOGIN = true`, [], { consistency: cassandra.types.consistencies.all });
+    return await work(client);
   } finally {
     await client.shutdown().catch(() => {});
   }

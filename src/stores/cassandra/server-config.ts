@@ -200,12 +200,16 @@ export function nodeCommand(c: NodeConfig): ServerCommand {
 /**
  * CQL answers with the local login: the node is up when `system.local` reads. On a first start
  * the default superuser is made a moment after CQL opens, so until then the login fails and the
- * node is not ready yet.
+ * node is not ready yet. `loginMayWaitForReplicas`: a ring node whose login could not be checked
+ * because too few of `system_auth`'s replicas are up yet (a ring started again from cold, its
+ * first node alone) counts as up: its CQL answers, and the login works once the others are.
  */
-export async function cqlReady(address: string, port: number): Promise<boolean> {
+export async function cqlReady(address: string, port: number, loginMayWaitForReplicas = false): Promise<boolean> {
   const client = new cassandra.Client({
     contactPoints: [`${address}:${port}`],
     localDataCenter: 'datacenter1',
+    // The ring's nodes share the CQL port; the driver would use 9042 for the peers it discovers.
+    protocolOptions: { port },
     credentials: { username: USER, password: PASSWORD },
     socketOptions: { connectTimeout: 2000, readTimeout: 5000 },
     // Only this node: a ring's other nodes may not be up yet.
@@ -215,7 +219,16 @@ export async function cqlReady(address: string, port: number): Promise<boolean> 
     await client.connect();
     await client.execute('SELECT release_version FROM system.local');
     return true;
+  } catch (error) {
+    if (loginMayWaitForReplicas && /Cannot achieve consistency level|Cannot perform authentication|Unable to perform authentication/i.test(allMessages(error))) return true;
+    throw error;
   } finally {
     await client.shutdown().catch(() => {});
   }
+}
+
+/** The error's message and, for a NoHostAvailableError, each host's. */
+function allMessages(error: unknown): string {
+  const inner = error instanceof cassandra.errors.NoHostAvailableError ? Object.values((error.innerErrors ?? {}) as Record<string, unknown>) : [];
+  return [error, ...inner].map((e) => (e instanceof Error ? e.message : String(e))).join(' | ');
 }
