@@ -86,6 +86,7 @@ export const altoros2022: StudyPreset = {
   name: 'altoros2022',
   title: "Altoros 2022: workload A, the study's workload E, pagination and JOIN, throughput and latency at the median of 100–700 client threads",
   citation: 'Shryma, I. (Altoros). Performance Evaluation of NoSQL Databases as a Service: Couchbase Capella and MongoDB Atlas. Altoros, 2022.',
+  paperNodes: { count: 6, where: 'Section 1; its smallest of 6, 9 and 18' },
   paperStores: [
     { store: 'couchbase', product: 'Couchbase Capella (the release as of March 2022)', where: 'Section 1' },
     { store: 'mongodb', product: 'MongoDB Atlas v5.0', where: 'Sections 1 and 2.3' },

@@ -50,6 +50,7 @@ export const dzone2016: StudyPreset = {
   name: 'dzone2016',
   title: "DZone 2016: YCSB's workload E unmodified (95% scan, 5% insert), throughput against client threads",
   citation: 'DZone (2016). Testing YCSB Workload E for Query Performance (on Avalon\'s report: Couchbase Server 4.5 vs MongoDB 3.2).',
+  paperNodes: { count: 9, where: 'the article, paragraph 2' },
   paperStores: [
     { store: 'couchbase', product: 'Couchbase Server 4.5', where: 'the article, paragraph 2' },
     { store: 'mongodb', product: 'MongoDB 3.2', where: 'the article, paragraph 2' },
