@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { describeStore, openStore, requestOf, type OpenStore } from '../../src/session/store-session.ts';
@@ -24,6 +25,15 @@ import { runDocbench } from '../support/cli.ts';
 import { runDocbenchAsync } from '../support/forwarder.ts';
 import { privateCassandraRing, type PrivateCassandraRing } from '../support/private-cluster.ts';
 import { waitFor } from '../support/wait.ts';
+import { ringAddress } from '../../src/stores/cassandra/local-cluster.ts';
+
+/** Whether something accepts a TCP connection there. */
+const accepts = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
 
 const WORKLOADS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 const RECORDS = 300;
@@ -138,6 +148,8 @@ describe('Cassandra: a ring of 3 nodes, replication factor 3', { concurrency: fa
       await waitFor(() => statusLines(stderr) >= 3, 'three seconds of the run', { everyMs: 100, limitMs: 60_000 });
       const killedAt = Date.now();
       process.kill(ring.pidOf(2), 'SIGKILL');
+      // Its ports close when the kernel has ended it; the restart needs them free.
+      await waitFor(async () => !(await accepts(ringAddress(2), ring.options.cqlPort)), 'the killed node to let go of its port', { everyMs: 100, limitMs: 30_000 });
       await ring.nodes[2]!.start(() => {});
       const upAgainAfterMs = Date.now() - killedAt;
       const done = await run;
