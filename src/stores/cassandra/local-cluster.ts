@@ -5,11 +5,11 @@
  * _CLUSTER_STORAGE_PORT move them) but each its own JMX port (17400 + i: JMX binds 127.0.0.1
  * only). Node 1 is the one seed; it starts first and the others join one by one (Cassandra
  * refuses two bootstrapping at once). Each node's heap is sized so N fit this machine's memory
- * (an eighth of it for each, between 512 MB and 1 GB). `system_auth` is replicated as the data
- * is (factor min(3, N)), so the login survives a node's loss; keyspaces docbench creates get the
- * same factor (handle.ts). With openssl on the
- * machine, the ring also speaks CQL over TLS on the same port (client_encryption_options with
- * `optional: true`), with a CA of its own in its folder (`tls/ca.pem`).
+ * (an eighth of it shared among the nodes, each between 512 MB and 1 GB). `system_auth` is
+ * replicated as the data is (factor min(3, N)), so the login survives a node's loss; keyspaces
+ * docbench creates get the same factor (handle.ts). With openssl on the machine, the ring also
+ * speaks CQL over TLS on the same port (client_encryption_options with `optional: true`), with
+ * a CA of its own in its folder (`tls/ca.pem`).
  */
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +41,7 @@ export interface CassandraRingOptions {
 export const ringAddress = (i: number): string => `127.0.0.${i + 1}`;
 export const replicationFactorFor = (nodes: number): number => Math.min(3, nodes);
 
-/** An eighth of the machine's memory for each node, between 512 MB and 1 GB, in 128 MB steps. */
+/** An eighth of the machine's memory shared among the nodes, each between 512 MB and 1 GB, in 128 MB steps. */
 export function ringHeapMiB(nodes: number, memoryBytes = totalmem()): number {
   const share = Math.floor(memoryBytes / 2 ** 20 / (8 * nodes) / 128) * 128;
   return Math.min(1024, Math.max(512, share));
