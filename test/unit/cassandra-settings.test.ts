@@ -9,6 +9,8 @@ import { UserError } from '../../src/common/user-error.ts';
 import { createStore } from '../../src/stores/cassandra/index.ts';
 import { cassandraConfig } from '../../src/stores/cassandra/settings.ts';
 import { replicationFactorOf } from '../../src/stores/cassandra/stats.ts';
+import { cassandraRingUrl, replicationFactorFor, ringHeapMiB } from '../../src/stores/cassandra/local-cluster.ts';
+import { peerPort } from '../../src/stores/cassandra/connection.ts';
 import { CassandraUrlError, maskPassword, parseCassandraUrl } from '../../src/stores/cassandra/url.ts';
 
 const LOCAL = 'cassandra://127.0.0.1:19042/?datacenter=datacenter1';
@@ -141,5 +143,19 @@ describe('cassandra replication factor of a keyspace', () => {
     assert.equal(replicationFactorOf({ class: 'org.apache.cassandra.locator.SimpleStrategy', replication_factor: '3' }, 'datacenter1'), 3);
     assert.equal(replicationFactorOf({ class: 'org.apache.cassandra.locator.NetworkTopologyStrategy', dc1: '2', dc2: '5' }, 'dc1'), 2);
     assert.equal(replicationFactorOf({ class: 'org.apache.cassandra.locator.NetworkTopologyStrategy', dc2: '5' }, 'dc1'), undefined);
+  });
+});
+
+describe('a local Cassandra ring', () => {
+  it("sizes each node's heap so the ring fits an eighth of the machine, 512 MB to 1 GB; its URL lists every node; the driver is told the ring's port", () => {
+    const GiB = 2 ** 30;
+    assert.equal(ringHeapMiB(3, 24 * GiB), 1024);
+    assert.equal(ringHeapMiB(3, 16 * GiB), 640);
+    assert.equal(ringHeapMiB(6, 8 * GiB), 512);
+    assert.equal(cassandraRingUrl({ nodes: 3, cqlPort: 19142 }), 'cassandra://cassandra:cassandra@127.0.0.1,127.0.0.2,127.0.0.3:19142/?datacenter=datacenter1');
+    assert.equal(replicationFactorFor(2), 2);
+    assert.equal(replicationFactorFor(5), 3);
+    assert.equal(peerPort(['127.0.0.1:19142', '127.0.0.2:19142']), 19142);
+    assert.equal(peerPort(parseCassandraUrl('cassandra://a,b').contactPoints), 9042);
   });
 });
