@@ -6,15 +6,15 @@
  */
 import { localTarget } from '../local/targets.ts';
 import type { UrlSource } from '../session/store-targets.ts';
-import { differs, same, type DesignItem, type StudyPreset } from './preset.ts';
+import { differs, same, type DesignItem, type StudyContext, type StudyPreset } from './preset.ts';
 
-/** The stores of the run that would run on docbench's local server and whose local target can run a cluster. */
-export async function clusterCapable(stores: readonly string[], sourceOf: (store: string) => UrlSource): Promise<string[]> {
-  const capable: string[] = [];
+/** The stores of the run that would run on docbench's local server and whose local target can run a cluster, with its fewest nodes. */
+export async function clusterCapable(stores: readonly string[], sourceOf: (store: string) => UrlSource): Promise<{ store: string; minNodes: number }[]> {
+  const capable: { store: string; minNodes: number }[] = [];
   for (const store of stores) {
     if (sourceOf(store) !== 'local') continue;
     const target = await localTarget(store).catch(() => undefined);
-    if (target?.cluster && target.cluster.minNodes >= 1) capable.push(store);
+    if (target?.cluster) capable.push({ store, minNodes: target.cluster.minNodes });
   }
   return capable;
 }
@@ -24,14 +24,16 @@ export async function startStudyClusters(stores: readonly string[], nodes: numbe
   const urls: string[] = [];
   for (const store of stores) {
     const cluster = (await localTarget(store)).cluster!;
-    const status = await cluster.start({ nodes: Math.max(nodes, cluster.minNodes), replicas: 0 }, log);
+    const status = await cluster.start({ nodes, replicas: 0 }, log);
     urls.push(`${store}=${status.url}`);
   }
   return urls;
 }
 
 /** How many nodes each store of the run has beside the paper's, when the paper ran clusters. */
-export function nodeItems(preset: StudyPreset, stores: readonly string[], clusterStores: readonly string[], nodes: number | undefined, sourceOf: (store: string) => UrlSource): DesignItem[] {
+export function nodeItems(preset: StudyPreset, context: StudyContext, sourceOf: (store: string) => UrlSource): DesignItem[] {
+  const { stores, nodes } = context;
+  const clusterStores = context.clusterStores ?? [];
   if (preset.paperNodes === undefined || preset.paperNodes.count <= 1) return [];
   const paperNodes = preset.paperNodes.count;
   const paper = `${paperNodes} nodes per store (${preset.paperNodes.where})`;
@@ -41,7 +43,8 @@ export function nodeItems(preset: StudyPreset, stores: readonly string[], cluste
       const ran = `a local cluster of ${nodes} nodes on this one machine (--nodes ${nodes})`;
       return nodes >= paperNodes ? same(`nodes: ${store}`, paper, ran) : differs(`nodes: ${store}`, paper, `${ran}: fewer nodes than the paper`);
     }
-    const why = clusterStores.includes(store) ? `; --nodes ${paperNodes} runs it on a local cluster` : ": docbench's local target for it runs one node only";
+    const able = context.clusterable?.find((c) => c.store === store);
+    const why = able ? `; --nodes ${Math.max(paperNodes, able.minNodes)} runs it on a local cluster (of at least ${able.minNodes})` : ": docbench's local target for it runs one node only";
     return differs(`nodes: ${store}`, paper, `one node, fewer than the paper${why}`);
   });
 }

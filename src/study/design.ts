@@ -67,7 +67,7 @@ export async function storeItems(preset: StudyPreset, stores: readonly string[],
 /** The paper's design beside this run, stores included. */
 export async function studyDesign(preset: StudyPreset, context: StudyContext, sourceOf: StoreSource): Promise<DesignItem[]> {
   const clustered = context.clusterStores ?? [];
-  return [...(await storeItems(preset, context.stores, sourceOf, clustered, context.nodes)), ...nodeItems(preset, context.stores, clustered, context.nodes, sourceOf), ...preset.design(context)];
+  return [...(await storeItems(preset, context.stores, sourceOf, clustered, context.nodes)), ...nodeItems(preset, context, sourceOf), ...preset.design(context)];
 }
 
 /** What every result of the run keeps: the study and the items that differ. */

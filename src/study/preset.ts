@@ -20,6 +20,8 @@ export interface StudyContext {
   variant?: string | undefined;
   /** `--nodes N`: the stores that run on a local cluster of N nodes, and N. */
   clusterStores?: readonly string[];
+  /** The run's stores whose local target can run a cluster, with its fewest nodes. */
+  clusterable?: readonly { store: string; minNodes: number }[];
   nodes?: number | undefined;
 }
 

@@ -70,7 +70,10 @@ async function prepare(preset: StudyPreset, options: StudyOptions): Promise<{ co
   const bare = contextOf(preset, options);
   const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, bare.stores, loadConfig(options.config));
   const sourceOf = (s: string) => targets.sourceOf(s);
-  const context: StudyContext = options.nodes !== undefined && options.nodes > 1 ? { ...bare, clusterStores: await clusterCapable(bare.stores, sourceOf) } : bare;
+  const clusterable = await clusterCapable(bare.stores, sourceOf);
+  const nodes = options.nodes ?? 1;
+  // Below a store's fewest nodes (a Redis Cluster's 3 masters) it stays on its one node, and is said to.
+  const context: StudyContext = { ...bare, clusterable, ...(nodes > 1 ? { clusterStores: clusterable.filter((c) => c.minNodes <= nodes).map((c) => c.store) } : {}) };
   const design = await studyDesign(preset, context, sourceOf);
   return { context, targets, design };
 }

@@ -216,6 +216,8 @@ describe('--nodes: stores on local clusters beside the paper\'s node count', () 
     assert.equal(four.find((d) => d.item === 'nodes: cassandra')!.same, true);
     const single = await studyDesign(tang, context(tang, 'small'), () => 'local');
     assert.match(single.find((d) => d.item === 'nodes: cassandra')!.docbench, /one node, fewer than the paper/);
+    const hinted = await studyDesign(tang, { ...context(tang, 'small'), clusterable: [{ store: 'redis', minNodes: 3 }] }, () => 'local');
+    assert.match(hinted.find((d) => d.item === 'nodes: redis')!.docbench, /--nodes 4 runs it on a local cluster \(of at least 3\)/);
     const carvalho = preset('carvalho2023');
     assert.equal((await studyDesign(carvalho, context(carvalho, 'small'), () => 'local')).filter((d) => d.item.startsWith('nodes: ')).length, 0, 'a single-node paper gets no node items');
   });
