@@ -91,7 +91,7 @@ export function cassandraRingNodes(o: CassandraRingOptions): ClusterNode[] {
  * Start the nodes that are not running, seed first, one at a time. On the ring's first start,
  * `system_auth` gets the data's replication factor (min(3, N)) while the seed is still alone,
  * so each node that joins streams the login as it bootstraps, and the login survives a node's
- * loss (the default superuser's login is read at QUORUM). Then every node must be up and take the login.
+ * loss (the default superuser's login is read at QUORUM). Then the driver must see every node up.
  */
 export async function startCassandraRing(o: CassandraRingOptions, log: (line: string) => void): Promise<ClusterTargetStatus> {
   await install(log);
