@@ -141,7 +141,7 @@ describe('Cassandra: a ring of 3 nodes, replication factor 3', { concurrency: fa
       assert.equal(load.code, 0, load.stderr);
       const out = join(dir, `failover-${level}.json`);
       let stderr = '';
-      const run = runDocbenchAsync(['run', ...common, '-p', 'operationcount=1000000', '-p', 'maxexecutiontime=90', '-p', 'status.interval=1', '--target', '300', '--threads', '8', '--out', out], {
+      const run = runDocbenchAsync(['run', ...common, '-p', 'operationcount=1000000', '-p', 'maxexecutiontime=60', '-p', 'status.interval=1', '--target', '300', '--threads', '8', '--out', out], {
         timeoutMs: 240_000,
         onStderr: (chunk) => (stderr += chunk),
       });
