@@ -13,7 +13,7 @@ import type { ScenarioCommands } from '../../scenarios/scenario.ts';
 import { registerStudyCommand } from './study-command.ts';
 import { registerCapacityCommand } from './capacity-command.ts';
 import { registerSweepCommand } from './sweep-command.ts';
-import { positiveInteger, nonNegativeNumber, collect, list, processesSetting } from '../common/option-parsers.ts';
+import { positiveInteger, nonNegativeInteger, nonNegativeNumber, collect, list, processesSetting } from '../common/option-parsers.ts';
 import type { ProcessesSetting } from '../session/process-count.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
@@ -170,9 +170,12 @@ export async function buildProgram(): Promise<Command> {
     .description('install on demand and start local servers on 127.0.0.1 (default: all)')
     .argument('[stores...]', 'stores to start')
     .option('--docker', 'start the real servers under Docker (docker/compose.yaml) instead', false)
-    .action(async (stores: string[], opts: { docker: boolean }) => {
+    .option('--nodes <n>', 'a local cluster of n nodes (redis: n masters; cassandra: n nodes on 127.0.0.1 … 127.0.0.n, replication factor min(3, n)); stand-ins run one node', positiveInteger('--nodes'))
+    .option('--replicas <r>', 'redis with --nodes: replicas of each master (default 0)', nonNegativeInteger('--replicas'))
+    .action(async (stores: string[], opts: { docker: boolean; nodes?: number; replicas?: number }) => {
+      if (opts.docker && (opts.nodes !== undefined || opts.replicas !== undefined)) throw new UsageError('--nodes and --replicas start local clusters; docker/compose.yaml runs one node of each store');
       const { up, upDocker } = await import('./targets-command.ts');
-      await (opts.docker ? upDocker(stores) : up(stores));
+      await (opts.docker ? upDocker(stores) : up(stores, { ...(opts.nodes !== undefined ? { nodes: opts.nodes } : {}), ...(opts.replicas !== undefined ? { replicas: opts.replicas } : {}) }));
     });
   program
     .command('down')

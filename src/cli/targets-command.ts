@@ -25,8 +25,50 @@ export async function downDocker(stores: readonly string[]): Promise<void> {
   dockerDown(stores);
 }
 
+/** `--nodes` / `--replicas` of `docbench up`. */
+export interface ClusterFlags {
+  nodes?: number;
+  replicas?: number;
+}
+
+/** The local targets that can run a cluster here. */
+async function clusterTargets(): Promise<string[]> {
+  const names: string[] = [];
+  for (const name of LOCAL_TARGET_NAMES) if ((await localTarget(name)).cluster) names.push(name);
+  return names;
+}
+
+/** `docbench up [store…] --nodes N [--replicas R]`: each store's local cluster (one node: its single server). */
+async function upClusters(stores: readonly string[], flags: ClusterFlags): Promise<void> {
+  const capable = await clusterTargets();
+  const names = stores.length > 0 ? stores : capable;
+  const nodes = flags.nodes!;
+  for (const name of names) {
+    const target = await localTarget(name);
+    const cluster = target.cluster;
+    if (!cluster) {
+      const info = await target.info();
+      throw new UsageError(`--nodes: docbench runs ${name} here as one node only (${info.standIn ? `its local target is a stand-in, ${info.product}` : info.product}); --nodes applies to ${capable.join(', ')}`);
+    }
+    if (flags.replicas !== undefined && cluster.replicasMeaning === undefined) {
+      throw new UsageError(`--replicas: ${name} has no replica nodes to ask for; its copies are its replication factor (the local keyspace's is min(3, --nodes))`);
+    }
+    if (nodes === 1 && !flags.replicas) {
+      await up([name]);
+      continue;
+    }
+    if (nodes < cluster.minNodes) throw new UsageError(`--nodes ${nodes}: a local ${name} cluster needs at least ${cluster.minNodes} nodes`);
+    const status = await cluster.start({ nodes, replicas: flags.replicas ?? 0 }, log);
+    const pids = status.nodes.map((n) => n.pid).join(', ');
+    process.stdout.write(`${name.padEnd(10)} up    ${maskUrl(status.url)}  cluster: ${status.layout}  (${status.started ? 'started' : 'already running'}, pids ${pids})
+`);
+  }
+}
+
 /** `docbench up [store…]`: install on demand and start local servers (all of them by default). */
-export async function up(stores: readonly string[]): Promise<void> {
+export async function up(stores: readonly string[], flags: ClusterFlags = {}): Promise<void> {
+  if (flags.nodes !== undefined) return upClusters(stores, flags);
+  if (flags.replicas !== undefined) throw new UsageError('--replicas: give --nodes too (e.g. docbench up redis --nodes 3 --replicas 1)');
   const names = stores.length > 0 ? stores : LOCAL_TARGET_NAMES;
   for (const name of names) {
     const target = await localTarget(name);
@@ -38,11 +80,16 @@ export async function up(stores: readonly string[]): Promise<void> {
   }
 }
 
-/** `docbench down [store…]`: stop the local servers docbench started (by pid file, never anything else). */
+/** `docbench down [store…]`: stop the local servers docbench started, clusters' nodes included (by pid file, never anything else). */
 export async function down(stores: readonly string[]): Promise<void> {
   const names = stores.length > 0 ? stores : LOCAL_TARGET_NAMES;
   for (const name of names) {
     const target = await localTarget(name);
+    if (target.cluster && (await target.cluster.status())) {
+      const pids = await target.cluster.stop(log);
+      process.stdout.write(`${name.padEnd(10)} cluster ${pids.length > 0 ? `stopped (pids ${pids.join(', ')})` : 'was not running'}
+`);
+    }
     const before = await target.status();
     await target.stop(log);
     process.stdout.write(`${name.padEnd(10)} ${before.pid !== null ? 'stopped' : 'was not running'}\n`);
@@ -61,5 +108,14 @@ export async function status(): Promise<void> {
     if (s.note) process.stdout.write(`${''.padEnd(10)} ${s.note}
 `);
     if (info.limits) process.stdout.write(`${''.padEnd(10)} ${info.limits}\n`);
+    const cluster = await target.cluster?.status();
+    if (cluster) {
+      const up = cluster.nodes.filter((n) => n.running).length;
+      process.stdout.write(`${name.padEnd(10)} cluster: ${up} of ${cluster.nodes.length} nodes up  ${maskUrl(cluster.url)}  ${cluster.layout}\n`);
+      for (const n of cluster.nodes) {
+        const state = n.pid === null ? 'stopped' : n.running ? `running (pid ${n.pid})` : `not answering (pid ${n.pid})`;
+        process.stdout.write(`${''.padEnd(10)} ${`${n.host}:${n.port}`.padEnd(20)} ${state}\n`);
+      }
+    }
   }
 }

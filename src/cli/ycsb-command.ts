@@ -1,5 +1,7 @@
-import { buildResult } from '../results/build.ts';
-import type { Result } from '../results/schema.ts';
+import { buildResult, withVerdict } from '../results/build.ts';
+import type { LostWrites, Result } from '../results/schema.ts';
+import { lostWritesNote } from '../results/lost-writes-note.ts';
+import { checkAcknowledgedWrites } from '../runner/lost-writes.ts';
 import { checkOutPath, writeResult } from '../results/write.ts';
 import { exportMeasurements } from '../report/ycsb-export.ts';
 import { checkHdrLogPath, writeHdrLogs } from '../report/hdr-logs.ts';
@@ -115,6 +117,9 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
     const phaseOptions = { store: phaseStore, workload: core, properties: p, status: options.status, label, faults, processesReason: processes.reason, ...(pool ? { pool } : {}), ...(observer ? { observer } : {}) };
     const outcome = options.phase === 'load' ? await runLoadPhase(phaseOptions) : await runTransactionPhase(phaseOptions);
     const failure = options.phase === 'load' ? loadFailure(outcome, pool ? failedWritesOf(outcome, p.batchsize) : writes, options.store) : null;
+    // The failover check reads back before the stats, with the store as the run left it.
+    if (outcome.acknowledgedWrites && options.status) process.stderr.write(`${label} failover check: reading back every key with an acknowledged write\n`);
+    const lostWrites = outcome.acknowledgedWrites ? await checkAcknowledgedWrites(open.store, core, outcome.acknowledgedWrites, p.fieldlength) : undefined;
     const storeInfo = await describeStore(open);
     const result = withVerdictMetric(options.metrics, metricsLabels, buildResult(outcome, {
       kind: 'ycsb',
@@ -124,7 +129,7 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
       properties: p,
       overrides: [...options.overrides, ...flagOverrides(options)],
       store: storeInfo,
-    }));
+    }), lostWrites);
     // YCSB's exporter and exportfile decide where the measurements go; the JSON result is --out.
     if (options.print || p.exportfile !== undefined) exportMeasurements(result, p);
     if (options.out) writeResult(options.out, result);
@@ -142,8 +147,10 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
   }
 }
 
-/** The result, its verdict told to the live metrics first (when they are served). */
-function withVerdictMetric(metrics: LiveMetrics | undefined, labels: Parameters<LiveMetrics['finish']>[0], result: Result): Result {
+/** The result with the failover check's finding, its verdict told to the live metrics first (when they are served). */
+function withVerdictMetric(metrics: LiveMetrics | undefined, labels: Parameters<LiveMetrics['finish']>[0], built: Result, lostWrites?: LostWrites): Result {
+  // The check's finding is part of what the verdict reads (why reads found no record).
+  const result = lostWrites ? withVerdict({ ...built, lostWrites, notes: [...built.notes, lostWritesNote(lostWrites)] }) : built;
   metrics?.finish(labels, result.verdict?.status ?? 'valid');
   return result;
 }

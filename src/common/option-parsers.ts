@@ -21,6 +21,12 @@ export const processesSetting = (flag: string) => (value: string): number | 'aut
   return n;
 };
 
+export const nonNegativeInteger = (flag: string) => (value: string) => {
+  const n = numberOf(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${flag} expects a whole number >= 0, got "${value}"`);
+  return n;
+};
+
 export const nonNegativeNumber = (flag: string) => (value: string) => {
   const n = numberOf(value);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${flag} expects a number >= 0, got "${value}"`);

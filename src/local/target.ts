@@ -1,3 +1,5 @@
+import type { LocalClusterTarget } from './cluster-target.ts';
+
 /**
  * A local target: a server docbench can install into its cache folder and run on 127.0.0.1,
  * so a real comparison works on a laptop with nothing set up. Real servers where a registry
@@ -29,6 +31,8 @@ export interface TargetStatus {
 }
 
 export interface LocalTarget {
+  /** The store's local cluster (`docbench up <store> --nodes N`), when it can run one here. */
+  readonly cluster?: LocalClusterTarget;
   readonly store: string;
   /** Default connection URL of the local server (fixed loopback port). */
   readonly url: string;

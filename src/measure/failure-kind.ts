@@ -36,7 +36,7 @@ const has = (f: ErrorFacts, ...names: string[]) => f.names.some((n) => names.inc
 const DRIVER_SHAPES: Readonly<Record<string, (f: ErrorFacts) => Verdict>> = {
   ioredis(f) {
     if (has(f, 'ReplyError')) return redisReply(f.message);
-    if (has(f, 'MaxRetriesPerRequestError')) return 'SERVICE_UNAVAILABLE';
+    if (has(f, 'MaxRetriesPerRequestError', 'ClusterAllFailedError')) return 'SERVICE_UNAVAILABLE';
     // The rest are plain Errors: see IOREDIS_MESSAGES.
     return undefined;
   },
@@ -98,6 +98,12 @@ const IOREDIS_MESSAGES: readonly [RegExp, Outage][] = [
   [/^Connection is closed\.$/, 'SERVICE_UNAVAILABLE'],
   [/^Stream isn't writeable and enableOfflineQueue options is false$/, 'SERVICE_UNAVAILABLE'],
   [/^Command timed out$/, 'TIMEOUT'],
+  // Its Cluster: a command still failing after its retries (a master lost, a failover not yet
+  // done), a cluster not ready, or no node answering the slot map's reload.
+  [/^Too many Cluster redirections\. Last error: /, 'SERVICE_UNAVAILABLE'],
+  [/^Cluster isn't ready and enableOfflineQueue options is false$/, 'SERVICE_UNAVAILABLE'],
+  [/^Failed to refresh slots cache\.?$/, 'SERVICE_UNAVAILABLE'],
+  [/^None of startup nodes is available$/, 'SERVICE_UNAVAILABLE'],
 ];
 
 /** What nano makes of a request that got no HTTP answer: `Error("error happened in your connection. Reason: " + cause)`. */
@@ -122,9 +128,11 @@ function nanoConnectionError(message: string): Verdict {
 /**
  * A Redis error reply starts with its error code. Most are the store's answer (WRONGTYPE, NOAUTH,
  * OOM, …); these say the server cannot serve now: loading its data after a restart, a replica
- * without its primary, a cluster that is down or moving slots.
+ * without its primary, a cluster that is down or moving slots. A cluster client follows MOVED and
+ * ASK itself; one that reaches docbench is a redirection the client could not follow (a pipeline
+ * with a write in it is not resent, as part of it may have run): a failover moved the slot.
  */
-const REDIS_UNAVAILABLE_REPLIES = /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b/;
+const REDIS_UNAVAILABLE_REPLIES = /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|MOVED|ASK)\b/;
 
 function redisReply(message: string): Verdict {
   return REDIS_UNAVAILABLE_REPLIES.test(message) ? 'SERVICE_UNAVAILABLE' : 'ANSWER';

@@ -1,3 +1,4 @@
+import { deploymentLine } from './deployment.ts';
 import type { QueryPlan, Result } from '../results/schema.ts';
 import { isValid, verdictLine, verdictMark, verdictOf } from '../results/verdict.ts';
 import { isVerification, serverCpuUsPerOp, serviceCpuUsPerRequest } from './charts-latency-cost.ts';
@@ -124,16 +125,17 @@ export function storesTable(results: readonly Result[]): string {
         `${r.store.server} ${r.store.serverVersion}`,
         r.store.driver,
         r.store.standIn ? `STAND-IN ${r.store.standIn.name} ${r.store.standIn.version}: ${r.store.standIn.note}` : 'the product',
+        deploymentLine(r.store) ?? '',
         // What the store's own statistics said (its size, memory, records): the server-side view for remote stores too.
         [r.store.diskBytes !== undefined ? `disk ${(r.store.diskBytes / 2 ** 20).toFixed(1)} MiB` : '', r.store.memoryBytes !== undefined ? `memory ${(r.store.memoryBytes / 2 ** 20).toFixed(1)} MiB` : '', r.store.recordCount !== undefined ? `${r.store.recordCount} records` : '', ...Object.entries(r.store.extra ?? {}).slice(0, 8).map(([k, v]) => `${k}=${v}`)].filter(Boolean).join(', '),
       ]),
     ),
   );
-  return htmlTable(['store', 'url (password masked)', 'server', 'driver', 'stand-in?', "store's own stats (at the end of a run)"], rows.map((row) => JSON.parse(row) as string[]), 99);
+  return htmlTable(['store', 'url (password masked)', 'server', 'driver', 'stand-in?', 'deployment and consistency', "store's own stats (at the end of a run)"], rows.map((row) => JSON.parse(row) as string[]), 99);
 }
 
 export function notesList(results: readonly Result[]): string {
-  const notes = distinct(results.flatMap((r) => r.notes.map((n) => `${seriesLabel(r)} ${workloadLabel(r)}: ${n}`)));
+  const notes = distinct(results.flatMap((r) => [...(r.store.notes ?? []), ...r.notes].map((n) => `${seriesLabel(r)} ${workloadLabel(r)}: ${n}`)));
   if (notes.length === 0) return '<p>No notes.</p>';
   const shown = notes.slice(0, 200);
   return `<ul>${shown.map((n) => `<li>${escapeHtml(n)}</li>`).join('\n')}</ul>${notes.length > shown.length ? `<p>… ${notes.length - shown.length} more in the result files.</p>` : ''}`;

@@ -1,5 +1,6 @@
 import type { Result } from '../results/schema.ts';
 import { verdictLine, verdictOf } from '../results/verdict.ts';
+import { deploymentLine } from './deployment.ts';
 
 /** One of YCSB's output rows: `[metric], measurement, value` in its text, an object in its JSON. */
 export interface YcsbMeasurement {
@@ -27,7 +28,9 @@ export function ycsbHeader(result: Result): string[] {
   const lines = [`docbench ${result.machine.docbench} ${result.phase} ${result.workload.name} on ${s.name}: ${s.server} ${s.serverVersion} via ${s.driver}`];
   lines.push(`VERDICT: ${verdictLine(verdictOf(result))}`);
   if (s.standIn) lines.push(`STAND-IN: ${s.standIn.name} ${s.standIn.version}, not the real product (${s.standIn.note})`);
-  lines.push(...result.notes);
+  const deployment = deploymentLine(s);
+  if (deployment) lines.push(`DEPLOYMENT: ${deployment}`);
+  lines.push(...(s.notes ?? []), ...result.notes);
   return lines;
 }
 

@@ -5,7 +5,10 @@
  */
 import type { TimeSeriesPoint } from '../measure/status-reporter.ts';
 import type { PhaseOutcome } from '../runner/phases.ts';
-import type { Faults, Outage, Result } from './schema.ts';
+import { isOperationRow, type OperationSeries } from '../measure/operation-series.ts';
+import { isFailure } from '../measure/status.ts';
+import type { Measurements } from '../measure/measurements.ts';
+import type { Faults, OperationOutage, Outage, Result } from './schema.ts';
 
 /**
  * Outage windows: a window holds the seconds with calls that failed as out of reach, and the
@@ -77,13 +80,47 @@ export function faultsOf(outcome: PhaseOutcome): Faults | undefined {
   if (outcome.faults === undefined && failed === 0 && outages.length === 0) return undefined;
   const issued = failed + m.measuredOperations;
   const policy = outcome.faults ?? { onError: 'continue' as const };
+  const byOperation = outcome.operationSeries ? operationOutages(outcome.operationSeries, m) : [];
   return {
     onError: policy.onError,
     ...(policy.maxErrorRate !== undefined ? { maxErrorRate: policy.maxErrorRate } : {}),
     failedOperations: failed,
     errorRate: issued > 0 ? Math.round((failed / issued) * 1e6) / 1e6 : 0,
     outages,
+    ...(byOperation.length > 0 ? { byOperation } : {}),
   };
+}
+
+/**
+ * How each operation kind saw the outage, from the per-operation series: from the start of its
+ * first interval with failures to the end of its last (a kind whose keys a failover did not touch
+ * has none), whether it succeeded again after, and its failures by kind. On a cluster the kinds
+ * differ: a lost master fails the reads and writes of its slots, an index on its slots every
+ * scan, while the rest go on.
+ */
+export function operationOutages(series: OperationSeries, m: Measurements): OperationOutage[] {
+  const outages: OperationOutage[] = [];
+  for (const row of series.rows) {
+    if (!isOperationRow(row.name) || !row.failed) continue;
+    const first = row.failed.findIndex((n) => n > 0);
+    if (first < 0) continue;
+    let last = first;
+    for (let i = first; i < row.failed.length; i++) if (row.failed[i]! > 0) last = i;
+    const fromSecond = first > 0 ? series.t[first - 1]! : 0;
+    const toSecond = series.t[last]!;
+    const failures: Record<string, number> = {};
+    for (const [status, count] of m.statusCounts(row.name)) if (status !== 'OK' && isFailure(status) && count > 0) failures[status] = count;
+    outages.push({
+      operation: row.name,
+      fromSecond,
+      toSecond,
+      seconds: Math.round((toSecond - fromSecond) * 1000) / 1000,
+      failed: row.failed.reduce((a, b) => a + b, 0),
+      recovered: row.count.some((n, i) => i > last && n - (row.failed![i] ?? 0) > 0),
+      failures,
+    });
+  }
+  return outages;
 }
 
 /** The `partial` part of a result: why the run stopped early, when it did. */
@@ -109,6 +146,10 @@ export function faultNotes(partial: Result['partial'], faults: Faults | undefine
   if (faults && faults.failedOperations > 0) {
     notes.push(`${faults.failedOperations} operations failed (${percent(faults.errorRate)} of those issued): they are counted under Return= and the -FAILED rows, not in the throughput`);
   }
+  for (const o of faults?.byOperation ?? []) {
+    const kinds = Object.entries(o.failures).map(([status, n]) => `${n} ${status}`).join(', ');
+    notes.push(`OUTAGE of ${o.operation}: failed from ${o.fromSecond.toFixed(1)} s to ${o.toSecond.toFixed(1)} s (${o.seconds.toFixed(1)} s, ${o.failed} failed${kinds ? `: ${kinds}` : ''}); ${o.recovered ? 'it succeeded again after' : 'it had not succeeded again when the run ended'}`);
+  }
   for (const o of faults?.outages ?? []) {
     const back = o.recovered ? `it answered again from ${o.toSecond.toFixed(1)} s` : 'it had not answered again when the run ended';
     const what = o.outageCalls > 0 ? `${o.failedOperations} operations failed, ${o.outageCalls} calls refused or timed out` : 'no operation finished (the store stalled)';
@@ -127,5 +168,5 @@ function percent(rate: number): string {
 
 /** A note faultNotes wrote (made again when results are merged). */
 export function isFaultNote(note: string): boolean {
-  return /^(PARTIAL RESULT: |OUTAGE: |\d+ operations failed \()/.test(note);
+  return /^(PARTIAL RESULT: |OUTAGE: |OUTAGE of |\d+ operations failed \()/.test(note);
 }

@@ -10,9 +10,10 @@ import { addEncodedHistogram } from '../measure/histogram.ts';
 import { Measurements } from '../measure/measurements.ts';
 import type { PhaseOutcome } from '../runner/phases.ts';
 import { isFaultNote } from './faults.ts';
+import { lostWritesNote } from './lost-writes-note.ts';
 import { mergeOperationSeries } from './merge-operation-series.ts';
 import { buildResult } from './build.ts';
-import { RESULT_SCHEMA_VERSION, type OperationResult, type Result } from './schema.ts';
+import { RESULT_SCHEMA_VERSION, type LostWrites, type OperationResult, type Result } from './schema.ts';
 
 /** A result file that cannot take part in a merge. */
 export class MergeError extends UserError {}
@@ -122,6 +123,7 @@ export function mergeResults(results: readonly Result[]): Result {
     overrides: first.workload.overrides,
     store: first.store,
   });
+  const lostWrites = mergeLostWrites(results);
   const throughput = sum((r) => r.overall.throughputOpsPerSec);
   const machines = [...new Set(results.map((r) => `${r.machine.cpus}×${r.machine.cpuModel}`))];
   return {
@@ -129,11 +131,34 @@ export function mergeResults(results: readonly Result[]): Result {
     machine: first.machine,
     ...(first.machineCpu ? { machineCpu: worstMachineCpu(results) } : {}),
     overall: { ...merged.overall, throughputOpsPerSec: Math.round(throughput * 1000) / 1000 },
+    ...(lostWrites ? { lostWrites } : {}),
     notes: [
-      ...merged.notes,
+      ...merged.notes.filter((note) => !note.startsWith('LOST WRITES: ')),
+      ...(lostWrites ? [lostWritesNote(lostWrites)] : []),
       `merged from ${results.length} results (client machines: ${machines.join('; ')}): histograms and counts added exactly, throughput summed over the common window, time-series p99 is the largest of the clients' (an upper bound)`,
       ...seriesNote(results, outcome.operationSeries !== undefined),
     ],
+  };
+}
+
+/** Each client read back its own acknowledged writes: the counts add up. */
+function mergeLostWrites(results: readonly Result[]): LostWrites | undefined {
+  const checked = results.map((r) => r.lostWrites).filter((l): l is LostWrites => l !== undefined);
+  if (checked.length === 0) return undefined;
+  const total = (of: (l: LostWrites) => number) => checked.reduce((n, l) => n + of(l), 0);
+  return {
+    checkedRecords: total((l) => l.checkedRecords),
+    checkedFields: total((l) => l.checkedFields),
+    lostFields: total((l) => l.lostFields),
+    lostRecords: total((l) => l.lostRecords),
+    missingRecords: total((l) => l.missingRecords),
+    unrecognisedFields: total((l) => l.unrecognisedFields),
+    unreadableRecords: total((l) => l.unreadableRecords),
+    untrackedWrites: total((l) => l.untrackedWrites),
+    droppedFields: total((l) => l.droppedFields),
+    readWith: checked[0]!.readWith,
+    seconds: Math.max(...checked.map((l) => l.seconds)),
+    samples: checked.flatMap((l) => l.samples).slice(0, 5),
   };
 }
 

@@ -56,6 +56,24 @@ export const storeInfoSchema = z.object({
   extra: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   /** What docbench asked the store after the run and could not read (the store was down): `what: why`. */
   unread: z.array(z.string()).optional(),
+  /** The deployment the run talked to, as the server describes it (see StoreTopology in stores/store.ts). */
+  topology: z
+    .object({
+      kind: z.string(),
+      nodes: count,
+      masters: count.optional(),
+      replicas: count.optional(),
+      slotsPerMaster: z.array(count).optional(),
+      replicationFactor: count.optional(),
+      down: count.optional(),
+    })
+    .optional(),
+  /** The consistency the run's reads and writes asked for: levels, write concern, read preference, WAIT. */
+  consistency: z.object({ reads: z.string(), writes: z.string() }).optional(),
+  /** Whether the connections were encrypted (TLS). */
+  encrypted: z.boolean().optional(),
+  /** How the store ran the work where a reader must know it (e.g. a cluster's non-atomic insert). */
+  notes: z.array(z.string()).optional(),
 });
 
 /**
@@ -75,6 +93,46 @@ export const outageSchema = z.object({
   recovered: z.boolean(),
 });
 
+/**
+ * The failover check (`failovercheck=true`): every key whose write was acknowledged, read back
+ * after the run (runner/lost-writes.ts). A lost field held an older write than the last one
+ * acknowledged (or was gone).
+ */
+export const lostWritesSchema = z.object({
+  checkedRecords: count,
+  /** Fields with an acknowledged write, read back. */
+  checkedFields: count,
+  /** Acknowledged writes lost: fields holding an older write than the last acknowledged one, or gone. */
+  lostFields: count,
+  lostRecords: count,
+  /** Records gone whole (each of their acknowledged fields counted lost). */
+  missingRecords: count,
+  unrecognisedFields: count,
+  /** Records that could not be read back (the store still away): neither lost nor kept. */
+  unreadableRecords: count,
+  untrackedWrites: count,
+  droppedFields: count,
+  /** How the records were read back, e.g. "consistency ALL". */
+  readWith: z.string(),
+  seconds: z.number().nonnegative(),
+  /** A few of the lost fields, in words. */
+  samples: z.array(z.string()),
+});
+
+/** How each operation kind saw an outage: from the last interval it still succeeded in to the last with failures. */
+export const operationOutageSchema = z.object({
+  operation: z.string(),
+  fromSecond: z.number().nonnegative(),
+  toSecond: z.number().nonnegative(),
+  /** toSecond - fromSecond: how long the operation kind failed, at the series' interval. */
+  seconds: z.number().nonnegative(),
+  failed: count,
+  /** Whether it succeeded again after its last failures. */
+  recovered: z.boolean(),
+  /** Its calls' failures by kind over the whole run (SERVICE_UNAVAILABLE, TIMEOUT, ERROR). */
+  failures: z.record(z.string(), count),
+});
+
 /** How failures went in a run, and the policy it ran under (`--on-error`, `maxerrorrate`). */
 export const faultsSchema = z.object({
   onError: z.enum(['continue', 'abort']),
@@ -84,6 +142,8 @@ export const faultsSchema = z.object({
   /** failedOperations over every operation issued (failed + done). */
   errorRate: z.number().min(0).max(1),
   outages: z.array(outageSchema),
+  /** Each operation kind's own outage window (from the per-operation series), when it failed. */
+  byOperation: z.array(operationOutageSchema).optional(),
 });
 
 export const machineSchema = z.object({
@@ -203,6 +263,8 @@ export const resultSchema = z.object({
    */
   partial: z.object({ reason: z.enum(['on-error', 'error-budget', 'SIGINT', 'SIGTERM', 'latency-budget']), detail: z.string() }).optional(),
   faults: faultsSchema.optional(),
+  /** The failover check's finding (`failovercheck=true`). */
+  lostWrites: lostWritesSchema.optional(),
   warmup: z.object({ seconds: z.number().nonnegative(), operations: count }),
   /** The client's own CPU while measuring, so a reader can tell when the harness was the limit. */
   clientCpu: z.object({
@@ -296,6 +358,8 @@ export type Outage = z.infer<typeof outageSchema>;
 export type Deviation = z.infer<typeof deviationSchema>;
 export type StudyInfo = z.infer<typeof studySchema>;
 export type Faults = z.infer<typeof faultsSchema>;
+export type LostWrites = z.infer<typeof lostWritesSchema>;
+export type OperationOutage = z.infer<typeof operationOutageSchema>;
 export type Verdict = z.infer<typeof verdictSchema>;
 export type OperationSeriesResult = NonNullable<Result['operationSeries']>;
 export type VerdictReason = z.infer<typeof verdictReasonSchema>;

@@ -15,6 +15,7 @@ import { EventLoopMeter } from './cpu-meter.ts';
 import { coordinate, loopSettings, OUTAGE_PAUSE_MS, runWorkerLoop, RunControl, type RunObserver, type ScheduleSettings, type WorkerEngine } from './schedule.ts';
 import { SharedCounters } from './shared-counters.ts';
 import { TimedStore } from './timed-store.ts';
+import { AcknowledgedWrites, WorkerWrites, type AcknowledgedWritesLayout } from './acknowledged-writes.ts';
 import { doTransaction } from './transactions.ts';
 
 /** What one phase measured, before it is turned into a result. */
@@ -42,6 +43,8 @@ export interface PhaseOutcome {
   stopDetail?: string;
   /** The fault policy the phase ran under (recorded in the result). */
   faults?: FaultPolicy;
+  /** The failover check's account of the run's writes (`failovercheck=true`), to read back against. */
+  acknowledgedWrites?: AcknowledgedWrites;
 }
 
 export interface PhaseOptions {
@@ -86,6 +89,8 @@ export interface YcsbThreadSpec {
   phase: 'load' | 'run';
   properties: WorkloadProperties;
   counters: SharedArrayBuffer;
+  /** The failover check's shared memory, when it is on. */
+  writes?: AcknowledgedWritesLayout;
 }
 
 /**
@@ -114,22 +119,36 @@ async function runPhase(phase: 'load' | 'run', options: PhaseOptions): Promise<P
   const measurements = newMeasurements(phase, p);
   const settings = scheduleOf(phase, p);
   const pool = options.pool;
+  const acknowledged = phase === 'run' ? trackerFor(p) : undefined;
   let engine: WorkerEngine;
   if (pool === undefined) {
-    const context = { store: options.store, workload: options.workload, properties: p, measurements };
+    const context = { store: options.store, workload: options.workload, properties: p, measurements, ...(acknowledged ? { acknowledged } : {}) };
     engine = { run: async (control, startMs) => [await runYcsbWorkers(phase, { ...context, control, startMs, firstWorker: 0, workers: p.threadcount })] };
   } else {
-    const spec: YcsbThreadSpec = { phase, properties: p, counters: SharedCounters.create(p.insertstart, p.recordcount).buffer };
+    const spec: YcsbThreadSpec = { phase, properties: p, counters: SharedCounters.create(p.insertstart, p.recordcount).buffer, ...(acknowledged ? { writes: acknowledged.layout } : {}) };
     engine = pool.engine({ module: import.meta.url, body: 'ycsbThread', spec, threadcount: p.threadcount, measurements });
   }
   const faults = options.faults;
   const run = await coordinate({ measurements, settings, status: options.status, label: options.label, control: new RunControl(), engine, ...(faults ? { faults } : {}), ...(options.observer ? { observer: options.observer } : {}) });
   const processes = pool?.processes ?? 1;
   if (processes > 1) run.notes.push(`the ${p.threadcount} workers ran in ${processes} processes (worker threads), each with its own connections; their measurements are merged exactly${options.processesReason ? ` (${options.processesReason})` : ''}`);
-  return { phase, measurements, ...run, recordsLoaded: 0, processes, ...(options.processesReason ? { processesReason: options.processesReason } : {}), ...(faults ? { faults } : {}) };
+  return { phase, measurements, ...run, recordsLoaded: 0, processes, ...(options.processesReason ? { processesReason: options.processesReason } : {}), ...(faults ? { faults } : {}), ...(acknowledged ? { acknowledgedWrites: acknowledged } : {}) };
+}
+
+/**
+ * The failover check's account (`failovercheck=true`): every field of the loaded keys and of the
+ * keys the run may insert (at most operationcount, or recordcount more in a time-bound run;
+ * inserts beyond are counted as untracked), the loaded ones starting with the load's write.
+ */
+function trackerFor(p: WorkloadProperties): AcknowledgedWrites | undefined {
+  if (!p.failovercheck) return undefined;
+  const inserts = p.insertproportion > 0 ? (p.operationcount > 0 ? p.operationcount : p.recordcount) : 0;
+  return AcknowledgedWrites.create(p.recordcount + inserts, p.fieldcount, { first: p.insertstart, count: p.insertcount });
 }
 
 interface YcsbWorkersContext {
+  /** The failover check's account, when it is on. */
+  acknowledged?: AcknowledgedWrites;
   store: Store;
   workload: CoreWorkload;
   properties: WorkloadProperties;
@@ -154,7 +173,8 @@ function runYcsbWorkers(phase: 'load' | 'run', c: YcsbWorkersContext): Promise<n
     worker: () => {
       const timed = new TimedStore(c.store, c.measurements);
       const { workload, measurements } = c;
-      return { run: (dueMs) => doTransaction(workload, timed, measurements, verify, dueMs), span: timed };
+      const writes = c.acknowledged ? new WorkerWrites(c.acknowledged) : undefined;
+      return { run: (dueMs) => doTransaction(workload, timed, measurements, verify, dueMs, writes), span: timed };
     },
   });
 }
@@ -214,5 +234,6 @@ export function ycsbThread(context: ThreadContext, spec: YcsbThreadSpec): (start
   // Each process draws its own random stream (thread 0's is a one-process run's); the key
   // sequences and the acknowledged limit are the shared ones.
   const workload = new CoreWorkload(p, new Random(p.seed, context.thread), counters);
-  return (startMs) => runYcsbWorkers(spec.phase, { ...context, workload, properties: p, startMs });
+  const acknowledged = spec.writes ? new AcknowledgedWrites(spec.writes) : undefined;
+  return (startMs) => runYcsbWorkers(spec.phase, { ...context, workload, properties: p, startMs, ...(acknowledged ? { acknowledged } : {}) });
 }

@@ -3,6 +3,7 @@ import type { FieldMap, KeyedRecord } from '../stores/store.ts';
 import type { CoreWorkload } from '../workload/core-workload.ts';
 import type { OperationOutcome } from './schedule.ts';
 import type { TimedStore } from './timed-store.ts';
+import type { WorkerWrites } from './acknowledged-writes.ts';
 
 /**
  * One YCSB transaction, as CoreWorkload.doTransaction does it: the workload decides what to do,
@@ -16,8 +17,9 @@ import type { TimedStore } from './timed-store.ts';
  * an update is the store call's own promise (no async step of its own: see TimedStore); the
  * operations with work after their call have small async functions below.
  */
-export function doTransaction(workload: CoreWorkload, store: TimedStore, measurements: Measurements, verify: boolean, dueMs: number | undefined): Promise<OperationOutcome> {
+export function doTransaction(workload: CoreWorkload, store: TimedStore, measurements: Measurements, verify: boolean, dueMs: number | undefined, writes?: WorkerWrites): Promise<OperationOutcome> {
   store.beginOperation(dueMs);
+  if (writes !== undefined) return trackedTransaction(workload, store, measurements, verify, writes);
   switch (workload.nextOperation()) {
     case 'READ': {
       const key = workload.nextTransactionKey();
@@ -36,6 +38,59 @@ export function doTransaction(workload: CoreWorkload, store: TimedStore, measure
     case 'READ-MODIFY-WRITE':
       return readModifyWrite(workload, store, measurements, verify);
   }
+}
+
+/**
+ * One transaction under the failover check: the same choices as doTransaction's, each write's
+ * values those of its next write number (registered with `writes`), settled as acknowledged when
+ * the store answered OK.
+ */
+async function trackedTransaction(workload: CoreWorkload, store: TimedStore, measurements: Measurements, verify: boolean, writes: WorkerWrites): Promise<OperationOutcome> {
+  writes.begin();
+  switch (workload.nextOperation()) {
+    case 'READ': {
+      const key = workload.nextTransactionKey();
+      const fields = workload.readFields();
+      return verify ? readAndVerify(workload, store, measurements, key, fields) : store.read(workload.table, key, fields);
+    }
+    case 'UPDATE': {
+      const key = workload.nextTransactionKey();
+      const values = workload.buildTrackedValues(key, workload.lastKeyNumber, writes, false);
+      return settled(writes, store, await store.update(workload.table, key, values));
+    }
+    case 'INSERT': {
+      const { key, keyNumber } = workload.nextInsertKey();
+      const values = workload.buildTrackedValues(key, keyNumber, writes, true);
+      try {
+        return settled(writes, store, await store.insert(workload.table, key, values));
+      } finally {
+        workload.acknowledgeInsert(keyNumber);
+      }
+    }
+    case 'SCAN':
+      return scan(workload, store, measurements, verify);
+    case 'READ-MODIFY-WRITE': {
+      const table = workload.table;
+      const key = workload.nextTransactionKey();
+      const fields = workload.readFields();
+      const values = workload.buildTrackedValues(key, workload.lastKeyNumber, writes, false);
+      await store.read(table, key, fields);
+      const record = store.record;
+      const readStatus = store.lastStatus;
+      const readStartMs = store.lastStartMs;
+      const outcome = settled(writes, store, await store.update(table, key, values));
+      const status = readStatus !== 'OK' ? readStatus : store.lastStatus;
+      measurements.measure('READ-MODIFY-WRITE', status, store.intendedStartMs ?? readStartMs, readStartMs, store.lastEndMs);
+      if (verify && record) verifyRecord(workload, measurements, key, record, fields);
+      return outcome;
+    }
+  }
+}
+
+/** The write's registers settled: acknowledged when its call answered OK. */
+function settled(writes: WorkerWrites, store: TimedStore, outcome: OperationOutcome): OperationOutcome {
+  writes.settle(store.lastStatus === 'OK');
+  return outcome;
 }
 
 async function readAndVerify(workload: CoreWorkload, store: TimedStore, measurements: Measurements, key: string, fields: Requested): Promise<OperationOutcome> {

@@ -163,6 +163,10 @@ export async function describeStore(open: OpenStore): Promise<StoreInfo> {
     ...(stats.recordCount !== undefined ? { recordCount: stats.recordCount } : {}),
     ...(extra ? { extra } : {}),
     ...(unread ? { unread: [unread] } : {}),
+    ...(stats.topology ? { topology: stats.topology } : {}),
+    ...(stats.consistency ? { consistency: stats.consistency } : {}),
+    ...(stats.encrypted !== undefined ? { encrypted: stats.encrypted } : {}),
+    ...(stats.notes && stats.notes.length > 0 ? { notes: stats.notes } : {}),
   };
 }
 

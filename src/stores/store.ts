@@ -48,6 +48,30 @@ export interface StoreStats {
   standIn?: { name: string; version: string; note: string };
   /** Anything else worth keeping (settings, engine names), flat key -> value. */
   extra?: Record<string, string | number | boolean>;
+  /** The deployment the run talked to, as the server describes it (nodes, masters, replicas, replication). */
+  topology?: StoreTopology;
+  /** The consistency the run's reads and writes asked for (levels, write concern, WAIT), defaults named as such. */
+  consistency?: { reads: string; writes: string };
+  /** Whether the connections were encrypted (TLS). */
+  encrypted?: boolean;
+  /** How the store ran the work where a reader must know it (a cluster's non-atomic insert), one line each. */
+  notes?: string[];
+}
+
+/** A store's deployment: one server, a Redis Cluster, a Cassandra ring, a MongoDB replica set. */
+export interface StoreTopology {
+  /** `single`, `redis-cluster`, `cassandra-ring`, `replica-set`. */
+  kind: string;
+  /** Nodes the deployment has (up or not). */
+  nodes: number;
+  /** Redis Cluster: masters serving slots, their replicas in all, and each master's slots. */
+  masters?: number;
+  replicas?: number;
+  slotsPerMaster?: number[];
+  /** Cassandra: the keyspace's replication (its factor in the local data center). */
+  replicationFactor?: number;
+  /** Nodes the answering node saw down when asked (after the run). */
+  down?: number;
 }
 
 /** Thrown by an adapter for an operation its store (or its local stand-in) cannot do. */
@@ -146,6 +170,20 @@ export interface BatchInserter {
 
 export function canInsertMany(store: Store): store is Store & BatchInserter {
   return typeof (store as Partial<BatchInserter>).insertMany === 'function';
+}
+
+/**
+ * Optional ability: the read the failover check trusts after a run (Cassandra: consistency ALL,
+ * so every replica's copy is merged), where the store's ordinary read may answer from one copy.
+ */
+export interface AuthoritativeReader {
+  /** How it reads, for the result (e.g. "consistency ALL"). */
+  readonly authoritativeRead: string;
+  readAuthoritatively(table: string, key: string): Promise<FieldMap | null>;
+}
+
+export function canReadAuthoritatively(store: Store): store is Store & AuthoritativeReader {
+  return typeof (store as Partial<AuthoritativeReader>).readAuthoritatively === 'function';
 }
 
 /** How a store is reached: a URL plus its `<store>.*` settings. */

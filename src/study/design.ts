@@ -9,6 +9,7 @@ import { isStoreName, STORES, type StoreEntry } from '../stores/stores.ts';
 import type { TargetInfo } from '../local/target.ts';
 import type { StudyInfo } from '../results/schema.ts';
 import type { UrlSource } from '../session/store-targets.ts';
+import { nodeItems } from './clusters.ts';
 import { differs, type DesignItem, type StudyContext, type StudyPreset } from './preset.ts';
 
 /** The paper's stores docbench can run: a preset's default. */
@@ -32,7 +33,7 @@ async function localInfo(store: string): Promise<TargetInfo | undefined> {
 export type StoreSource = (store: string) => UrlSource;
 
 /** One item per store: the paper's product beside what this run uses for it. */
-export async function storeItems(preset: StudyPreset, stores: readonly string[], sourceOf: StoreSource): Promise<DesignItem[]> {
+export async function storeItems(preset: StudyPreset, stores: readonly string[], sourceOf: StoreSource, clusterStores: readonly string[] = [], nodes?: number): Promise<DesignItem[]> {
   const items: DesignItem[] = [];
   for (const paper of preset.paperStores) {
     const said = `${paper.product} (${paper.where})`;
@@ -50,7 +51,9 @@ export async function storeItems(preset: StudyPreset, stores: readonly string[],
         differs(
           `store: ${paper.store}`,
           said,
-          info?.standIn ? `${what}, docbench's local STAND-IN: its figures say nothing about ${paper.product}` : `${what}, docbench's local server (not the paper's version; one node)`,
+          info?.standIn
+            ? `${what}, docbench's local STAND-IN: its figures say nothing about ${paper.product}`
+            : `${what}, docbench's local server (not the paper's version; ${nodes !== undefined && nodes > 1 && clusterStores.includes(paper.store) ? `a local cluster of ${nodes} nodes` : 'one node'})`,
         ),
       );
     }
@@ -63,7 +66,8 @@ export async function storeItems(preset: StudyPreset, stores: readonly string[],
 
 /** The paper's design beside this run, stores included. */
 export async function studyDesign(preset: StudyPreset, context: StudyContext, sourceOf: StoreSource): Promise<DesignItem[]> {
-  return [...(await storeItems(preset, context.stores, sourceOf)), ...preset.design(context)];
+  const clustered = context.clusterStores ?? [];
+  return [...(await storeItems(preset, context.stores, sourceOf, clustered, context.nodes)), ...nodeItems(preset, context, sourceOf), ...preset.design(context)];
 }
 
 /** What every result of the run keeps: the study and the items that differ. */

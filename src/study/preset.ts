@@ -19,6 +19,11 @@ export interface StudyContext {
   scale: Scale;
   stores: readonly string[];
   variant?: string | undefined;
+  /** `--nodes N`: the stores that run on a local cluster of N nodes, and N. */
+  clusterStores?: readonly string[];
+  /** The run's stores whose local target can run a cluster, with its fewest nodes. */
+  clusterable?: readonly { store: string; minNodes: number }[];
+  nodes?: number | undefined;
 }
 
 /** What a scenario step will cost, as the preset that made it knows. */
@@ -65,6 +70,8 @@ export interface StudyPreset {
   citation: string;
   /** The stores the paper ran, in its order, with the products and versions it names. */
   paperStores: readonly PaperStore[];
+  /** Nodes of each store's cluster in the paper (its smallest, when it ran several) and where it says so; absent: one. */
+  paperNodes?: { count: number; where: string };
   /** How each scale relates to the paper's sizes. */
   scales: Readonly<Record<Scale, string>>;
   variants: readonly PresetVariant[];
@@ -98,6 +105,14 @@ export const differs = (item: string, paper: string, docbench: string): DesignIt
 /** `values` at this scale, with "as the paper" when they are the paper's (full). */
 export function sizes(scale: Scale, item: string, paper: string, docbench: string): DesignItem {
   return scale === 'full' ? same(item, paper, docbench) : differs(item, paper, `${docbench} (--scale ${scale}; --scale full runs the paper's)`);
+}
+
+/** What the run's stores run on, in words: one node each, or some on local clusters (`--nodes`). */
+export function clusterWords(context: StudyContext, oneNode: string): string {
+  const clustered = context.clusterStores ?? [];
+  if (context.nodes === undefined || context.nodes <= 1 || clustered.length === 0) return oneNode;
+  const others = context.stores.filter((s) => !clustered.includes(s));
+  return `${clustered.join(' and ')} on local clusters of ${context.nodes} nodes on this one machine (--nodes ${context.nodes})${others.length > 0 ? `; ${others.join(', ')} one node each` : ''}`;
 }
 
 export const list = (values: readonly number[]) => values.map((v) => v.toLocaleString('en-US')).join(' / ');

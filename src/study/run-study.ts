@@ -15,6 +15,7 @@ import { loadResults } from '../report/load-results.ts';
 import { writeReportBeside } from '../report/report-files.ts';
 import type { Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
+import { clusterCapable, startStudyClusters } from './clusters.ts';
 import { paperStoresHere, studyDesign, studyInfo } from './design.ts';
 import { estimateSteps, freeLocalDisk } from './estimate.ts';
 import { fullVerdict, renderPlan, scaleEstimates } from './plan.ts';
@@ -42,24 +43,31 @@ export interface StudyOptions {
   url?: string[];
   config?: string;
   docker?: boolean;
+  /** `--nodes N`: stores whose local target can run a cluster run on one of N nodes. */
+  nodes?: number;
 }
 
 /** The preset's context for these options, every mistake a one-line error before anything runs. */
-function contextOf(preset: StudyPreset, options: Pick<StudyOptions, 'scale' | 'stores' | 'variant'>): StudyContext {
+function contextOf(preset: StudyPreset, options: Pick<StudyOptions, 'scale' | 'stores' | 'variant' | 'nodes'>): StudyContext {
   if (options.variant !== undefined && !preset.variants.some((v) => v.name === options.variant)) {
     const names = preset.variants.map((v) => v.name);
     throw new StudyError(`study ${preset.name}: --variant ${options.variant}: ${names.length > 0 ? `expected one of ${names.join(', ')}` : 'this study has no named variants'}`);
   }
   const stores = options.stores ?? paperStoresHere(preset);
   if (stores.length === 0) throw new StudyError(`study ${preset.name}: none of the paper's stores (${preset.paperStores.map((s) => s.store).join(', ')}) is a docbench store; name some with --stores`);
-  return { scale: options.scale, stores, variant: options.variant };
+  return { scale: options.scale, stores, variant: options.variant, ...(options.nodes !== undefined ? { nodes: options.nodes } : {}) };
 }
 
 /** The context, where each store is, and the design beside it. */
 async function prepare(preset: StudyPreset, options: StudyOptions): Promise<{ context: StudyContext; targets: StoreTargets; design: DesignItem[] }> {
-  const context = contextOf(preset, options);
-  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, context.stores, loadConfig(options.config)).checkDocker();
-  const design = await studyDesign(preset, context, (s) => targets.sourceOf(s));
+  const bare = contextOf(preset, options);
+  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, bare.stores, loadConfig(options.config)).checkDocker();
+  const sourceOf = (s: string) => targets.sourceOf(s);
+  const clusterable = await clusterCapable(bare.stores, sourceOf);
+  const nodes = options.nodes ?? 1;
+  // Below a store's fewest nodes (a Redis Cluster's 3 masters) it stays on its one node, and is said to.
+  const context: StudyContext = { ...bare, clusterable, ...(nodes > 1 ? { clusterStores: clusterable.filter((c) => c.minNodes <= nodes).map((c) => c.store) } : {}) };
+  const design = await studyDesign(preset, context, sourceOf);
   return { context, targets, design };
 }
 
@@ -96,6 +104,9 @@ export async function runStudy(preset: StudyPreset, options: StudyOptions): Prom
     if (refused) throw new StudyError(`study ${preset.name} --scale full: refused: ${refused}. Run --scale small, or name servers with room for it (--url, --docker)`);
   }
   const info = (step?: string) => studyInfo(preset, context, design, step);
+  // `--nodes N`: the clusters are started now, and every step is pointed at them by URL.
+  const clusterUrls = context.nodes !== undefined && context.clusterStores ? await startStudyClusters(context.clusterStores, context.nodes, (line) => process.stderr.write(`${line}\n`)) : [];
+  if (clusterUrls.length > 0) options = { ...options, url: [...(options.url ?? []), ...clusterUrls] };
   // The deviations come first: before any result, a reader knows how this run differs from the paper.
   const deviations = deviationsTable(preset, info().deviations);
   process.stdout.write(`${figuresMarkdown([deviations])}\n`);

@@ -24,6 +24,7 @@ import { SkewedLatestGenerator } from './generators/skewed-latest.ts';
 import { UniformGenerator } from './generators/uniform.ts';
 import { ZipfianGenerator } from './generators/zipfian.ts';
 import { buildKeyName } from './keys.ts';
+import { versionedValue, writeOf } from './versioned-values.ts';
 import type { WorkloadProperties } from './properties.ts';
 import type { Random } from './random.ts';
 
@@ -61,6 +62,8 @@ export class CoreWorkload {
   private readonly operationsAhead: DrawsAhead<OperationType>;
   /** The key chooser's draws made ahead (draw-ahead.ts); undefined for `latest`, drawn at each operation. */
   private readonly keysAhead: KeysAhead | undefined;
+  /** The number of the key `nextTransactionKey` chose last (the failover check tracks writes by it). */
+  lastKeyNumber = 0;
 
   constructor(properties: WorkloadProperties, random: Random, counters: WorkloadCounters = localCounters(properties)) {
     const p = properties;
@@ -172,6 +175,7 @@ export class CoreWorkload {
       do keyNumber = this.drawKey();
       while (keyNumber > limit);
     }
+    this.lastKeyNumber = keyNumber;
     return keyNumber;
   }
 
@@ -212,14 +216,35 @@ export class CoreWorkload {
     return { [field]: this.value(key, field) };
   }
 
-  /** dataintegrity check: every returned field holds exactly the value YCSB's scheme gives it. */
+  /**
+   * dataintegrity check: every returned field holds exactly the value YCSB's scheme gives it
+   * (under the failover check, the value of some write of it: versioned-values.ts).
+   */
   verify(key: string, fields: FieldMap): boolean {
     let count = 0;
+    const size = this.p.fieldlength;
     for (const field in fields) {
-      if (fields[field] !== deterministicValue(key, field, this.p.fieldlength)) return false;
+      if (this.p.failovercheck ? writeOf(key, field, fields[field]!, size) < 0 : fields[field] !== deterministicValue(key, field, size)) return false;
       count++;
     }
     return count > 0;
+  }
+
+  /**
+   * The failover check's values of a write of key `keyNumber`: every field (an insert, or
+   * writeallfields) or one chosen as `buildUpdate` chooses it, each the value of its next write,
+   * registered with `writes` (runner/acknowledged-writes.ts).
+   */
+  buildTrackedValues(key: string, keyNumber: number, writes: { add(keyNumber: number, field: number): number }, allFields: boolean): FieldMap {
+    const values: FieldMap = {};
+    const size = this.p.fieldlength;
+    if (allFields || this.p.writeallfields) {
+      for (let i = 0; i < this.fieldNames.length; i++) values[this.fieldNames[i]!] = versionedValue(key, this.fieldNames[i]!, writes.add(keyNumber, i), size);
+    } else {
+      const i = this.fieldChooser.nextValue();
+      values[this.fieldNames[i]!] = versionedValue(key, this.fieldNames[i]!, writes.add(keyNumber, i), size);
+    }
+    return values;
   }
 
   keyName(keyNumber: number): string {

@@ -11,6 +11,7 @@ import { closestName } from '../common/suggest.ts';
 import { UserError } from '../common/user-error.ts';
 import { storeOfYcsbBinding, YCSB_BINDINGS } from './ycsb-bindings.ts';
 import { SETTINGS_PREFIXES, STORE_NAMES } from '../stores/stores.ts';
+import { checkFailoverCheck } from './failover-check-properties.ts';
 
 /** Thrown for any bad workload input; its message names the file/key and what was expected. */
 export class WorkloadError extends UserError {}
@@ -111,6 +112,13 @@ export const workloadPropertiesSchema = z
      * workload E: `SELECT meta().id …`, `find(…, {_id: 1})`). YCSB's scans read fields.
      */
     scankeysonly: boolString.default(false),
+    /**
+     * docbench's, not YCSB's: the failover check. Each write's values say which write made them,
+     * every acknowledged write is tracked, and after the run every key whose write was
+     * acknowledged is read back: a field holding an older write than the last one acknowledged
+     * is a lost acknowledged write (runner/acknowledged-writes.ts). Needs dataintegrity=true.
+     */
+    failovercheck: boolString.default(false),
 
     // --- Measurement (YCSB's names) ---
     /**
@@ -330,6 +338,7 @@ export function resolveProperties(raw: RawProperties): WorkloadProperties {
       `${where('dataintegrity')}: dataintegrity=true requires fieldlengthdistribution=constant (as in YCSB), got ${p.fieldlengthdistribution}`,
     );
   }
+  checkFailoverCheck(p, where);
   const insertcount = p.insertcount ?? Math.max(0, p.recordcount - p.insertstart);
   if (p.insertstart + insertcount > p.recordcount && p.recordcount > 0) {
     throw new WorkloadError(

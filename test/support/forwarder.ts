@@ -137,13 +137,16 @@ export function throughForwarder(url: string, forwarder: Forwarder): string {
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'docbench.js');
 
 /** Run `docbench args…` without blocking this process; the time limit only turns a hang into a failure. */
-export function runDocbenchAsync(args: readonly string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+export function runDocbenchAsync(args: readonly string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; onStderr?: (chunk: string) => void } = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      options.onStderr?.(chunk);
+    });
     const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 240_000);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

@@ -8,6 +8,9 @@ import { SettingError } from '../../src/common/settings.ts';
 import { UserError } from '../../src/common/user-error.ts';
 import { createStore } from '../../src/stores/cassandra/index.ts';
 import { cassandraConfig } from '../../src/stores/cassandra/settings.ts';
+import { replicationFactorOf } from '../../src/stores/cassandra/stats.ts';
+import { cassandraRingUrl, replicationFactorFor, ringHeapMiB } from '../../src/stores/cassandra/local-cluster.ts';
+import { peerPort } from '../../src/stores/cassandra/connection.ts';
 import { CassandraUrlError, maskPassword, parseCassandraUrl } from '../../src/stores/cassandra/url.ts';
 
 const LOCAL = 'cassandra://127.0.0.1:19042/?datacenter=datacenter1';
@@ -19,10 +22,12 @@ describe('cassandra URL', () => {
       contactPoints: ['h1:9043', 'h2:9043'],
       keyspace: 'shop',
       datacenter: 'dc2',
+      tls: false,
       username: 'u',
       password: 'p@ss',
     });
-    assert.deepEqual(parseCassandraUrl(LOCAL), { contactPoints: ['127.0.0.1:19042'], datacenter: 'datacenter1' });
+    assert.deepEqual(parseCassandraUrl(LOCAL), { contactPoints: ['127.0.0.1:19042'], datacenter: 'datacenter1', tls: false });
+    assert.equal(parseCassandraUrl('cassandra://h1/?datacenter=dc1&tls=true').tls, true);
   });
 
   it('gives each host its own port, the last host\'s port to hosts without one, else 9042', () => {
@@ -48,7 +53,8 @@ describe('cassandra URL', () => {
     ['cassandra://admin:s3cret@::1/ks', /which is not host or host:port/],
     ['cassandra://admin:s3cret@h1/my-keyspace', /keyspace "my-keyspace", which is not a CQL keyspace name/],
     ['cassandra://admin:s3cret@h1/a/b', /keyspace "a\/b"/],
-    ['cassandra://admin:s3cret@h1/?dc=dc1', /parameter "dc", which docbench does not know \(it takes datacenter\)/],
+    ['cassandra://admin:s3cret@h1/?dc=dc1', /parameter "dc", which docbench does not know \(it takes datacenter, tls\)/],
+    ['cassandra://admin:s3cret@h1/?tls=yes', /has tls=yes; tls is true or false/],
     ['cassandra://admin:s3cret@h1/?datacenter=', /has an empty datacenter/],
     ['cassandra://:s3cret@h1', /has a password but no user name/],
     ['cassandra://admin:s3cret%zz@h1', /malformed %-escape in its password/],
@@ -77,7 +83,8 @@ describe('cassandra settings', () => {
     assert.equal(c.keyspace, 'shop');
     assert.equal(c.displayUrl, 'cassandra://u:***@h1/shop');
     assert.deepEqual(c.credentials, { username: 'u', password: 'pw' });
-    assert.equal(c.replication, "{'class': 'SimpleStrategy', 'replication_factor': 1}");
+    assert.equal(c.replication, undefined, "the default: SimpleStrategy, factor min(3, the cluster's nodes), known once connected");
+    assert.equal(c.tls, false);
     assert.equal(c.scanBucketLength, 6);
     assert.equal(config({}).keyspace, 'ycsb');
     assert.equal(cassandraConfig({ url: LOCAL, settings: {}, concurrency: 32 }).concurrency, 32);
@@ -129,4 +136,26 @@ describe('cassandra settings', () => {
       });
     });
   }
+});
+
+describe('cassandra replication factor of a keyspace', () => {
+  it("reads SimpleStrategy's factor, or NetworkTopologyStrategy's for the local data center", () => {
+    assert.equal(replicationFactorOf({ class: 'org.apache.cassandra.locator.SimpleStrategy', replication_factor: '3' }, 'datacenter1'), 3);
+    assert.equal(replicationFactorOf({ class: 'org.apache.cassandra.locator.NetworkTopologyStrategy', dc1: '2', dc2: '5' }, 'dc1'), 2);
+    assert.equal(replicationFactorOf({ class: 'org.apache.cassandra.locator.NetworkTopologyStrategy', dc2: '5' }, 'dc1'), undefined);
+  });
+});
+
+describe('a local Cassandra ring', () => {
+  it("sizes each node's heap so the ring fits an eighth of the machine, 512 MB to 1 GB; its URL lists every node; the driver is told the ring's port", () => {
+    const GiB = 2 ** 30;
+    assert.equal(ringHeapMiB(3, 24 * GiB), 1024);
+    assert.equal(ringHeapMiB(3, 16 * GiB), 640);
+    assert.equal(ringHeapMiB(6, 8 * GiB), 512);
+    assert.equal(cassandraRingUrl({ nodes: 3, cqlPort: 19142 }), 'cassandra://cassandra:cassandra@127.0.0.1,127.0.0.2,127.0.0.3:19142/?datacenter=datacenter1');
+    assert.equal(replicationFactorFor(2), 2);
+    assert.equal(replicationFactorFor(5), 3);
+    assert.equal(peerPort(['127.0.0.1:19142', '127.0.0.2:19142']), 19142);
+    assert.equal(peerPort(parseCassandraUrl('cassandra://a,b').contactPoints), 9042);
+  });
 });

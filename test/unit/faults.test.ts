@@ -11,6 +11,7 @@ import cassandra from 'cassandra-driver';
 import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import { Measurements } from '../../src/measure/measurements.ts';
 import { statusOfError } from '../../src/measure/timed.ts';
+import { ReplicationTimeoutError } from '../../src/stores/redis/handle.ts';
 import { buildResult } from '../../src/results/build.ts';
 import { outagesOf } from '../../src/results/faults.ts';
 import { resultSchema } from '../../src/results/schema.ts';
@@ -43,6 +44,12 @@ describe('a failed call\'s status', () => {
     ['ioredis, an error reply', named('ReplyError', 'WRONGTYPE Operation against a key holding the wrong kind of value'), 'ERROR'],
     ['ioredis, an error reply whose text says timeout', named('ReplyError', 'ERR Error running script: timeout'), 'ERROR'],
     ['a Redis loading its data after a restart', named('ReplyError', 'LOADING Redis is loading the dataset in memory'), 'SERVICE_UNAVAILABLE'],
+    ['ioredis Cluster, a command still failing after its retries (a master lost)', new Error('Too many Cluster redirections. Last error: Error: Connection is closed.'), 'SERVICE_UNAVAILABLE'],
+    ['ioredis Cluster, not ready and no offline queue', new Error("Cluster isn't ready and enableOfflineQueue options is false"), 'SERVICE_UNAVAILABLE'],
+    ['a Redis Cluster that lost a master with no replica', named('ReplyError', 'CLUSTERDOWN The cluster is down'), 'SERVICE_UNAVAILABLE'],
+    ['a redirection the cluster client could not follow (a pipeline with a write)', named('ReplyError', 'MOVED 12676 127.0.0.1:7001'), 'SERVICE_UNAVAILABLE'],
+    ['node-redis Cluster, a redirection in a pipeline', new ErrorReply('MOVED 3999 127.0.0.1:7000'), 'SERVICE_UNAVAILABLE'],
+    ['redis.wait, fewer replicas than asked in time', new ReplicationTimeoutError(0, { replicas: 1, timeoutMs: 100 }), 'TIMEOUT'],
     ['node-redis, offline (a class with no name of its own)', new ClientOfflineError(), 'SERVICE_UNAVAILABLE'],
     ['node-redis, the socket closed', new SocketClosedUnexpectedlyError(), 'SERVICE_UNAVAILABLE'],
     ['node-redis, a command timeout (no message at all)', new RedisTimeoutError(), 'TIMEOUT'],

@@ -9,7 +9,8 @@ import { SettingError } from '../../src/common/settings.ts';
 import { UserError } from '../../src/common/user-error.ts';
 import { createStore } from '../../src/stores/redis/index.ts';
 import { redisConfig } from '../../src/stores/redis/settings.ts';
-import { maskUrl, parseRedisUrl, RedisUrlError } from '../../src/stores/redis/url.ts';
+import { maskUrl, nodeUrl, parseRedisUrl, RedisUrlError } from '../../src/stores/redis/url.ts';
+import { clusterEnabled, clusterShape, parseClusterNodes } from '../../src/stores/redis/cluster-topology.ts';
 
 const URL = 'redis://127.0.0.1:6379';
 const store = (settings: Record<string, string>, url = URL) => createStore({ url, settings, concurrency: 4 });
@@ -47,7 +48,7 @@ describe('redis settings', () => {
   });
 
   it('an unknown redis.* setting is a SettingError with a did-you-mean', () => {
-    assertOneLine(() => store({ 'redis.drivr': 'ioredis' }), SettingError, /^unknown setting redis\.drivr \(did you mean "redis\.driver"\?\); redis understands redis\.driver, redis\.autopipelining, redis\.connections, redis\.commandtimeout$/);
+    assertOneLine(() => store({ 'redis.drivr': 'ioredis' }), SettingError, /^unknown setting redis\.drivr \(did you mean "redis\.driver"\?\); redis understands redis\.driver, redis\.autopipelining, redis\.connections, redis\.commandtimeout, redis\.wait$/);
     assertOneLine(() => store({ 'redis.autopipeline': 'true' }), SettingError, /did you mean "redis\.autopipelining"/);
   });
 
@@ -58,6 +59,14 @@ describe('redis settings', () => {
     assertOneLine(() => store({ 'redis.connections': 'two' }), SettingError, /^redis\.connections=two: /);
     assertOneLine(() => store({ 'redis.connections': '65' }), SettingError, /^redis\.connections=65: /);
     assertOneLine(() => store({ 'redis.commandtimeout': '0' }), SettingError, /^redis\.commandtimeout=0: /);
+  });
+
+  it('redis.wait is replicas,timeoutMs, both at least 1', () => {
+    assert.deepEqual(redisConfig(URL, { 'redis.wait': '1,100' }).wait, { replicas: 1, timeoutMs: 100 });
+    assert.equal(redisConfig(URL, {}).wait, undefined);
+    assertOneLine(() => store({ 'redis.wait': '1' }), SettingError, /^redis\.wait=1: expected replicas,timeoutMs/);
+    assertOneLine(() => store({ 'redis.wait': '0,100' }), SettingError, /^redis\.wait=0,100: expected replicas >= 1 and timeoutMs >= 1/);
+    assertOneLine(() => store({ 'redis.wait': '1,0' }), SettingError, /^redis\.wait=1,0: /);
   });
 
   it('auto-pipelining with node-redis is a SettingError (node-redis has no such switch)', () => {
@@ -94,6 +103,20 @@ describe('redis URL', () => {
     assert.deepEqual(pick(parseRedisUrl('redis://localhost/')), { host: 'localhost', port: 6379, database: 0, tls: false });
   });
 
+  it('a seed list names every node of a cluster, each without a port on 6379, with one login and scheme', () => {
+    const url = parseRedisUrl('rediss://app:p%40ss@10.0.0.1:7000,10.0.0.2,[::1]:7002');
+    assert.deepEqual(url.nodes, [{ host: '10.0.0.1', port: 7000 }, { host: '10.0.0.2', port: 6379 }, { host: '[::1]', port: 7002 }]);
+    assert.deepEqual({ host: url.host, port: url.port, tls: url.tls, username: url.username, password: url.password }, { host: '10.0.0.1', port: 7000, tls: true, username: 'app', password: 'p@ss' });
+    assert.equal(nodeUrl(url, url.nodes[2]!), 'rediss://app:p%40ss@[::1]:7002');
+    assert.equal(url.masked, 'rediss://app:***@10.0.0.1:7000,10.0.0.2,[::1]:7002');
+  });
+
+  it('a bad seed list is a RedisUrlError naming the entry', () => {
+    assertOneLine(() => store({}, 'redis://a:1,,b:2'), RedisUrlError, /an empty entry in its node list/);
+    assertOneLine(() => store({}, 'redis://a:1,b:http'), RedisUrlError, /"b:http" is not host or host:port/);
+    assertOneLine(() => store({}, 'redis://a:1,b:2/3'), RedisUrlError, /database 3 with several nodes: a Redis Cluster has only database 0/);
+  });
+
   it('masks the password, also in text that is not a URL', () => {
     assert.equal(maskUrl('redis://app:pw@host:6379/1'), 'redis://app:***@host:6379/1');
     assert.equal(maskUrl('redis://:pw@host'), 'redis://:***@host');
@@ -108,3 +131,24 @@ describe('redis URL', () => {
 function pick(url: ReturnType<typeof parseRedisUrl>) {
   return { host: url.host, port: url.port, database: url.database, tls: url.tls };
 }
+
+describe('redis cluster topology', () => {
+  it('reads cluster_enabled from INFO cluster', () => {
+    assert.equal(clusterEnabled('# Cluster\r\ncluster_enabled:1\r\n'), true);
+    assert.equal(clusterEnabled('# Cluster\r\ncluster_enabled:0\r\n'), false);
+  });
+
+  it('names the masters serving slots, their replicas and slots, and the failing nodes, from CLUSTER NODES', () => {
+    const text = [
+      'a1 127.0.0.1:7000@17000 myself,master - 0 0 1 connected 0-5460',
+      'b2 127.0.0.1:7001@17001 master - 0 0 2 connected 5461-10922 [10923->-c3]',
+      'c3 127.0.0.1:7002@17002,host3 master - 0 0 3 connected 10923-16383',
+      'd4 127.0.0.1:7003@17003 slave a1 0 0 1 connected',
+      'e5 127.0.0.1:7004@17004 master,fail - 0 0 4 disconnected',
+      'f6 127.0.0.1:7005@17005 slave c3 0 0 3 connected',
+    ].join('\n');
+    const nodes = parseClusterNodes(text);
+    assert.equal(nodes[2]!.address, '127.0.0.1:7002');
+    assert.deepEqual(clusterShape(nodes), { nodes: 6, masters: 3, replicas: 2, slotsPerMaster: [5461, 5462, 5461], replicasPerMaster: [1, 0, 1], failing: 1 });
+  });
+});

@@ -210,3 +210,24 @@ describe('the plan: estimates, and full refused where it cannot fit', () => {
     });
   }
 });
+
+describe('--nodes: stores on local clusters beside the paper\'s node count', () => {
+  it('Tang & Fan 2016 at --nodes 3: redis and cassandra on clusters of 3, fewer than the paper\'s 4, said so; the others one node', async () => {
+    const tang = preset('tang2016');
+    const clustered: StudyContext = { ...context(tang, 'small'), nodes: 3, clusterStores: ['redis', 'cassandra'] };
+    const design = await studyDesign(tang, clustered, () => 'local');
+    const item = (name: string) => design.find((d) => d.item === name)!;
+    assert.match(item('nodes: redis').docbench, /a local cluster of 3 nodes .*fewer nodes than the paper/);
+    assert.equal(item('nodes: redis').same, false);
+    assert.match(item('nodes: mongodb').docbench, /one node, fewer than the paper/);
+    assert.match(item('cluster').docbench, /redis and cassandra on local clusters of 3 nodes/);
+    const four = await studyDesign(tang, { ...clustered, nodes: 4 }, () => 'local');
+    assert.equal(four.find((d) => d.item === 'nodes: cassandra')!.same, true);
+    const single = await studyDesign(tang, context(tang, 'small'), () => 'local');
+    assert.match(single.find((d) => d.item === 'nodes: cassandra')!.docbench, /one node, fewer than the paper/);
+    const hinted = await studyDesign(tang, { ...context(tang, 'small'), clusterable: [{ store: 'redis', minNodes: 3 }] }, () => 'local');
+    assert.match(hinted.find((d) => d.item === 'nodes: redis')!.docbench, /--nodes 4 runs it on a local cluster \(of at least 3\)/);
+    const carvalho = preset('carvalho2023');
+    assert.equal((await studyDesign(carvalho, context(carvalho, 'small'), () => 'local')).filter((d) => d.item.startsWith('nodes: ')).length, 0, 'a single-node paper gets no node items');
+  });
+});

@@ -19,7 +19,9 @@
  *               HGET order_list for those customers; a pipeline of HMGET month sale_price for
  *               their orders; filter the month and sum in the client.
  *   insert      a Lua script: refuse an existing id, else HSET the fields plus every index entry,
- *               atomically (MULTI cannot make a write conditional).
+ *               atomically (MULTI cannot make a write conditional). On a Redis Cluster a script
+ *               cannot span the slots involved: the document by its own script, then its index
+ *               entries (see insertCustomer).
  *   update      a Lua script: HSET the changed fields only when the customer exists.
  *   read        HGETALL, every field parsed from JSON.
  * Plans: Redis has no planner; the plan is the structures each query reads and how much of them
@@ -47,6 +49,12 @@ local n = tonumber(ARGV[2])
 redis.call('HSET', KEYS[1], unpack(ARGV, 3 + n))
 for i = 3, #KEYS do redis.call('ZADD', KEYS[i], 0, ARGV[1]) end
 for i = 3, 2 + n do redis.call('HSET', KEYS[2], ARGV[i], ARGV[1]) end
+return 1`;
+
+/** KEYS[1] document; ARGV field/value pairs: refuse an existing id, else write the document (a cluster's first step). */
+const INSERT_DOCUMENT_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('document ' .. ARGV[1] .. ' exists') end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 return 1`;
 
 /** KEYS[1] document; ARGV field/value pairs. */
@@ -214,6 +222,18 @@ class RedisDialect implements EcommerceDialect, QueryExplainer {
 
   async insertCustomer(customer: Customer): Promise<void> {
     const entries = indexEntries(customer);
+    if (this.redis.isCluster) {
+      // One script cannot span the slots of a document and its index structures on a cluster:
+      // the document first (refused if its id exists), then its index entries, each to its own
+      // slot. A query reads one structure and fetches documents by id, so it never meets an id
+      // whose document was not written yet; a sign-up in flight may show in some structures
+      // before others, which the sign-up ledger allows (it is not acknowledged yet).
+      await this.redis.call(['EVAL', INSERT_DOCUMENT_SCRIPT, '1', docKey(customer._id), customer._id, ...fieldArgs(customer)]);
+      const index: string[][] = entries.sortedSets.map((key) => ['ZADD', key, '0', customer._id]);
+      if (entries.devices.length > 0) index.push(['HSET', DEVICE_KEY, ...entries.devices.flatMap((d) => [d, customer._id])]);
+      await this.redis.pipeline(index);
+      return;
+    }
     const keys = [docKey(customer._id), DEVICE_KEY, ...entries.sortedSets];
     await this.redis.call(['EVAL', INSERT_SCRIPT, String(keys.length), ...keys, customer._id, String(entries.devices.length), ...entries.devices, ...fieldArgs(customer)]);
   }

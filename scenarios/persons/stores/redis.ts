@@ -27,6 +27,14 @@
  * structure in the query's range (ZCOUNT, SCARD), an upper bound of what the intersection reads,
  * and only the matching hashes.
  *
+ * On a Redis Cluster the documents spread over the masters by their keys, and the index sets of
+ * a collection share one slot through a hash tag (`{persons}#salary`, …): a server-side
+ * intersection (ZINTERSTORE and the rest) needs every key it reads in one slot, so the indexes,
+ * and the temporaries made from them, live on one master. A document and its index entries can
+ * then no longer be written in one MULTI: the document is written first, then its index entries
+ * in one MULTI on the index slot, so a query never meets an id whose document was not written
+ * yet (an answer fetches the documents by id in any case).
+ *
  * Size: what the keys add to an RDB snapshot, measured as the DUMP payload of every key (in a
  * Lua script, so the binary payload never crosses the wire). Redis holds the dataset in memory;
  * the snapshot is rewritten whole on every save, so there is no compaction to run.
@@ -56,7 +64,15 @@ export const dialect: PersonsDialectDefinition<'redis'> = {
 
 /** Key names, all under the collection's prefix so drop can find them. */
 class Keys {
-  constructor(private readonly collection: string) {}
+  /** What index keys start with: the collection, hash-tagged on a cluster so they share one slot. */
+  private readonly base: string;
+
+  constructor(
+    private readonly collection: string,
+    cluster: boolean,
+  ) {
+    this.base = cluster ? `{${collection}}` : collection;
+  }
   document(id: string): string {
     return `${this.collection}:${id}`;
   }
@@ -66,19 +82,19 @@ class Keys {
   }
   /** Glob matching every index and temporary key. */
   indexes(): string {
-    return `${this.collection}#*`;
+    return `${this.base}#*`;
   }
   sorted(field: string): string {
-    return `${this.collection}#${field}`;
+    return `${this.base}#${field}`;
   }
   present(field: string): string {
-    return `${this.collection}#has:${field}`;
+    return `${this.base}#has:${field}`;
   }
   valued(field: string, value: string): string {
-    return `${this.collection}#${field}=${value}`;
+    return `${this.base}#${field}=${value}`;
   }
   temporary(): string {
-    return `${this.collection}#query:${randomUUID()}`;
+    return `${this.base}#query:${randomUUID()}`;
   }
   idOf(key: string): string {
     return key.slice(this.collection.length + 1);
@@ -121,7 +137,7 @@ class RedisPersons implements PersonsDialect, QueryExplainer {
     private readonly redis: RedisHandle,
     private readonly context: DialectContext,
   ) {
-    this.keys = new Keys(context.collection);
+    this.keys = new Keys(context.collection, redis.isCluster);
     this.indexed = queriedFields();
     this.variants = context.indexes
       ? [{ name: 'index-sets', description: 'application-maintained sorted sets and sets, intersected server-side in one MULTI; matching hashes fetched with pipelined HGETALL' }]
@@ -142,15 +158,24 @@ class RedisPersons implements PersonsDialect, QueryExplainer {
       await this.redis.pipeline(commands);
       return;
     }
+    if (this.redis.isCluster) {
+      // Documents first (each to its own slot), then their index entries in one MULTI on the index slot.
+      await this.redis.pipeline(commands);
+      await this.redis.transaction(this.indexCommands(records));
+      return;
+    }
     commands.push(...this.indexCommands(records));
     await this.redis.transaction(commands);
   }
 
-  /** One HSET; with index sets, the HSET and the document's own ZADD / SADD in one MULTI. */
+  /** One HSET; with index sets, the HSET and the document's own ZADD / SADD in one MULTI (on a cluster: the HSET, then the MULTI). */
   async insertOne(record: PersonRecord): Promise<void> {
     const write = ['HSET', this.keys.document(record.id), ...encode(record.person)];
     if (!this.context.indexes) await this.redis.call(write);
-    else await this.redis.transaction([write, ...this.indexCommands([record])]);
+    else if (this.redis.isCluster) {
+      await this.redis.call(write);
+      await this.redis.transaction(this.indexCommands([record]));
+    } else await this.redis.transaction([write, ...this.indexCommands([record])]);
   }
 
   /** One ZADD / SADD per index key for the whole batch. */
@@ -283,7 +308,10 @@ class RedisPersons implements PersonsDialect, QueryExplainer {
   async sizeOnDisk(): Promise<DiskSize> {
     let bytes = 0;
     for await (const keys of this.redis.scanKeys(this.keys.documents(), { distinct: true })) {
-      bytes += Number(await this.redis.call(['EVAL', RDB_BYTES_SCRIPT, String(keys.length), ...keys]));
+      // A script's keys must share a slot on a cluster: there each key is measured by its own call.
+      const batches = this.redis.isCluster ? keys.map((k) => [k]) : [keys];
+      const sizes = await this.redis.pipeline(batches.map((batch) => ['EVAL', RDB_BYTES_SCRIPT, String(batch.length), ...batch]));
+      for (const size of sizes) bytes += Number(size);
     }
     return { bytes, method: 'RDB serialization of the document keys (DUMP payloads + key names): what they add to a snapshot; Redis holds the data in memory' };
   }

@@ -21,12 +21,26 @@ export function clientOptions(config: CassandraConfig): cassandra.ClientOptions 
   return {
     contactPoints: config.contactPoints,
     localDataCenter: config.datacenter,
+    protocolOptions: { port: peerPort(config.contactPoints) },
     ...(config.credentials ? { credentials: config.credentials } : {}),
     // readTimeout also bounds the connection's start-up exchange, so an address that never answers fails after this long.
     socketOptions: { connectTimeout: CONNECT_TIMEOUT_MS, readTimeout: config.readTimeoutMs },
     pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: config.concurrency > ONE_CONNECTION_UP_TO ? 2 : 1 } },
     queryOptions: { prepare: true },
+    // The server's certificate is checked (Node's CAs plus NODE_EXTRA_CA_CERTS); the host checked is the contact point's address.
+    ...(config.tls ? { sslOptions: { rejectUnauthorized: true } } : {}),
   };
+}
+
+/**
+ * The port the driver uses for the nodes it discovers: cassandra-driver 4 reads peers from
+ * `system.peers`, which has no port, and would use 9042 for every other node of a ring on
+ * another port. A ring's nodes share one CQL port, so the contact points' (the first one's when
+ * they differ) is the one.
+ */
+export function peerPort(contactPoints: readonly string[]): number {
+  const port = Number(/:(\d+)$/.exec(contactPoints[0] ?? '')?.[1]);
+  return Number.isInteger(port) && port > 0 ? port : 9042;
 }
 
 /**

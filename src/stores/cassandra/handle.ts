@@ -16,9 +16,18 @@ export class CassandraHandle {
     readonly client: cassandra.Client,
     /** The keyspace docbench works in (`cassandra.keyspace`, else the URL's path, else ycsb). */
     readonly keyspace: string,
-    /** The CQL replication map the keyspace is created with (`cassandra.replication`). */
-    readonly replication: string,
+    /** The CQL replication map the keyspace is created with (`cassandra.replication`); undefined: the default below. */
+    private readonly replication?: string,
   ) {}
+
+  /**
+   * The replication the keyspace is created with: `cassandra.replication`, else SimpleStrategy
+   * with factor min(3, nodes the driver knows), so a ring's data survives a node's loss and a
+   * single node still works. Known once connected.
+   */
+  replicationMap(): string {
+    return this.replication ?? `{'class': 'SimpleStrategy', 'replication_factor': ${Math.min(3, Math.max(1, this.client.hosts.length))}}`;
+  }
 
   /** `"keyspace"."table"`. */
   table(name: string): string {
@@ -32,6 +41,6 @@ export class CassandraHandle {
 
   /** Create the keyspace with the configured replication if it does not exist yet. */
   async ensureKeyspace(): Promise<void> {
-    await this.client.execute(`CREATE KEYSPACE IF NOT EXISTS ${cqlIdentifier(this.keyspace)} WITH replication = ${this.replication}`);
+    await this.client.execute(`CREATE KEYSPACE IF NOT EXISTS ${cqlIdentifier(this.keyspace)} WITH replication = ${this.replicationMap()}`);
   }
 }

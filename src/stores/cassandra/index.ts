@@ -16,9 +16,9 @@
  * Trade-off, stated plainly: with 10 M records a bucket holds ~100 k rows (~100 MB at 1 KB),
  * the upper end of what Cassandra recommends; raise the bucket length for larger loads.
  *
- * URL (url.ts): `cassandra://[user:password@]host[:port][,host[:port]…][/keyspace][?datacenter=<local dc>]`.
+ * URL (url.ts): `cassandra://[user:password@]host[:port][,host[:port]…][/keyspace][?datacenter=<local dc>][&tls=true]`.
  * Settings (settings.ts): cassandra.keyspace (default: the URL's keyspace, else ycsb),
- * cassandra.replication (CQL map, default SimpleStrategy rf 1), cassandra.readconsistencylevel /
+ * cassandra.replication (CQL map, default SimpleStrategy with factor min(3, nodes)), cassandra.readconsistencylevel /
  * writeconsistencylevel (default ONE, as YCSB), cassandra.scanbucketlength (default 6),
  * cassandra.readtimeout (ms a request waits for its answer before it fails as TIMEOUT, default
  * 12000). The connection pool is sized from the caller's concurrency (connection.ts).
@@ -81,7 +81,7 @@ export class CassandraStore extends YcsbStore<CassandraHandle> {
   }
 
   stats(): Promise<StoreStats> {
-    return cassandraStats(this.client, this.config);
+    return cassandraStats(this.handle, this.config);
   }
 
   close(): Promise<void> {

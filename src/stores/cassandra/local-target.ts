@@ -1,170 +1,26 @@
 /**
- * Local Cassandra: the real Apache Cassandra 5.0.9 server (`cassandra-all` and its runtime jars
- * from Maven Central, fetched once into the cache folder with `mvn dependency:copy-dependencies`),
- * run on JDK 17 with Cassandra's own jvm17 module flags, a 1 GB heap and a generated
- * cassandra.yaml bound to 127.0.0.1 (CQL on 19042; DOCBENCH_CASSANDRA_PORT moves it, and
+ * Local Cassandra: the real Apache Cassandra 5.0.9 server (server-config.ts: `cassandra-all` and
+ * its runtime jars from Maven Central, JDK 17), a 1 GB heap and a generated cassandra.yaml bound
+ * to 127.0.0.1 (CQL on 19042; DOCBENCH_CASSANDRA_PORT moves it, and
  * DOCBENCH_CASSANDRA_STORAGE_PORT, _SSL_STORAGE_PORT and _JMX_PORT its other ports). A single
- * node: replication and multi-node effects are not measured here. It asks for a login
- * (PasswordAuthenticator, the default superuser cassandra/cassandra in the local URL). It is the
- * real server, so the store's code needs no workaround for it.
+ * node: replication and multi-node effects are not measured on it; `docbench up cassandra --nodes
+ * N` runs a ring beside it (local-cluster.ts). It asks for a login (PasswordAuthenticator, the
+ * default superuser cassandra/cassandra in the local URL). It is the real server, so the store's
+ * code needs no workaround for it.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fetchWithMaven, findJava } from '../../local/java.ts';
 import { managedServer } from '../../local/managed-server.ts';
-import { installDir } from '../../local/paths.ts';
 import { localPort, LOOPBACK } from '../../local/ports.ts';
-import { MissingPrerequisiteError } from '../../local/process.ts';
-import { projectPath } from '../../common/project-root.ts';
+import type { LocalTarget } from '../../local/target.ts';
+import { localCluster } from './local-cluster.ts';
+import { cqlReady, install, nodeCommand, PASSWORD, USER, VERSION } from './server-config.ts';
 
-const VERSION = '5.0.9';
 const CQL_PORT = localPort('cassandra', 19042);
 const STORAGE_PORT = localPort('cassandra', 17000, 'storage');
 const SSL_STORAGE_PORT = localPort('cassandra', 17001, 'ssl_storage');
 const JMX_PORT = localPort('cassandra', 17199, 'jmx');
-/**
- * The node asks for a login (PasswordAuthenticator), as a production cluster does, so a run
- * with a wrong or missing password is refused here as it would be there. The login is
- * Cassandra's default superuser, made by the node on its first start; loopback-only, like every
- * local target. Permissions are not checked (AllowAllAuthorizer): no cost on any operation.
- */
-const USER = 'cassandra';
-const PASSWORD = 'cassandra';
 const LOCAL_URL = `cassandra://${USER}:${PASSWORD}@${LOOPBACK}:${CQL_PORT.port}/?datacenter=datacenter1`;
-/** Lists cassandra-all as a dependency, so Maven fetches it and its runtime jars. */
-const POM = projectPath('fixtures', 'cassandra', 'pom.xml');
 
-/** Cassandra 5.0's conf/jvm17-server.options (G1 and JPMS sections), which JDK 17 needs to run it. */
-const JVM17_OPTIONS = [
-  '-XX:+UseG1GC',
-  '-XX:+ParallelRefProcEnabled',
-  '-XX:MaxTenuringThreshold=1',
-  '-XX:G1HeapRegionSize=16m',
-  '-XX:G1RSetUpdatingPauseTimePercent=5',
-  '-XX:MaxGCPauseMillis=300',
-  '-XX:InitiatingHeapOccupancyPercent=70',
-  '-Djdk.attach.allowAttachSelf=true',
-  '--add-exports', 'java.base/jdk.internal.misc=ALL-UNNAMED',
-  '--add-exports', 'java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED',
-  '--add-exports', 'java.rmi/sun.rmi.registry=ALL-UNNAMED',
-  '--add-exports', 'java.rmi/sun.rmi.server=ALL-UNNAMED',
-  '--add-exports', 'java.sql/java.sql=ALL-UNNAMED',
-  '--add-exports', 'java.base/java.lang.ref=ALL-UNNAMED',
-  '--add-exports', 'jdk.unsupported/sun.misc=ALL-UNNAMED',
-  '--add-exports', 'jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED',
-  '--add-exports', 'jdk.attach/sun.tools.attach=ALL-UNNAMED',
-  '--add-opens', 'java.base/java.lang.module=ALL-UNNAMED',
-  '--add-opens', 'java.base/jdk.internal.loader=ALL-UNNAMED',
-  '--add-opens', 'java.base/jdk.internal.ref=ALL-UNNAMED',
-  '--add-opens', 'java.base/jdk.internal.reflect=ALL-UNNAMED',
-  '--add-opens', 'java.base/jdk.internal.math=ALL-UNNAMED',
-  '--add-opens', 'java.base/jdk.internal.module=ALL-UNNAMED',
-  '--add-opens', 'java.base/jdk.internal.util.jar=ALL-UNNAMED',
-  '--add-opens', 'jdk.management/com.sun.management.internal=ALL-UNNAMED',
-  '--add-opens', 'java.base/sun.nio.ch=ALL-UNNAMED',
-  '--add-opens', 'java.base/java.io=ALL-UNNAMED',
-  '--add-opens', 'java.base/java.lang.reflect=ALL-UNNAMED',
-  '--add-opens', 'jdk.compiler/com.sun.tools.javac=ALL-UNNAMED',
-  '--add-opens', 'java.base/java.lang=ALL-UNNAMED',
-  '--add-opens', 'java.base/java.util=ALL-UNNAMED',
-  '-Dio.netty.tryReflectionSetAccessible=true',
-  '-Dio.netty.allocator.useCacheForAllThreads=true',
-  '-Dio.netty.allocator.maxOrder=11',
-];
-
-const LIB = () => installDir('cassandra', 'lib');
-
-/** A JDK 17 java binary: JAVA_HOME, then `java` on PATH, then the usual Debian locations. */
-function findJava17(): string {
-  const java = findJava((_, major) => major === 17);
-  if (java === null) {
-    throw new MissingPrerequisiteError('Cassandra 5.0 needs a Java 17 runtime and none was found (set JAVA_HOME, or on Debian: apt-get install openjdk-17-jre-headless)');
-  }
-  return java;
-}
-
-function cassandraYaml(dir: string): string {
-  return `# Generated by docbench for a local single-node Cassandra on ${LOOPBACK}.
-cluster_name: docbench
-num_tokens: 16
-partitioner: org.apache.cassandra.dht.Murmur3Partitioner
-storage_compatibility_mode: NONE
-data_file_directories:
-  - ${join(dir, 'data')}
-commitlog_directory: ${join(dir, 'commitlog')}
-saved_caches_directory: ${join(dir, 'saved_caches')}
-hints_directory: ${join(dir, 'hints')}
-cdc_raw_directory: ${join(dir, 'cdc_raw')}
-commitlog_sync: periodic
-commitlog_sync_period: 10000ms
-seed_provider:
-  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
-    parameters:
-      - seeds: "${LOOPBACK}:${STORAGE_PORT.port}"
-listen_address: ${LOOPBACK}
-rpc_address: ${LOOPBACK}
-storage_port: ${STORAGE_PORT.port}
-ssl_storage_port: ${SSL_STORAGE_PORT.port}
-native_transport_port: ${CQL_PORT.port}
-start_native_transport: true
-endpoint_snitch: SimpleSnitch
-authenticator: PasswordAuthenticator
-authorizer: AllowAllAuthorizer
-role_manager: CassandraRoleManager
-# Each new connection's login costs the node a bcrypt check; a verified login is kept this long,
-# so runs and tests that open many connections do not pay it again and again.
-credentials_validity: 1h
-# Benchmarks drop and re-create tables often; snapshots on drop would only fill the disk.
-auto_snapshot: false
-# Sized for the 1 GB heap.
-key_cache_size: 32MiB
-memtable_heap_space: 256MiB
-memtable_offheap_space: 256MiB
-`;
-}
-
-const LOGBACK = (logFile: string) => `<configuration>
-  <appender name="FILE" class="ch.qos.logback.core.FileAppender">
-    <file>${logFile}</file>
-    <encoder><pattern>%date %-5level [%thread] %logger{20} %msg%n</pattern></encoder>
-  </appender>
-  <root level="INFO"><appender-ref ref="FILE"/></root>
-</configuration>
-`;
-
-/**
- * CQL answers with the local URL's login: the node is up when `system.local` reads. On a first
- * start the default superuser is made a moment after CQL opens, so until then the login fails
- * and the node is not ready yet.
- */
-async function cqlReady(): Promise<boolean> {
-  const { default: cassandra } = await import('cassandra-driver'); // loaded by a check, not by `docbench status`
-  const client = new cassandra.Client({
-    contactPoints: [`${LOOPBACK}:${CQL_PORT.port}`],
-    localDataCenter: 'datacenter1',
-    credentials: { username: USER, password: PASSWORD },
-    socketOptions: { connectTimeout: 2000, readTimeout: 5000 },
-  });
-  try {
-    await client.connect();
-    await client.execute('SELECT release_version FROM system.local');
-    return true;
-  } finally {
-    await client.shutdown().catch(() => {});
-  }
-}
-
-async function install(log: (line: string) => void): Promise<void> {
-  const marker = installDir('cassandra', `installed-${VERSION}`);
-  if (existsSync(marker)) return;
-  findJava17();
-  log(`cassandra: fetching cassandra-all ${VERSION} and its runtime jars from Maven Central (once)`);
-  fetchWithMaven(POM, LIB(), 'Cassandra');
-  // Written last: a half-finished download is retried, never used.
-  writeFileSync(marker, `${new Date().toISOString()}\n`);
-}
-
-export const localTarget = managedServer({
+const single = managedServer({
   store: 'cassandra',
   program: `Cassandra ${VERSION}`,
   url: LOCAL_URL,
@@ -173,36 +29,21 @@ export const localTarget = managedServer({
   files: 'cassandra',
   diagnosticLogName: 'system.log',
   install,
-  command({ dir, data }) {
-    const java = findJava17();
-    for (const sub of ['commitlog', 'saved_caches', 'hints', 'cdc_raw']) mkdirSync(join(dir, sub), { recursive: true });
-    const yaml = join(dir, 'cassandra.yaml');
-    const logback = join(dir, 'logback.xml');
-    writeFileSync(yaml, cassandraYaml(dir));
-    writeFileSync(logback, LOGBACK(join(dir, 'system.log')));
-    const args = [
-      '-Xms1G',
-      '-Xmx1G',
-      '-Xss256k',
-      ...JVM17_OPTIONS,
-      `-Dcassandra.config=file://${yaml}`,
-      `-Dcassandra.storagedir=${data}`,
-      `-Dcassandra.logdir=${dir}`,
-      `-Dlogback.configurationFile=${logback}`,
-      '-Dcassandra-foreground=yes',
-      '-Dcassandra.ring_delay_ms=1000',
-      '-Dcassandra.skip_wait_for_gossip_to_settle=0',
-      // Make the default superuser (the local URL's login) at once, not 10 s after start.
-      '-Dcassandra.superuser_setup_delay_ms=0',
-      `-Dcassandra.jmx.local.port=${JMX_PORT.port}`,
-      '-Djava.net.preferIPv4Stack=true',
-      '-cp',
-      `${LIB()}/*`,
-      'org.apache.cassandra.service.CassandraDaemon',
-    ];
-    return { command: java, args };
-  },
-  healthy: cqlReady,
+  command: ({ dir }) =>
+    nodeCommand({
+      title: `a local single-node Cassandra on ${LOOPBACK}`,
+      dir,
+      address: LOOPBACK,
+      cqlPort: CQL_PORT.port,
+      storagePort: STORAGE_PORT.port,
+      sslStoragePort: SSL_STORAGE_PORT.port,
+      jmxPort: JMX_PORT.port,
+      seeds: [`${LOOPBACK}:${STORAGE_PORT.port}`],
+      heapMiB: 1024,
+      memtableMiB: 256,
+      keyCacheMiB: 32,
+    }),
+  healthy: () => cqlReady(LOOPBACK, CQL_PORT.port),
   startTimeoutMs: 180_000,
   pollMs: 1000,
   stopGraceMs: 30_000,
@@ -211,6 +52,9 @@ export const localTarget = managedServer({
     store: 'cassandra',
     product: `Apache Cassandra ${VERSION} (cassandra-all from Maven Central, JDK 17)`,
     standIn: false,
-    limits: 'a single node with a 1 GB heap: no replication or multi-node effects',
+    limits: 'a single node with a 1 GB heap: no replication or multi-node effects (docbench up cassandra --nodes 3 runs a ring)',
   }),
 });
+
+/** The single server, and a ring of several nodes (local-cluster.ts) on other addresses and ports. */
+export const localTarget: LocalTarget = { ...single, cluster: localCluster };

@@ -20,10 +20,9 @@ export const SETTINGS = {
     describe: `keyspace docbench works in; default the URL's path, else ${DEFAULT_KEYSPACE}`,
   }),
   replication: setting.text({
-    fallback: "{'class': 'SimpleStrategy', 'replication_factor': 1}",
     pattern: /^\{.*\}$/s,
     expected: "a CQL replication map such as {'class': 'NetworkTopologyStrategy', 'dc1': 3}",
-    describe: 'replication of the keyspace when docbench creates it',
+    describe: "replication of the keyspace when docbench creates it; default SimpleStrategy with factor min(3, the cluster's nodes)",
   }),
   readconsistencylevel: setting.oneOf(CONSISTENCY_LEVELS, { fallback: 'ONE', describe: 'consistency level of reads and scans' }),
   writeconsistencylevel: setting.oneOf(CONSISTENCY_LEVELS, { fallback: 'ONE', describe: 'consistency level of inserts, updates and deletes' }),
@@ -36,10 +35,12 @@ export interface CassandraConfig {
   displayUrl: string;
   contactPoints: string[];
   datacenter: string;
+  /** CQL over TLS (the URL's `tls=true`). */
+  tls: boolean;
   credentials?: { username: string; password: string };
   keyspace: string;
-  /** CQL map used when docbench creates the keyspace. */
-  replication: string;
+  /** CQL map used when docbench creates the keyspace; undefined: SimpleStrategy, factor min(3, nodes). */
+  replication?: string;
   /** The driver's consistency values (`cassandra.types.consistencies`). */
   readConsistency: number;
   writeConsistency: number;
@@ -58,9 +59,10 @@ export function cassandraConfig(options: StoreOptions): CassandraConfig {
     displayUrl: maskPassword(options.url),
     contactPoints: url.contactPoints,
     datacenter: url.datacenter,
+    tls: url.tls,
     ...(url.username !== undefined ? { credentials: { username: url.username, password: url.password ?? '' } } : {}),
     keyspace: s.keyspace ?? url.keyspace ?? DEFAULT_KEYSPACE,
-    replication: s.replication,
+    ...(s.replication !== undefined ? { replication: s.replication } : {}),
     readConsistency: consistencyValue(s.readconsistencylevel),
     writeConsistency: consistencyValue(s.writeconsistencylevel),
     scanBucketLength: s.scanbucketlength,

@@ -1,16 +1,19 @@
 /**
  * The Cassandra connection URL:
  *
- *   cassandra://[user:password@]host1[:port][,host2[:port]…][/keyspace][?datacenter=<local dc>]
+ *   cassandra://[user:password@]host1[:port][,host2[:port]…][/keyspace][?datacenter=<local dc>][&tls=true]
  *
  * Hosts are the driver's contact points (names, IPv4, or `[IPv6]`). A host without a port gets
  * the port written on the last host, as a URL parser reads `h1,h2:9043`, else CQL's 9042.
  * `datacenter` is the driver's local data center (default `datacenter1`, a fresh node's).
+ * `tls=true` speaks CQL over TLS (the server's client_encryption_options); the server's
+ * certificate is checked against the system's CAs, plus a private CA given as for any Node
+ * program (NODE_EXTRA_CA_CERTS=/path/to/ca.pem).
  * Parsed here by hand: `new URL` keeps only one host of a list and cannot say which part is wrong.
  */
 import { UserError } from '../../common/user-error.ts';
 
-export const URL_SHAPE = 'cassandra://[USER:PASSWORD@]host[:port][,host[:port]…][/keyspace][?datacenter=DC]';
+export const URL_SHAPE = 'cassandra://[USER:PASSWORD@]host[:port][,host[:port]…][/keyspace][?datacenter=DC][&tls=true]';
 
 export const DEFAULT_PORT = 9042;
 export const DEFAULT_DATACENTER = 'datacenter1';
@@ -23,6 +26,8 @@ export interface CassandraUrl {
   contactPoints: string[];
   keyspace?: string;
   datacenter: string;
+  /** CQL over TLS (`tls=true`). */
+  tls: boolean;
   username?: string;
   password?: string;
 }
@@ -37,7 +42,7 @@ export class CassandraUrlError extends UserError {
 // The user information runs to the last `@`, so an unescaped `@` or `/` in a password still parses.
 const URL_PATTERN = /^cassandra:\/\/(?:([^?#]*)@)?([^/?#@]*)(?:\/([^?#]*))?(?:\?([^#]*))?$/i;
 const HOST_PATTERN = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]]+)(?::(.*))?$/;
-const QUERY_PARAMETERS = ['datacenter'];
+const QUERY_PARAMETERS = ['datacenter', 'tls'];
 
 export function parseCassandraUrl(url: string): CassandraUrl {
   const match = URL_PATTERN.exec(url.trim());
@@ -57,13 +62,17 @@ export function parseCassandraUrl(url: string): CassandraUrl {
   if (keyspace !== '' && !KEYSPACE_NAME.test(keyspace)) throw bad(`names the keyspace "${keyspace}", which is not a CQL keyspace name (letters, digits and _, at most 48)`);
 
   let datacenter = DEFAULT_DATACENTER;
+  let tls = false;
   for (const [name, value] of new URLSearchParams(query ?? '')) {
     if (!QUERY_PARAMETERS.includes(name)) throw bad(`has the parameter "${name}", which docbench does not know (it takes ${QUERY_PARAMETERS.join(', ')})`);
     if (value.trim() === '') throw bad(`has an empty ${name}`);
-    datacenter = value.trim();
+    if (name === 'tls') {
+      if (!/^(true|false)$/.test(value.trim())) throw bad(`has tls=${value}; tls is true or false`);
+      tls = value.trim() === 'true';
+    } else datacenter = value.trim();
   }
 
-  const out: CassandraUrl = { contactPoints, datacenter, ...(keyspace ? { keyspace } : {}) };
+  const out: CassandraUrl = { contactPoints, datacenter, tls, ...(keyspace ? { keyspace } : {}) };
   if (userinfo !== undefined) {
     const colon = userinfo.indexOf(':');
     const username = decode(colon < 0 ? userinfo : userinfo.slice(0, colon), 'user name');

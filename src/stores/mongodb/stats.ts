@@ -78,6 +78,25 @@ export async function mongodbStats(handle: MongodbHandle, clientOptions: MongoCl
     }
   }
 
+  // The consistency every operation ran with: the database object's, which has the URL's and
+  // the settings' (a default is named as the server's, since the server decides it then).
+  const writeConcern = handle.db.writeConcern;
+  const w = writeConcern?.w !== undefined ? `w=${String(writeConcern.w)}` : 'the server\'s default write concern (w=1 unless the deployment sets another)';
+  const j = writeConcern?.journal !== undefined ? `, j=${writeConcern.journal}` : '';
+  const wtimeout = writeConcern?.wtimeoutMS !== undefined ? `, wtimeout=${writeConcern.wtimeoutMS} ms` : '';
+  stats.consistency = { reads: `read preference ${handle.db.readPreference.mode}`, writes: `write concern ${w}${j}${wtimeout}` };
+  stats.encrypted = handle.client.options.tls === true;
+  const hello = await command(handle, { hello: 1 });
+  if (typeof hello?.setName === 'string') {
+    const members = [hello.hosts, hello.passives, hello.arbiters].reduce((n: number, list) => n + (Array.isArray(list) ? list.length : 0), 0);
+    stats.topology = { kind: 'replica-set', nodes: members };
+    extra.replicaSet = hello.setName;
+  } else if (hello?.msg === 'isdbgrid') {
+    stats.topology = { kind: 'sharded (mongos)', nodes: 1 };
+  } else if (hello) {
+    stats.topology = { kind: 'single', nodes: 1 };
+  }
+
   // Resident memory of the server process (MiB in serverStatus); needs the clusterMonitor role.
   const status = await command(handle, { serverStatus: 1, repl: 0, metrics: 0, locks: 0 }, true);
   const resident = num((status?.mem as Document | undefined)?.resident);

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { packageVersion } from '../../version.ts';
-import type { RedisConnection, RedisConnectionOptions } from './connection.ts';
+import type { RedisConnection, RedisConnectionOptions, RedisNodeCaller } from './connection.ts';
 
 /** Reconnection attempts after a lost connection: 50 ms, 100 ms, … at most every 500 ms. */
 const RECONNECT_STEP_MS = 50;
@@ -9,7 +9,9 @@ const MAX_RECONNECT_DELAY_MS = 500;
 /** ioredis: the long-popular client, the store's default (`redis.driver=ioredis`). */
 export class IoredisConnection implements RedisConnection {
   readonly driver = `ioredis ${packageVersion('ioredis')}`;
+  readonly isCluster = false;
   private readonly client: Redis;
+  private readonly address: string;
   /**
    * ioredis reports why a connection failed (refused, timed out, bad password, no such database)
    * only as an 'error' event; the call that failed rejects with a bare "Connection is closed.".
@@ -19,6 +21,7 @@ export class IoredisConnection implements RedisConnection {
   private connectedOnce = false;
 
   constructor(options: RedisConnectionOptions) {
+    this.address = new URL(options.url).host;
     this.client = new Redis(options.url, {
       lazyConnect: true,
       connectTimeout: options.connectTimeoutMs,
@@ -68,6 +71,18 @@ export class IoredisConnection implements RedisConnection {
     return results(await this.client.multi(commands.map(asMethodCall)).exec());
   }
 
+  onOneNode(commands: readonly (readonly string[])[]): Promise<unknown[]> {
+    return this.pipeline(commands);
+  }
+
+  one(): RedisConnection {
+    return this;
+  }
+
+  async masters(): Promise<RedisNodeCaller[]> {
+    return [{ address: this.address, call: (args) => this.call(args) }];
+  }
+
   async close(): Promise<void> {
     this.connectedOnce = false;
     if (this.client.status === 'end') return;
@@ -83,11 +98,11 @@ export class IoredisConnection implements RedisConnection {
  * ioredis runs each pipelined entry as a method call; `call` sends the command as it is and
  * returns the raw reply (its named methods would reshape some replies, e.g. HGETALL into an object).
  */
-function asMethodCall(command: readonly string[]): string[] {
+export function asMethodCall(command: readonly string[]): string[] {
   return ['call', ...command];
 }
 
-function results(replies: [Error | null, unknown][] | null): unknown[] {
+export function results(replies: [Error | null, unknown][] | null): unknown[] {
   if (replies === null) throw new Error('transaction aborted');
   return replies.map(([error, reply]) => {
     if (error) throw error;

@@ -1,19 +1,22 @@
 import { createClient, TimeoutError } from '@redis/client';
 import { packageVersion } from '../../version.ts';
-import type { RedisConnection, RedisConnectionOptions } from './connection.ts';
+import type { RedisConnection, RedisConnectionOptions, RedisNodeCaller } from './connection.ts';
 
 type Client = ReturnType<typeof createClient>;
 
 /** node-redis (`@redis/client`): Redis's own Node client (`redis.driver=node-redis`). */
 export class NodeRedisConnection implements RedisConnection {
   readonly driver = `@redis/client ${packageVersion('@redis/client')}`;
+  readonly isCluster = false;
   private readonly client: Client;
+  private readonly address: string;
   private readonly commandTimeoutMs: number;
   /** Set once the first connect succeeded: from then on a lost connection is made again. */
   private connectedOnce = false;
 
   constructor(options: RedisConnectionOptions) {
     this.commandTimeoutMs = options.commandTimeoutMs;
+    this.address = new URL(options.url).host;
     this.client = createClient({
       url: options.url,
       // Fail fast: an unreachable server at the start is an error, not a reason to wait; a
@@ -49,6 +52,18 @@ export class NodeRedisConnection implements RedisConnection {
     return this.timed(multi.exec() as Promise<unknown[]>);
   }
 
+  onOneNode(commands: readonly (readonly string[])[]): Promise<unknown[]> {
+    return this.pipeline(commands);
+  }
+
+  one(): RedisConnection {
+    return this;
+  }
+
+  async masters(): Promise<RedisNodeCaller[]> {
+    return [{ address: this.address, call: (args) => this.call(args) }];
+  }
+
   /**
    * A stalled server (no answer on an open connection) fails the command as the client's own
    * TimeoutError after `redis.commandtimeout`, as ioredis's commandTimeout does (one timer per
@@ -57,11 +72,7 @@ export class NodeRedisConnection implements RedisConnection {
    * deadline is still read in order by the client, so the connection stays usable.
    */
   private timed<T>(reply: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new TimeoutError()), this.commandTimeoutMs);
-    });
-    return Promise.race([reply, deadline]).finally(() => clearTimeout(timer));
+    return deadline(reply, this.commandTimeoutMs);
   }
 
   async close(): Promise<void> {
@@ -73,4 +84,13 @@ export class NodeRedisConnection implements RedisConnection {
       this.client.destroy();
     }
   }
+}
+
+/** The reply, or the client's own TimeoutError once `ms` have passed (see `timed` above). */
+export function deadline<T>(reply: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError()), ms);
+  });
+  return Promise.race([reply, limit]).finally(() => clearTimeout(timer));
 }

@@ -1,7 +1,8 @@
-import type { RedisConnection } from './connection.ts';
+import type { RedisConnection, RedisNodeCaller } from './connection.ts';
 
 /**
- * Several connections of one client process as one (`redis.connections=N`): each call, pipeline
+ * Several connections of one client process as one (`redis.connections=N`; on a cluster, N
+ * cluster clients, so N connections to every node): each call, pipeline
  * or transaction goes to the next connection in turn. One connection carries every command of a
  * process in order, so a process's workers wait on one request-reply cycle with the server: the
  * client answers a batch of replies, then the server a batch of commands, each idle while the
@@ -17,6 +18,10 @@ export class RedisConnectionSet implements RedisConnection {
 
   get driver(): string {
     return this.connections[0]!.driver;
+  }
+
+  get isCluster(): boolean {
+    return this.connections[0]!.isCluster;
   }
 
   /** Connect them all; if one fails, the others are closed and the first failure is thrown. */
@@ -39,6 +44,19 @@ export class RedisConnectionSet implements RedisConnection {
 
   transaction(commands: readonly (readonly string[])[]): Promise<unknown[]> {
     return this.take().transaction(commands);
+  }
+
+  onOneNode(commands: readonly (readonly string[])[]): Promise<unknown[]> {
+    return this.take().onOneNode(commands);
+  }
+
+  one(): RedisConnection {
+    return this.take().one();
+  }
+
+  /** Node-level commands (SCAN walks, stats) need no spreading: the first connection's. */
+  masters(): Promise<RedisNodeCaller[]> {
+    return this.connections[0]!.masters();
   }
 
   async close(): Promise<void> {

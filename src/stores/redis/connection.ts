@@ -1,17 +1,18 @@
 /**
  * Opening and closing the client. The store runs on either official Node client: ioredis (the
  * default; Redis now documents it as deprecated in favour of node-redis) or node-redis
- * (`@redis/client`, Redis's recommended client), chosen with `redis.driver`. Each client sits
+ * (`@redis/client`, Redis's recommended client), chosen with `redis.driver`, each against a
+ * single server or a Redis Cluster (found on connect: connection-detect.ts). Each client sits
  * behind the small interface below, in its own file next to this one (connection-ioredis.ts,
- * connection-node-redis.ts), and the choice between them is made here, where connections are
- * made: the rest of the store (YCSB operations, handle, stats) never knows which client runs.
- * Commands go as raw argument lists, so both clients do exactly the same work.
+ * connection-node-redis.ts, and their -cluster.ts twins): the rest of the store (YCSB operations,
+ * handle, stats) never knows which client runs, and asks `isCluster` only where a cluster cannot
+ * do what one server does (a MULTI across slots). Commands go as raw argument lists, so both
+ * clients do exactly the same work.
  */
+import { UserError } from '../../common/user-error.ts';
 import { AccessDeniedError, UnreachableError } from '../store.ts';
 import { plainAnswer, speaksTls, untrustedCertificate } from '../tls-probe.ts';
-import { IoredisConnection } from './connection-ioredis.ts';
-import { RedisConnectionSet } from './connection-set.ts';
-import { NodeRedisConnection } from './connection-node-redis.ts';
+import { DetectingConnection } from './connection-detect.ts';
 import type { RedisConfig } from './settings.ts';
 
 export interface RedisConnection {
@@ -19,17 +20,43 @@ export interface RedisConnection {
   readonly driver: string;
   /** Connect, select the URL's database and check the server answers (PING); rejects with the client's own error. */
   connect(): Promise<void>;
-  /** One command; resolves with its raw RESP2 reply. */
+  /** One command; resolves with its raw RESP2 reply. A cluster client sends it to the node serving its key. */
   call(args: readonly string[]): Promise<unknown>;
-  /** Several commands in one round trip (not atomic); rejects with the first command error. */
+  /**
+   * Several commands, not atomic; rejects with the first command error. One round trip on a
+   * single server; on a cluster each command goes to the node serving its key (their slots may
+   * differ), all at once.
+   */
   pipeline(commands: readonly (readonly string[])[]): Promise<unknown[]>;
-  /** Several commands as MULTI/EXEC (atomic); rejects with the first command error. */
+  /** Several commands as MULTI/EXEC (atomic); on a cluster their keys must share one slot. */
   transaction(commands: readonly (readonly string[])[]): Promise<unknown[]>;
+  /**
+   * Several commands in order on one connection to the node serving the first key, in one round
+   * trip (not atomic): a keyless command among them (WAIT) runs on that node, after the others.
+   */
+  onOneNode(commands: readonly (readonly string[])[]): Promise<unknown[]>;
+  /**
+   * This connection, or one of a set: calls on what it returns share one connection (one node's,
+   * on a cluster), so a WAIT after a transaction waits for that transaction's writes.
+   */
+  one(): RedisConnection;
+  /** Each master's keyless commands (SCAN, INFO, DBSIZE): every master of a cluster, or the one server. */
+  masters(): Promise<RedisNodeCaller[]>;
+  /** True once connected to a Redis Cluster (through the cluster client). */
+  readonly isCluster: boolean;
   /** Safe to call twice, and after a failed connect. */
   close(): Promise<void>;
 }
 
+/** One server of the deployment, for the commands that are about a node, not a key. */
+export interface RedisNodeCaller {
+  /** `host:port`. */
+  readonly address: string;
+  call(args: readonly string[]): Promise<unknown>;
+}
+
 export interface RedisConnectionOptions {
+  /** A single server's URL (login, database, TLS by its scheme). */
   url: string;
   connectTimeoutMs: number;
   commandTimeoutMs: number;
@@ -37,11 +64,9 @@ export interface RedisConnectionOptions {
   autoPipelining: boolean;
 }
 
-/** The configured client, not yet connected. */
+/** The configured client, not yet connected: whether it is a cluster's is found on connect (connection-detect.ts). */
 export function createConnection(config: RedisConfig): RedisConnection {
-  const options = { url: config.url.text, connectTimeoutMs: config.connectTimeoutMs, commandTimeoutMs: config.commandTimeoutMs, autoPipelining: config.autoPipelining };
-  const one = () => (config.driver === 'node-redis' ? new NodeRedisConnection(options) : new IoredisConnection(options));
-  return config.connections === 1 ? one() : new RedisConnectionSet(Array.from({ length: config.connections }, one));
+  return new DetectingConnection(config);
 }
 
 /**
@@ -53,6 +78,7 @@ export async function openConnection(connection: RedisConnection, config: RedisC
     await connection.connect();
   } catch (error) {
     await connection.close().catch(() => {});
+    if (error instanceof UserError) throw error;
     const refused = refusedLogin(error);
     if (refused) throw new AccessDeniedError('redis', config.url.masked, refused);
     throw new UnreachableError('redis', config.url.masked, await unreachableReason(error, config));
@@ -79,6 +105,7 @@ async function unreachableReason(error: unknown, config: RedisConfig): Promise<s
   const { host, port, database, tls } = config.url;
   if (code === 'ECONNREFUSED') return `nothing listens on ${host}:${port} (${message}); start Redis there or give the right URL`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `host ${host} is not known (${message}); check the host name in the URL`;
+  if (/SELECT is not allowed in cluster mode/i.test(message)) return `${host}:${port} is a Redis Cluster node, and a cluster has only database 0 (${message}); remove /${database} from the URL`;
   if (/DB index/i.test(message)) return `database ${database} does not exist on this server (${message}); check the URL's /${database}`;
   const certificate = untrustedCertificate(error);
   if (certificate) return certificate;

@@ -47,7 +47,7 @@ export class RedisStore extends YcsbStore<RedisHandle> {
   constructor(options: StoreOptions) {
     super();
     this.config = redisConfig(options.url, options.settings);
-    this.handle = new RedisHandle(createConnection(this.config));
+    this.handle = new RedisHandle(createConnection(this.config), this.config.wait);
     this.ycsb = new RedisYcsb(this.handle);
   }
 
@@ -59,7 +59,7 @@ export class RedisStore extends YcsbStore<RedisHandle> {
   async checkTable(_schema: YcsbSchema): Promise<void> {}
 
   stats(): Promise<StoreStats> {
-    return redisStats(this.handle, this.config.url);
+    return redisStats(this.handle, this.config);
   }
 
   close(): Promise<void> {

@@ -3,12 +3,15 @@
  * moves it) with its own data directory, pid file and log under the docbench cache folder (a
  * system Redis on 6379 is left alone). Persistence is Redis's built-in default (RDB snapshots, no
  * AOF), as a user's fresh install would have it. The real server, so there is no stand-in
- * workaround here.
+ * workaround here. `docbench up redis --nodes N --replicas R` runs a Redis Cluster beside it
+ * (local-cluster.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { managedServer } from '../../local/managed-server.ts';
 import { localPort, LOOPBACK, tcpProbe } from '../../local/ports.ts';
 import { MissingPrerequisiteError, onPath } from '../../local/process.ts';
+import type { LocalTarget } from '../../local/target.ts';
+import { localCluster } from './local-cluster.ts';
 
 const PORT = localPort('redis', 16379);
 
@@ -38,7 +41,7 @@ function version(): string {
   }
 }
 
-export const localTarget = managedServer({
+const single = managedServer({
   store: 'redis',
   program: 'redis-server',
   url: `redis://${LOOPBACK}:${PORT.port}`,
@@ -53,3 +56,6 @@ export const localTarget = managedServer({
   startTimeoutMs: 20_000,
   info: async () => ({ store: 'redis', product: `redis-server ${version()} (Debian package)`, standIn: false, limits: '' }),
 });
+
+/** The single server, and a Redis Cluster of several (local-cluster.ts) on other ports. */
+export const localTarget: LocalTarget = { ...single, cluster: localCluster };

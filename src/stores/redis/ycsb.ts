@@ -1,6 +1,16 @@
 /**
  * The YCSB operations on Redis (layout and semantics: see index.ts): a record is the hash
  * `<table>:<key>`, and the score-0 sorted set `<table>#index` lists the keys for scans.
+ *
+ * On a Redis Cluster the records spread over every master by their keys' slots, and the index,
+ * one key, lives on one slot, as in YCSB's own binding (its `_indices`): every insert's ZADD and
+ * every scan's range read go to the master of that slot. A MULTI cannot span two slots, so there
+ * an insert is two writes, the record first, then its index entry (as YCSB's binding always
+ * writes them): a scan never meets an index entry whose record was not written yet, and an
+ * insert that fails between the two leaves a record that scans do not see (its failure is
+ * counted). A delete removes the record, then the index entry (a scan skips an entry without its
+ * record). Hash tags could put record and index on one slot, but then the whole table would be on
+ * one master: no cluster at all.
  */
 import type { BatchInserter, FieldMap, KeyedRecord, Store, YcsbSchema } from '../store.ts';
 import type { RedisHandle } from './handle.ts';
@@ -46,13 +56,20 @@ export class RedisYcsb implements YcsbOperations {
 
   /** An HSET, which succeeds whether or not the record existed (YCSB's binding does the same). */
   async update(table: string, key: string, values: FieldMap): Promise<boolean> {
-    await this.redis.call(hset(recordKey(table, key), values));
+    await this.redis.write(hset(recordKey(table, key), values));
     return true;
   }
 
   async insert(table: string, key: string, values: FieldMap): Promise<void> {
-    // MULTI/EXEC: the record and its index entry appear together.
-    await this.redis.transaction([hset(recordKey(table, key), values), ['ZADD', indexKey(table), '0', key]]);
+    const record = hset(recordKey(table, key), values);
+    const entry = ['ZADD', indexKey(table), '0', key];
+    if (!this.redis.isCluster) {
+      // MULTI/EXEC: the record and its index entry appear together.
+      await this.redis.writeAtomically([record, entry]);
+      return;
+    }
+    await this.redis.write(record);
+    await this.redis.write(entry);
   }
 
   async insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> {
@@ -60,11 +77,16 @@ export class RedisYcsb implements YcsbOperations {
     const zadd = ['ZADD', indexKey(table)];
     for (const r of records) zadd.push('0', r.key);
     commands.push(zadd);
-    await this.redis.pipeline(commands);
+    await this.redis.writeAll(commands);
   }
 
   async delete(table: string, key: string): Promise<boolean> {
-    const [deleted] = await this.redis.transaction([['DEL', recordKey(table, key)], ['ZREM', indexKey(table), key]]);
+    if (!this.redis.isCluster) {
+      const [deleted] = await this.redis.writeAtomically([['DEL', recordKey(table, key)], ['ZREM', indexKey(table), key]]);
+      return Number(deleted) > 0;
+    }
+    const deleted = await this.redis.write(['DEL', recordKey(table, key)]);
+    await this.redis.write(['ZREM', indexKey(table), key]);
     return Number(deleted) > 0;
   }
 }

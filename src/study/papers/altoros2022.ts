@@ -90,6 +90,7 @@ export const altoros2022: StudyPreset = {
   name: 'altoros2022',
   title: STUDY_TITLES.altoros2022,
   citation: 'Shryma, I. (Altoros). Performance Evaluation of NoSQL Databases as a Service: Couchbase Capella and MongoDB Atlas. Altoros, 2022.',
+  paperNodes: { count: 6, where: 'Section 1; its smallest of 6, 9 and 18' },
   paperStores: [
     { store: 'couchbase', product: 'Couchbase Capella (the release as of March 2022)', where: 'Section 1' },
     { store: 'mongodb', product: 'MongoDB Atlas v5.0', where: 'Sections 1 and 2.3' },

@@ -51,6 +51,7 @@ export const dzone2016: StudyPreset = {
   name: 'dzone2016',
   title: STUDY_TITLES.dzone2016,
   citation: 'DZone (2016). Testing YCSB Workload E for Query Performance (on Avalon\'s report: Couchbase Server 4.5 vs MongoDB 3.2).',
+  paperNodes: { count: 9, where: 'the article, paragraph 2' },
   paperStores: [
     { store: 'couchbase', product: 'Couchbase Server 4.5', where: 'the article, paragraph 2' },
     { store: 'mongodb', product: 'MongoDB 3.2', where: 'the article, paragraph 2' },
