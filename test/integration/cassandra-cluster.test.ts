@@ -55,7 +55,14 @@ function assertAllVerified(result: Result): void {
   if (verify) assert.deepEqual(Object.keys(verify.returns ?? {}), ['OK']);
 }
 
-describe('Cassandra: a ring of 3 nodes, replication factor 3', { concurrency: false, timeout: 1_500_000 }, () => {
+/**
+ * Three Cassandra JVMs on a 2-core machine take about ten minutes for this file, most of it
+ * starting the ring and creating tables on it: more than the suite's time allows, so it runs
+ * when asked for (DOCBENCH_TEST_CLUSTERS=cassandra), as the README's Tests section says.
+ */
+const ringSkip = (process.env.DOCBENCH_TEST_CLUSTERS ?? '').split(',').includes('cassandra') ? false : 'the Cassandra ring test runs with DOCBENCH_TEST_CLUSTERS=cassandra';
+
+describe('Cassandra: a ring of 3 nodes, replication factor 3', { concurrency: false, timeout: 1_500_000, skip: ringSkip }, () => {
   let ring: PrivateCassandraRing;
 
   before(async () => {
