@@ -184,7 +184,10 @@ export function nodeCommand(c: NodeConfig): ServerCommand {
     `-Dcassandra.logdir=${c.dir}`,
     `-Dlogback.configurationFile=${logback}`,
     '-Dcassandra-foreground=yes',
-    '-Dcassandra.ring_delay_ms=1000',
+    // A node that joins through a seed waits up to the ring delay for the seed's answer to its
+    // first gossip round (the shadow round), then gives up ("Unable to contact any seeds"): a
+    // seed busy with the previous node's join can take seconds. A seed has no one to ask.
+    `-Dcassandra.ring_delay_ms=${c.seeds.includes(`${c.address}:${c.storagePort}`) ? 1000 : 15_000}`,
     '-Dcassandra.skip_wait_for_gossip_to_settle=0',
     // Make the default superuser (the local URL's login) at once, not 10 s after start.
     '-Dcassandra.superuser_setup_delay_ms=0',
