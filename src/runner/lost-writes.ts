@@ -3,9 +3,11 @@
  * acknowledged write is read whole, once, and each field whose write was acknowledged is
  * compared with what acknowledged-writes.ts kept: a missing record or field, or a field holding
  * a write that had returned before the last acknowledged one was sent, is a lost acknowledged
- * write. Reads go to the store's authoritative read where it has one (Cassandra: consistency
- * ALL, every replica's copy merged), and a read that fails is tried again for a while (the store
- * may still be recovering), then counted as unreadable, never as lost or as kept.
+ * write. Reads go to the store's authoritative read where it has one (none does yet: a
+ * Cassandra read at ALL would be one), else its ordinary read with the run's own settings (so at
+ * ONE a stale replica can answer), and the result says which; a read that fails is tried again
+ * for a while (the store may still be recovering), then counted as unreadable, never as lost or
+ * as kept.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { canReadAuthoritatively, type FieldMap, type Store } from '../stores/store.ts';
