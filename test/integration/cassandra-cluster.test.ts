@@ -56,7 +56,7 @@ function assertAllVerified(result: Result): void {
 }
 
 /**
- * Three Cassandra JVMs on a 2-core machine take six to twelve minutes for this file, most of it
+ * Three Cassandra JVMs on a 2-core machine take minutes for this file (the README gives how many), most of it
  * starting the ring and creating tables on it: more than the suite's time allows, so it runs
  * when asked for (DOCBENCH_TEST_CLUSTERS=cassandra), as the README's Tests section says.
  */
