@@ -14,17 +14,14 @@ import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { describeStore, openStore, requestOf, type OpenStore } from '../../src/session/store-session.ts';
-import { buildResult } from '../../src/results/build.ts';
+import { openStore, requestOf, type OpenStore } from '../../src/session/store-session.ts';
 import { resultSchema, type Result } from '../../src/results/schema.ts';
-import { runLoadPhase, runTransactionPhase } from '../../src/runner/phases.ts';
-import { CoreWorkload } from '../../src/workload/core-workload.ts';
-import { Random } from '../../src/workload/random.ts';
 import { loadWorkload } from '../../src/workload/workload-file.ts';
 import { runDocbench } from '../support/cli.ts';
 import { runDocbenchAsync } from '../support/forwarder.ts';
 import { privateCassandraRing, type PrivateCassandraRing } from '../support/private-cluster.ts';
 import { waitFor } from '../support/wait.ts';
+import { assertAllVerified, runVerifiedWorkload } from '../support/verified-ycsb.ts';
 import { ringAddress } from '../../src/stores/cassandra/local-cluster.ts';
 
 /** Whether something accepts a TCP connection there. */
@@ -44,16 +41,6 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const readResult = (path: string): Result => resultSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
 
-/** Every call of every operation OK, and every read and scan verified. */
-function assertAllVerified(result: Result): void {
-  for (const op of result.operations) {
-    for (const [status, count] of Object.entries(op.returns ?? {})) {
-      if (status !== 'OK') assert.fail(`${op.name} Return=${status} ${count}: ${(op.errorSamples ?? []).join('; ')}`);
-    }
-  }
-  const verify = result.operations.find((o) => o.name === 'VERIFY' || o.name.endsWith('-VERIFY'));
-  if (verify) assert.deepEqual(Object.keys(verify.returns ?? {}), ['OK']);
-}
 
 /**
  * Three Cassandra JVMs on a 2-core machine take minutes for this file (the README gives how
@@ -79,24 +66,8 @@ describe('Cassandra: a ring of 3 nodes, replication factor 3', { concurrency: fa
     const open: OpenStore = await openStore('cassandra', ring.url, requestOf(loadWorkload(['workloada'], OVERRIDES).properties));
     try {
       for (const w of WORKLOADS) {
-        const { properties, name } = loadWorkload([w], OVERRIDES);
-        const core = new CoreWorkload(properties, new Random(properties.seed));
-        const schema = { table: core.table, fieldNames: core.fieldNames };
-        await open.store.drop(schema);
-        await open.store.prepare(schema);
-        const phase = { store: open.store, workload: core, properties, status: false, label: name };
-        const load = await runLoadPhase(phase);
-        assert.equal(load.measurements.totalOf('ERROR'), 0, `${w}: load errors`);
-        const outcome = await runTransactionPhase(phase);
-        const result = resultSchema.parse(buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: name, properties, overrides: OVERRIDES, store: await describeStore(open) }));
+        const result = await runVerifiedWorkload(open, w, OVERRIDES);
         assert.equal(result.overall.operations, 200, w);
-        assertAllVerified(result);
-        const keys = new CoreWorkload(properties, new Random(properties.seed));
-        for (let i = 0; i < RECORDS; i++) {
-          const key = keys.nextLoadKey();
-          const record = await open.store.read(core.table, key, null);
-          assert.ok(record && core.verify(key, record), `${w}: record ${key} is there and intact`);
-        }
         if (w === 'a') {
           assert.deepEqual(result.store.topology, { kind: 'cassandra-ring', nodes: 3, down: 0, replicationFactor: 3 });
           assert.match(result.store.consistency!.reads, /^consistency level quorum/);

@@ -15,19 +15,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { describeStore, openStore, requestOf, type OpenStore } from '../../src/session/store-session.ts';
-import { buildResult } from '../../src/results/build.ts';
+import { openStore, requestOf, type OpenStore } from '../../src/session/store-session.ts';
 import { resultSchema, type Result } from '../../src/results/schema.ts';
-import { runLoadPhase, runTransactionPhase } from '../../src/runner/phases.ts';
 import { parseClusterNodes } from '../../src/stores/redis/cluster-topology.ts';
-import { CoreWorkload } from '../../src/workload/core-workload.ts';
-import { Random } from '../../src/workload/random.ts';
 import { loadWorkload } from '../../src/workload/workload-file.ts';
 import { runDocbench } from '../support/cli.ts';
 import { runDocbenchAsync } from '../support/forwarder.ts';
 import { privateRedisCluster, type PrivateRedisCluster } from '../support/private-cluster.ts';
 import { privateRedis } from '../support/private-server.ts';
 import { waitFor } from '../support/wait.ts';
+import { assertAllVerified, runVerifiedWorkload } from '../support/verified-ycsb.ts';
 
 const DRIVERS = ['ioredis', 'node-redis'] as const;
 const WORKLOADS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
@@ -38,16 +35,6 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const readResult = (path: string): Result => resultSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
 
-/** Every call of every operation OK, and every read and scan verified. */
-function assertAllVerified(result: Result): void {
-  for (const op of result.operations) {
-    for (const [status, count] of Object.entries(op.returns ?? {})) {
-      if (status !== 'OK') assert.fail(`${op.name} Return=${status} ${count}: ${(op.errorSamples ?? []).join('; ')}`);
-    }
-  }
-  const verify = result.operations.find((o) => o.name === 'VERIFY' || o.name.endsWith('-VERIFY'));
-  if (verify) assert.deepEqual(Object.keys(verify.returns ?? {}), ['OK']);
-}
 
 describe('Redis Cluster: 3 masters with a replica each', { concurrency: false, timeout: 1_500_000 }, () => {
   let cluster: PrivateRedisCluster;
@@ -68,24 +55,8 @@ describe('Redis Cluster: 3 masters with a replica each', { concurrency: false, t
       const open: OpenStore = await openStore('redis', cluster.url, requestOf(loadWorkload(['workloada'], [...OVERRIDES, ...settings]).properties));
       try {
         for (const w of WORKLOADS) {
-          const { properties, name } = loadWorkload([w], [...OVERRIDES, ...settings]);
-          const core = new CoreWorkload(properties, new Random(properties.seed));
-          const schema = { table: core.table, fieldNames: core.fieldNames };
-          await open.store.drop(schema);
-          await open.store.prepare(schema);
-          const phase = { store: open.store, workload: core, properties, status: false, label: name };
-          const load = await runLoadPhase(phase);
-          assert.equal(load.measurements.totalOf('ERROR'), 0, `${w}: load errors`);
-          const outcome = await runTransactionPhase(phase);
-          const result = resultSchema.parse(buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: name, properties, overrides: OVERRIDES, store: await describeStore(open) }));
+          const result = await runVerifiedWorkload(open, w, [...OVERRIDES, ...settings]);
           assert.equal(result.overall.operations, 400, w);
-          assertAllVerified(result);
-          const keys = new CoreWorkload(properties, new Random(properties.seed));
-          for (let i = 0; i < RECORDS; i++) {
-            const key = keys.nextLoadKey();
-            const record = await open.store.read(core.table, key, null);
-            assert.ok(record && core.verify(key, record), `${w}: record ${key} is there and intact`);
-          }
           if (w === 'a') {
             const topology = result.store.topology!;
             assert.equal(topology.kind, 'redis-cluster');
