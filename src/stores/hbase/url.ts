@@ -11,6 +11,7 @@
  * own Kerberos (SPNEGO) login is not supported: run docbench on a host whose proxy does it.
  * The path names the HBase namespace docbench's tables live in (default `default`).
  */
+import { maskUrl } from '../../common/mask-url.ts';
 import { UserError } from '../../common/user-error.ts';
 
 export const URL_SHAPE = 'hbase+rest://[USER:PASSWORD@]host[:port][/namespace] (hbase+rests:// for HTTPS)';
@@ -35,19 +36,8 @@ export interface HbaseUrl {
 
 export class HbaseUrlError extends UserError {
   constructor(url: string, problem: string) {
-    super(`hbase: the URL "${maskPassword(url)}" ${problem}; expected ${URL_SHAPE}`);
+    super(`hbase: the URL "${maskUrl(url)}" ${problem}; expected ${URL_SHAPE}`);
   }
-}
-
-/** The URL with any password replaced by `***` (everything between the user's `:` and the last `@`). */
-export function maskPassword(url: string): string {
-  const scheme = url.indexOf('://');
-  const start = scheme < 0 ? 0 : scheme + 3;
-  const at = url.lastIndexOf('@');
-  if (at < start) return url;
-  const colon = url.slice(start, at).indexOf(':');
-  if (colon < 0) return url;
-  return `${url.slice(0, start + colon)}:***${url.slice(at)}`;
 }
 
 export function parseHbaseUrl(url: string): HbaseUrl {
@@ -75,7 +65,7 @@ export function parseHbaseUrl(url: string): HbaseUrl {
   }
   const port = parsed.port === '' ? (tls ? DEFAULT_TLS_PORT : DEFAULT_PORT) : Number(parsed.port);
   const base = `${parsed.protocol}//${parsed.hostname}:${port}`;
-  const out: HbaseUrl = { baseUrl: base, tls, namespace, displayUrl: maskPassword(url.trim()) };
+  const out: HbaseUrl = { baseUrl: base, tls, namespace, displayUrl: maskUrl(url.trim()) };
   if (parsed.username) {
     const user = decodeURIComponent(parsed.username);
     const password = decodeURIComponent(parsed.password);
