@@ -43,9 +43,9 @@ const readResult = (path: string): Result => resultSchema.parse(JSON.parse(readF
 
 
 /**
- * Three Cassandra JVMs on a 2-core machine take minutes for this file (the README gives how
- * many), most of it starting the ring and creating tables on it: more than the suite's time
- * allows, so it runs when asked for (DOCBENCH_TEST_CLUSTERS=cassandra), as the README says.
+ * Three Cassandra JVMs on a 2-core machine take minutes for this file (docs/development.md gives
+ * how many), most of it starting the ring and creating tables on it: more than the suite's time
+ * allows, so it runs when asked for (DOCBENCH_TEST_CLUSTERS=cassandra), as that page says.
  */
 const ringSkip = (process.env.DOCBENCH_TEST_CLUSTERS ?? '').split(',').includes('cassandra') ? false : 'the Cassandra ring test runs with DOCBENCH_TEST_CLUSTERS=cassandra';
 
