@@ -33,9 +33,19 @@ export interface BareReader {
  * as docbench (like YCSB's binding) must. `raw` instead sends HGETALL and only looks at the
  * length of the flat reply: a loop that never builds the record, the cheapest possible.
  */
-export async function redisReader(driver: 'ioredis' | 'node-redis', url: string, table: string, raw = false): Promise<BareReader> {
+export async function redisReader(
+  driver: 'ioredis' | 'node-redis',
+  url: string,
+  table: string,
+  raw = false,
+): Promise<BareReader> {
   if (driver === 'ioredis') {
-    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
+    const client = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     await client.connect();
     return {
       call: raw ? "ioredis call('HGETALL', key), raw reply" : 'ioredis hgetall(key)',
@@ -63,7 +73,8 @@ export function cassandraReader(handle: CassandraHandle, table: string, bucketLe
   const options = { prepare: true, consistency: cassandra.types.consistencies.one };
   return {
     call: 'client.execute(SELECT * … WHERE bucket = ? AND y_id = ?, prepared)',
-    read: async (key) => (await handle.client.execute(cql, [key.slice(0, bucketLength), key], options)).first() !== null,
+    read: async (key) =>
+      (await handle.client.execute(cql, [key.slice(0, bucketLength), key], options)).first() !== null,
     close: async () => {},
   };
 }
@@ -116,7 +127,10 @@ export function hbaseReader(handle: HbaseHandle, table: string): BareReader {
 }
 
 /** Reads through a docbench store's own read (BasicDB: the harness's cost alone, no driver). */
-export function storeReader(open: { store: { read(table: string, key: string, fields: null): Promise<unknown> } }, table: string): BareReader {
+export function storeReader(
+  open: { store: { read(table: string, key: string, fields: null): Promise<unknown> } },
+  table: string,
+): BareReader {
   return {
     call: 'store.read(table, key, null) (BasicDB in memory)',
     read: async (key) => (await open.store.read(table, key, null)) !== null,

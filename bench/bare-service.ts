@@ -25,7 +25,11 @@ interface Driver {
 
 const TABLE = 'usertable';
 const [store, pool = '16'] = process.argv.slice(2);
-const open = await openStore(store!, undefined, requestOf(loadWorkload(['workloadc'], [`threadcount=${pool}`]).properties));
+const open = await openStore(
+  store!,
+  undefined,
+  requestOf(loadWorkload(['workloadc'], [`threadcount=${pool}`]).properties),
+);
 
 async function driverOf(): Promise<Driver> {
   if (store === 'redis') {
@@ -48,15 +52,26 @@ async function driverOf(): Promise<Driver> {
     // docbench's layout: partitioned by the key's first 6 characters, clustered by the key.
     return {
       read: async (key) => {
-        const row = (await handle.client.execute(`SELECT * FROM ${table} WHERE bucket = ? AND y_id = ?`, [key.slice(0, 6), key], options)).first();
+        const row = (
+          await handle.client.execute(
+            `SELECT * FROM ${table} WHERE bucket = ? AND y_id = ?`,
+            [key.slice(0, 6), key],
+            options,
+          )
+        ).first();
         if (row === null) return null;
         const fields: Fields = {};
-        for (const name of Object.keys(row)) if (name !== 'bucket' && name !== 'y_id') fields[name] = row[name] as string;
+        for (const name of Object.keys(row))
+          if (name !== 'bucket' && name !== 'y_id') fields[name] = row[name] as string;
         return fields;
       },
       update: async (key, fields) => {
         const names = Object.keys(fields);
-        await handle.client.execute(`UPDATE ${table} SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE bucket = ? AND y_id = ?`, [...names.map((n) => fields[n]), key.slice(0, 6), key], options);
+        await handle.client.execute(
+          `UPDATE ${table} SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE bucket = ? AND y_id = ?`,
+          [...names.map((n) => fields[n]), key.slice(0, 6), key],
+          options,
+        );
       },
     };
   }
@@ -88,6 +103,10 @@ app.put<{ Params: { key: string }; Body: Fields }>(`/${TABLE}/:key`, async (requ
 });
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 console.log(new URL(address).port);
-const stop = () => void app.close().then(() => open.store.close()).then(() => process.exit(0));
+const stop = () =>
+  void app
+    .close()
+    .then(() => open.store.close())
+    .then(() => process.exit(0));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

@@ -61,24 +61,38 @@ const scrambled = new ScrambledZipfianGenerator(random, 0, RECORDS - 1);
 const zipfian = new ZipfianGenerator(random, 0, RECORDS - 1);
 const uniform = new UniformGenerator(random, 0, RECORDS - 1);
 const latest = new SkewedLatestGenerator(random, new CounterGenerator(RECORDS));
-const chooser = new DiscreteGenerator(random, [['READ', 0.5], ['UPDATE', 0.3], ['INSERT', 0.1], ['SCAN', 0.1]] as const);
+const chooser = new DiscreteGenerator(random, [
+  ['READ', 0.5],
+  ['UPDATE', 0.3],
+  ['INSERT', 0.1],
+  ['SCAN', 0.1],
+] as const);
 
 const rows: [string, number, string][] = [
   ['scrambled zipfian key numbers', measure(() => scrambled.nextValue()), 'keys/s'],
   ['zipfian key numbers', measure(() => zipfian.nextValue()), 'keys/s'],
   ['uniform key numbers', measure(() => uniform.nextValue()), 'keys/s'],
   ['skewed latest key numbers', measure(() => latest.nextValue()), 'keys/s'],
-  ['scrambled zipfian key strings ("user" + FNV-64)', measure(() => buildKeyName(scrambled.nextValue(), 1, false).length), 'keys/s'],
+  [
+    'scrambled zipfian key strings ("user" + FNV-64)',
+    measure(() => buildKeyName(scrambled.nextValue(), 1, false).length),
+    'keys/s',
+  ],
   ['operation chooser draws', measure(() => chooser.nextValue().length), 'draws/s'],
-  ['dataintegrity values, 20 fields x 500 B', measure(() => {
-    let n = 0;
-    for (let f = 0; f < 20; f++) n += deterministicValue('user6284781860667377211', `field${f}`, 500).length;
-    return n;
-  }), 'records/s'],
+  [
+    'dataintegrity values, 20 fields x 500 B',
+    measure(() => {
+      let n = 0;
+      for (let f = 0; f < 20; f++) n += deterministicValue('user6284781860667377211', `field${f}`, 500).length;
+      return n;
+    }),
+    'records/s',
+  ],
 ];
 
 const width = Math.max(...rows.map(([name]) => name.length));
 console.log(`generator speed on one core (node ${process.version})`);
-for (const [name, rate, unit] of rows) console.log(`  ${name.padEnd(width)}  ${(rate / 1e6).toFixed(2).padStart(7)} M ${unit}`);
+for (const [name, rate, unit] of rows)
+  console.log(`  ${name.padEnd(width)}  ${(rate / 1e6).toFixed(2).padStart(7)} M ${unit}`);
 const target = rows[0]![1] >= 20e6 ? 'meets' : 'MISSES';
 console.log(`scrambled zipfian ${target} the 20 M keys/s target${sink === 42 ? '' : ''}`);

@@ -38,7 +38,16 @@ import { Random } from '../src/workload/random.ts';
 import { loadWorkload } from '../src/workload/workload-file.ts';
 import { hasLocalTarget } from '../src/local/targets.ts';
 import { pinApart, type Pinning } from './pin-apart.ts';
-import { cassandraReader, couchbaseReader, couchdbReader, hbaseReader, mongodbReader, redisReader, storeReader, type BareReader } from './bare-readers.ts';
+import {
+  cassandraReader,
+  couchbaseReader,
+  couchdbReader,
+  hbaseReader,
+  mongodbReader,
+  redisReader,
+  storeReader,
+  type BareReader,
+} from './bare-readers.ts';
 
 const { values } = parseArgs({
   options: {
@@ -85,7 +94,13 @@ async function measure(ops: number, body: () => Promise<void>): Promise<Pass> {
 function overrides(store: string, driver?: string): string[] {
   const { ops, records } = scaled(store);
   const storeSettings = store === 'basic' ? ['basic.store=true'] : driver ? [`redis.driver=${driver}`] : [];
-  return [`recordcount=${records}`, `operationcount=${ops}`, `threadcount=${WORKERS}`, `table=${TABLE}`, ...storeSettings];
+  return [
+    `recordcount=${records}`,
+    `operationcount=${ops}`,
+    `threadcount=${WORKERS}`,
+    `table=${TABLE}`,
+    ...storeSettings,
+  ];
 }
 
 function scaled(store: string): { ops: number; records: number } {
@@ -99,7 +114,13 @@ async function docbenchPass(open: OpenStore, store: string, round: number, drive
   const workload = new CoreWorkload(p, new Random(round));
   let ok = 0;
   const pass = await measure(p.operationcount, async () => {
-    const outcome = await runTransactionPhase({ store: open.store, workload, properties: p, status: false, label: store });
+    const outcome = await runTransactionPhase({
+      store: open.store,
+      workload,
+      properties: p,
+      status: false,
+      label: store,
+    });
     ok = outcome.measurements.statusCounts('READ').get('OK') ?? 0;
   });
   if (ok !== p.operationcount) throw new Error(`docbench on ${store} read ${ok} of ${p.operationcount} records OK`);
@@ -167,19 +188,41 @@ for (const store of values.stores.split(',')) {
   const schema = { table: TABLE, fieldNames: Array.from({ length: loadProperties.fieldcount }, (_, i) => `field${i}`) };
   await open.store.drop(schema);
   await open.store.prepare(schema);
-  await runLoadPhase({ store: open.store, workload: new CoreWorkload(loadProperties, new Random(1)), properties: loadProperties, status: false, label: 'load' });
+  await runLoadPhase({
+    store: open.store,
+    workload: new CoreWorkload(loadProperties, new Random(1)),
+    properties: loadProperties,
+    status: false,
+    label: 'load',
+  });
 
   // Redis has two clients, and two bare loops each: the driver's own record read, and the raw reply.
   const variants: { driver?: 'ioredis' | 'node-redis'; raw?: boolean }[] =
-    store === 'redis' ? [{ driver: 'ioredis' }, { driver: 'ioredis', raw: true }, { driver: 'node-redis' }, { driver: 'node-redis', raw: true }] : [{}];
+    store === 'redis'
+      ? [
+          { driver: 'ioredis' },
+          { driver: 'ioredis', raw: true },
+          { driver: 'node-redis' },
+          { driver: 'node-redis', raw: true },
+        ]
+      : [{}];
   const variantRows: { row: Row; reader: BareReader; driver?: 'ioredis' | 'node-redis' }[] = [];
   for (const { driver, raw } of variants) {
     const reader = driver ? await redisReader(driver, open.url, TABLE, raw) : readerFor(store, open);
-    variantRows.push({ row: { name: driver ? `${store} (${driver})` : store, call: reader.call, docbench: [], bare: [] }, reader, ...(driver ? { driver } : {}) });
+    variantRows.push({
+      row: { name: driver ? `${store} (${driver})` : store, call: reader.call, docbench: [], bare: [] },
+      reader,
+      ...(driver ? { driver } : {}),
+    });
   }
   // Each redis.driver needs its own docbench store; the others run on the one opened above.
   const opened = new Map<string | undefined, OpenStore>([[undefined, open]]);
-  for (const { driver } of variants) if (driver && !opened.has(driver)) opened.set(driver, await openStore(store, undefined, requestOf(loadWorkload(['workloadc'], overrides(store, driver)).properties)));
+  for (const { driver } of variants)
+    if (driver && !opened.has(driver))
+      opened.set(
+        driver,
+        await openStore(store, undefined, requestOf(loadWorkload(['workloadc'], overrides(store, driver)).properties)),
+      );
 
   const pinning: Pinning | undefined = !values.shared && hasLocalTarget(store) ? await pinApart(store) : undefined;
   if (pinning) {
@@ -193,13 +236,19 @@ for (const store of values.stores.split(',')) {
       for (const { row, reader, driver } of variantRows) {
         const docbenchFirst = round % 2 === 0;
         const keys = keysOf(store, round, driver);
-        const first = docbenchFirst ? await docbenchPass(opened.get(driver)!, store, round, driver) : await barePass(reader, keys);
-        const second = docbenchFirst ? await barePass(reader, keys) : await docbenchPass(opened.get(driver)!, store, round, driver);
+        const first = docbenchFirst
+          ? await docbenchPass(opened.get(driver)!, store, round, driver)
+          : await barePass(reader, keys);
+        const second = docbenchFirst
+          ? await barePass(reader, keys)
+          : await docbenchPass(opened.get(driver)!, store, round, driver);
         if (round === 0) continue;
         const [docbench, bare] = docbenchFirst ? [first, second] : [second, first];
         row.docbench.push(docbench);
         row.bare.push(bare);
-        console.error(`${row.name} / ${row.call} round ${round}: docbench ${Math.round(docbench.opsPerSec)} ops/s ${docbench.cpuUsPerOp.toFixed(2)} us/op; bare ${Math.round(bare.opsPerSec)} ops/s ${bare.cpuUsPerOp.toFixed(2)} us/op`);
+        console.error(
+          `${row.name} / ${row.call} round ${round}: docbench ${Math.round(docbench.opsPerSec)} ops/s ${docbench.cpuUsPerOp.toFixed(2)} us/op; bare ${Math.round(bare.opsPerSec)} ops/s ${bare.cpuUsPerOp.toFixed(2)} us/op`,
+        );
       }
     }
   } finally {
@@ -212,8 +261,12 @@ for (const store of values.stores.split(',')) {
   await open.store.close();
 }
 
-console.log(`client cost per operation: docbench workload C vs a bare driver loop, ${WORKERS} in flight, ${rounds} interleaved rounds (medians; the ratio is the median of the rounds' ratios, with their range)`);
-console.log('| store | bare loop | bare ops/s | docbench ops/s | bare CPU us/op | docbench CPU us/op | CPU ratio (target <= 1.05) | rounds\' ratios |');
+console.log(
+  `client cost per operation: docbench workload C vs a bare driver loop, ${WORKERS} in flight, ${rounds} interleaved rounds (medians; the ratio is the median of the rounds' ratios, with their range)`,
+);
+console.log(
+  "| store | bare loop | bare ops/s | docbench ops/s | bare CPU us/op | docbench CPU us/op | CPU ratio (target <= 1.05) | rounds' ratios |",
+);
 console.log('|---|---|--:|--:|--:|--:|--:|--:|');
 for (const row of rows) {
   const d = { ops: median(row.docbench.map((p) => p.opsPerSec)), cpu: median(row.docbench.map((p) => p.cpuUsPerOp)) };
@@ -221,7 +274,9 @@ for (const row of rows) {
   const ratios = row.docbench.map((p, i) => p.cpuUsPerOp / row.bare[i]!.cpuUsPerOp);
   const digits = b.cpu < 1 ? 3 : 1;
   const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
-  console.log(`| ${row.name} | ${row.call} | ${Math.round(b.ops).toLocaleString('en-US')} | ${Math.round(d.ops).toLocaleString('en-US')} | ${b.cpu.toFixed(digits)} | ${d.cpu.toFixed(digits)} | ${median(ratios).toFixed(2)} | ${range} |`);
+  console.log(
+    `| ${row.name} | ${row.call} | ${Math.round(b.ops).toLocaleString('en-US')} | ${Math.round(d.ops).toLocaleString('en-US')} | ${b.cpu.toFixed(digits)} | ${d.cpu.toFixed(digits)} | ${median(ratios).toFixed(2)} | ${range} |`,
+  );
 }
 console.log(pinned.length > 0 ? `client and server apart: ${pinned.join('; ')}` : 'client and server shared the CPUs');
 process.exit(0);

@@ -21,7 +21,9 @@ import { CoreWorkload } from '../src/workload/core-workload.ts';
 import { Random } from '../src/workload/random.ts';
 import { loadWorkload } from '../src/workload/workload-file.ts';
 
-const { values } = parseArgs({ options: { reads: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '7' } } });
+const { values } = parseArgs({
+  options: { reads: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '7' } },
+});
 const TABLE = 'clientbench';
 const RECORDS = 2000;
 const IN_FLIGHT = 16;
@@ -30,7 +32,11 @@ type Read = (key: string) => Promise<boolean>;
 
 /** npm `hbase`, when installed beside docbench (see the header). */
 function npmHbase(url: URL): Read {
-  let hbase: (options: { host: string; port: number }) => { table(name: string): { row(key: string): { get(column: string, callback: (error: unknown, cells: unknown[]) => void): void } } };
+  let hbase: (options: { host: string; port: number }) => {
+    table(name: string): {
+      row(key: string): { get(column: string, callback: (error: unknown, cells: unknown[]) => void): void };
+    };
+  };
   try {
     hbase = createRequire(import.meta.url)('hbase');
   } catch {
@@ -38,7 +44,13 @@ function npmHbase(url: URL): Read {
     process.exit(2);
   }
   const client = hbase({ host: url.hostname, port: Number(url.port) });
-  return (key) => new Promise((resolve, reject) => client.table(TABLE).row(key).get('family', (error, cells) => (error ? reject(error) : resolve(cells.length > 0))));
+  return (key) =>
+    new Promise((resolve, reject) =>
+      client
+        .table(TABLE)
+        .row(key)
+        .get('family', (error, cells) => (error ? reject(error) : resolve(cells.length > 0))),
+    );
 }
 
 async function pass(read: Read, keys: readonly string[]): Promise<{ cpuUsPerRead: number; readsPerSec: number }> {
@@ -46,26 +58,42 @@ async function pass(read: Read, keys: readonly string[]): Promise<{ cpuUsPerRead
   let found = 0;
   const cpu = process.cpuUsage();
   const start = performance.now();
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (next < keys.length) if (await read(keys[next++]!)) found++;
-  }));
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < keys.length) if (await read(keys[next++]!)) found++;
+    }),
+  );
   const ms = performance.now() - start;
   const used = process.cpuUsage(cpu);
   if (found !== keys.length) throw new Error(`found ${found} of ${keys.length} records`);
   return { cpuUsPerRead: (used.user + used.system) / keys.length, readsPerSec: (keys.length * 1000) / ms };
 }
 
-const properties = loadWorkload(['workloadc'], [`recordcount=${RECORDS}`, `table=${TABLE}`, 'threadcount=8']).properties;
+const properties = loadWorkload(
+  ['workloadc'],
+  [`recordcount=${RECORDS}`, `table=${TABLE}`, 'threadcount=8'],
+).properties;
 const open = await openStore('hbase', undefined, requestOf(properties));
 const schema = { table: TABLE, fieldNames: new CoreWorkload(properties, new Random(1)).fieldNames };
 await open.store.drop(schema);
 await open.store.prepare(schema);
-await runLoadPhase({ store: open.store, workload: new CoreWorkload(properties, new Random(1)), properties, status: false, label: 'load' });
+await runLoadPhase({
+  store: open.store,
+  workload: new CoreWorkload(properties, new Random(1)),
+  properties,
+  status: false,
+  label: 'load',
+});
 
 const url = new URL(open.url.replace(/^hbase\+rest/, 'http'));
-const stores = (['protobuf', 'json'] as const).map((format) => createStore({ url: open.url, settings: { 'hbase.format': format }, concurrency: IN_FLIGHT }));
+const stores = (['protobuf', 'json'] as const).map((format) =>
+  createStore({ url: open.url, settings: { 'hbase.format': format }, concurrency: IN_FLIGHT }),
+);
 for (const s of stores) await s.connect();
-const viaHandle = (handle: HbaseHandle): Read => async (key) => (await handle.get(TABLE, key)) !== null;
+const viaHandle =
+  (handle: HbaseHandle): Read =>
+  async (key) =>
+    (await handle.get(TABLE, key)) !== null;
 const clients: [string, Read][] = [
   ["docbench's client, protobuf (handle.get)", viaHandle(stores[0]!.handle)],
   ["docbench's client, JSON (handle.get)", viaHandle(stores[1]!.handle)],
@@ -81,10 +109,14 @@ for (let round = 0; round < Number(values.rounds); round++) {
   for (const [name, read] of order) rounds.set(name, [...(rounds.get(name) ?? []), await pass(read, keys)]);
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-console.log(`HBase clients: ${IN_FLIGHT} reads in flight, ${values.reads} reads a round, ${values.rounds} interleaved rounds (medians; CPU of every round)`);
+console.log(
+  `HBase clients: ${IN_FLIGHT} reads in flight, ${values.reads} reads a round, ${values.rounds} interleaved rounds (medians; CPU of every round)`,
+);
 console.log('| client | CPU us/read | reads/s | rounds |\n|---|--:|--:|---|');
 for (const [name, rs] of rounds) {
-  console.log(`| ${name} | ${median(rs.map((r) => r.cpuUsPerRead)).toFixed(0)} | ${median(rs.map((r) => r.readsPerSec)).toFixed(0)} | ${rs.map((r) => r.cpuUsPerRead.toFixed(0)).join(' ')} |`);
+  console.log(
+    `| ${name} | ${median(rs.map((r) => r.cpuUsPerRead)).toFixed(0)} | ${median(rs.map((r) => r.readsPerSec)).toFixed(0)} | ${rs.map((r) => r.cpuUsPerRead.toFixed(0)).join(' ')} |`,
+  );
 }
 for (const s of stores) await s.close();
 await open.store.drop(schema);

@@ -57,7 +57,9 @@ async function startTrivialEndpoint(): Promise<{ url: string; stop: () => void }
     });
     server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  const port = await new Promise<string>((resolve) =>
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())),
+  );
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
@@ -80,23 +82,58 @@ const vusOf = (model: Model) => (model === 'open' ? 4 * vus : vus);
 
 async function plainGet(url: string, model: Model, round: number): Promise<Sample> {
   const resultFile = join(work, `plain-${model}-${round}.json`);
-  const env = { BASE_URL: url, VUS: String(vusOf(model)), DURATION: `${seconds}s`, RESULT_FILE: resultFile, ...(model === 'open' ? { RATE: String(rate) } : {}) };
+  const env = {
+    BASE_URL: url,
+    VUS: String(vusOf(model)),
+    DURATION: `${seconds}s`,
+    RESULT_FILE: resultFile,
+    ...(model === 'open' ? { RATE: String(rate) } : {}),
+  };
   const run = await runK6(k6, join(root, 'bench', 'k6-plain-get.ts'), env, { quiet: true });
   if (run.code !== 0) throw new Error(`k6 on the trivial endpoint exited with ${run.code}`);
-  const r = JSON.parse(readFileSync(resultFile, 'utf8')) as { requests: number; failed: number; dropped: number; startedAt: number; endedAt: number };
+  const r = JSON.parse(readFileSync(resultFile, 'utf8')) as {
+    requests: number;
+    failed: number;
+    dropped: number;
+    startedAt: number;
+    endedAt: number;
+  };
   if (r.failed > 0) throw new Error(`${r.failed} requests to the trivial endpoint failed`);
   const cpu = run.sampler?.between(r.startedAt, r.endedAt);
   if (!cpu) throw new Error('k6 CPU not measured (needs /proc, i.e. Linux)');
-  return { cpuUsPerRequest: ((cpu.userMs + cpu.systemMs) * 1000) / r.requests, perSecond: (r.requests * 1000) / (r.endedAt - r.startedAt), dropped: r.dropped };
+  return {
+    cpuUsPerRequest: ((cpu.userMs + cpu.systemMs) * 1000) / r.requests,
+    perSecond: (r.requests * 1000) / (r.endedAt - r.startedAt),
+    dropped: r.dropped,
+  };
 }
 
 /** `docbench k6 ycsb-c …` as a user runs it; returns the results it wrote. */
 function docbenchK6(args: string[], outDir: string, model: Model = 'closed'): Result[] {
-  const run = spawnSync(process.execPath, [join(root, 'bin', 'docbench.js'), 'k6', 'ycsb-c', '--threads', String(vusOf(model)), '--duration', String(seconds), '-p', 'operationcount=0', '--out-dir', outDir, '-q', ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  if (run.status !== 0) throw new Error(`docbench k6 ycsb-c ${args.join(' ')} exited with ${run.status}: ${run.stderr}`);
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(root, 'bin', 'docbench.js'),
+      'k6',
+      'ycsb-c',
+      '--threads',
+      String(vusOf(model)),
+      '--duration',
+      String(seconds),
+      '-p',
+      'operationcount=0',
+      '--out-dir',
+      outDir,
+      '-q',
+      ...args,
+    ],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  if (run.status !== 0)
+    throw new Error(`docbench k6 ycsb-c ${args.join(' ')} exited with ${run.status}: ${run.stderr}`);
   return readdirSync(outDir)
     .filter((f) => f.endsWith('.json'))
     .map((f) => JSON.parse(readFileSync(join(outDir, f), 'utf8')) as Result);
@@ -104,22 +141,33 @@ function docbenchK6(args: string[], outDir: string, model: Model = 'closed'): Re
 
 function ycsbOnBasic(model: Model, round: number): Sample {
   // Dropped iterations are reported below, not a failed run.
-  const open = model === 'open' ? ['--target', String(rate), '-e', 'MAX_DROPPED=1', '-e', `MAX_VUS=${vusOf('open')}`] : [];
+  const open =
+    model === 'open' ? ['--target', String(rate), '-e', 'MAX_DROPPED=1', '-e', `MAX_VUS=${vusOf('open')}`] : [];
   const [result] = docbenchK6(['--store', 'basic', ...open], join(work, `basic-${model}-${round}`), model);
   const extra = result!.store.extra!;
   const dropped = Number(/^k6 dropped (\d+) iterations/m.exec(result!.notes.join('\n'))?.[1] ?? 0);
-  return { cpuUsPerRequest: Number(extra['client.cpuUsPerRequest']), perSecond: result!.overall.throughputOpsPerSec, dropped, serviceCpuUsPerRequest: Number(extra['service.cpuUsPerRequest']) };
+  return {
+    cpuUsPerRequest: Number(extra['client.cpuUsPerRequest']),
+    perSecond: result!.overall.throughputOpsPerSec,
+    dropped,
+    serviceCpuUsPerRequest: Number(extra['service.cpuUsPerRequest']),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const f1 = (x: number) => x.toFixed(1);
 
 const endpoint = await startTrivialEndpoint();
-const samples: Record<Model, { plain: Sample[]; ycsb: Sample[] }> = { open: { plain: [], ycsb: [] }, closed: { plain: [], ycsb: [] } };
+const samples: Record<Model, { plain: Sample[]; ycsb: Sample[] }> = {
+  open: { plain: [], ycsb: [] },
+  closed: { plain: [], ycsb: [] },
+};
 try {
   for (let round = 1; round <= rounds; round++) {
     for (const model of ['open', 'closed'] as const) {
-      log(`round ${round}/${rounds}, ${model} model: k6 on a trivial endpoint, then docbench k6 ycsb-c on basic (${vusOf(model)} VUs${model === 'open' ? `, ${rate}/s` : ''}, ${seconds} s each)`);
+      log(
+        `round ${round}/${rounds}, ${model} model: k6 on a trivial endpoint, then docbench k6 ycsb-c on basic (${vusOf(model)} VUs${model === 'open' ? `, ${rate}/s` : ''}, ${seconds} s each)`,
+      );
       samples[model].plain.push(await plainGet(endpoint.url, model, round));
       samples[model].ycsb.push(ycsbOnBasic(model, round));
     }
@@ -137,19 +185,27 @@ function table(model: Model): number {
   for (let i = 0; i < plain.length; i++) {
     const p = plain[i]!;
     const y = ycsb[i]!;
-    console.log(`| ${i + 1} | ${f1(p.cpuUsPerRequest)} | ${Math.round(p.perSecond)}${dropped(p)} | ${f1(y.cpuUsPerRequest)} | ${Math.round(y.perSecond)}${dropped(y)} | ${f1(y.serviceCpuUsPerRequest!)} | ${(y.cpuUsPerRequest / p.cpuUsPerRequest).toFixed(2)} |`);
+    console.log(
+      `| ${i + 1} | ${f1(p.cpuUsPerRequest)} | ${Math.round(p.perSecond)}${dropped(p)} | ${f1(y.cpuUsPerRequest)} | ${Math.round(y.perSecond)}${dropped(y)} | ${f1(y.serviceCpuUsPerRequest!)} | ${(y.cpuUsPerRequest / p.cpuUsPerRequest).toFixed(2)} |`,
+    );
   }
   const plainMedian = median(plain.map((s) => s.cpuUsPerRequest));
   const ycsbMedian = median(ycsb.map((s) => s.cpuUsPerRequest));
-  console.log(`| median | ${f1(plainMedian)} | ${Math.round(median(plain.map((s) => s.perSecond)))} | ${f1(ycsbMedian)} | ${Math.round(median(ycsb.map((s) => s.perSecond)))} | ${f1(median(ycsb.map((s) => s.serviceCpuUsPerRequest!)))} | ${(ycsbMedian / plainMedian).toFixed(2)} |`);
+  console.log(
+    `| median | ${f1(plainMedian)} | ${Math.round(median(plain.map((s) => s.perSecond)))} | ${f1(ycsbMedian)} | ${Math.round(median(ycsb.map((s) => s.perSecond)))} | ${f1(median(ycsb.map((s) => s.serviceCpuUsPerRequest!)))} | ${(ycsbMedian / plainMedian).toFixed(2)} |`,
+  );
   return ycsbMedian / plainMedian;
 }
 
 console.log(`k6 CPU per request over each run's measured window: ${seconds} s per run, ${rounds} interleaved rounds\n`);
 console.log(`Open model, both at ${rate} requests/s, ${vusOf('open')} VUs allocated up front (the comparison):\n`);
 const ratio = table('open');
-console.log(`\nratio of medians: ${ratio.toFixed(2)} x a plain GET at the same rate (target <= 1.5: ${ratio <= 1.5 ? 'met' : 'NOT met'})`);
-console.log(`\nClosed model, ${vus} VUs, each as fast as its server answers (for reference: the trivial endpoint answers faster, and k6 costs more per request at a lower rate):\n`);
+console.log(
+  `\nratio of medians: ${ratio.toFixed(2)} x a plain GET at the same rate (target <= 1.5: ${ratio <= 1.5 ? 'met' : 'NOT met'})`,
+);
+console.log(
+  `\nClosed model, ${vus} VUs, each as fast as its server answers (for reference: the trivial endpoint answers faster, and k6 costs more per request at a lower rate):\n`,
+);
 table('closed');
 
 if (values.redis) {
@@ -159,7 +215,11 @@ if (values.redis) {
   const http = results.find((r) => r.mode === 'http')!;
   console.log('\n| redis, workload C, closed model | ops/s | client CPU us/op | service CPU us/req |');
   console.log('|---|---|---|---|');
-  console.log(`| direct (driver) | ${Math.round(direct.overall.throughputOpsPerSec)} | ${f1(direct.clientCpu.usPerOp)} | |`);
-  console.log(`| end to end (k6 -> service) | ${Math.round(http.overall.throughputOpsPerSec)} | ${f1(http.clientCpu.usPerOp)} | ${f1(Number(http.store.extra!['service.cpuUsPerRequest']))} |`);
+  console.log(
+    `| direct (driver) | ${Math.round(direct.overall.throughputOpsPerSec)} | ${f1(direct.clientCpu.usPerOp)} | |`,
+  );
+  console.log(
+    `| end to end (k6 -> service) | ${Math.round(http.overall.throughputOpsPerSec)} | ${f1(http.clientCpu.usPerOp)} | ${f1(Number(http.store.extra!['service.cpuUsPerRequest']))} |`,
+  );
 }
 rmSync(work, { recursive: true, force: true });

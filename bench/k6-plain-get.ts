@@ -19,7 +19,14 @@ const duration = __ENV.DURATION ?? '15s';
 export const options = {
   scenarios: {
     plain: __ENV.RATE
-      ? { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration, preAllocatedVUs: vus, maxVUs: vus }
+      ? {
+          executor: 'constant-arrival-rate',
+          rate: Number(__ENV.RATE),
+          timeUnit: '1s',
+          duration,
+          preAllocatedVUs: vus,
+          maxVUs: vus,
+        }
       : { executor: 'constant-vus', vus, duration },
   },
   summaryTrendStats: ['avg', 'count'],

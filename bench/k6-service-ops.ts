@@ -24,7 +24,14 @@ const updateBody = JSON.stringify({ field0: 'x'.repeat(100) });
 
 export const options = {
   scenarios: {
-    ops: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE ?? 1000), timeUnit: '1s', duration, preAllocatedVUs: vus, maxVUs: vus },
+    ops: {
+      executor: 'constant-arrival-rate',
+      rate: Number(__ENV.RATE ?? 1000),
+      timeUnit: '1s',
+      duration,
+      preAllocatedVUs: vus,
+      maxVUs: vus,
+    },
   },
   discardResponseBodies: true,
   summaryTrendStats: ['avg', 'count'],

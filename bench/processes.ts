@@ -54,13 +54,25 @@ interface Scaling {
 
 async function scaling(store: string, open: OpenStore, overrides: string[]): Promise<Scaling> {
   const { properties: p } = loadWorkload(['workloadc'], [...overrides, 'threadcount=16']);
-  const pool = await ProcessPool.start({ store, url: open.url, settings: settingsOf(storeName(store), p.passthrough), threadcount: 16, processes: 2 });
+  const pool = await ProcessPool.start({
+    store,
+    url: open.url,
+    settings: settingsOf(storeName(store), p.passthrough),
+    threadcount: 16,
+    processes: 2,
+  });
   const one: number[] = [];
   const two: number[] = [];
   const perLoop: [number, number][] = [];
   try {
     for (let round = 1; round <= rounds; round++) {
-      const common = { store: open.store, workload: new CoreWorkload(p, new Random(round)), properties: p, status: false, label: store };
+      const common = {
+        store: open.store,
+        workload: new CoreWorkload(p, new Random(round)),
+        properties: p,
+        status: false,
+        label: store,
+      };
       const single = await runTransactionPhase(common);
       const double = await runTransactionPhase({ ...common, pool });
       for (const o of [single, double]) {
@@ -72,7 +84,9 @@ async function scaling(store: string, open: OpenStore, overrides: string[]): Pro
       perLoop.push([perLoopSecond(single), perLoopSecond(double)]);
       const busy = `[${single.cpu.eventLoopBusyPercent?.join(', ')}] / [${double.cpu.eventLoopBusyPercent?.join(', ')}]`;
       const machine = `${single.cpu.machine?.busyPercent}% / ${double.cpu.machine?.busyPercent}%`;
-      console.error(`${store} round ${round}: 1 process ${fmt(one.at(-1)!)} ops/s, 2 processes ${fmt(two.at(-1)!)} ops/s, ratio ${(two.at(-1)! / one.at(-1)!).toFixed(2)}; event loops busy % ${busy}; machine busy ${machine}`);
+      console.error(
+        `${store} round ${round}: 1 process ${fmt(one.at(-1)!)} ops/s, 2 processes ${fmt(two.at(-1)!)} ops/s, ratio ${(two.at(-1)! / one.at(-1)!).toFixed(2)}; event loops busy % ${busy}; machine busy ${machine}`,
+      );
     }
   } finally {
     await pool.close();
@@ -86,7 +100,9 @@ function report(title: string, r: Scaling): void {
   console.log(`  1 process    ${r.one.map(fmt).join(', ')} ops/s (median ${fmt(median(r.one))})`);
   console.log(`  2 processes  ${r.two.map(fmt).join(', ')} ops/s (median ${fmt(median(r.two))})`);
   console.log(`  ratio by round ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`);
-  console.log(`  operations per event-loop CPU second, 1 / 2 processes: ${r.perLoop.map(([a, b]) => `${fmt(a)} / ${fmt(b)}`).join(', ')} (equal: each loop does as much with its core)`);
+  console.log(
+    `  operations per event-loop CPU second, 1 / 2 processes: ${r.perLoop.map(([a, b]) => `${fmt(a)} / ${fmt(b)}`).join(', ')} (equal: each loop does as much with its core)`,
+  );
 }
 
 // 1. BasicDB: the harness alone.
@@ -116,14 +132,24 @@ async function plainTimers(threadcount: number, target: number, operations: numb
 async function exactSchedule(threadcount: number, target: number, operations: number, lag: number[]): Promise<void> {
   await runScheduled({
     measurements: new Measurements(true, true),
-    settings: { threadcount, target, operationcount: operations, maxexecutiontime: 0, warmuptime: 0, statusIntervalSeconds: 10 },
+    settings: {
+      threadcount,
+      target,
+      operationcount: operations,
+      maxexecutiontime: 0,
+      warmuptime: 0,
+      statusIntervalSeconds: 10,
+    },
     status: false,
     label: 'schedule',
     worker: () => async (dueMs) => void lag.push((performance.now() - dueMs!) * 1000),
   });
 }
 
-if (!values['skip-schedule']) console.log('target-rate schedule, 16 workers, one process, no store work: how late operations start after their due time (negative: early)');
+if (!values['skip-schedule'])
+  console.log(
+    'target-rate schedule, 16 workers, one process, no store work: how late operations start after their due time (negative: early)',
+  );
 for (const target of values['skip-schedule'] ? [] : [500, 2000, 10_000]) {
   const operations = target * 5;
   for (const [name, schedule] of [

@@ -52,12 +52,25 @@ function driverSettings(driver: string): string[] {
   const [client, option] = driver.split('+');
   return [`redis.driver=${client}`, ...(option === 'autopipelining' ? ['redis.autopipelining=true'] : [])];
 }
-const overrides = (driver: string, connections = 1) => ['recordcount=10000', `operationcount=${ops}`, `threadcount=${WORKERS}`, `table=${TABLE}`, `redis.connections=${connections}`, ...driverSettings(driver)];
+const overrides = (driver: string, connections = 1) => [
+  'recordcount=10000',
+  `operationcount=${ops}`,
+  `threadcount=${WORKERS}`,
+  `table=${TABLE}`,
+  `redis.connections=${connections}`,
+  ...driverSettings(driver),
+];
 const loadProperties = loadWorkload(['workloadc'], [...overrides('ioredis'), 'batchsize=100']).properties;
 const open = await openStore('redis', undefined, requestOf(loadProperties));
 const schema = { table: TABLE, fieldNames: Array.from({ length: loadProperties.fieldcount }, (_, i) => `field${i}`) };
 await open.store.drop(schema);
-await runLoadPhase({ store: open.store, workload: new CoreWorkload(loadProperties, new Random(1)), properties: loadProperties, status: false, label: 'load' });
+await runLoadPhase({
+  store: open.store,
+  workload: new CoreWorkload(loadProperties, new Random(1)),
+  properties: loadProperties,
+  status: false,
+  label: 'load',
+});
 const port = new URL(open.url).port;
 
 /** One configuration of docbench: a driver, a process count and connections a process (pools started once, reused every round). */
@@ -78,9 +91,26 @@ for (const driver of drivers) {
     const properties = loadWorkload(['workloadc'], settings).properties;
     const store = await openStore('redis', open.url, requestOf(properties));
     for (const processes of processCounts) {
-      const pool = processes > 1 ? await ProcessPool.start({ store: 'redis', url: open.url, settings: settingsOf(storeName('redis'), properties.passthrough), threadcount: WORKERS, processes }) : undefined;
+      const pool =
+        processes > 1
+          ? await ProcessPool.start({
+              store: 'redis',
+              url: open.url,
+              settings: settingsOf(storeName('redis'), properties.passthrough),
+              threadcount: WORKERS,
+              processes,
+            })
+          : undefined;
       const name = `docbench, ${driver}, ${processes} process${processes > 1 ? 'es' : ''} x ${connections} connection${connections > 1 ? 's' : ''}`;
-      configs.push({ name, overrides: settings, store, ...(pool ? { pool } : {}), rates: [], cpuUsPerOp: [], machineBusy: [] });
+      configs.push({
+        name,
+        overrides: settings,
+        store,
+        ...(pool ? { pool } : {}),
+        rates: [],
+        cpuUsPerOp: [],
+        machineBusy: [],
+      });
     }
   }
 }
@@ -88,7 +118,14 @@ for (const driver of drivers) {
 async function docbenchRound(config: Config, round: number): Promise<void> {
   const p = loadWorkload(['workloadc'], config.overrides).properties;
   const cpu = process.cpuUsage();
-  const outcome = await runTransactionPhase({ store: config.store.store, workload: new CoreWorkload(p, new Random(round)), properties: p, status: false, label: 'redis', ...(config.pool ? { pool: config.pool } : {}) });
+  const outcome = await runTransactionPhase({
+    store: config.store.store,
+    workload: new CoreWorkload(p, new Random(round)),
+    properties: p,
+    status: false,
+    label: 'redis',
+    ...(config.pool ? { pool: config.pool } : {}),
+  });
   const used = process.cpuUsage(cpu);
   const ok = outcome.measurements.statusCounts('READ').get('OK') ?? 0;
   if (ok !== ops) throw new Error(`${config.name}: ${ok} of ${ops} reads OK`);
@@ -98,8 +135,17 @@ async function docbenchRound(config: Config, round: number): Promise<void> {
 }
 
 function redisBenchmark(args: string[]): number {
-  const text = execFileSync('redis-benchmark', ['-h', '127.0.0.1', '-p', port, '-c', String(WORKERS), '-P', '1', '-n', String(ops), '-q', ...args], { encoding: 'utf8' });
-  const line = text.replace(/\r/g, '\n').split('\n').filter((l) => l.includes('requests per second')).at(-1) ?? '';
+  const text = execFileSync(
+    'redis-benchmark',
+    ['-h', '127.0.0.1', '-p', port, '-c', String(WORKERS), '-P', '1', '-n', String(ops), '-q', ...args],
+    { encoding: 'utf8' },
+  );
+  const line =
+    text
+      .replace(/\r/g, '\n')
+      .split('\n')
+      .filter((l) => l.includes('requests per second'))
+      .at(-1) ?? '';
   const match = /: ([\d.]+) requests per second/.exec(line);
   if (!match) throw new Error(`cannot read redis-benchmark's output: ${text}`);
   return Number(match[1]);
@@ -127,7 +173,9 @@ try {
       get.push(g);
       hgetall.push(h);
     }
-    console.error(`round ${round}: docbench ${rates.join(' / ')} ops/s; redis-benchmark GET ${fmt(g)}, HGETALL ${fmt(h)}`);
+    console.error(
+      `round ${round}: docbench ${rates.join(' / ')} ops/s; redis-benchmark GET ${fmt(g)}, HGETALL ${fmt(h)}`,
+    );
   }
 } finally {
   for (const config of configs) await config.pool?.close();
@@ -138,12 +186,18 @@ try {
 
 const g = median(get);
 const h = median(hgetall);
-console.log(`Redis on 127.0.0.1:${port}, workload C (10,000 records of 10 x 100 B), ${WORKERS} workers, ${fmt(ops)} operations a pass, ${rounds} interleaved rounds (medians)`);
+console.log(
+  `Redis on 127.0.0.1:${port}, workload C (10,000 records of 10 x 100 B), ${WORKERS} workers, ${fmt(ops)} operations a pass, ${rounds} interleaved rounds (medians)`,
+);
 console.log(`redis-benchmark -c ${WORKERS} -P 1: GET ${fmt(g)} ops/s, HGETALL of a record ${fmt(h)} ops/s`);
-console.log('| client | ops/s | / redis-benchmark GET (target >= 0.80) | / redis-benchmark HGETALL | client CPU us/op | machine busy |');
+console.log(
+  '| client | ops/s | / redis-benchmark GET (target >= 0.80) | / redis-benchmark HGETALL | client CPU us/op | machine busy |',
+);
 console.log('|---|--:|--:|--:|--:|--:|');
 for (const c of configs) {
   const rate = median(c.rates);
-  console.log(`| ${c.name} | ${fmt(rate)} | ${(rate / g).toFixed(2)} | ${(rate / h).toFixed(2)} | ${median(c.cpuUsPerOp).toFixed(1)} | ${median(c.machineBusy).toFixed(0)}% |`);
+  console.log(
+    `| ${c.name} | ${fmt(rate)} | ${(rate / g).toFixed(2)} | ${(rate / h).toFixed(2)} | ${median(c.cpuUsPerOp).toFixed(1)} | ${median(c.machineBusy).toFixed(0)}% |`,
+  );
 }
 process.exit(0);

@@ -55,39 +55,85 @@ interface Service {
 }
 
 async function startDocbenchServe(store: string): Promise<Service> {
-  const service = await startServiceProcess(['--store', store, '--port', '0', '--scenario', 'ycsb', '--pool', values.vus, '-p', `recordcount=${RECORDS}`]);
+  const service = await startServiceProcess([
+    '--store',
+    store,
+    '--port',
+    '0',
+    '--scenario',
+    'ycsb',
+    '--pool',
+    values.vus,
+    '-p',
+    `recordcount=${RECORDS}`,
+  ]);
   return { baseUrl: service.baseUrl, sampler: new CpuSampler(service.child.pid!), stop: () => service.stop() };
 }
 
 async function startBareService(store: string): Promise<Service> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench', 'bare-service.ts'), store, values.vus], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'bench', 'bare-service.ts'), store, values.vus],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once('exit', (code) => reject(new Error(`bare-service ${store} exited with ${code}`)));
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  return { baseUrl: `http://127.0.0.1:${port}`, sampler: new CpuSampler(child.pid!), stop: () => (child.kill('SIGTERM'), exited) };
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    sampler: new CpuSampler(child.pid!),
+    stop: () => (child.kill('SIGTERM'), exited),
+  };
 }
 
 /** One k6 run against a service: its CPU per request over the measured window. */
-async function pass(service: Service, updateShare: number, tag: string): Promise<{ usPerRequest: number; perSecond: number; dropped: number }> {
+async function pass(
+  service: Service,
+  updateShare: number,
+  tag: string,
+): Promise<{ usPerRequest: number; perSecond: number; dropped: number }> {
   const resultFile = join(work, `${tag}.json`);
-  const env = { BASE_URL: service.baseUrl, RECORDS: String(RECORDS), VUS: values.vus, RATE: values.rate, DURATION: `${values.duration}s`, UPDATE_SHARE: String(updateShare), RESULT_FILE: resultFile };
+  const env = {
+    BASE_URL: service.baseUrl,
+    RECORDS: String(RECORDS),
+    VUS: values.vus,
+    RATE: values.rate,
+    DURATION: `${values.duration}s`,
+    UPDATE_SHARE: String(updateShare),
+    RESULT_FILE: resultFile,
+  };
   const run = await runK6(k6, join(root, 'bench', 'k6-service-ops.ts'), env, { quiet: true });
   if (run.code !== 0) throw new Error(`k6 (${tag}) exited with ${run.code}`);
-  const r = JSON.parse(readFileSync(resultFile, 'utf8')) as { requests: number; notOk: number; dropped: number; startedAt: number; endedAt: number };
+  const r = JSON.parse(readFileSync(resultFile, 'utf8')) as {
+    requests: number;
+    notOk: number;
+    dropped: number;
+    startedAt: number;
+    endedAt: number;
+  };
   if (r.notOk > 0) throw new Error(`${tag}: ${r.notOk} of ${r.requests} requests were not answered as expected`);
   const cpu = service.sampler.between(r.startedAt, r.endedAt);
   if (!cpu) throw new Error('service CPU not measured (needs /proc, i.e. Linux)');
-  return { usPerRequest: ((cpu.userMs + cpu.systemMs) * 1000) / r.requests, perSecond: (r.requests * 1000) / (r.endedAt - r.startedAt), dropped: r.dropped };
+  return {
+    usPerRequest: ((cpu.userMs + cpu.systemMs) * 1000) / r.requests,
+    perSecond: (r.requests * 1000) / (r.endedAt - r.startedAt),
+    dropped: r.dropped,
+  };
 }
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rows: string[] = [];
-const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' ');
+const loadBefore = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ');
 
 for (const store of values.stores.split(',')) {
-  const p = loadWorkload(['workloadc'], [`recordcount=${RECORDS}`, 'insertorder=ordered', `threadcount=${values.vus}`, 'batchsize=100']).properties;
+  const p = loadWorkload(
+    ['workloadc'],
+    [`recordcount=${RECORDS}`, 'insertorder=ordered', `threadcount=${values.vus}`, 'batchsize=100'],
+  ).properties;
   const open = await openStore(store, undefined, requestOf(p));
   const core = new CoreWorkload(p, new Random(1));
   const schema = { table: core.table, fieldNames: core.fieldNames };
@@ -105,16 +151,23 @@ for (const store of values.stores.split(',')) {
       // Round 0 warms both services up (JIT, pools, the server's caches) and is not counted.
       for (let round = 0; round <= Number(values.rounds); round++) {
         const order = round % 2 === 0 ? [serve, bare] : [bare, serve];
-        const [a, b] = [await pass(order[0]!, mix.updateShare, `${store}-${round}-a`), await pass(order[1]!, mix.updateShare, `${store}-${round}-b`)];
+        const [a, b] = [
+          await pass(order[0]!, mix.updateShare, `${store}-${round}-a`),
+          await pass(order[1]!, mix.updateShare, `${store}-${round}-b`),
+        ];
         const [s, x] = order[0] === serve ? [a, b] : [b, a];
         if (round === 0) continue;
         served.push(s.usPerRequest);
         bares.push(x.usPerRequest);
         ratios.push(s.usPerRequest / x.usPerRequest);
         dropped += s.dropped + x.dropped;
-        log(`${store} ${mix.name} round ${round}: docbench serve ${s.usPerRequest.toFixed(1)} us/req (${Math.round(s.perSecond)}/s), bare Fastify ${x.usPerRequest.toFixed(1)} us/req (${Math.round(x.perSecond)}/s)`);
+        log(
+          `${store} ${mix.name} round ${round}: docbench serve ${s.usPerRequest.toFixed(1)} us/req (${Math.round(s.perSecond)}/s), bare Fastify ${x.usPerRequest.toFixed(1)} us/req (${Math.round(x.perSecond)}/s)`,
+        );
       }
-      rows.push(`| ${store} | ${mix.name} | ${median(bares).toFixed(1)} | ${median(served).toFixed(1)} | ${median(ratios).toFixed(2)} | ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} | ${dropped} |`);
+      rows.push(
+        `| ${store} | ${mix.name} | ${median(bares).toFixed(1)} | ${median(served).toFixed(1)} | ${median(ratios).toFixed(2)} | ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} | ${dropped} |`,
+      );
     }
   } finally {
     await serve.stop();
@@ -124,10 +177,18 @@ for (const store of values.stores.split(',')) {
   }
 }
 
-console.log(`service CPU per request: docbench serve vs a bare Fastify app on the same driver, k6 open model at ${values.rate}/s, ${values.vus} VUs, ${values.duration} s a run, ${values.rounds} interleaved rounds (medians; the ratio is the median of the rounds' ratios, with their range)`);
-console.log('| store | operations | bare Fastify CPU us/req | docbench serve CPU us/req | ratio (target <= 1.3) | rounds\' ratios | dropped iterations |');
+console.log(
+  `service CPU per request: docbench serve vs a bare Fastify app on the same driver, k6 open model at ${values.rate}/s, ${values.vus} VUs, ${values.duration} s a run, ${values.rounds} interleaved rounds (medians; the ratio is the median of the rounds' ratios, with their range)`,
+);
+console.log(
+  "| store | operations | bare Fastify CPU us/req | docbench serve CPU us/req | ratio (target <= 1.3) | rounds' ratios | dropped iterations |",
+);
 console.log('|---|---|--:|--:|--:|--:|--:|');
 for (const row of rows) console.log(row);
-console.log(`load average (1, 5, 15 min) before / after: ${loadBefore} / ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `load average (1, 5, 15 min) before / after: ${loadBefore} / ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 rmSync(work, { recursive: true, force: true });
 process.exit(0);

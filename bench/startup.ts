@@ -28,10 +28,16 @@ const { values } = parseArgs({
 });
 const rounds = Number(values.rounds);
 const here = resolve(import.meta.dirname, '..');
-const trees = [{ name: 'this tree', dir: here }, ...(values.baseline ? [{ name: 'baseline', dir: resolve(values.baseline) }] : [])];
+const trees = [
+  { name: 'this tree', dir: here },
+  ...(values.baseline ? [{ name: 'baseline', dir: resolve(values.baseline) }] : []),
+];
 const COMMANDS = [
   { name: '--version', args: ['--version'] },
-  { name: 'run basic workloadc, 1000 operations', args: ['run', '--store', 'basic', '-P', 'workloadc', '-p', 'operationcount=1000', '-q'] },
+  {
+    name: 'run basic workloadc, 1000 operations',
+    args: ['run', '--store', 'basic', '-P', 'workloadc', '-p', 'operationcount=1000', '-q'],
+  },
 ];
 
 /** CPU seconds of this process's reaped children so far (Linux /proc: cutime + cstime, in clock ticks of 1/100 s). */
@@ -50,13 +56,18 @@ function time(dir: string, args: readonly string[]): Sample {
   const start = performance.now();
   const r = spawnSync(process.execPath, [join(dir, 'bin', 'docbench.js'), ...args], { cwd: dir, encoding: 'utf8' });
   const wall = (performance.now() - start) / 1000;
-  if (r.status !== 0) throw new Error(`${dir}: docbench ${args.join(' ')} exited ${r.status}: ${r.stderr.trim().split('\n').at(-1)}`);
+  if (r.status !== 0)
+    throw new Error(`${dir}: docbench ${args.join(' ')} exited ${r.status}: ${r.stderr.trim().split('\n').at(-1)}`);
   return { wall, cpu: childrenCpu() - cpu };
 }
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const range = (xs: readonly number[], digits = 3) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const range = (xs: readonly number[], digits = 3) =>
+  `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 console.log(`load average before: ${load()}; ${rounds} rounds after one warm-up each`);
 for (const command of COMMANDS) {
@@ -73,8 +84,11 @@ for (const command of COMMANDS) {
   for (const [name, s] of samples) {
     const walls = s.map((x) => x.wall);
     const cpus = s.map((x) => x.cpu);
-    console.log(`  ${name.padEnd(10)} wall median ${median(walls).toFixed(3)} s (${range(walls)})   cpu median ${median(cpus).toFixed(2)} s (${range(cpus, 2)})`);
+    console.log(
+      `  ${name.padEnd(10)} wall median ${median(walls).toFixed(3)} s (${range(walls)})   cpu median ${median(cpus).toFixed(2)} s (${range(cpus, 2)})`,
+    );
   }
-  if (ratios.length > 0) console.log(`  wall ratio this tree / baseline: median ${median(ratios).toFixed(3)} (${range(ratios)})`);
+  if (ratios.length > 0)
+    console.log(`  wall ratio this tree / baseline: median ${median(ratios).toFixed(3)} (${range(ratios)})`);
 }
 console.log(`\nload average after: ${load()}`);

@@ -41,7 +41,8 @@ export const SCENARIOS = {
     sweep: PERSONS_SWEEP,
   },
   file: {
-    summary: 'your own scenario from a YAML or JSON file: collections, indexes, queries in MongoDB\'s query language, writes, a mix',
+    summary:
+      "your own scenario from a YAML or JSON file: collections, indexes, queries in MongoDB's query language, writes, a mix",
     stores: () => FILE_DIALECTS.stores,
     commands: () => import('./file/cli.ts'),
     service: () => import('./file/service.ts'),
@@ -75,7 +76,9 @@ export function scenarioName(value: string, where = '--scenario', also: readonly
   const name = scenarioOf(value);
   if (name !== undefined) return name;
   const known = [...also, ...SCENARIO_NAMES.filter((n) => scenarioEntry(n).isFile === undefined)];
-  throw new UsageError(`${where}: unknown scenario "${value}"${didYouMean(value, known)}; expected one of ${known.join(', ')}, or a scenario file (.yaml, .yml, .json)`);
+  throw new UsageError(
+    `${where}: unknown scenario "${value}"${didYouMean(value, known)}; expected one of ${known.join(', ')}, or a scenario file (.yaml, .yml, .json)`,
+  );
 }
 
 /** The scenarios that run on a store, in the table's order. */
@@ -86,7 +89,8 @@ export function scenariosOn(store: string): ScenarioName[] {
 /** The scenario whose shipped k6 script this is (by its path from the repository root), with the script's name. */
 export function scenarioOfScript(path: string): { scenario: ScenarioName; script: string } | undefined {
   for (const scenario of SCENARIO_NAMES) {
-    for (const [script, file] of Object.entries(scenarioEntry(scenario).k6Scripts ?? {})) if (path === file) return { scenario, script };
+    for (const [script, file] of Object.entries(scenarioEntry(scenario).k6Scripts ?? {}))
+      if (path === file) return { scenario, script };
   }
   return undefined;
 }

@@ -72,7 +72,10 @@ export function build({ clean = false } = {}) {
   }
   const state = sourceState(); // before compiling: an edit made during the build leaves it stale
   if (clean) rmSync(dist, { recursive: true, force: true });
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (result.status !== 0) return result.status ?? 1;
   mkdirSync(dist, { recursive: true });
   writeFileSync(stampFile, `${JSON.stringify(state)}\n`);
@@ -99,7 +102,8 @@ export function buildIfStale() {
     } catch (error) {
       if (error.code !== 'EEXIST') throw error;
       // A lock left by a build that died is older than any build takes.
-      if (Date.now() > deadline || Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline || Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 120_000)
+        rmSync(lock, { recursive: true, force: true });
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
     }
   }

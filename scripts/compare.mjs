@@ -6,5 +6,8 @@ import { join } from 'node:path';
 import { ensureDependencies, root } from './ensure-deps.mjs';
 
 ensureDependencies();
-const result = spawnSync(process.execPath, [join(root, 'bin', 'docbench.js'), 'compare', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const result = spawnSync(process.execPath, [join(root, 'bin', 'docbench.js'), 'compare', ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

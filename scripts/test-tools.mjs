@@ -11,7 +11,8 @@ const TOOLS = [
     // The report's browser test renders it in Debian's Chromium (driven by playwright-core).
     name: 'chromium',
     packages: ['chromium'],
-    present: () => ['/usr/bin/chromium', '/usr/bin/chromium-browser', process.env.CHROMIUM_PATH].some((p) => p && existsSync(p)),
+    present: () =>
+      ['/usr/bin/chromium', '/usr/bin/chromium-browser', process.env.CHROMIUM_PATH].some((p) => p && existsSync(p)),
     neededBy: 'report-browser.test.ts',
   },
   {
@@ -44,7 +45,9 @@ export function ensureTestTools(files) {
   const canInstall = typeof process.getuid === 'function' && process.getuid() === 0 && onPath('apt-get');
   for (const tool of missing) {
     if (!canInstall) {
-      console.error(`test: ${tool.name} is not installed and cannot be installed here (needs root and apt-get): ${tool.neededBy} will skip its tests; install it with: sudo apt-get install ${tool.packages.join(' ')}`);
+      console.error(
+        `test: ${tool.name} is not installed and cannot be installed here (needs root and apt-get): ${tool.neededBy} will skip its tests; install it with: sudo apt-get install ${tool.packages.join(' ')}`,
+      );
       continue;
     }
     console.error(`test: installing ${tool.name} (${tool.packages.join(' ')}) with apt-get, for ${tool.neededBy}`);

@@ -16,7 +16,9 @@ ensureDependencies();
 
 // Strict typecheck first: a type error is a failing test, not a surprise in production.
 console.error('test: typecheck (tsc --noEmit)');
-if (run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root]).status !== 0) {
+if (
+  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root]).status !== 0
+) {
   console.error('test: typecheck failed');
   process.exit(1);
 }
@@ -26,11 +28,16 @@ buildIfStale();
 const docbench = (args, options) => run(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], options);
 // `docbench status` lists every local store (the STORES table is the one list of them) and
 // whether it runs; DOCBENCH_TEST_STORES=redis,cassandra narrows the tests and the servers started.
-const statusLines = execFileSync(process.execPath, [join(root, 'bin', 'docbench.js'), 'status'], { cwd: root, encoding: 'utf8' })
+const statusLines = execFileSync(process.execPath, [join(root, 'bin', 'docbench.js'), 'status'], {
+  cwd: root,
+  encoding: 'utf8',
+})
   .split('\n')
   .filter((line) => !line.startsWith(' ') && / (running|stopped) /.test(line));
 const localStores = statusLines.map((line) => line.split(/\s+/)[0]);
-const targets = process.env.DOCBENCH_TEST_STORES ? process.env.DOCBENCH_TEST_STORES.split(',').filter(Boolean) : localStores;
+const targets = process.env.DOCBENCH_TEST_STORES
+  ? process.env.DOCBENCH_TEST_STORES.split(',').filter(Boolean)
+  : localStores;
 const wasRunning = new Set(statusLines.filter((line) => / running /.test(line)).map((line) => line.split(/\s+/)[0]));
 console.error(`test: starting local servers (${targets.join(', ')})`);
 if (docbench(['up', ...targets]).status !== 0) {
@@ -47,7 +54,14 @@ const files = ['unit', 'integration'].flatMap((dir) =>
 const filter = process.argv.slice(2);
 const selected = filter.length > 0 ? files.filter((f) => filter.some((s) => f.includes(s))) : files;
 ensureTestTools(selected);
-const result = run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...selected]);
+const result = run(process.execPath, [
+  '--import',
+  'tsx',
+  '--test',
+  '--test-reporter=spec',
+  '--test-concurrency=1',
+  ...selected,
+]);
 
 if (process.env.CI) {
   const started = targets.filter((t) => !wasRunning.has(t));

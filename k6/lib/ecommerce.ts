@@ -43,14 +43,25 @@ export function defineEcommerceOperations(query: EcommerceQuery): void {
 }
 
 /** setup(): the seeded dataset from the service (refusing a store without one), and the first stats snapshot. */
-export function setupEcommerce(settings: LoadSettings, query: EcommerceQuery, env: Record<string, string | undefined>): EcommerceSetup {
+export function setupEcommerce(
+  settings: LoadSettings,
+  query: EcommerceQuery,
+  env: Record<string, string | undefined>,
+): EcommerceSetup {
   const info = serviceInfo(settings);
-  if (!info.scenarios.includes('ecommerce')) fail(`the service at ${settings.baseUrl} does not serve the ecommerce scenario (start it with --scenario ecommerce)`);
+  if (!info.scenarios.includes('ecommerce'))
+    fail(
+      `the service at ${settings.baseUrl} does not serve the ecommerce scenario (start it with --scenario ecommerce)`,
+    );
   const shop = getJson<EcommerceInfo>(settings, `${settings.baseUrl}/_docbench/ecommerce`, 'docbench ecommerce');
-  if (shop.dataset === null) fail(`no ecommerce dataset in ${info.store!.name}: seed one first (docbench seed ecommerce --store ${info.store!.name} --customers N, or docbench k6 ${query} --store ${info.store!.name} --customers N)`);
+  if (shop.dataset === null)
+    fail(
+      `no ecommerce dataset in ${info.store!.name}: seed one first (docbench seed ecommerce --store ${info.store!.name} --customers N, or docbench k6 ${query} --store ${info.store!.name} --customers N)`,
+    );
   const variants = shop.variants[query].map((v) => v.name);
   const variant = env.VARIANT ?? variants[0]!;
-  if (!variants.includes(variant)) fail(`VARIANT=${variant}: ${info.store!.name} runs ${query} as ${variants.join(', ')}`);
+  if (!variants.includes(variant))
+    fail(`VARIANT=${variant}: ${info.store!.name} runs ${query} as ${variants.join(', ')}`);
   const dataset = shop.dataset;
   if (dataset.signupsUpTo !== dataset.customers) {
     fail(
@@ -62,7 +73,10 @@ export function setupEcommerce(settings: LoadSettings, query: EcommerceQuery, en
   // dataset): do that here, not inside the measured window. A new connection per request lets
   // the cluster hand each to another worker.
   for (let i = 0; i < 2 * info.service.workers; i++) {
-    http.get(`${settings.baseUrl}/_docbench/ecommerce/parameters?kind=${query}&stream=0&count=1`, { headers: { ...serviceHeaders(settings), Connection: 'close' }, tags: { name: 'docbench warm-up' } });
+    http.get(`${settings.baseUrl}/_docbench/ecommerce/parameters?kind=${query}&stream=0&count=1`, {
+      headers: { ...serviceHeaders(settings), Connection: 'close' },
+      tags: { name: 'docbench warm-up' },
+    });
   }
   const description = shop.variants[query].find((v) => v.name === variant)!.description;
   const run = {
@@ -84,7 +98,7 @@ export function setupEcommerce(settings: LoadSettings, query: EcommerceQuery, en
     notes: [
       `${query} variant ${variant}: ${description}`,
       ...shop.layout,
-      'parameters drawn by the scenario\'s ParameterChooser in the service, in per-VU blocks (not timed); every answer checked against the oracle (VERIFY)',
+      "parameters drawn by the scenario's ParameterChooser in the service, in per-VU blocks (not timed); every answer checked against the oracle (VERIFY)",
     ],
   };
   return { ...startRun(settings, info, run), query, variant };
@@ -101,7 +115,11 @@ function nextParameters(settings: LoadSettings, query: EcommerceQuery): number {
   if (block === null || next >= block.params.length) {
     // Stream: VU id × 2^16 + block number, so no two blocks of a run share a stream.
     const stream = exec.vu.idInTest * 65536 + blocks++;
-    block = getJson<ParameterBlock>(settings, `${settings.baseUrl}/_docbench/ecommerce/parameters?kind=${query}&stream=${stream}&count=${BLOCK}`, 'docbench parameters');
+    block = getJson<ParameterBlock>(
+      settings,
+      `${settings.baseUrl}/_docbench/ecommerce/parameters?kind=${query}&stream=${stream}&count=${BLOCK}`,
+      'docbench parameters',
+    );
     next = 0;
   }
   return next++;
@@ -113,7 +131,12 @@ export function runEcommerce(settings: LoadSettings, data: EcommerceSetup): void
   const b = block!;
   const variant = encodeURIComponent(data.variant);
   const row = ROW[data.query];
-  params ??= operationParams(settings, row, data.query === 'pagination' ? 'GET /customers' : 'GET /reports/sales', 'text');
+  params ??= operationParams(
+    settings,
+    row,
+    data.query === 'pagination' ? 'GET /customers' : 'GET /reports/sales',
+    'text',
+  );
   const url =
     b.kind === 'pagination'
       ? `${settings.baseUrl}/customers?country=${encodeURIComponent(b.params[i]!.country)}&offset=${b.params[i]!.offset}&limit=${b.params[i]!.limit}&variant=${variant}`
@@ -121,7 +144,12 @@ export function runEcommerce(settings: LoadSettings, data: EcommerceSetup): void
   const response = http.get(url, params);
   if (response.status !== 200) {
     const status = statusOfHttp(response.status);
-    return recordFailure(row, status === 'OK' ? 'UNEXPECTED_STATE' : status, response.timings.duration, response.status);
+    return recordFailure(
+      row,
+      status === 'OK' ? 'UNEXPECTED_STATE' : status,
+      response.timings.duration,
+      response.status,
+    );
   }
   if (b.kind === 'pagination') {
     const ids = (response.json() as { ids: string[] }).ids;

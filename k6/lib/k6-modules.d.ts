@@ -20,7 +20,11 @@ declare module 'k6' {
    * rate; returns true when all passed. A check never stops the iteration: a threshold on
    * `checks` decides whether failed ones fail the run.
    */
-  export function check<T>(value: T, sets: { [name: string]: boolean | ((value: T) => boolean) }, tags?: { [name: string]: string }): boolean;
+  export function check<T>(
+    value: T,
+    sets: { [name: string]: boolean | ((value: T) => boolean) },
+    tags?: { [name: string]: string },
+  ): boolean;
 }
 
 declare module 'k6/http' {
@@ -160,7 +164,12 @@ declare module 'k6/options' {
     preAllocatedVUs: number;
     maxVUs?: number;
   }
-  export type Scenario = SharedIterationsScenario | ConstantVUsScenario | ConstantArrivalRateScenario | RampingVUsScenario | RampingArrivalRateScenario;
+  export type Scenario =
+    | SharedIterationsScenario
+    | ConstantVUsScenario
+    | ConstantArrivalRateScenario
+    | RampingVUsScenario
+    | RampingArrivalRateScenario;
 
   export interface Options {
     scenarios?: { [name: string]: Scenario };
@@ -173,6 +182,10 @@ declare module 'k6/options' {
     teardownTimeout?: string;
     noConnectionReuse?: boolean;
     /** Grafana Cloud k6 (`k6 cloud run`): the project, the test's name, and the load zones' shares. */
-    cloud?: { projectID?: number; name?: string; distribution?: { [label: string]: { loadZone: string; percent: number } } };
+    cloud?: {
+      projectID?: number;
+      name?: string;
+      distribution?: { [label: string]: { loadZone: string; percent: number } };
+    };
   }
 }

@@ -32,7 +32,8 @@ export const COMPOUND_ROWS: ReadonlySet<string> = new Set(['READ-MODIFY-WRITE'])
 export const metricName = (row: string) => `op_${row.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
 export const failedMetricName = (row: string) => `${metricName(row)}_failed`;
 /** Counter of one return status of a row; OK has none (its count is its latency's count). */
-export const statusMetricName = (row: string, status: Exclude<Status, 'OK'>) => `${metricName(row)}_${status.toLowerCase()}`;
+export const statusMetricName = (row: string, status: Exclude<Status, 'OK'>) =>
+  `${metricName(row)}_${status.toLowerCase()}`;
 
 /** Where the latencies of a row's successful calls are (their count is the row's OK count). */
 export function okLatencyMetric(row: string): string {

@@ -38,7 +38,8 @@ export function defineOperations(names: readonly string[]): void {
   for (const row of names) {
     if (rows.has(row)) continue;
     const statuses = new Map<Status, Counter>();
-    for (const status of STATUSES) if (status !== 'OK') statuses.set(status, new Counter(statusMetricName(row, status)));
+    for (const status of STATUSES)
+      if (status !== 'OK') statuses.set(status, new Counter(statusMetricName(row, status)));
     const name = `${row} answer is right`;
     rows.set(row, {
       failed: new Trend(failedMetricName(row), true),

@@ -36,7 +36,10 @@ export function scriptOptions(settings: LoadSettings, name: string, rows: readon
   // A wrong answer fails the run, whatever else went well.
   thresholds.checks = ['rate==1'];
   // An open model that could not keep its schedule measured a lighter load than asked for.
-  if (settings.model === 'open') thresholds.dropped_iterations = [`count<=${Math.floor(settings.maxDroppedFraction * scheduledIterations(scenario))}`];
+  if (settings.model === 'open')
+    thresholds.dropped_iterations = [
+      `count<=${Math.floor(settings.maxDroppedFraction * scheduledIterations(scenario))}`,
+    ];
   if (settings.maxErrors !== null) thresholds[ERRORS_METRIC] = [`count<=${settings.maxErrors}`];
   return {
     scenarios: { [name]: scenario },

@@ -45,9 +45,11 @@ function queryUrl(settings: LoadSettings, id: QueryId, nested: boolean, variant:
 export function setupPersons(settings: LoadSettings, env: Record<string, string | undefined>): PersonsSetup {
   const info = serviceInfo(settings);
   const persons = info.scenarioInfo.persons as PersonsServiceSettings | undefined;
-  if (persons === undefined || !info.scenarios.includes('persons')) fail(`the service at ${settings.baseUrl} does not serve the persons scenario (start it with --scenario persons)`);
+  if (persons === undefined || !info.scenarios.includes('persons'))
+    fail(`the service at ${settings.baseUrl} does not serve the persons scenario (start it with --scenario persons)`);
   const nested = env.NESTED === 'true';
-  if (env.NESTED !== undefined && env.NESTED !== 'true' && env.NESTED !== 'false') fail(`NESTED must be true or false, got "${env.NESTED}"`);
+  if (env.NESTED !== undefined && env.NESTED !== 'true' && env.NESTED !== 'false')
+    fail(`NESTED must be true or false, got "${env.NESTED}"`);
   const variant = env.VARIANT ?? null;
   const dataset = { seed: persons.seed, size: persons.size, shape: nested ? ('nested' as const) : ('flat' as const) };
   const answers = expectedAnswers(dataset);
@@ -68,16 +70,27 @@ export function setupPersons(settings: LoadSettings, env: Record<string, string 
       const body = response.json() as { variant: string; count: number };
       ranAs = body.variant;
       if (body.count !== expected[id]!.count) {
-        fail(`${id} answered ${body.count} documents, the oracle expects ${expected[id]!.count} for ${dataset.size} ${dataset.shape} persons (seed ${dataset.seed}): is that what was seeded? (docbench seed persons --store ${info.store!.name} --size N${nested ? ' --nested' : ''}; docbench serve … -p persons.size=N)`);
+        fail(
+          `${id} answered ${body.count} documents, the oracle expects ${expected[id]!.count} for ${dataset.size} ${dataset.shape} persons (seed ${dataset.seed}): is that what was seeded? (docbench seed persons --store ${info.store!.name} --size N${nested ? ' --nested' : ''}; docbench serve … -p persons.size=N)`,
+        );
       }
     } else if (response.status !== 501) {
-      fail(`GET ${queryUrl(settings, id, nested, variant)} answered ${response.status}: ${typeof response.body === 'string' ? response.body.slice(0, 300) : ''}`);
+      fail(
+        `GET ${queryUrl(settings, id, nested, variant)} answered ${response.status}: ${typeof response.body === 'string' ? response.body.slice(0, 300) : ''}`,
+      );
     }
   }
   const run = {
     kind: 'persons',
     workloadName: `persons-${dataset.shape}-${dataset.size}${persons.indexes ? '-indexed' : ''}`,
-    properties: { scenario: 'persons', seed: dataset.seed, size: dataset.size, shape: dataset.shape, indexes: persons.indexes, variant: ranAs ?? '(the store\'s first)' },
+    properties: {
+      scenario: 'persons',
+      seed: dataset.seed,
+      size: dataset.size,
+      shape: dataset.shape,
+      indexes: persons.indexes,
+      variant: ranAs ?? "(the store's first)",
+    },
     rows: PERSONS_ROWS,
     notes: [
       `persons variant ${ranAs ?? "(the store's first)"}; each VU runs Q1 … Q5 in turn; one warm-up request per query before the run (builds a variant's views or indexes)`,
@@ -94,7 +107,9 @@ let params: Map<QueryId, Params> | null = null;
 /** One query (one k6 iteration), its answer checked. */
 export function runPersons(settings: LoadSettings, data: PersonsSetup): void {
   const id = PERSONS_ROWS[turn++ % PERSONS_ROWS.length]!;
-  params ??= new Map(PERSONS_ROWS.map((q) => [q, { ...operationParams(settings, q, 'GET /persons', 'text'), timeout: '10m' }]));
+  params ??= new Map(
+    PERSONS_ROWS.map((q) => [q, { ...operationParams(settings, q, 'GET /persons', 'text'), timeout: '10m' }]),
+  );
   const response = http.get(queryUrl(settings, id, data.nested, data.variant), params.get(id)!);
   if (response.status !== 200) {
     const status = statusOfHttp(response.status);

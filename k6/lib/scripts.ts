@@ -5,7 +5,14 @@
  */
 import http from 'k6/http';
 import type { Options } from 'k6/options';
-import { defineEcommerceOperations, ROW, runEcommerce, setupEcommerce, type EcommerceQuery, type EcommerceSetup } from './ecommerce.ts';
+import {
+  defineEcommerceOperations,
+  ROW,
+  runEcommerce,
+  setupEcommerce,
+  type EcommerceQuery,
+  type EcommerceSetup,
+} from './ecommerce.ts';
 import { YCSB_OPERATIONS } from './metric-names.ts';
 import { scriptOptions } from './options.ts';
 import { teardownRun } from './service.ts';

@@ -38,7 +38,13 @@ export function serviceHeaders(settings: LoadSettings): Record<string, string> {
  * of its own). Bodies are discarded unless read (`text`): the scripts' options say so once
  * (`discardResponseBodies`), so a request that does not read its answer names no response type.
  */
-export function operationParams(settings: LoadSettings, row: string, name: string, responseType: 'text' | 'none', headers: Record<string, string> = {}): Params {
+export function operationParams(
+  settings: LoadSettings,
+  row: string,
+  name: string,
+  responseType: 'text' | 'none',
+  headers: Record<string, string> = {},
+): Params {
   const params: Params = { headers: { ...serviceHeaders(settings), ...headers }, tags: { op: row, name } };
   if (responseType === 'text') params.responseType = 'text';
   return params;
@@ -63,7 +69,10 @@ export function getJson<T>(settings: LoadSettings, url: string, what: string): T
 /** The service's description; stops the test when its store is unreachable. */
 export function serviceInfo(settings: LoadSettings): ServiceInfo {
   const info = getJson<ServiceInfo>(settings, `${settings.baseUrl}/_docbench/info`, 'docbench info');
-  if (info.store === null) fail(`the service at ${settings.baseUrl} runs but cannot reach its store (see GET ${settings.baseUrl}/_docbench/health)`);
+  if (info.store === null)
+    fail(
+      `the service at ${settings.baseUrl} runs but cannot reach its store (see GET ${settings.baseUrl}/_docbench/health)`,
+    );
   return info;
 }
 
@@ -85,13 +94,22 @@ export function runningScenario(): Scenario {
   const first = Object.values(scenarios)[0];
   if (first === undefined) fail('k6 reports no scenario for this test');
   // k6 reports unset fields as null: drop them, so the scenario reads as one written by hand.
-  return Object.fromEntries(Object.entries(first).filter(([, v]) => v !== null && v !== undefined)) as unknown as Scenario;
+  return Object.fromEntries(
+    Object.entries(first).filter(([, v]) => v !== null && v !== undefined),
+  ) as unknown as Scenario;
 }
 
 /** The common part of setup()'s answer: call it last in setup(), right before the run starts. */
 export function startRun(settings: LoadSettings, info: ServiceInfo, run: RunDescription): SetupBase {
   const scenario = runningScenario();
-  return { info, statsBefore: serviceCounters(settings), startedAt: new Date().toISOString(), run, scenario, maxVus: maxVusOfScenario(scenario) };
+  return {
+    info,
+    statsBefore: serviceCounters(settings),
+    startedAt: new Date().toISOString(),
+    run,
+    scenario,
+    maxVus: maxVusOfScenario(scenario),
+  };
 }
 
 /** teardown(): the service's CPU and requests during the run, as two counters the summary reads. */

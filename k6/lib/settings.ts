@@ -73,16 +73,21 @@ export function loadSettings(env: Record<string, string | undefined>): LoadSetti
   const vus = wholeNumber(env, 'VUS', 8);
   const stages = env.STAGES === undefined ? null : parseStages(env.STAGES);
   const rate = env.RATE === undefined ? null : positiveNumber(env, 'RATE');
-  if (model === 'open' && rate === null && stages === null) throw new Error('MODEL=open needs RATE (operations per second), or STAGES');
+  if (model === 'open' && rate === null && stages === null)
+    throw new Error('MODEL=open needs RATE (operations per second), or STAGES');
   const iterations = env.ITERATIONS === undefined ? null : wholeNumber(env, 'ITERATIONS', 0);
-  if (model === 'open' && iterations !== null) throw new Error('ITERATIONS applies to MODEL=closed; the open model runs for DURATION');
-  if (stages !== null && (iterations !== null || env.DURATION !== undefined || rate !== null)) throw new Error('STAGES sets the whole load shape: give it without ITERATIONS, DURATION or RATE');
+  if (model === 'open' && iterations !== null)
+    throw new Error('ITERATIONS applies to MODEL=closed; the open model runs for DURATION');
+  if (stages !== null && (iterations !== null || env.DURATION !== undefined || rate !== null))
+    throw new Error('STAGES sets the whole load shape: give it without ITERATIONS, DURATION or RATE');
   const duration = env.DURATION ?? '30s';
   if (!DURATION.test(duration)) throw new Error(`DURATION must be a k6 duration such as 30s or 2m, got "${duration}"`);
   const percentiles = (env.PERCENTILES ?? DEFAULT_PERCENTILES).split(',').map((p) => Number(p.trim()));
-  if (percentiles.some((p) => !Number.isFinite(p) || p <= 0 || p > 100)) throw new Error(`PERCENTILES must be a comma-separated list of numbers in (0, 100], got "${env.PERCENTILES}"`);
+  if (percentiles.some((p) => !Number.isFinite(p) || p <= 0 || p > 100))
+    throw new Error(`PERCENTILES must be a comma-separated list of numbers in (0, 100], got "${env.PERCENTILES}"`);
   const baseUrl = (env.BASE_URL ?? 'http://127.0.0.1:18080').replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+$/.test(baseUrl)) throw new Error(`BASE_URL must be http(s)://host[:port], got "${env.BASE_URL}"`);
+  if (!/^https?:\/\/[^/]+$/.test(baseUrl))
+    throw new Error(`BASE_URL must be http(s)://host[:port], got "${env.BASE_URL}"`);
   return {
     baseUrl,
     token: env.DOCBENCH_TOKEN || null,
@@ -108,8 +113,16 @@ export function loadSettings(env: Record<string, string | undefined>): LoadSetti
 function parseStages(text: string): Stage[] {
   const stages = text.split(',').map((part) => {
     const [duration, target, extra] = part.trim().split(':');
-    if (extra !== undefined || duration === undefined || !DURATION.test(duration) || target === undefined || !/^\d+(\.\d+)?$/.test(target)) {
-      throw new Error(`STAGES must be duration:target pairs such as 30s:10,1m:10,30s:0, got "${part.trim()}" in "${text}"`);
+    if (
+      extra !== undefined ||
+      duration === undefined ||
+      !DURATION.test(duration) ||
+      target === undefined ||
+      !/^\d+(\.\d+)?$/.test(target)
+    ) {
+      throw new Error(
+        `STAGES must be duration:target pairs such as 30s:10,1m:10,30s:0, got "${part.trim()}" in "${text}"`,
+      );
     }
     return { duration, target: Number(target) };
   });
@@ -121,11 +134,18 @@ function parseStages(text: string): Stage[] {
 export function scenarioFor(s: LoadSettings): Scenario {
   if (s.model === 'open') {
     const vus = { preAllocatedVUs: s.vus, maxVUs: Math.max(s.vus, s.maxVus) };
-    if (s.stages !== null) return { executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', stages: s.stages, ...vus };
+    if (s.stages !== null)
+      return { executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', stages: s.stages, ...vus };
     return { executor: 'constant-arrival-rate', rate: s.rate!, timeUnit: '1s', duration: s.duration, ...vus };
   }
   if (s.stages !== null) return { executor: 'ramping-vus', startVUs: 0, stages: s.stages };
-  if (s.iterations !== null) return { executor: 'shared-iterations', vus: s.vus, iterations: s.iterations, maxDuration: s.durationGiven ?? NO_DURATION_BOUND };
+  if (s.iterations !== null)
+    return {
+      executor: 'shared-iterations',
+      vus: s.vus,
+      iterations: s.iterations,
+      maxDuration: s.durationGiven ?? NO_DURATION_BOUND,
+    };
   return { executor: 'constant-vus', vus: s.vus, duration: s.duration };
 }
 
@@ -159,7 +179,8 @@ export function maxVusOfScenario(scenario: Scenario): number {
  */
 export function scheduledIterations(scenario: Scenario): number {
   const perSecond = (timeUnit: string | undefined) => 1 / (durationSeconds(timeUnit ?? '1s') || 1);
-  if (scenario.executor === 'constant-arrival-rate') return scenario.rate * perSecond(scenario.timeUnit) * durationSeconds(scenario.duration);
+  if (scenario.executor === 'constant-arrival-rate')
+    return scenario.rate * perSecond(scenario.timeUnit) * durationSeconds(scenario.duration);
   if (scenario.executor !== 'ramping-arrival-rate') return 0;
   let from = scenario.startRate ?? 0;
   let total = 0;
@@ -180,16 +201,22 @@ export function durationSeconds(text: string): number {
 
 /** CLOUD_PROJECT_ID, CLOUD_NAME and CLOUD_LOAD_ZONES as `options.cloud`; null when none is set. */
 function cloudOptions(env: Record<string, string | undefined>): LoadSettings['cloud'] {
-  if (env.CLOUD_PROJECT_ID === undefined && env.CLOUD_NAME === undefined && env.CLOUD_LOAD_ZONES === undefined) return null;
+  if (env.CLOUD_PROJECT_ID === undefined && env.CLOUD_NAME === undefined && env.CLOUD_LOAD_ZONES === undefined)
+    return null;
   const cloud: NonNullable<LoadSettings['cloud']> = {};
   if (env.CLOUD_PROJECT_ID !== undefined) cloud.projectID = wholeNumber(env, 'CLOUD_PROJECT_ID', 0);
   if (env.CLOUD_NAME !== undefined) cloud.name = env.CLOUD_NAME;
   if (env.CLOUD_LOAD_ZONES !== undefined) {
     const zones = env.CLOUD_LOAD_ZONES.split(',').map((z) => z.trim());
-    if (zones.some((z) => !/^[a-z0-9-]+(:[a-z0-9-]+)+$/.test(z))) throw new Error(`CLOUD_LOAD_ZONES must be load zone ids such as amazon:de:frankfurt, comma-separated, got "${env.CLOUD_LOAD_ZONES}"`);
+    if (zones.some((z) => !/^[a-z0-9-]+(:[a-z0-9-]+)+$/.test(z)))
+      throw new Error(
+        `CLOUD_LOAD_ZONES must be load zone ids such as amazon:de:frankfurt, comma-separated, got "${env.CLOUD_LOAD_ZONES}"`,
+      );
     // Whole percents summing to 100: the first zones take the remainder.
     const share = Math.floor(100 / zones.length);
-    cloud.distribution = Object.fromEntries(zones.map((loadZone, i) => [loadZone, { loadZone, percent: share + (i < 100 - share * zones.length ? 1 : 0) }]));
+    cloud.distribution = Object.fromEntries(
+      zones.map((loadZone, i) => [loadZone, { loadZone, percent: share + (i < 100 - share * zones.length ? 1 : 0) }]),
+    );
   }
   return cloud;
 }
@@ -216,6 +243,7 @@ function positiveNumber(env: Record<string, string | undefined>, name: string): 
 
 function fraction(env: Record<string, string | undefined>, name: string): number {
   const n = Number(env[name]);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`${name} must be a number between 0 and 1, got "${env[name]}"`);
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    throw new Error(`${name} must be a number between 0 and 1, got "${env[name]}"`);
   return n;
 }

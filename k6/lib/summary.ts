@@ -69,7 +69,10 @@ export function summarize(data: SummaryData, settings: LoadSettings): Record<str
   // setup() failed (service unreachable, data not loaded): k6's own summary, after its message.
   if (settings.resultFile === null || data.setup_data === undefined) return undefined;
   const result = toResult(data, data.setup_data, settings);
-  return { [settings.resultFile]: `${JSON.stringify(result, null, 2)}\n`, stdout: `${renderThresholds(data)}\n${renderYcsbText(result)}` };
+  return {
+    [settings.resultFile]: `${JSON.stringify(result, null, 2)}\n`,
+    stdout: `${renderThresholds(data)}\n${renderYcsbText(result)}`,
+  };
 }
 
 /**
@@ -85,14 +88,32 @@ export function fromSummaryExport(exported: {
   for (const [name, flat] of Object.entries(exported.metrics)) {
     const { thresholds, value, ...rest } = flat as Record<string, number> & { thresholds?: Record<string, boolean> };
     const values: Record<string, number> = { ...rest, ...(value !== undefined ? { rate: value } : {}) };
-    metrics[name] = { values, ...(thresholds ? { thresholds: Object.fromEntries(Object.entries(thresholds).map(([source, failed]) => [source, { ok: !failed }])) } : {}) };
+    metrics[name] = {
+      values,
+      ...(thresholds
+        ? {
+            thresholds: Object.fromEntries(
+              Object.entries(thresholds).map(([source, failed]) => [source, { ok: !failed }]),
+            ),
+          }
+        : {}),
+    };
   }
   const iterations = metrics.iterations?.values ?? {};
   const testRunDurationMs = iterations.rate ? ((iterations.count ?? 0) / iterations.rate) * 1000 : 0;
-  return { metrics, state: { testRunDurationMs }, ...(exported.setup_data ? { setup_data: exported.setup_data as SummarySetup } : {}) };
+  return {
+    metrics,
+    state: { testRunDurationMs },
+    ...(exported.setup_data ? { setup_data: exported.setup_data as SummarySetup } : {}),
+  };
 }
 
-export function toResult(data: SummaryData, setup: SummarySetup, settings: Pick<LoadSettings, 'percentiles' | 'baseUrl'>, endedAt = new Date()): Result {
+export function toResult(
+  data: SummaryData,
+  setup: SummarySetup,
+  settings: Pick<LoadSettings, 'percentiles' | 'baseUrl'>,
+  endedAt = new Date(),
+): Result {
   const value = (metric: string, stat: string) => data.metrics[metric]?.values[stat] ?? 0;
   const run = setup.run;
   const operations = Math.round(value('iterations', 'count'));
@@ -117,16 +138,25 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: Pick<
   };
   for (const row of run.rows) {
     const returns: Partial<Record<Status, number>> = {};
-    for (const status of STATUSES) add(returns, status, Math.round(status === 'OK' ? value(okLatencyMetric(row), 'count') : value(statusMetricName(row, status), 'count')));
+    for (const status of STATUSES)
+      add(
+        returns,
+        status,
+        Math.round(
+          status === 'OK' ? value(okLatencyMetric(row), 'count') : value(statusMetricName(row, status), 'count'),
+        ),
+      );
     if (Object.keys(returns).length === 0) continue;
     rows.push({ name: row, latency: latencyOf(data, okLatencyMetric(row), settings), returns });
-    if (value(failedMetricName(row), 'count') > 0) rows.push({ name: `${row}-FAILED`, latency: latencyOf(data, failedMetricName(row), settings) });
+    if (value(failedMetricName(row), 'count') > 0)
+      rows.push({ name: `${row}-FAILED`, latency: latencyOf(data, failedMetricName(row), settings) });
   }
   // Answer checks take no request of their own: counts only.
   const verify: Partial<Record<Status, number>> = {};
   add(verify, 'OK', Math.round(value('checks', 'passes')));
   add(verify, 'UNEXPECTED_STATE', Math.round(value('checks', 'fails')));
-  if (Object.keys(verify).length > 0) rows.push({ name: VERIFY, latency: latencyOf(data, '(none)', settings), returns: verify });
+  if (Object.keys(verify).length > 0)
+    rows.push({ name: VERIFY, latency: latencyOf(data, '(none)', settings), returns: verify });
 
   const notes = [
     `end to end: k6 -> docbench serve (${info.service.framework}, ${info.service.workers} worker${info.service.workers > 1 ? 's' : ''}, ${info.service.pool} store connections each) -> ${info.store?.name ?? 'store'}`,
@@ -136,20 +166,40 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: Pick<
     ...run.notes,
     'no Intended- rows: k6 reports no intended start times',
   ];
-  if (windowMs <= 0) notes.push("runtime is k6's whole test run, setup and teardown included (teardown did not record the measured window)");
+  if (windowMs <= 0)
+    notes.push(
+      "runtime is k6's whole test run, setup and teardown included (teardown did not record the measured window)",
+    );
   const dropped = value('dropped_iterations', 'count');
-  if (dropped > 0) notes.push(`k6 dropped ${dropped} iterations: the open model's rate was not reached (too few VUs, or the service fell behind)`);
-  if (planCpuUs > 0) notes.push(`the service spent ${operations > 0 ? round1(planCpuUs / operations) : 0} us per operation drawing plan blocks, not counted in its CPU per request`);
+  if (dropped > 0)
+    notes.push(
+      `k6 dropped ${dropped} iterations: the open model's rate was not reached (too few VUs, or the service fell behind)`,
+    );
+  if (planCpuUs > 0)
+    notes.push(
+      `the service spent ${operations > 0 ? round1(planCpuUs / operations) : 0} us per operation drawing plan blocks, not counted in its CPU per request`,
+    );
   const conflicts = value(CONFLICTS_METRIC, 'count');
-  if (conflicts > 0) notes.push(`${conflicts} requests answered 409 (a write conflict: the key existed, or another writer came first), counted as ERROR as in direct mode`);
+  if (conflicts > 0)
+    notes.push(
+      `${conflicts} requests answered 409 (a write conflict: the key existed, or another writer came first), counted as ERROR as in direct mode`,
+    );
   const crossed = crossedThresholds(data);
   if (crossed.length > 0) notes.push(`k6 thresholds crossed (k6 exits 99): ${crossed.join('; ')}`);
 
   // As in direct mode, an operation that failed did no work: it is counted under Return= and in
   // the error rate, not in the throughput.
-  const failed = rows.filter((r) => r.name !== VERIFY).reduce((n, r) => n + (r.returns?.ERROR ?? 0) + (r.returns?.TIMEOUT ?? 0) + (r.returns?.SERVICE_UNAVAILABLE ?? 0), 0);
+  const failed = rows
+    .filter((r) => r.name !== VERIFY)
+    .reduce(
+      (n, r) => n + (r.returns?.ERROR ?? 0) + (r.returns?.TIMEOUT ?? 0) + (r.returns?.SERVICE_UNAVAILABLE ?? 0),
+      0,
+    );
   const done = Math.max(0, operations - failed);
-  if (failed > 0) notes.push(`${failed} operations failed (${round1((failed / Math.max(1, operations)) * 100)}% of those issued): they are counted under Return=, not in the throughput`);
+  if (failed > 0)
+    notes.push(
+      `${failed} operations failed (${round1((failed / Math.max(1, operations)) * 100)}% of those issued): they are counted under Return=, not in the throughput`,
+    );
 
   const store = info.store!;
   const result: Result = {
@@ -157,7 +207,11 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: Pick<
     kind: run.kind,
     mode: 'http',
     phase: 'run',
-    workload: { name: run.workloadName, properties: { ...run.properties, ...shape.properties, 'k6.baseUrl': settings.baseUrl }, overrides: [] },
+    workload: {
+      name: run.workloadName,
+      properties: { ...run.properties, ...shape.properties, 'k6.baseUrl': settings.baseUrl },
+      overrides: [],
+    },
     store: {
       ...store,
       extra: {
@@ -174,8 +228,21 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: Pick<
     machine: info.machine,
     startedAt: setup.startedAt,
     endedAt: (windowMs > 0 ? new Date(Date.parse(setup.startedAt) + windowMs) : endedAt).toISOString(),
-    overall: { runtimeMs, throughputOpsPerSec: runtimeMs > 0 ? round3((done * 1000) / runtimeMs) : 0, operations: done },
-    ...(failed > 0 ? { faults: { onError: 'continue' as const, failedOperations: failed, errorRate: Math.round((failed / Math.max(1, operations)) * 1e6) / 1e6, outages: [] } } : {}),
+    overall: {
+      runtimeMs,
+      throughputOpsPerSec: runtimeMs > 0 ? round3((done * 1000) / runtimeMs) : 0,
+      operations: done,
+    },
+    ...(failed > 0
+      ? {
+          faults: {
+            onError: 'continue' as const,
+            failedOperations: failed,
+            errorRate: Math.round((failed / Math.max(1, operations)) * 1e6) / 1e6,
+            outages: [],
+          },
+        }
+      : {}),
     warmup: { seconds: 0, operations: 0 },
     clientCpu: { userMs: 0, systemMs: 0, usPerOp: 0 },
     returns: totals,
@@ -192,9 +259,14 @@ export function toResult(data: SummaryData, setup: SummarySetup, settings: Pick<
  * and in k6's, read from the scenario itself rather than from the environment: an archive runs
  * the options it was made with.
  */
-export function loadShape(scenario: Scenario): { model: 'closed' | 'open'; description: string; properties: Result['workload']['properties'] } {
+export function loadShape(scenario: Scenario): {
+  model: 'closed' | 'open';
+  description: string;
+  properties: Result['workload']['properties'];
+} {
   const vus = maxVusOfScenario(scenario);
-  const seconds = (text: string | undefined) => (text === undefined || text === NO_DURATION_BOUND ? 0 : Math.round(durationSeconds(text)));
+  const seconds = (text: string | undefined) =>
+    text === undefined || text === NO_DURATION_BOUND ? 0 : Math.round(durationSeconds(text));
   const stages = 'stages' in scenario ? scenario.stages : null;
   const staged = stages === null ? 0 : Math.round(stages.reduce((sum, s) => sum + durationSeconds(s.duration), 0));
   const stageText = stages === null ? '' : stages.map((s) => `${s.duration}:${s.target}`).join(',');
@@ -223,7 +295,14 @@ export function loadShape(scenario: Scenario): { model: 'closed' | 'open'; descr
       description += `, stages ${stageText}${open ? ' (ops/s)' : ' (VUs)'}`;
       break;
   }
-  const properties: Result['workload']['properties'] = { threadcount: vus, target, operationcount, maxexecutiontime, 'k6.model': open ? 'open' : 'closed', 'k6.executor': scenario.executor };
+  const properties: Result['workload']['properties'] = {
+    threadcount: vus,
+    target,
+    operationcount,
+    maxexecutiontime,
+    'k6.model': open ? 'open' : 'closed',
+    'k6.executor': scenario.executor,
+  };
   if (stages !== null) properties['k6.stages'] = stageText;
   return { model: open ? 'open' : 'closed', description, properties };
 }
@@ -232,7 +311,8 @@ export function loadShape(scenario: Scenario): { model: 'closed' | 'open'; descr
 function crossedThresholds(data: SummaryData): string[] {
   const crossed: string[] = [];
   for (const [metric, m] of Object.entries(data.metrics)) {
-    for (const [source, outcome] of Object.entries(m?.thresholds ?? {})) if (!outcome.ok) crossed.push(`${metric} ${source}`);
+    for (const [source, outcome] of Object.entries(m?.thresholds ?? {}))
+      if (!outcome.ok) crossed.push(`${metric} ${source}`);
   }
   return crossed.sort();
 }
@@ -241,12 +321,17 @@ function crossedThresholds(data: SummaryData): string[] {
 export function renderThresholds(data: SummaryData): string {
   const lines: string[] = [];
   for (const [metric, m] of Object.entries(data.metrics).sort(([a], [b]) => a.localeCompare(b))) {
-    for (const [source, outcome] of Object.entries(m?.thresholds ?? {})) lines.push(`  ${outcome.ok ? '✓' : '✗'} ${metric} '${source}'`);
+    for (const [source, outcome] of Object.entries(m?.thresholds ?? {}))
+      lines.push(`  ${outcome.ok ? '✓' : '✗'} ${metric} '${source}'`);
   }
   return lines.length === 0 ? '' : `k6 thresholds:\n${lines.join('\n')}\n`;
 }
 
-function latencyOf(data: SummaryData, metric: string, settings: Pick<LoadSettings, 'percentiles'>): Result['operations'][number]['latency'] {
+function latencyOf(
+  data: SummaryData,
+  metric: string,
+  settings: Pick<LoadSettings, 'percentiles'>,
+): Result['operations'][number]['latency'] {
   const values = data.metrics[metric]?.values ?? {};
   const us = (ms: number | undefined) => Math.round((ms ?? 0) * 1000);
   const percentilesUs: Record<string, number> = {};

@@ -76,7 +76,8 @@ class YcsbRequests {
   read(key: string, query: string): Status {
     const response = (this.last = http.get(`${this.base}/${key}${query}`, this.readParams));
     if (response.status !== 200) return failed('READ', response);
-    if (this.verifier) checkAnswer('READ', this.verifier.verify(key, (response.json() as { fields: Record<string, string> }).fields));
+    if (this.verifier)
+      checkAnswer('READ', this.verifier.verify(key, (response.json() as { fields: Record<string, string> }).fields));
     return 'OK';
   }
 
@@ -165,7 +166,8 @@ class PlannedVu {
     const size = Math.min(PLAN_BLOCK, FIRST_PLAN_BLOCK * 2 ** this.blocks++);
     const url = `${this.settings.baseUrl}/_docbench/ycsb/plan?stream=${stream}&count=${size}`;
     const response = http.get(url, this.params);
-    if (response.status !== 200 || typeof response.body !== 'string') fail(`GET ${url} answered ${response.status || response.error}: ${String(response.body).slice(0, 300)}`);
+    if (response.status !== 200 || typeof response.body !== 'string')
+      fail(`GET ${url} answered ${response.status || response.error}: ${String(response.body).slice(0, 300)}`);
     const { lines, count } = planLines(response.body);
     this.lines = lines;
     this.ops = lines[0]!;
@@ -239,7 +241,9 @@ export function setupRun(settings: LoadSettings, expectedWorkload: string | null
   const info = serviceInfo(settings);
   const workload = info.workload;
   if (expectedWorkload !== null && workload.name !== expectedWorkload) {
-    fail(`this script runs ${expectedWorkload}, but the service was started with ${workload.name}: start it with -P ${expectedWorkload}`);
+    fail(
+      `this script runs ${expectedWorkload}, but the service was started with ${workload.name}: start it with -P ${expectedWorkload}`,
+    );
   }
   const p = workload.properties;
   if (p.insertcount > 0) {
@@ -251,7 +255,10 @@ export function setupRun(settings: LoadSettings, expectedWorkload: string | null
       responseType: 'none',
       responseCallback: http.expectedStatuses(200, 404),
     });
-    if (probe.status === 404) fail(`${p.table} has no record ${first}: load it first (docbench load --store ${info.store!.name} -P ${workload.name} …), or use docbench k6, which loads`);
+    if (probe.status === 404)
+      fail(
+        `${p.table} has no record ${first}: load it first (docbench load --store ${info.store!.name} -P ${workload.name} …), or use docbench k6, which loads`,
+      );
   }
   const whyNot = unplannable(p);
   const run = {
@@ -275,10 +282,17 @@ export function ycsbIteration(settings: LoadSettings): (data: SetupData) => void
 
 function vuFor(settings: LoadSettings, data: SetupData): PlannedVu | DecidingVu {
   const index = exec.vu.idInTest - 1;
-  if (index >= data.maxVus) fail(`VU ${exec.vu.idInTest} is beyond the ${data.maxVus} VUs the insert key space was divided for`);
+  if (index >= data.maxVus)
+    fail(`VU ${exec.vu.idInTest} is beyond the ${data.maxVus} VUs the insert key space was divided for`);
   const p = data.info.workload.properties;
   // A VU running plans needs a CoreWorkload only to verify answers (each one holds a 1 MiB window of insert acknowledgements).
-  if (data.planned) return new PlannedVu(settings, new YcsbRequests(settings, p, p.dataintegrity ? new CoreWorkload(p, new Random(p.seed, index + 1)) : null), index, data.maxVus);
+  if (data.planned)
+    return new PlannedVu(
+      settings,
+      new YcsbRequests(settings, p, p.dataintegrity ? new CoreWorkload(p, new Random(p.seed, index + 1)) : null),
+      index,
+      data.maxVus,
+    );
   const core = new CoreWorkload(p, new Random(p.seed, index + 1));
   return new DecidingVu(p, core, new YcsbRequests(settings, p, core), index, data.maxVus);
 }

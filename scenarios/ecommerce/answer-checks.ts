@@ -42,9 +42,11 @@ export interface OrderedCheck {
 
 export function checkOrdered(c: OrderedCheck): string | undefined {
   const { head, got, signups } = c;
-  const expectedText = () => `expected ${describeIds(head)}${signups.acknowledged.length > 0 ? ` then sign-ups among ${describeIds(signups.acknowledged)}` : ''}`;
+  const expectedText = () =>
+    `expected ${describeIds(head)}${signups.acknowledged.length > 0 ? ` then sign-ups among ${describeIds(signups.acknowledged)}` : ''}`;
   for (let i = 0; i < head.length; i++) {
-    if (got[i] !== head[i]) return `${expectedText()}, got ${describeIds(got)}: position ${i} is ${got[i] ?? 'missing'}, expected ${head[i]}`;
+    if (got[i] !== head[i])
+      return `${expectedText()}, got ${describeIds(got)}: position ${i} is ${got[i] ?? 'missing'}, expected ${head[i]}`;
   }
   const tail = got.slice(head.length);
   const room = c.limit - head.length;
@@ -52,7 +54,8 @@ export function checkOrdered(c: OrderedCheck): string | undefined {
   for (let i = 0; i < tail.length; i++) {
     const id = tail[i]!;
     const index = customerIndexOf(id);
-    if (!(index >= c.customers && signups.possible(id) && c.signupMatches(index))) return `${expectedText()}, got ${describeIds(got)}: ${id} is not ${c.what} on this page`;
+    if (!(index >= c.customers && signups.possible(id) && c.signupMatches(index)))
+      return `${expectedText()}, got ${describeIds(got)}: ${id} is not ${c.what} on this page`;
     if (i > 0 && id <= tail[i - 1]!) return `${expectedText()}, got ${describeIds(got)}: ${id} out of order`;
   }
   if (signups.readsOwnWrites && room > 0) {
@@ -64,7 +67,8 @@ export function checkOrdered(c: OrderedCheck): string | undefined {
       // A full answer hides the sign-ups after its last id; a short one must show them all.
       const bound = tail.length < room ? undefined : tail[tail.length - 1];
       const hidden = acknowledged.find((id) => !shown.has(id) && (bound === undefined || id < bound));
-      if (hidden !== undefined) return `${expectedText()}, got ${describeIds(got)}: acknowledged sign-up ${hidden} is missing`;
+      if (hidden !== undefined)
+        return `${expectedText()}, got ${describeIds(got)}: acknowledged sign-up ${hidden} is missing`;
     } else if (tail.length < Math.min(room, acknowledged.length - skip)) {
       return `${expectedText()}, got ${describeIds(got)}: ${acknowledged.length} sign-ups were acknowledged, the page shows ${tail.length} after skipping ${skip}`;
     }

@@ -26,11 +26,31 @@ const load = () => import('./commands.ts');
 function addCommonOptions(command: Command): Command {
   return command
     .option('--customers <n>', 'customers to seed (each about 4 KB)', positiveInteger('--customers'))
-    .option('--orders-per-customer <n>', 'orders per customer (default 1, as Altoros 2022)', positiveInteger('--orders-per-customer'))
-    .option('--no-indexes', 'build no secondary index (MongoDB, CouchDB Mango, Couchbase GSI): the queries scan; query tables, index sets and views stay')
-    .option('--seed <n>', 'seed of the dataset (seeding) and of the parameter choices (running)', nonNegativeNumber('--seed'))
-    .option('--threads <n>', 'threadcount: concurrent workers (bulk writers while seeding)', positiveInteger('--threads'))
-    .option('-p, --property <key=value>', 'scenario setting (operationcount, maxexecutiontime, maxoffset, variant, …) or store setting (redis.*, mongodb.*, …); repeatable', collect, [])
+    .option(
+      '--orders-per-customer <n>',
+      'orders per customer (default 1, as Altoros 2022)',
+      positiveInteger('--orders-per-customer'),
+    )
+    .option(
+      '--no-indexes',
+      'build no secondary index (MongoDB, CouchDB Mango, Couchbase GSI): the queries scan; query tables, index sets and views stay',
+    )
+    .option(
+      '--seed <n>',
+      'seed of the dataset (seeding) and of the parameter choices (running)',
+      nonNegativeNumber('--seed'),
+    )
+    .option(
+      '--threads <n>',
+      'threadcount: concurrent workers (bulk writers while seeding)',
+      positiveInteger('--threads'),
+    )
+    .option(
+      '-p, --property <key=value>',
+      'scenario setting (operationcount, maxexecutiontime, maxoffset, variant, …) or store setting (redis.*, mongodb.*, …); repeatable',
+      collect,
+      [],
+    )
     .option('-q, --quiet', 'no progress bar or status lines on stderr', false);
 }
 
@@ -54,26 +74,49 @@ export const commands: ScenarioCommands = {
   registerSeed(seed) {
     const command = seed
       .command('ecommerce')
-      .description("the e-commerce scenario's load phase: customers and their orders in bulk, then the store's indexes (same data on every store for the same seed)")
+      .description(
+        "the e-commerce scenario's load phase: customers and their orders in bulk, then the store's indexes (same data on every store for the same seed)",
+      )
       .addOption(new Option('--store <name>', `store: ${ECOMMERCE_DIALECTS.stores.join(', ')}`).makeOptionMandatory())
       .option('--out <file>', 'write the load result as JSON (atomically)');
-    addCommonOptions(addTargetOptions(command, { several: false })).action(async (opts: CommonOptions & TargetFlags & { store: string; out?: string }) => (await load()).seedCommand(opts));
+    addCommonOptions(addTargetOptions(command, { several: false })).action(
+      async (opts: CommonOptions & TargetFlags & { store: string; out?: string }) => (await load()).seedCommand(opts),
+    );
   },
   register(program) {
     const command = program
       .command('ecommerce')
-      .description('Altoros 2022 on several stores: seed customers and orders, run pagination / join / mix (every answer checked against the oracle), one table')
-      .option('--stores <list>', `comma-separated stores: ${ECOMMERCE_DIALECTS.stores.join(', ')} (default: the config file's, else all of them)`)
-      .option('--workloads <list>', `comma-separated workloads: ${WORKLOAD_NAMES.join(', ')}`, ECOMMERCE_DEFAULTS.workloads.join(','))
+      .description(
+        'Altoros 2022 on several stores: seed customers and orders, run pagination / join / mix (every answer checked against the oracle), one table',
+      )
+      .option(
+        '--stores <list>',
+        `comma-separated stores: ${ECOMMERCE_DIALECTS.stores.join(', ')} (default: the config file's, else all of them)`,
+      )
+      .option(
+        '--workloads <list>',
+        `comma-separated workloads: ${WORKLOAD_NAMES.join(', ')}`,
+        ECOMMERCE_DEFAULTS.workloads.join(','),
+      )
       .option('--skip-seed', 'run on the dataset each store already holds (from an earlier seed)', false)
       .option('--out-dir <dir>', 'where result files go (default: results/ecommerce-<timestamp>)')
       .option('--docker', 'use the real servers started by `docbench up --docker`', false)
-      .option('--processes <n>', 'worker processes (threads) the workers are spread over, each with its own connections, dialect and oracle; one merged result per run (default 1)', positiveInteger('--processes'));
-    addCommonOptions(addTargetOptions(command, { several: true })).action(async (opts: CompareOptions) => (await load()).compareCommand(opts));
+      .option(
+        '--processes <n>',
+        'worker processes (threads) the workers are spread over, each with its own connections, dialect and oracle; one merged result per run (default 1)',
+        positiveInteger('--processes'),
+      );
+    addCommonOptions(addTargetOptions(command, { several: true })).action(async (opts: CompareOptions) =>
+      (await load()).compareCommand(opts),
+    );
   },
   phase: async (options) => (await load()).runEcommercePhase(options),
   k6Options(command) {
-    command.option('--customers <n>', 'pagination, join: seed this many customers first (docbench seed ecommerce)', positiveInteger('--customers'));
+    command.option(
+      '--customers <n>',
+      'pagination, join: seed this many customers first (docbench seed ecommerce)',
+      positiveInteger('--customers'),
+    );
   },
   k6Plan,
 };

@@ -21,7 +21,13 @@ import { renderYcsbText } from '../../src/report/ycsb-text.ts';
 import { interrupts } from '../../src/runner/interrupts.ts';
 import { ProcessPool } from '../../src/runner/process-pool.ts';
 import { loadConfig } from '../../src/session/config-file.ts';
-import { closeQuietly, describeStore, openStore, requestFrom, type OpenStore } from '../../src/session/store-session.ts';
+import {
+  closeQuietly,
+  describeStore,
+  openStore,
+  requestFrom,
+  type OpenStore,
+} from '../../src/session/store-session.ts';
 import { defaultStores, singleTarget, StoreTargets, type TargetFlags } from '../../src/session/store-targets.ts';
 import { renderPlans } from '../shared/plans.ts';
 import { ownSettings, storeSettings } from '../shared/serve-settings.ts';
@@ -45,12 +51,17 @@ function variantsOf(result: Result): string[] {
     .map(([, value]) => value as string);
 }
 
-
 export function storeList(value: string, flag: string): string[] {
-  const stores = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const stores = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (stores.length === 0) throw new UsageError(`${flag} is empty`);
   for (const s of stores) {
-    if (!ECOMMERCE_DIALECTS.runsOn(s)) throw new UsageError(`${flag}: the ecommerce scenario runs on ${ECOMMERCE_DIALECTS.stores.join(', ')}; got "${s}"`);
+    if (!ECOMMERCE_DIALECTS.runsOn(s))
+      throw new UsageError(
+        `${flag}: the ecommerce scenario runs on ${ECOMMERCE_DIALECTS.stores.join(', ')}; got "${s}"`,
+      );
   }
   const twice = stores.find((s, i) => stores.indexOf(s) !== i);
   if (twice !== undefined) throw new UsageError(`${flag}: "${twice}" is listed twice`);
@@ -58,16 +69,32 @@ export function storeList(value: string, flag: string): string[] {
 }
 
 function workloadList(values: readonly string[], flag: string): string[] {
-  const names = values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  const names = values
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new UsageError(`${flag}: name a workload: ${WORKLOAD_NAMES.join(', ')}`);
   for (const name of names) {
-    if (!(WORKLOAD_NAMES as readonly string[]).includes(name)) throw new UsageError(`${flag}: unknown ecommerce workload "${name}"; expected one of ${WORKLOAD_NAMES.join(', ')}`);
+    if (!(WORKLOAD_NAMES as readonly string[]).includes(name))
+      throw new UsageError(
+        `${flag}: unknown ecommerce workload "${name}"; expected one of ${WORKLOAD_NAMES.join(', ')}`,
+      );
   }
   return names;
 }
 
 /** Flags that are settings too: appended after `-p` so the flag wins, as YCSB's -threads does. */
-function assignments(property: readonly string[], flags: { threads?: number; target?: number; customers?: number; ordersPerCustomer?: number; seed?: number; indexes?: boolean }): string[] {
+function assignments(
+  property: readonly string[],
+  flags: {
+    threads?: number;
+    target?: number;
+    customers?: number;
+    ordersPerCustomer?: number;
+    seed?: number;
+    indexes?: boolean;
+  },
+): string[] {
   const out = [...property];
   if (flags.indexes === false) out.push('indexes=false');
   if (flags.threads !== undefined) out.push(`threadcount=${flags.threads}`);
@@ -84,12 +111,23 @@ async function open(store: string, url: string | undefined, settings: EcommerceS
 }
 
 function datasetOf(settings: EcommerceSettings, flag: string): Dataset {
-  if (settings.customers === undefined) throw new UsageError(`${flag}: how many customers to seed? give --customers N (or -p customers=N)`);
-  return { seed: settings.seed, customers: settings.customers, ordersPerCustomer: settings.orderspercustomer, customersPerZip: settings.customersperzip };
+  if (settings.customers === undefined)
+    throw new UsageError(`${flag}: how many customers to seed? give --customers N (or -p customers=N)`);
+  return {
+    seed: settings.seed,
+    customers: settings.customers,
+    ordersPerCustomer: settings.orderspercustomer,
+    customersPerZip: settings.customersperzip,
+  };
 }
 
 /** Seed one store; the load result (INSERT-BATCH, INDEX-BUILD rows) is returned for printing. */
-async function seedStore(opened: OpenStore, settings: EcommerceSettings, dataset: Dataset, progress: boolean): Promise<Result> {
+async function seedStore(
+  opened: OpenStore,
+  settings: EcommerceSettings,
+  dataset: Dataset,
+  progress: boolean,
+): Promise<Result> {
   const { outcome } = await seedEcommerce({
     store: opened.store,
     dataset,
@@ -100,18 +138,48 @@ async function seedStore(opened: OpenStore, settings: EcommerceSettings, dataset
     progress,
     label: `[${opened.store.name} seed ecommerce]`,
   });
-  const properties: FlatProperties = { ...flatSettings(settings), customers: dataset.customers, orderspercustomer: dataset.ordersPerCustomer, customersperzip: dataset.customersPerZip ?? settings.customersperzip };
-  return scenarioResult(outcome, { scenario: SCENARIO, workloadName: 'seed', properties, store: await describeStore(opened) });
+  const properties: FlatProperties = {
+    ...flatSettings(settings),
+    customers: dataset.customers,
+    orderspercustomer: dataset.ordersPerCustomer,
+    customersperzip: dataset.customersPerZip ?? settings.customersperzip,
+  };
+  return scenarioResult(outcome, {
+    scenario: SCENARIO,
+    workloadName: 'seed',
+    properties,
+    store: await describeStore(opened),
+  });
 }
 
 /** The worker processes of a store's runs (undefined for one: the workers then run on this event loop). */
-async function workerPool(opened: OpenStore, store: string, settings: EcommerceSettings, processes = 1): Promise<ProcessPool | undefined> {
+async function workerPool(
+  opened: OpenStore,
+  store: string,
+  settings: EcommerceSettings,
+  processes = 1,
+): Promise<ProcessPool | undefined> {
   const n = Math.min(processes, settings.threadcount);
-  return n > 1 ? ProcessPool.start({ store, url: opened.url, settings: settings.storeSettings, threadcount: settings.threadcount, processes: n }) : undefined;
+  return n > 1
+    ? ProcessPool.start({
+        store,
+        url: opened.url,
+        settings: settings.storeSettings,
+        threadcount: settings.threadcount,
+        processes: n,
+      })
+    : undefined;
 }
 
 /** One result per variant run, with the variants, the dataset and what each variant did. */
-async function runStore(opened: OpenStore, workloadName: string, settings: EcommerceSettings, status: boolean, onResult: (result: Result) => void, pool?: ProcessPool): Promise<string[]> {
+async function runStore(
+  opened: OpenStore,
+  workloadName: string,
+  settings: EcommerceSettings,
+  status: boolean,
+  onResult: (result: Result) => void,
+  pool?: ProcessPool,
+): Promise<string[]> {
   const workload = ecommerceWorkload(workloadName);
   const store = await describeStore(opened);
   const mismatches: string[] = [];
@@ -133,7 +201,12 @@ async function runStore(opened: OpenStore, workloadName: string, settings: Ecomm
         paginationindex: run.paginationIndex,
         ...Object.fromEntries(Object.entries(run.variants).map(([kind, name]) => [`variant.${kind}`, name])),
       };
-      const result = scenarioResult(run.outcome, { scenario: SCENARIO, workloadName: workload.name, properties, store });
+      const result = scenarioResult(run.outcome, {
+        scenario: SCENARIO,
+        workloadName: workload.name,
+        properties,
+        store,
+      });
       if (run.plans.length > 0) result.plans = run.plans;
       result.notes.push(workload.description, ...run.descriptions);
       if (run.mismatch !== undefined) {
@@ -161,7 +234,10 @@ function plansSection(results: readonly Result[]): string {
 }
 
 function failIfWrong(mismatches: readonly string[]): void {
-  if (mismatches.length > 0) throw new AnswerMismatchError(`ecommerce: ${mismatches.length} wrong ${mismatches.length === 1 ? 'answer' : 'answers'}:\n${mismatches.join('\n')}`);
+  if (mismatches.length > 0)
+    throw new AnswerMismatchError(
+      `ecommerce: ${mismatches.length} wrong ${mismatches.length === 1 ? 'answer' : 'answers'}:\n${mismatches.join('\n')}`,
+    );
 }
 
 export type EcommercePhaseOptions = ScenarioPhaseOptions;
@@ -173,11 +249,17 @@ export function runEcommercePhase(options: EcommercePhaseOptions): Promise<void>
 }
 
 async function ecommercePhase(options: EcommercePhaseOptions): Promise<void> {
-  if (!ECOMMERCE_DIALECTS.runsOn(options.store)) throw new UsageError(`--store: the ecommerce scenario runs on ${ECOMMERCE_DIALECTS.stores.join(', ')}; got "${options.store}"`);
+  if (!ECOMMERCE_DIALECTS.runsOn(options.store))
+    throw new UsageError(
+      `--store: the ecommerce scenario runs on ${ECOMMERCE_DIALECTS.stores.join(', ')}; got "${options.store}"`,
+    );
   checkOutPath(options.out);
   const settings = parseSettings(assignments(options.property, options));
   if (options.phase === 'load') {
-    if (options.workloads.length > 0) throw new UsageError('--workload: the ecommerce load phase seeds customers and orders; give -p customers=N (workloads are for `run`)');
+    if (options.workloads.length > 0)
+      throw new UsageError(
+        '--workload: the ecommerce load phase seeds customers and orders; give -p customers=N (workloads are for `run`)',
+      );
     const dataset = datasetOf(settings, '-p customers');
     const opened = await open(options.store, options.url, settings);
     try {
@@ -191,9 +273,13 @@ async function ecommercePhase(options: EcommercePhaseOptions): Promise<void> {
     }
     return;
   }
-  if (options.workloads.length === 0) throw new UsageError(`--workload: name the ecommerce workload to run: ${WORKLOAD_NAMES.join(', ')}`);
+  if (options.workloads.length === 0)
+    throw new UsageError(`--workload: name the ecommerce workload to run: ${WORKLOAD_NAMES.join(', ')}`);
   const names = workloadList(options.workloads, '--workload');
-  if (names.length > 1) throw new UsageError(`--workload: run takes one ecommerce workload at a time; got ${names.join(', ')} (\`docbench ecommerce --workloads …\` runs several)`);
+  if (names.length > 1)
+    throw new UsageError(
+      `--workload: run takes one ecommerce workload at a time; got ${names.join(', ')} (\`docbench ecommerce --workloads …\` runs several)`,
+    );
   const opened = await open(options.store, options.url, settings);
   const results: Result[] = [];
   let mismatches: string[];
@@ -231,7 +317,8 @@ export interface CommonOptions {
 /** `docbench seed ecommerce …`. */
 export async function seedCommand(opts: CommonOptions & TargetFlags & { store: string; out?: string }): Promise<void> {
   const stores = storeList(opts.store, '--store');
-  if (stores.length > 1) throw new UsageError(`--store: seed ecommerce loads one store at a time; got ${stores.join(', ')}`);
+  if (stores.length > 1)
+    throw new UsageError(`--store: seed ecommerce loads one store at a time; got ${stores.join(', ')}`);
   const target = singleTarget(opts, stores[0]!);
   await runEcommercePhase({
     phase: 'load',
@@ -249,7 +336,15 @@ export async function seedCommand(opts: CommonOptions & TargetFlags & { store: s
   });
 }
 
-export type CompareOptions = CommonOptions & TargetFlags & { stores?: string; workloads: string; skipSeed: boolean; outDir?: string; docker: boolean; processes?: number };
+export type CompareOptions = CommonOptions &
+  TargetFlags & {
+    stores?: string;
+    workloads: string;
+    skipSeed: boolean;
+    outDir?: string;
+    docker: boolean;
+    processes?: number;
+  };
 
 /** `docbench ecommerce …`: seed every store, run every workload, one table. */
 export function compareCommand(opts: CompareOptions): Promise<void> {
@@ -287,16 +382,28 @@ export function compareCommand(opts: CompareOptions): Promise<void> {
           writeResult(join(outDir, `${store}-ecommerce-seed.json`), load);
           results.push(load);
           const insert = load.operations.find((o) => o.name === 'INSERT-BATCH');
-          process.stderr.write(`${store}: seeded ${settings.customers} customers in ${(load.overall.runtimeMs / 1000).toFixed(1)} s${insert ? ` (${insert.latency.operations} bulk writes)` : ''}\n`);
+          process.stderr.write(
+            `${store}: seeded ${settings.customers} customers in ${(load.overall.runtimeMs / 1000).toFixed(1)} s${insert ? ` (${insert.latency.operations} bulk writes)` : ''}\n`,
+          );
         }
         for (const workload of workloads) {
           if (interrupts.signal !== undefined) break;
           mismatches.push(
-            ...(await runStore(opened, workload, settings, !opts.quiet, (result) => {
-              const variants = variantsOf(result);
-              writeResult(join(outDir, `${store}-ecommerce-${workload}${variants.map((v) => `-${v}`).join('')}.json`), result);
-              results.push(result);
-            }, pool)),
+            ...(await runStore(
+              opened,
+              workload,
+              settings,
+              !opts.quiet,
+              (result) => {
+                const variants = variantsOf(result);
+                writeResult(
+                  join(outDir, `${store}-ecommerce-${workload}${variants.map((v) => `-${v}`).join('')}.json`),
+                  result,
+                );
+                results.push(result);
+              },
+              pool,
+            )),
           );
         }
       } finally {
@@ -307,7 +414,10 @@ export function compareCommand(opts: CompareOptions): Promise<void> {
     const runs = results.filter((r) => r.phase === 'run');
     const table = `${renderRunTable(runs)}\n${renderServers(runs)}${plansSection(runs)}`;
     process.stdout.write(`\n${table}`);
-    writeFileAtomic(join(outDir, 'comparison.md'), `# E-commerce scenario (Altoros 2022): ${settings.customers} customers × ${settings.orderspercustomer} orders, about ${settings.customersperzip} customers a zip\n\n${table}`);
+    writeFileAtomic(
+      join(outDir, 'comparison.md'),
+      `# E-commerce scenario (Altoros 2022): ${settings.customers} customers × ${settings.orderspercustomer} orders, about ${settings.customersperzip} customers a zip\n\n${table}`,
+    );
     process.stderr.write(`results written to ${outDir}\n`);
     writeReportBeside(outDir, results, { title: 'E-commerce scenario (Altoros 2022)' });
     failIfWrong(mismatches);
@@ -315,9 +425,19 @@ export function compareCommand(opts: CompareOptions): Promise<void> {
 }
 
 /** `docbench k6 pagination|join --customers N`: seed first, as `docbench seed ecommerce` does. */
-export async function seedForK6(store: string, targets: StoreTargets, customers: number, overrides: readonly string[], quiet: boolean): Promise<void> {
+export async function seedForK6(
+  store: string,
+  targets: StoreTargets,
+  customers: number,
+  overrides: readonly string[],
+  quiet: boolean,
+): Promise<void> {
   const s = parseSettings(ownSettings(SCENARIO, overrides));
-  const open = await openStore(store, targets.urlOf(store), requestFrom([...targets.settings(), ...storeSettings(overrides)], 4));
+  const open = await openStore(
+    store,
+    targets.urlOf(store),
+    requestFrom([...targets.settings(), ...storeSettings(overrides)], 4),
+  );
   try {
     if (!quiet) process.stderr.write(`k6: ${store}: seeding ${customers} customers (docbench seed ecommerce)\n`);
     await seedEcommerce({

@@ -14,7 +14,20 @@ import type { StoreName } from '../../src/stores/stores.ts';
 import type { DialectDefinition } from '../shared/dialects.ts';
 import type { ScenarioPlan } from '../shared/plans.ts';
 import type { Customer, CustomerPatch, Order } from './model.ts';
-import type { ArrayScanParams, DeepScanParams, JoinParams, JoinRow, NestScanParams, PageParams, QueryKind, QueryParams, ReportParams, ReportRow, SearchParams, ZipPageParams } from './queries.ts';
+import type {
+  ArrayScanParams,
+  DeepScanParams,
+  JoinParams,
+  JoinRow,
+  NestScanParams,
+  PageParams,
+  QueryKind,
+  QueryParams,
+  ReportParams,
+  ReportRow,
+  SearchParams,
+  ZipPageParams,
+} from './queries.ts';
 
 /** Names every store derives its collections, tables, databases or key prefixes from. */
 export const NAMES = {

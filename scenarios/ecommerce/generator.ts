@@ -14,7 +14,15 @@
 import { Faker, base, en, type Randomizer } from '@faker-js/faker';
 import { Random } from '../../src/workload/random.ts';
 import { deviceId, LINKED_DEVICE_FIRST_SLOT } from './devices.ts';
-import { COUNTRIES, COUNTRY_CUMULATIVE, MONTH_CUMULATIVE, ORDER_YEARS, pickCumulative, zipPool, type Country } from './geography.ts';
+import {
+  COUNTRIES,
+  COUNTRY_CUMULATIVE,
+  MONTH_CUMULATIVE,
+  ORDER_YEARS,
+  pickCumulative,
+  zipPool,
+  type Country,
+} from './geography.ts';
 import {
   MAX_ORDERS_PER_CUSTOMER,
   customerId,
@@ -28,7 +36,15 @@ import {
 } from './model.ts';
 
 /** Independent random streams per purpose, so adding a filler field never moves a core value. */
-const STREAM = { customerCore: 1, customerFiller: 2, orderCore: 3, orderFiller: 4, patch: 5, visits: 6, devices: 7 } as const;
+const STREAM = {
+  customerCore: 1,
+  customerFiller: 2,
+  orderCore: 3,
+  orderFiller: 4,
+  patch: 5,
+  visits: 6,
+  devices: 7,
+} as const;
 
 /** A generator for one document: its seed mixes the dataset seed, the purpose and the index. */
 function documentRandom(seed: number, stream: number, index: number): Random {
@@ -182,7 +198,6 @@ const faker = new Faker({ locale: [en, base], randomizer });
 /** Real city names (faker's pattern-made ones are slower and read less like an address book). */
 export const CITY_NAMES: readonly string[] = faker.rawDefinitions.location?.city_name ?? [];
 
-
 /** Let faker continue the document's stream. */
 function useForFaker(r: Random): void {
   randomizer.current = r;
@@ -251,10 +266,17 @@ export function generateCustomer(dataset: Dataset, index: number): Customer {
     const gender = r.nextInt(2) === 0 ? 'female' : 'male';
     return { first_name: faker.person.firstName(gender), gender, age: r.nextInt(Math.max(1, age - 17)) };
   });
-  const visited: VisitedPlace[] = visitedCore(dataset.seed, index).map((p) => ({ country: COUNTRIES[p.country]!.name, cities: p.cities.map((c) => CITY_NAMES[c]!) }));
-  const devices = Array.from({ length: deviceCount(dataset.seed, index) }, (_, slot) => deviceId(dataset.seed, index, slot));
+  const visited: VisitedPlace[] = visitedCore(dataset.seed, index).map((p) => ({
+    country: COUNTRIES[p.country]!.name,
+    cities: p.cities.map((c) => CITY_NAMES[c]!),
+  }));
+  const devices = Array.from({ length: deviceCount(dataset.seed, index) }, (_, slot) =>
+    deviceId(dataset.seed, index, slot),
+  );
   let slot = LINKED_DEVICE_FIRST_SLOT;
-  const linked = Array.from({ length: 3 + r.nextInt(6) }, () => Array.from({ length: 2 + r.nextInt(5) }, () => deviceId(dataset.seed, index, slot++)));
+  const linked = Array.from({ length: 3 + r.nextInt(6) }, () =>
+    Array.from({ length: 2 + r.nextInt(5) }, () => deviceId(dataset.seed, index, slot++)),
+  );
   const orders = index < dataset.customers ? dataset.ordersPerCustomer : 0;
   const id = customerId(index);
   const patch = customerPatch(dataset.seed, index, 0);

@@ -142,7 +142,9 @@ export function zipPool(customers: number, customersPerZip = DEFAULT_CUSTOMERS_P
 
 /** Order months weighted like retail: a busier November and December. */
 export const MONTH_WEIGHTS: readonly number[] = [7, 6, 7, 7, 8, 8, 8, 8, 8, 9, 11, 13];
-export const MONTH_CUMULATIVE: readonly number[] = cumulative(MONTH_WEIGHTS.map((w) => w / MONTH_WEIGHTS.reduce((s, x) => s + x, 0)));
+export const MONTH_CUMULATIVE: readonly number[] = cumulative(
+  MONTH_WEIGHTS.map((w) => w / MONTH_WEIGHTS.reduce((s, x) => s + x, 0)),
+);
 
 /** Years orders fall in. */
 export const ORDER_YEARS: readonly number[] = [2020, 2021, 2022, 2023, 2024];

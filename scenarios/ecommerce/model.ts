@@ -156,10 +156,13 @@ export function orderId(customerIndex: number, order: number): string {
 /** The customer index and order number of an order id, or undefined when the string is not one. */
 export function orderIndexOf(id: string): { customer: number; order: number } | undefined {
   const expected = ORDER_PREFIX.length + CUSTOMER_DIGITS + 1 + ORDER_DIGITS;
-  if (!id.startsWith(ORDER_PREFIX) || id.length !== expected || id[ORDER_PREFIX.length + CUSTOMER_DIGITS] !== ':') return undefined;
+  if (!id.startsWith(ORDER_PREFIX) || id.length !== expected || id[ORDER_PREFIX.length + CUSTOMER_DIGITS] !== ':')
+    return undefined;
   const customer = id.slice(ORDER_PREFIX.length, ORDER_PREFIX.length + CUSTOMER_DIGITS);
   const order = id.slice(ORDER_PREFIX.length + CUSTOMER_DIGITS + 1);
-  return /^[0-9]+$/.test(customer) && /^[0-9]+$/.test(order) ? { customer: Number(customer), order: Number(order) } : undefined;
+  return /^[0-9]+$/.test(customer) && /^[0-9]+$/.test(order)
+    ? { customer: Number(customer), order: Number(order) }
+    : undefined;
 }
 
 /** The index of a customer id, or -1 when the string is not one. */

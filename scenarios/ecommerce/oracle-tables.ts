@@ -88,7 +88,16 @@ export class OracleTables {
 
   /** Bytes held in typed arrays (what grows with the dataset). */
   bytes(): number {
-    return [this.byCountry, this.countryStart, this.zipCount, this.prevZipCount, this.joinCents, this.searchCount, this.placeFirst, this.placeCount].reduce((sum, a) => sum + a.byteLength, 0);
+    return [
+      this.byCountry,
+      this.countryStart,
+      this.zipCount,
+      this.prevZipCount,
+      this.joinCents,
+      this.searchCount,
+      this.placeFirst,
+      this.placeCount,
+    ].reduce((sum, a) => sum + a.byteLength, 0);
   }
 }
 

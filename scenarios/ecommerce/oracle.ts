@@ -17,7 +17,14 @@
 import { checkOrdered, checkUnordered } from './answer-checks.ts';
 import { customerCore, customerPatch, generateCustomer, generateOrder, PATCH_VERSIONS } from './generator.ts';
 import { COUNTRIES } from './geography.ts';
-import { CUSTOMER_MUTABLE_FIELDS, customerId, type Customer, type CustomerPatch, type Dataset, type Order } from './model.ts';
+import {
+  CUSTOMER_MUTABLE_FIELDS,
+  customerId,
+  type Customer,
+  type CustomerPatch,
+  type Dataset,
+  type Order,
+} from './model.ts';
 import { OracleTables } from './oracle-tables.ts';
 import type { JoinParams, JoinRow, PageParams } from './queries.ts';
 import { NO_SIGNUP_COUNT, NO_SIGNUPS, type SignupCount, type SignupView } from './signups.ts';
@@ -56,7 +63,8 @@ export class EcommerceOracle {
     const start = this.tables.countryStart[k]!;
     const end = this.tables.countryStart[k + 1]!;
     const ids: string[] = [];
-    for (let at = start + params.offset; at < end && ids.length < params.limit; at++) ids.push(customerId(this.tables.byCountry[at]!));
+    for (let at = start + params.offset; at < end && ids.length < params.limit; at++)
+      ids.push(customerId(this.tables.byCountry[at]!));
     return ids;
   }
 
@@ -74,12 +82,23 @@ export class EcommerceOracle {
    * seeded customers, then possibly sign-ups (see answer-checks.ts). Unordered (the study's
    * query): customers of the country, each once, as many as the page holds.
    */
-  checkPage(params: PageParams, got: readonly string[], signups: SignupView | SignupCount = params.ordered === false ? NO_SIGNUP_COUNT : NO_SIGNUPS): string | undefined {
+  checkPage(
+    params: PageParams,
+    got: readonly string[],
+    signups: SignupView | SignupCount = params.ordered === false ? NO_SIGNUP_COUNT : NO_SIGNUPS,
+  ): string | undefined {
     const k = this.countryIndex(params.country);
     const seededMatches = this.countryCount(params.country);
     const what = `a customer of ${params.country}`;
     const matches = (index: number) => k !== undefined && customerCore(this.dataset, index).countryIndex === k;
-    const common = { seededMatches, offset: params.offset, limit: params.limit, got, customers: this.dataset.customers, what };
+    const common = {
+      seededMatches,
+      offset: params.offset,
+      limit: params.limit,
+      got,
+      customers: this.dataset.customers,
+      what,
+    };
     if (params.ordered === false) return checkUnordered({ ...common, matches, signups: signups as SignupCount });
     return checkOrdered({ ...common, head: this.page(params), signupMatches: matches, signups: signups as SignupView });
   }
@@ -92,7 +111,8 @@ export class EcommerceOracle {
     for (let i = 0; i < expected.length; i++) {
       const e = expected[i]!;
       const g = got[i]!;
-      if (g.month !== e.month || g.zip !== e.zip || Math.round(g.sale_price * 100) !== Math.round(e.sale_price * 100)) return problem();
+      if (g.month !== e.month || g.zip !== e.zip || Math.round(g.sale_price * 100) !== Math.round(e.sale_price * 100))
+        return problem();
     }
     return undefined;
   }
@@ -107,7 +127,8 @@ export class EcommerceOracle {
     const expected: Record<string, unknown> = { ...generateCustomer(this.dataset, index) };
     const actual: Record<string, unknown> = { ...got };
     for (const field of CUSTOMER_MUTABLE_FIELDS) {
-      if (typeof actual[field] !== typeof expected[field]) return `field ${field}: expected a ${typeof expected[field]}, got ${JSON.stringify(actual[field])}`;
+      if (typeof actual[field] !== typeof expected[field])
+        return `field ${field}: expected a ${typeof expected[field]}, got ${JSON.stringify(actual[field])}`;
       delete expected[field];
       delete actual[field];
     }
@@ -121,7 +142,8 @@ export class EcommerceOracle {
   checkUpdated(index: number, got: Customer | null, given: readonly CustomerPatch[] | undefined): string | undefined {
     const rest = this.checkCustomer(index, got);
     if (rest !== undefined || got === null) return rest;
-    const allowed = given ?? Array.from({ length: PATCH_VERSIONS }, (_, v) => customerPatch(this.dataset.seed, index, v));
+    const allowed =
+      given ?? Array.from({ length: PATCH_VERSIONS }, (_, v) => customerPatch(this.dataset.seed, index, v));
     const written = Object.fromEntries(CUSTOMER_MUTABLE_FIELDS.map((f) => [f, got[f]]));
     if (allowed.some((patch) => firstDifference(patch, written, '') === undefined)) return undefined;
     const shown = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${allowed.length} updates sent`;
@@ -160,7 +182,8 @@ export function firstDifference(expected: unknown, got: unknown, path: string): 
     return undefined;
   }
   if (expected !== null && typeof expected === 'object') {
-    if (got === null || typeof got !== 'object' || Array.isArray(got)) return `${where}: expected an object, got ${JSON.stringify(got)}`;
+    if (got === null || typeof got !== 'object' || Array.isArray(got))
+      return `${where}: expected an object, got ${JSON.stringify(got)}`;
     const e = expected as Record<string, unknown>;
     const g = got as Record<string, unknown>;
     for (const key of Object.keys(e)) {
@@ -170,5 +193,7 @@ export function firstDifference(expected: unknown, got: unknown, path: string): 
     const extra = Object.keys(g).find((key) => !(key in e));
     return extra === undefined ? undefined : `${where}: unexpected field ${extra}`;
   }
-  return Object.is(expected, got) ? undefined : `${where}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`;
+  return Object.is(expected, got)
+    ? undefined
+    : `${where}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`;
 }

@@ -44,7 +44,17 @@ import { ScrambledZipfianGenerator } from '../../src/workload/generators/scrambl
 import { UniformGenerator } from '../../src/workload/generators/uniform.ts';
 import type { Random } from '../../src/workload/random.ts';
 import { deviceId } from './devices.ts';
-import { ageGroup, CITY_NAMES, customerCore, deviceCount, orderCore, REFERENCE_YEAR, visitedCore, type CustomerCore, type PlaceCore } from './generator.ts';
+import {
+  ageGroup,
+  CITY_NAMES,
+  customerCore,
+  deviceCount,
+  orderCore,
+  REFERENCE_YEAR,
+  visitedCore,
+  type CustomerCore,
+  type PlaceCore,
+} from './generator.ts';
 import { COUNTRIES } from './geography.ts';
 import type { Dataset } from './model.ts';
 
@@ -73,7 +83,16 @@ export function operationRow(operation: OperationName): string {
 export const READBACK_ROW = 'READBACK';
 
 /** The operations whose way of running differs per store and that are measured per variant. */
-export const QUERY_KINDS = ['pagination', 'join', 'soe-search', 'soe-page', 'soe-nestscan', 'soe-arrayscan', 'soe-arraydeepscan', 'soe-report'] as const;
+export const QUERY_KINDS = [
+  'pagination',
+  'join',
+  'soe-search',
+  'soe-page',
+  'soe-nestscan',
+  'soe-arrayscan',
+  'soe-arraydeepscan',
+  'soe-report',
+] as const;
 export type QueryKind = (typeof QUERY_KINDS)[number];
 export type SoeKind = Exclude<QueryKind, 'pagination' | 'join'>;
 
@@ -204,10 +223,14 @@ export class ParameterChooser {
   ) {
     const last = dataset.customers - 1;
     this.anyCustomer = new UniformGenerator(random, 0, last);
-    this.keyCustomer = settings.requestdistribution === 'zipfian' ? new ScrambledZipfianGenerator(random, 0, last) : new UniformGenerator(random, 0, last);
+    this.keyCustomer =
+      settings.requestdistribution === 'zipfian'
+        ? new ScrambledZipfianGenerator(random, 0, last)
+        : new UniformGenerator(random, 0, last);
     this.offset = new UniformGenerator(random, 0, settings.maxoffset);
     this.limit = new UniformGenerator(random, settings.minlimit, settings.maxlimit);
-    this.order = dataset.ordersPerCustomer > 0 ? new UniformGenerator(random, 0, dataset.ordersPerCustomer - 1) : undefined;
+    this.order =
+      dataset.ordersPerCustomer > 0 ? new UniformGenerator(random, 0, dataset.ordersPerCustomer - 1) : undefined;
     this.ordered = settings.ordered ?? true;
     this.independent = settings.parameters === 'independent';
   }
@@ -228,7 +251,8 @@ export class ParameterChooser {
   }
 
   join(): JoinParams {
-    if (this.order === undefined) throw new Error('the JOIN needs orders: this dataset was seeded with 0 orders per customer');
+    if (this.order === undefined)
+      throw new Error('the JOIN needs orders: this dataset was seeded with 0 orders per customer');
     const customer = this.anyCustomer.nextValue();
     const zip = this.core(customer).zip;
     const next = this.source(customer);
@@ -245,7 +269,11 @@ export class ParameterChooser {
   }
 
   zipPage(): ZipPageParams {
-    return { zip: this.core(this.anyCustomer.nextValue()).zip, offset: this.offset.nextValue(), limit: this.limit.nextValue() };
+    return {
+      zip: this.core(this.anyCustomer.nextValue()).zip,
+      offset: this.offset.nextValue(),
+      limit: this.limit.nextValue(),
+    };
   }
 
   nestScan(): NestScanParams {
@@ -298,7 +326,8 @@ export class ParameterChooser {
 
   /** One of a seeded customer's orders, for an order read. */
   orderOf(): { customer: number; order: number } {
-    if (this.order === undefined) throw new Error('order reads need orders: this dataset was seeded with 0 orders per customer');
+    if (this.order === undefined)
+      throw new Error('order reads need orders: this dataset was seeded with 0 orders per customer');
     return { customer: this.keyCustomer.nextValue(), order: this.order.nextValue() };
   }
 }

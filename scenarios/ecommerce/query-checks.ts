@@ -7,7 +7,16 @@
 import { checkOrdered, checkUnordered, describeIds } from './answer-checks.ts';
 import type { EcommerceDialect } from './dialect.ts';
 import { deviceOwner } from './devices.ts';
-import { AGE_SPAN, ageGroup, CITY_NAMES, customerCore, deviceCount, MIN_AGE, REFERENCE_YEAR, visitedCore } from './generator.ts';
+import {
+  AGE_SPAN,
+  ageGroup,
+  CITY_NAMES,
+  customerCore,
+  deviceCount,
+  MIN_AGE,
+  REFERENCE_YEAR,
+  visitedCore,
+} from './generator.ts';
 import { customerId, orderIndexOf } from './model.ts';
 import type { EcommerceOracle } from './oracle.ts';
 import { placePair } from './oracle-tables.ts';
@@ -18,7 +27,12 @@ import { NO_SIGNUP_COUNT, NO_SIGNUPS, type SignupCount, type Signups, type Signu
 export type SignupSnapshot = SignupView | SignupCount | undefined;
 
 /** Run a query kind on a dialect. */
-export function callQuery<K extends QueryKind>(dialect: EcommerceDialect, kind: K, variant: string, params: QueryParams[K]): Promise<QueryAnswers[K]> {
+export function callQuery<K extends QueryKind>(
+  dialect: EcommerceDialect,
+  kind: K,
+  variant: string,
+  params: QueryParams[K],
+): Promise<QueryAnswers[K]> {
   const p = params as never;
   const calls: { [Q in QueryKind]: () => Promise<QueryAnswers[Q]> } = {
     pagination: () => dialect.pagination(variant, p),
@@ -38,7 +52,9 @@ const CITY_INDEX = new Map(CITY_NAMES.map((c, i) => [c, i]));
 /** The age a search's age group and birth year stand for, or undefined when they contradict each other. */
 function searchAge(ageGroupValue: string, year: number): number | undefined {
   const age = REFERENCE_YEAR - year;
-  return Number.isInteger(age) && age >= MIN_AGE && age < MIN_AGE + AGE_SPAN && ageGroup(age) === ageGroupValue ? age : undefined;
+  return Number.isInteger(age) && age >= MIN_AGE && age < MIN_AGE + AGE_SPAN && ageGroup(age) === ageGroupValue
+    ? age
+    : undefined;
 }
 
 /** Whether customer `index` visited `city` of country `country` (in the same visited_places element). */
@@ -53,7 +69,13 @@ function ownerOf(oracle: EcommerceOracle, device: string): number | undefined {
 }
 
 /** The ledger's view for a query, taken when it is sent. */
-export function signupSnapshot<K extends QueryKind>(kind: K, params: QueryParams[K], oracle: EcommerceOracle, signups: Signups, readsOwnWrites: boolean): SignupSnapshot {
+export function signupSnapshot<K extends QueryKind>(
+  kind: K,
+  params: QueryParams[K],
+  oracle: EcommerceOracle,
+  signups: Signups,
+  readsOwnWrites: boolean,
+): SignupSnapshot {
   const t = oracle.tables;
   switch (kind) {
     case 'pagination': {
@@ -63,7 +85,10 @@ export function signupSnapshot<K extends QueryKind>(kind: K, params: QueryParams
     }
     case 'soe-search': {
       const p = params as QueryParams['soe-search'];
-      return signups.count(`search:${oracle.countryIndex(p.country) ?? -1}:${searchAge(p.age_group, p.year) ?? -1}`, readsOwnWrites);
+      return signups.count(
+        `search:${oracle.countryIndex(p.country) ?? -1}:${searchAge(p.age_group, p.year) ?? -1}`,
+        readsOwnWrites,
+      );
     }
     case 'soe-page':
       return signups.count(`zip:${t.pool.slotOf((params as QueryParams['soe-page']).zip) ?? -1}`, readsOwnWrites);
@@ -77,7 +102,8 @@ export function signupSnapshot<K extends QueryKind>(kind: K, params: QueryParams
       const p = params as QueryParams['soe-arraydeepscan'];
       const country = oracle.countryIndex(p.country);
       const city = CITY_INDEX.get(p.city);
-      if (country === undefined || city === undefined || t.placeCount[placePair(country, city)]! >= p.limit) return NO_SIGNUPS;
+      if (country === undefined || city === undefined || t.placeCount[placePair(country, city)]! >= p.limit)
+        return NO_SIGNUPS;
       // Only a short list can reach the sign-ups (their ids sort last): only then are they looked at.
       return signups.viewWhere((i) => visited(oracle.dataset.seed, i, country, city), readsOwnWrites);
     }
@@ -87,7 +113,13 @@ export function signupSnapshot<K extends QueryKind>(kind: K, params: QueryParams
 }
 
 /** Check an answer; returns what is wrong, or undefined. */
-export function checkQuery<K extends QueryKind>(kind: K, oracle: EcommerceOracle, params: QueryParams[K], answer: QueryAnswers[K], snapshot: SignupSnapshot): string | undefined {
+export function checkQuery<K extends QueryKind>(
+  kind: K,
+  oracle: EcommerceOracle,
+  params: QueryParams[K],
+  answer: QueryAnswers[K],
+  snapshot: SignupSnapshot,
+): string | undefined {
   const t = oracle.tables;
   const dataset = oracle.dataset;
   const core = (i: number) => customerCore(dataset, i);
@@ -95,7 +127,11 @@ export function checkQuery<K extends QueryKind>(kind: K, oracle: EcommerceOracle
   const count = (snapshot ?? NO_SIGNUP_COUNT) as SignupCount;
   switch (kind) {
     case 'pagination':
-      return oracle.checkPage(params as QueryParams['pagination'], answer as string[], snapshot as SignupView | SignupCount);
+      return oracle.checkPage(
+        params as QueryParams['pagination'],
+        answer as string[],
+        snapshot as SignupView | SignupCount,
+      );
     case 'join':
       return oracle.checkJoin(params as QueryParams['join'], answer as QueryAnswers['join']);
     case 'soe-search': {
@@ -103,38 +139,89 @@ export function checkQuery<K extends QueryKind>(kind: K, oracle: EcommerceOracle
       const k = oracle.countryIndex(p.country);
       const age = searchAge(p.age_group, p.year);
       const seededMatches = k === undefined || age === undefined ? 0 : t.searchCount[k * AGE_SPAN + age - MIN_AGE]!;
-      const matches = (i: number) => k !== undefined && age !== undefined && core(i).countryIndex === k && core(i).age === age;
-      return checkUnordered({ seededMatches, offset: p.offset, limit: p.limit, got: answer as string[], matches, customers, signups: count, what: `a customer of ${p.country}, ${p.age_group}, born ${p.year}` });
+      const matches = (i: number) =>
+        k !== undefined && age !== undefined && core(i).countryIndex === k && core(i).age === age;
+      return checkUnordered({
+        seededMatches,
+        offset: p.offset,
+        limit: p.limit,
+        got: answer as string[],
+        matches,
+        customers,
+        signups: count,
+        what: `a customer of ${p.country}, ${p.age_group}, born ${p.year}`,
+      });
     }
     case 'soe-page': {
       const p = params as QueryParams['soe-page'];
       const slot = t.pool.slotOf(p.zip);
       const seededMatches = slot === undefined ? 0 : t.zipCount[slot]!;
-      return checkUnordered({ seededMatches, offset: p.offset, limit: p.limit, got: answer as string[], matches: (i) => core(i).zipSlot === slot, customers, signups: count, what: `a customer of zip ${p.zip}` });
+      return checkUnordered({
+        seededMatches,
+        offset: p.offset,
+        limit: p.limit,
+        got: answer as string[],
+        matches: (i) => core(i).zipSlot === slot,
+        customers,
+        signups: count,
+        what: `a customer of zip ${p.zip}`,
+      });
     }
     case 'soe-nestscan': {
       const p = params as QueryParams['soe-nestscan'];
       const slot = t.pool.slotOf(p.zip);
       const seededMatches = slot === undefined ? 0 : t.prevZipCount[slot]!;
-      return checkUnordered({ seededMatches, offset: 0, limit: p.limit, got: answer as string[], matches: (i) => core(i).prevZipSlot === slot, customers, signups: count, what: `a customer whose previous zip is ${p.zip}` });
+      return checkUnordered({
+        seededMatches,
+        offset: 0,
+        limit: p.limit,
+        got: answer as string[],
+        matches: (i) => core(i).prevZipSlot === slot,
+        customers,
+        signups: count,
+        what: `a customer whose previous zip is ${p.zip}`,
+      });
     }
     case 'soe-arrayscan': {
       const p = params as QueryParams['soe-arrayscan'];
       const owner = ownerOf(oracle, p.device);
       const head = owner !== undefined && owner < customers ? [customerId(owner)] : [];
-      return checkOrdered({ head, seededMatches: head.length, offset: 0, limit: p.limit, got: answer as string[], signupMatches: (i) => i === owner, customers, signups: snapshot as SignupView, what: `the customer of device ${p.device}` });
+      return checkOrdered({
+        head,
+        seededMatches: head.length,
+        offset: 0,
+        limit: p.limit,
+        got: answer as string[],
+        signupMatches: (i) => i === owner,
+        customers,
+        signups: snapshot as SignupView,
+        what: `the customer of device ${p.device}`,
+      });
     }
     case 'soe-arraydeepscan': {
       const p = params as QueryParams['soe-arraydeepscan'];
       const country = oracle.countryIndex(p.country);
       const city = CITY_INDEX.get(p.city);
       const pair = country === undefined || city === undefined ? -1 : placePair(country, city);
-      if (p.limit > t.listLimit && pair >= 0 && t.placeCount[pair]! > t.listLimit) return `the oracle keeps the first ${t.listLimit} customers of a visited place; LIMIT ${p.limit} cannot be checked (raise maxlimit before the run, not after)`;
+      if (p.limit > t.listLimit && pair >= 0 && t.placeCount[pair]! > t.listLimit)
+        return `the oracle keeps the first ${t.listLimit} customers of a visited place; LIMIT ${p.limit} cannot be checked (raise maxlimit before the run, not after)`;
       const seededMatches = pair < 0 ? 0 : t.placeCount[pair]!;
       const head: string[] = [];
-      for (let n = 0; n < Math.min(seededMatches, p.limit); n++) head.push(customerId(t.placeFirst[pair * t.listLimit + n]!));
-      const signupMatches = (i: number) => country !== undefined && city !== undefined && visited(dataset.seed, i, country, city);
-      return checkOrdered({ head, seededMatches, offset: 0, limit: p.limit, got: answer as string[], signupMatches, customers, signups: snapshot as SignupView, what: `a visitor of ${p.city}, ${p.country}` });
+      for (let n = 0; n < Math.min(seededMatches, p.limit); n++)
+        head.push(customerId(t.placeFirst[pair * t.listLimit + n]!));
+      const signupMatches = (i: number) =>
+        country !== undefined && city !== undefined && visited(dataset.seed, i, country, city);
+      return checkOrdered({
+        head,
+        seededMatches,
+        offset: 0,
+        limit: p.limit,
+        got: answer as string[],
+        signupMatches,
+        customers,
+        signups: snapshot as SignupView,
+        what: `a visitor of ${p.city}, ${p.country}`,
+      });
     }
     case 'soe-report':
       return checkReport(oracle, params as QueryParams['soe-report'], answer as ReportRow[]);
@@ -143,7 +230,11 @@ export function checkQuery<K extends QueryKind>(kind: K, oracle: EcommerceOracle
 }
 
 /** soe_report: every order of every seeded customer of the zip, each once, with its customer (sign-ups have no orders). */
-function checkReport(oracle: EcommerceOracle, params: QueryParams['soe-report'], rows: readonly ReportRow[]): string | undefined {
+function checkReport(
+  oracle: EcommerceOracle,
+  params: QueryParams['soe-report'],
+  rows: readonly ReportRow[],
+): string | undefined {
   const { dataset, tables } = oracle;
   const slot = tables.pool.slotOf(params.zip);
   const expected = slot === undefined ? 0 : tables.zipCount[slot]! * dataset.ordersPerCustomer;
@@ -153,9 +244,16 @@ function checkReport(oracle: EcommerceOracle, params: QueryParams['soe-report'],
     if (seen.has(row.order)) return `got ${shown()}: order ${row.order} more than once`;
     seen.add(row.order);
     const at = orderIndexOf(row.order);
-    const ok = at !== undefined && at.customer < dataset.customers && at.order < dataset.ordersPerCustomer && row.customer === customerId(at.customer) && customerCore(dataset, at.customer).zipSlot === slot;
-    if (!ok) return `got ${shown()}: ${row.customer}/${row.order} is not an order of a customer of zip ${params.zip} joined to its customer`;
+    const ok =
+      at !== undefined &&
+      at.customer < dataset.customers &&
+      at.order < dataset.ordersPerCustomer &&
+      row.customer === customerId(at.customer) &&
+      customerCore(dataset, at.customer).zipSlot === slot;
+    if (!ok)
+      return `got ${shown()}: ${row.customer}/${row.order} is not an order of a customer of zip ${params.zip} joined to its customer`;
   }
-  if (rows.length !== expected) return `expected ${expected} (customer, order) pairs for zip ${params.zip}, got ${shown()}`;
+  if (rows.length !== expected)
+    return `expected ${expected} (customer, order) pairs for zip ${params.zip}, got ${shown()}`;
   return undefined;
 }

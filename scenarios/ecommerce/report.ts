@@ -44,11 +44,25 @@ function percentileText(result: Result, row: string, percentile: number): string
 
 /** One line per (result, operation): throughput of the run, latency of the operation. */
 export function renderRunTable(results: readonly Result[]): string {
-  const header = ['store', 'workload', 'variant', 'ops/s', 'operation', 'count', 'mean (µs)', 'p95 (µs)', 'p99 (µs)', 'not OK', 'checked'];
+  const header = [
+    'store',
+    'workload',
+    'variant',
+    'ops/s',
+    'operation',
+    'count',
+    'mean (µs)',
+    'p95 (µs)',
+    'p99 (µs)',
+    'not OK',
+    'checked',
+  ];
   const rows: string[][] = [];
   for (const result of results) {
     const verify = result.operations.find((o) => o.name === 'VERIFY');
-    const checked = verify?.returns ? `${formatCount(verify.returns.OK ?? 0)}${verify.returns.UNEXPECTED_STATE ? ` (${verify.returns.UNEXPECTED_STATE} WRONG)` : ''}` : '0';
+    const checked = verify?.returns
+      ? `${formatCount(verify.returns.OK ?? 0)}${verify.returns.UNEXPECTED_STATE ? ` (${verify.returns.UNEXPECTED_STATE} WRONG)` : ''}`
+      : '0';
     let first = true;
     for (const op of result.operations) {
       if (!MAIN_ROWS.includes(op.name)) continue;
@@ -56,7 +70,13 @@ export function renderRunTable(results: readonly Result[]): string {
         storeName(result),
         result.workload.name,
         variantOf(result),
-        first ? (!isValid(result) ? 'INVALID' : anySucceeded(result) ? formatCount(result.overall.throughputOpsPerSec) : '-') : '',
+        first
+          ? !isValid(result)
+            ? 'INVALID'
+            : anySucceeded(result)
+              ? formatCount(result.overall.throughputOpsPerSec)
+              : '-'
+          : '',
         op.name,
         formatCount(op.latency.operations),
         op.latency.operations > 0 ? formatCount(op.latency.averageUs) : '-',
@@ -68,7 +88,19 @@ export function renderRunTable(results: readonly Result[]): string {
       first = false;
     }
   }
-  return markdownTable(header, rows, ['left', 'left', 'left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'right']);
+  return markdownTable(header, rows, [
+    'left',
+    'left',
+    'left',
+    'right',
+    'left',
+    'right',
+    'right',
+    'right',
+    'right',
+    'right',
+    'right',
+  ]);
 }
 
 /** Lines under the table: the server behind each store, and whether it is the real product. */
@@ -83,7 +115,8 @@ export function renderServers(results: readonly Result[]): string {
       lines.push(line);
     }
   }
-  for (const r of results.filter((x) => !isValid(x))) lines.push(`${r.workload.name} on ${storeName(r)} is ${verdictLine(verdictOf(r))}`);
+  for (const r of results.filter((x) => !isValid(x)))
+    lines.push(`${r.workload.name} on ${storeName(r)} is ${verdictLine(verdictOf(r))}`);
   const cpu = describeMachineCpu(results);
   if (cpu !== undefined) lines.push(cpu);
   return lines.map((l) => `- ${l}\n`).join('');

@@ -49,7 +49,9 @@ const variantParam = z.string({ error: 'expected one variant name' }).max(64, 'i
 
 const pageQuery = z
   .object({
-    country: z.enum(COUNTRY_NAMES as [string, ...string[]], { error: `expected one of the shop's countries (${COUNTRY_NAMES.slice(0, 3).join(', ')}, …)` }),
+    country: z.enum(COUNTRY_NAMES as [string, ...string[]], {
+      error: `expected one of the shop's countries (${COUNTRY_NAMES.slice(0, 3).join(', ')}, …)`,
+    }),
     offset: wholeNumber(0, MAX_PAGE_OFFSET).optional(),
     limit: wholeNumber(1, MAX_PAGE_LIMIT),
     variant: variantParam,
@@ -77,7 +79,11 @@ const parametersQuery = z
 /** What the parameters route answers: the parameters and, for each, what the answer must be. */
 export type ParameterBlock =
   | { kind: 'pagination'; params: { country: string; offset: number; limit: number }[]; expected: AnswerSummary[] }
-  | { kind: 'join'; params: { zip: string; month: number }[]; expected: { month: number; zip: string; sale_price: number }[][] };
+  | {
+      kind: 'join';
+      params: { zip: string; month: number }[];
+      expected: { month: number; zip: string; sale_price: number }[][];
+    };
 
 /** What GET /_docbench/ecommerce answers. */
 export interface EcommerceInfo {
@@ -110,7 +116,8 @@ export function registerEcommerceRoutes(app: FastifyInstance, options: Ecommerce
   const variantOf = (dialect: EcommerceDialect, kind: QueryKind, asked: string | undefined, store: string) => {
     const names = dialect.variants[kind].map((v) => v.name);
     if (asked === undefined) return names[0]!;
-    if (!names.includes(asked)) throw new ValidationError('variant', 'query', `variant: ${store} runs ${kind} as ${names.join(', ')}`);
+    if (!names.includes(asked))
+      throw new ValidationError('variant', 'query', `variant: ${store} runs ${kind} as ${names.join(', ')}`);
     return asked;
   };
 
@@ -151,9 +158,17 @@ export function registerEcommerceRoutes(app: FastifyInstance, options: Ecommerce
       const dialect = await dialectOf(store);
       return {
         dataset: await dialect.readManifest(),
-        variants: Object.fromEntries(Object.entries(dialect.variants).map(([kind, list]) => [kind, [...list]])) as EcommerceInfo['variants'],
+        variants: Object.fromEntries(
+          Object.entries(dialect.variants).map(([kind, list]) => [kind, [...list]]),
+        ) as EcommerceInfo['variants'],
         layout: dialect.layout,
-        settings: { seed: settings.seed, maxoffset: settings.maxoffset, minlimit: settings.minlimit, maxlimit: settings.maxlimit, requestdistribution: settings.requestdistribution },
+        settings: {
+          seed: settings.seed,
+          maxoffset: settings.maxoffset,
+          minlimit: settings.minlimit,
+          maxlimit: settings.maxlimit,
+          requestdistribution: settings.requestdistribution,
+        },
         names: NAMES,
       };
     });
@@ -172,7 +187,8 @@ export function registerEcommerceRoutes(app: FastifyInstance, options: Ecommerce
     if (manifest.signupsUpTo !== manifest.customers) {
       reply.code(409).send({
         error: 'dataset has sign-ups',
-        message: 'the dataset may hold customers signed up by an earlier mix run, which the oracle does not know: run a direct ecommerce workload first (it restores the seeded state) or seed again',
+        message:
+          'the dataset may hold customers signed up by an earlier mix run, which the oracle does not know: run a direct ecommerce workload first (it restores the seeded state) or seed again',
       });
       return undefined;
     }
@@ -183,7 +199,12 @@ export function registerEcommerceRoutes(app: FastifyInstance, options: Ecommerce
       const params = Array.from({ length: q.count }, () => chooser.page());
       return { kind: 'pagination', params, expected: params.map((p) => summarizeIds(truth.page(p))) };
     }
-    if (dataset.ordersPerCustomer === 0) throw new ValidationError('kind', 'query', 'kind: the dataset was seeded with 0 orders per customer, so there is no JOIN to run');
+    if (dataset.ordersPerCustomer === 0)
+      throw new ValidationError(
+        'kind',
+        'query',
+        'kind: the dataset was seeded with 0 orders per customer, so there is no JOIN to run',
+      );
     const params = Array.from({ length: q.count }, () => chooser.join());
     return { kind: 'join', params, expected: params.map((p) => truth.join(p)) };
   });

@@ -20,7 +20,14 @@ import { timed } from '../../src/measure/timed.ts';
 import type { PhaseOutcome } from '../../src/runner/phases.ts';
 import type { ProcessPool } from '../../src/runner/process-pool.ts';
 import type { ThreadContext } from '../../src/runner/process-protocol.ts';
-import { coordinate, loopSettings, runWorkerLoop, RunControl, type ScheduleSettings, type WorkerOperation } from '../../src/runner/schedule.ts';
+import {
+  coordinate,
+  loopSettings,
+  runWorkerLoop,
+  RunControl,
+  type ScheduleSettings,
+  type WorkerOperation,
+} from '../../src/runner/schedule.ts';
 import { DiscreteGenerator } from '../../src/workload/generators/discrete.ts';
 import { Random } from '../../src/workload/random.ts';
 import type { EcommerceDialect, PaginationIndex } from './dialect.ts';
@@ -28,7 +35,14 @@ import { ECOMMERCE_DIALECTS } from './dialects.ts';
 import { customerPatch, generateCustomer } from './generator.ts';
 import { customerId, orderId, type Customer, type Dataset } from './model.ts';
 import { EcommerceOracle } from './oracle.ts';
-import { isQueryKind, operationRow, ParameterChooser, READBACK_ROW, type OperationName, type QueryKind } from './queries.ts';
+import {
+  isQueryKind,
+  operationRow,
+  ParameterChooser,
+  READBACK_ROW,
+  type OperationName,
+  type QueryKind,
+} from './queries.ts';
 import { callQuery, checkQuery, signupSnapshot } from './query-checks.ts';
 import { WriteLedger } from './readback.ts';
 import type { EcommerceSettings } from './settings.ts';
@@ -107,12 +121,24 @@ class Operations {
   }
 
   /** Time one dialect call; returns its value, or undefined when it failed. */
-  private async call<T>(operation: OperationName, clock: { dueMs: number | undefined }, call: () => Promise<T>, isFound: (value: T) => boolean = () => true): Promise<T | undefined> {
+  private async call<T>(
+    operation: OperationName,
+    clock: { dueMs: number | undefined },
+    call: () => Promise<T>,
+    isFound: (value: T) => boolean = () => true,
+  ): Promise<T | undefined> {
     const t = await timed(call, (value) => (isFound(value) ? 'OK' : 'NOT_FOUND'));
     if (t.status === 'UNSUPPORTED') {
-      if (!this.unsupported.has(operation)) this.unsupported.set(operation, t.error instanceof Error ? t.error.message : String(t.error));
-      if (!this.supportedSeen && this.findings.allUnsupported === undefined && this.unsupported.size === this.o.proportions.length) {
-        this.findings.allUnsupported = [...this.unsupported].map(([op, why]) => `${operationRow(op)}: ${why}`).join('; ');
+      if (!this.unsupported.has(operation))
+        this.unsupported.set(operation, t.error instanceof Error ? t.error.message : String(t.error));
+      if (
+        !this.supportedSeen &&
+        this.findings.allUnsupported === undefined &&
+        this.unsupported.size === this.o.proportions.length
+      ) {
+        this.findings.allUnsupported = [...this.unsupported]
+          .map(([op, why]) => `${operationRow(op)}: ${why}`)
+          .join('; ');
         this.control.stop();
       }
     } else {
@@ -140,11 +166,19 @@ class Operations {
   }
 
   /** Read a written customer back (timed as READBACK) and check it; failures count as the row's, not as the write's. */
-  private async readBack(index: number, verify: (doc: Customer | null) => string | undefined, what: OperationName): Promise<void> {
-    const t = await timed(() => this.o.dialect.readCustomer(customerId(index)), (d) => (d === null ? 'NOT_FOUND' : 'OK'));
+  private async readBack(
+    index: number,
+    verify: (doc: Customer | null) => string | undefined,
+    what: OperationName,
+  ): Promise<void> {
+    const t = await timed(
+      () => this.o.dialect.readCustomer(customerId(index)),
+      (d) => (d === null ? 'NOT_FOUND' : 'OK'),
+    );
     // Not scheduled of its own: its latency starts when it is sent, not when the write was due.
     this.measurements.measure(READBACK_ROW, t.status, t.startMs, t.startMs, t.endMs, t.error);
-    if (t.status === 'OK' || t.status === 'NOT_FOUND') this.check(what, { readBack: customerId(index) }, () => verify((t.value as Customer | null | undefined) ?? null));
+    if (t.status === 'OK' || t.status === 'NOT_FOUND')
+      this.check(what, { readBack: customerId(index) }, () => verify((t.value as Customer | null | undefined) ?? null));
   }
 
   private async run(operation: OperationName, clock: { dueMs: number | undefined }): Promise<void> {
@@ -153,14 +187,24 @@ class Operations {
       case 'customer-read': {
         const index = this.chooser.customerIndex();
         const id = customerId(index);
-        const doc = await this.call(operation, clock, () => dialect.readCustomer(id), (d) => d !== null);
+        const doc = await this.call(
+          operation,
+          clock,
+          () => dialect.readCustomer(id),
+          (d) => d !== null,
+        );
         if (doc !== undefined) this.check(operation, { id }, () => oracle.checkCustomer(index, doc));
         return;
       }
       case 'order-read': {
         const { customer, order } = this.chooser.orderOf();
         const id = orderId(customer, order);
-        const doc = await this.call(operation, clock, () => dialect.readOrder(id), (d) => d !== null);
+        const doc = await this.call(
+          operation,
+          clock,
+          () => dialect.readOrder(id),
+          (d) => d !== null,
+        );
         if (doc !== undefined) this.check(operation, { id }, () => oracle.checkOrder(customer, order, doc));
         return;
       }
@@ -170,9 +214,19 @@ class Operations {
         const version = ++this.updates * this.threads + this.thread;
         const patch = customerPatch(this.o.dataset.seed, index, version);
         const ticket = this.writes.updateSent(index, version);
-        const found = await this.call(operation, clock, () => dialect.updateCustomer(customerId(index), patch), (f) => f);
+        const found = await this.call(
+          operation,
+          clock,
+          () => dialect.updateCustomer(customerId(index), patch),
+          (f) => f,
+        );
         this.writes.updateDone(ticket);
-        if (found === true && this.writes.sample()) await this.readBack(index, (doc) => oracle.checkUpdated(index, doc, this.writes.allowedAfter(ticket)), operation);
+        if (found === true && this.writes.sample())
+          await this.readBack(
+            index,
+            (doc) => oracle.checkUpdated(index, doc, this.writes.allowedAfter(ticket)),
+            operation,
+          );
         return;
       }
       case 'customer-insert': {
@@ -185,7 +239,8 @@ class Operations {
         });
         if (done) signups.acknowledged(index);
         else signups.failed?.(index);
-        if (done && this.writes.sample()) await this.readBack(index, (doc) => oracle.checkInserted(index, doc), operation);
+        if (done && this.writes.sample())
+          await this.readBack(index, (doc) => oracle.checkInserted(index, doc), operation);
         return;
       }
       default: {
@@ -194,7 +249,8 @@ class Operations {
         const params = this.chooser.draw(kind);
         const snapshot = signupSnapshot(kind, params, oracle, signups, dialect.readsOwnWrites);
         const answer = await this.call(operation, clock, () => callQuery(dialect, kind, variants[kind]!, params));
-        if (answer !== undefined) this.check(operation, params, () => checkQuery(kind, oracle, params, answer, snapshot));
+        if (answer !== undefined)
+          this.check(operation, params, () => checkQuery(kind, oracle, params, answer, snapshot));
       }
     }
   }
@@ -224,7 +280,15 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
     findings.push(operations.findings);
     engine = {
       run: async (ctl: RunControl, startMs: number) => [
-        await runWorkerLoop({ measurements, control: ctl, ...loopSettings(settings), firstWorker: 0, workers: s.threadcount, startMs, worker: () => operations.worker() }),
+        await runWorkerLoop({
+          measurements,
+          control: ctl,
+          ...loopSettings(settings),
+          firstWorker: 0,
+          workers: s.threadcount,
+          startMs,
+          worker: () => operations.worker(),
+        }),
       ],
     };
   } else {
@@ -243,14 +307,26 @@ export async function runWorkload(options: WorkloadRunOptions): Promise<Workload
       },
     });
   }
-  const run = await coordinate({ measurements, settings, status: options.status, label: options.label, control, engine });
+  const run = await coordinate({
+    measurements,
+    settings,
+    status: options.status,
+    label: options.label,
+    control,
+    engine,
+  });
   const mismatch = findings.find((f) => f.mismatch !== undefined)?.mismatch;
   const allUnsupported = findings.find((f) => f.allUnsupported !== undefined)?.allUnsupported;
   const notes = run.notes;
-  if (processes > 1) notes.push(`the ${s.threadcount} workers ran in ${processes} processes (worker threads), each with its own connections, dialect and oracle; their measurements are merged exactly`);
+  if (processes > 1)
+    notes.push(
+      `the ${s.threadcount} workers ran in ${processes} processes (worker threads), each with its own connections, dialect and oracle; their measurements are merged exactly`,
+    );
   if (mismatch !== undefined) notes.push(`stopped at the first answer the oracle rejected: ${mismatch}`);
   if (allUnsupported !== undefined) {
-    notes.push(`stopped after ${measurements.measuredOperations + measurements.warmupOperations} operations: every operation of this workload is UNSUPPORTED on this target (${allUnsupported})`);
+    notes.push(
+      `stopped after ${measurements.measuredOperations + measurements.warmupOperations} operations: every operation of this workload is UNSUPPORTED on this target (${allUnsupported})`,
+    );
   }
   return {
     outcome: { phase: 'run', measurements, ...run, recordsLoaded: 0, processes },
@@ -267,17 +343,48 @@ type EcommerceThreadSpec = Pick<WorkloadRunOptions, 'store' | 'dataset' | 'propo
 };
 
 function pick(o: WorkloadRunOptions): Omit<EcommerceThreadSpec, 'processes' | 'signups'> {
-  return { store: o.store, dataset: o.dataset, proportions: o.proportions, variants: o.variants, settings: o.settings, indexes: o.indexes ?? true, paginationIndex: o.paginationIndex ?? 'country-id' };
+  return {
+    store: o.store,
+    dataset: o.dataset,
+    proportions: o.proportions,
+    variants: o.variants,
+    settings: o.settings,
+    indexes: o.indexes ?? true,
+    paginationIndex: o.paginationIndex ?? 'country-id',
+  };
 }
 
 /** A workload's share of workers in a worker thread of a ProcessPool (a ThreadBody). */
-export async function ecommerceThread(context: ThreadContext, spec: EcommerceThreadSpec): Promise<(startMs: number) => Promise<number | undefined>> {
-  const dialect = await ECOMMERCE_DIALECTS.create(context.store, { indexes: spec.indexes, paginationIndex: spec.paginationIndex });
+export async function ecommerceThread(
+  context: ThreadContext,
+  spec: EcommerceThreadSpec,
+): Promise<(startMs: number) => Promise<number | undefined>> {
+  const dialect = await ECOMMERCE_DIALECTS.create(context.store, {
+    indexes: spec.indexes,
+    paginationIndex: spec.paginationIndex,
+  });
   const signups = new SharedSignups(spec.signups, spec.dataset, async () => (await context.call('allocate')) as number);
-  const options = { ...spec, dialect, oracle: new EcommerceOracle(spec.dataset, { listLimit: spec.settings.maxlimit }), signups };
-  const operations = new Operations(options, context.measurements, context.control, new Random(spec.settings.seed, context.thread), context.thread, spec.processes);
+  const options = {
+    ...spec,
+    dialect,
+    oracle: new EcommerceOracle(spec.dataset, { listLimit: spec.settings.maxlimit }),
+    signups,
+  };
+  const operations = new Operations(
+    options,
+    context.measurements,
+    context.control,
+    new Random(spec.settings.seed, context.thread),
+    context.thread,
+    spec.processes,
+  );
   return async (startMs) => {
-    const busy = await runWorkerLoop({ ...context, ...loopSettings(scheduleOf(spec.settings)), startMs, worker: () => operations.worker() });
+    const busy = await runWorkerLoop({
+      ...context,
+      ...loopSettings(scheduleOf(spec.settings)),
+      startMs,
+      worker: () => operations.worker(),
+    });
     await context.call('findings', operations.findings);
     return busy;
   };

@@ -46,7 +46,9 @@ export async function seedEcommerce(options: SeedOptions): Promise<SeedOutcome> 
   for (const line of dialect.layout) timer.note(line);
   await dialect.drop();
   await dialect.prepare();
-  const progress = options.progress ? new ProgressBar({ label: options.label, total: dataset.customers, unit: 'customers' }) : undefined;
+  const progress = options.progress
+    ? new ProgressBar({ label: options.label, total: dataset.customers, unit: 'customers' })
+    : undefined;
   await loadInBatches<SeedBatch>({
     total: dataset.customers,
     batchSize: options.batchSize,
@@ -65,9 +67,13 @@ export async function seedEcommerce(options: SeedOptions): Promise<SeedOutcome> 
     ...(progress ? { progress } : {}),
   });
   progress?.finish();
-  timer.note(`seeded ${dataset.customers} customers and ${dataset.customers * dataset.ordersPerCustomer} orders (seed ${dataset.seed}); INSERT-BATCH rows count bulk writes of up to ${options.batchSize} customers with their orders, OVERALL counts customers`);
+  timer.note(
+    `seeded ${dataset.customers} customers and ${dataset.customers * dataset.ordersPerCustomer} orders (seed ${dataset.seed}); INSERT-BATCH rows count bulk writes of up to ${options.batchSize} customers with their orders, OVERALL counts customers`,
+  );
   const customersPerZip = dataset.customersPerZip ?? DEFAULT_CUSTOMERS_PER_ZIP;
-  timer.note(`zip pool: ${zipPool(dataset.customers, customersPerZip).size} postal codes, about ${customersPerZip} customers each (uniform within a country), so a JOIN's fan-out does not grow with the dataset`);
+  timer.note(
+    `zip pool: ${zipPool(dataset.customers, customersPerZip).size} postal codes, about ${customersPerZip} customers each (uniform within a country), so a JOIN's fan-out does not grow with the dataset`,
+  );
   if (canBuildIndexes(dialect)) {
     try {
       // Not a client-level operation: timed as its own row, not counted in OVERALL.

@@ -10,8 +10,10 @@ import { parseSettings, type EcommerceSettings } from './settings.ts';
 
 /** Pages the parameters route hands out must be pages /customers serves. */
 function withinRouteBounds(settings: EcommerceSettings): EcommerceSettings {
-  if (settings.maxlimit > MAX_PAGE_LIMIT) throw new WorkloadError(`-p maxlimit=${settings.maxlimit}: the service serves pages of at most ${MAX_PAGE_LIMIT}`);
-  if (settings.maxoffset > MAX_PAGE_OFFSET) throw new WorkloadError(`-p maxoffset=${settings.maxoffset}: the service serves offsets up to ${MAX_PAGE_OFFSET}`);
+  if (settings.maxlimit > MAX_PAGE_LIMIT)
+    throw new WorkloadError(`-p maxlimit=${settings.maxlimit}: the service serves pages of at most ${MAX_PAGE_LIMIT}`);
+  if (settings.maxoffset > MAX_PAGE_OFFSET)
+    throw new WorkloadError(`-p maxoffset=${settings.maxoffset}: the service serves offsets up to ${MAX_PAGE_OFFSET}`);
   return settings;
 }
 

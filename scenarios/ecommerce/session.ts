@@ -23,13 +23,21 @@ import { effectiveProportions, queryKinds, WORKLOADS, WORKLOAD_NAMES, type Ecomm
 /** Sign-ups removed per call when restoring the seeded state. */
 const REMOVE_BATCH = 500;
 
-export function ecommerceDialect(store: Store, context: EcommerceContext = { indexes: true }): Promise<EcommerceDialect> {
+export function ecommerceDialect(
+  store: Store,
+  context: EcommerceContext = { indexes: true },
+): Promise<EcommerceDialect> {
   return ECOMMERCE_DIALECTS.create(store, context);
 }
 
 /** The dataset a manifest describes (everything the generator needs). */
 export function datasetOf(manifest: Manifest): Dataset {
-  return { seed: manifest.seed, customers: manifest.customers, ordersPerCustomer: manifest.ordersPerCustomer, customersPerZip: manifest.customersPerZip };
+  return {
+    seed: manifest.seed,
+    customers: manifest.customers,
+    ordersPerCustomer: manifest.ordersPerCustomer,
+    customersPerZip: manifest.customersPerZip,
+  };
 }
 
 /** The settings a workload runs with: its own request distribution unless one was given (YCSB-JSON's mix: zipfian). */
@@ -40,16 +48,22 @@ export function resolveSettings(workload: EcommerceWorkload, settings: Ecommerce
 
 export function ecommerceWorkload(name: string): EcommerceWorkload {
   const workload = (WORKLOADS as Readonly<Record<string, EcommerceWorkload | undefined>>)[name];
-  if (!workload) throw new WorkloadError(`unknown ecommerce workload "${name}"; expected one of ${WORKLOAD_NAMES.join(', ')}`);
+  if (!workload)
+    throw new WorkloadError(`unknown ecommerce workload "${name}"; expected one of ${WORKLOAD_NAMES.join(', ')}`);
   return workload;
 }
 
 /** The store's manifest, checked: seeded, by this generator version. */
 export async function readDataset(dialect: EcommerceDialect, store: string): Promise<Manifest> {
   const manifest = await dialect.readManifest();
-  if (manifest === null) throw new WorkloadError(`no ecommerce dataset in ${store}: seed one first (docbench seed ecommerce --store ${store} --customers N)`);
+  if (manifest === null)
+    throw new WorkloadError(
+      `no ecommerce dataset in ${store}: seed one first (docbench seed ecommerce --store ${store} --customers N)`,
+    );
   if (manifest.generatorVersion !== GENERATOR_VERSION) {
-    throw new WorkloadError(`the ecommerce dataset in ${store} was seeded by generator version ${manifest.generatorVersion}, this docbench generates version ${GENERATOR_VERSION}: seed again`);
+    throw new WorkloadError(
+      `the ecommerce dataset in ${store} was seeded by generator version ${manifest.generatorVersion}, this docbench generates version ${GENERATOR_VERSION}: seed again`,
+    );
   }
   return manifest;
 }
@@ -104,16 +118,21 @@ export async function runEcommerce(options: RunEcommerceOptions): Promise<Ecomme
   const proportions = effectiveProportions(workload, settings.proportions);
   const total = proportions.reduce((sum, [, p]) => sum + p, 0);
   if (Math.abs(total - 1) > 1e-6) {
-    throw new WorkloadError(`operation proportions of workload ${workload.name} sum to ${+total.toFixed(6)}, expected 1 (${proportions.map(([op, p]) => `${op}=${p}`).join(', ')})`);
+    throw new WorkloadError(
+      `operation proportions of workload ${workload.name} sum to ${+total.toFixed(6)}, expected 1 (${proportions.map(([op, p]) => `${op}=${p}`).join(', ')})`,
+    );
   }
-  if (settings.operationcount === 0 && settings.maxexecutiontime === 0) throw new WorkloadError('a run needs operationcount > 0 or maxexecutiontime > 0');
+  if (settings.operationcount === 0 && settings.maxexecutiontime === 0)
+    throw new WorkloadError('a run needs operationcount > 0 or maxexecutiontime > 0');
   let manifest = await readDataset(await ecommerceDialect(store), store.name);
   // The queries follow what the seed built: with or without secondary indexes.
   const paginationIndex = manifest.paginationIndex ?? 'country-id';
   const dialect = await ecommerceDialect(store, { indexes: manifest.indexes, paginationIndex });
   const dataset = datasetOf(manifest);
   if (dataset.ordersPerCustomer === 0 && proportions.some(([op]) => op === 'join' || op === 'order-read')) {
-    throw new WorkloadError(`workload ${workload.name} reads orders, but the dataset in ${store.name} was seeded with 0 orders per customer`);
+    throw new WorkloadError(
+      `workload ${workload.name} reads orders, but the dataset in ${store.name} was seeded with 0 orders per customer`,
+    );
   }
   const oracle = new EcommerceOracle(dataset, { listLimit: settings.maxlimit });
   const runs: VariantRun[] = [];
@@ -121,8 +140,24 @@ export async function runEcommerce(options: RunEcommerceOptions): Promise<Ecomme
     manifest = await restoreSeededState(dialect, manifest);
     const base = manifest;
     const signups = new SignupLedger(dataset, async (upTo) => dialect.writeManifest({ ...base, signupsUpTo: upTo }));
-    const label = `[${store.name} ecommerce ${workload.name}${Object.values(combination).map((v) => ` ${v}`).join('')}]`;
-    const outcome = await runWorkload({ dialect, store: store.name, dataset, oracle, signups, proportions, variants: combination, settings, status: options.status, label, indexes: manifest.indexes, paginationIndex, ...(options.pool ? { pool: options.pool } : {}) });
+    const label = `[${store.name} ecommerce ${workload.name}${Object.values(combination)
+      .map((v) => ` ${v}`)
+      .join('')}]`;
+    const outcome = await runWorkload({
+      dialect,
+      store: store.name,
+      dataset,
+      oracle,
+      signups,
+      proportions,
+      variants: combination,
+      settings,
+      status: options.status,
+      label,
+      indexes: manifest.indexes,
+      paginationIndex,
+      ...(options.pool ? { pool: options.pool } : {}),
+    });
     // Record exactly how far sign-ups reach, so the next run removes no more than it must.
     manifest = { ...base, signupsUpTo: signups.end() };
     if (manifest.signupsUpTo !== base.signupsUpTo) await dialect.writeManifest(manifest);
@@ -143,11 +178,17 @@ export async function runEcommerce(options: RunEcommerceOptions): Promise<Ecomme
  * Every combination of the variants of the query kinds used, narrowed to the names asked for;
  * a kind none of whose variants was named runs all of them.
  */
-export function variantCombinations(dialect: EcommerceDialect, kinds: readonly QueryKind[], wanted: readonly string[] | undefined): Partial<Record<QueryKind, string>>[] {
+export function variantCombinations(
+  dialect: EcommerceDialect,
+  kinds: readonly QueryKind[],
+  wanted: readonly string[] | undefined,
+): Partial<Record<QueryKind, string>>[] {
   const known = (Object.keys(dialect.variants) as QueryKind[]).flatMap((k) => dialect.variants[k].map((v) => v.name));
   const unknown = (wanted ?? []).filter((name) => !known.includes(name));
   if (unknown.length > 0) {
-    const listing = (Object.keys(dialect.variants) as QueryKind[]).map((k) => `${k}: ${dialect.variants[k].map((v) => v.name).join(', ')}`).join('; ');
+    const listing = (Object.keys(dialect.variants) as QueryKind[])
+      .map((k) => `${k}: ${dialect.variants[k].map((v) => v.name).join(', ')}`)
+      .join('; ');
     throw new WorkloadError(`-p variant: unknown variant ${unknown.join(', ')}; this store has ${listing}`);
   }
   let combinations: Partial<Record<QueryKind, string>>[] = [{}];

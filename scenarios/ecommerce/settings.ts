@@ -16,7 +16,9 @@ const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number(
 const proportion = z.coerce.number().min(0).max(1);
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 
-const proportionKeys = Object.fromEntries(OPERATIONS.map((op) => [proportionProperty(op), proportion.optional()])) as Record<string, z.ZodOptional<typeof proportion>>;
+const proportionKeys = Object.fromEntries(
+  OPERATIONS.map((op) => [proportionProperty(op), proportion.optional()]),
+) as Record<string, z.ZodOptional<typeof proportion>>;
 
 const schema = z
   .object({
@@ -61,7 +63,10 @@ const schema = z
   })
   .strict();
 
-export type EcommerceSettings = Omit<z.output<typeof schema>, 'hdrhistogram.percentiles' | 'requestdistribution' | 'paginationindex'> & {
+export type EcommerceSettings = Omit<
+  z.output<typeof schema>,
+  'hdrhistogram.percentiles' | 'requestdistribution' | 'paginationindex'
+> & {
   'hdrhistogram.percentiles': number[];
   /**
    * As resolved: given, else the index the page's order needs: (country, id) for the ordered
@@ -93,7 +98,10 @@ export function parseSettings(assignments: readonly string[]): EcommerceSettings
     const value = assignment.slice(eq + 1).trim();
     if (STORE_PREFIXES.some((p) => key.startsWith(p))) storeSettings[key] = value;
     else if (Object.hasOwn(schema.shape, key)) known[key] = value;
-    else throw new WorkloadError(`-p ${key}: unknown ecommerce setting; expected one of ${Object.keys(schema.shape).join(', ')} or a store setting (redis.*, mongodb.*, …)`);
+    else
+      throw new WorkloadError(
+        `-p ${key}: unknown ecommerce setting; expected one of ${Object.keys(schema.shape).join(', ')} or a store setting (redis.*, mongodb.*, …)`,
+      );
   }
   const parsed = schema.safeParse(known);
   if (!parsed.success) {
@@ -104,7 +112,9 @@ export function parseSettings(assignments: readonly string[]): EcommerceSettings
   const p = parsed.data;
   const percentiles = p['hdrhistogram.percentiles'].split(',').map((s) => Number(s.trim()));
   if (percentiles.some((x) => !Number.isFinite(x) || x <= 0 || x > 100)) {
-    throw new WorkloadError(`-p hdrhistogram.percentiles=${p['hdrhistogram.percentiles']}: expected a comma-separated list of percentiles in (0, 100]`);
+    throw new WorkloadError(
+      `-p hdrhistogram.percentiles=${p['hdrhistogram.percentiles']}: expected a comma-separated list of percentiles in (0, 100]`,
+    );
   }
   if (p.minlimit > p.maxlimit) throw new WorkloadError(`-p minlimit=${p.minlimit} exceeds maxlimit=${p.maxlimit}`);
   const proportions: Partial<Record<OperationName, number>> = {};
@@ -112,7 +122,10 @@ export function parseSettings(assignments: readonly string[]): EcommerceSettings
     const value = (p as Record<string, unknown>)[proportionProperty(op)];
     if (typeof value === 'number') proportions[op] = value;
   }
-  const variants = p.variant?.split(',').map((s) => s.trim()).filter(Boolean);
+  const variants = p.variant
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const { requestdistribution, paginationindex, ...rest } = p;
   return {
     ...rest,

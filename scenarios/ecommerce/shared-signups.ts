@@ -34,7 +34,8 @@ export function newSignupState(first: number, operationcount: number): SharedSig
 /** Main thread: an index the ledger handed out, from now on visible to every thread's views. */
 export function handOut(state: SharedSignupsState, index: number): number {
   const slot = index - state.first;
-  if (slot >= state.capacity) throw new Error(`more than ${state.capacity} sign-ups in one run: run for a shorter time or set operationcount`);
+  if (slot >= state.capacity)
+    throw new Error(`more than ${state.capacity} sign-ups in one run: run for a shorter time or set operationcount`);
   const handedOut = new Int32Array(state.buffer, 0, 1);
   if (slot + 1 > Atomics.load(handedOut, 0)) Atomics.store(handedOut, 0, slot + 1);
   return index;
@@ -74,7 +75,8 @@ export class SharedSignups implements Signups {
 
   view(countryIndex: number, readsOwnWrites: boolean): SignupView {
     const acknowledged = [...(this.advance().byCountry.get(countryIndex) ?? [])];
-    for (const index of this.inFlight(ACKNOWLEDGED)) if (customerCore(this.dataset, index).countryIndex === countryIndex) acknowledged.push(customerId(index));
+    for (const index of this.inFlight(ACKNOWLEDGED))
+      if (customerCore(this.dataset, index).countryIndex === countryIndex) acknowledged.push(customerId(index));
     return { acknowledged, possible: (id) => this.wasSent(id), readsOwnWrites };
   }
 
@@ -84,7 +86,8 @@ export class SharedSignups implements Signups {
   }
 
   count(key: string, readsOwnWrites: boolean): SignupCount {
-    const keyed = (state: number) => this.inFlight(state).filter((index) => signupKeys(this.dataset, index).includes(key)).length;
+    const keyed = (state: number) =>
+      this.inFlight(state).filter((index) => signupKeys(this.dataset, index).includes(key)).length;
     const acknowledged = (this.advance().acknowledgedByKey.get(key) ?? 0) + keyed(ACKNOWLEDGED);
     // Sent: every settled sign-up was sent (a failed one may have been written), and those in flight.
     const sent = () => (this.advance().sentByKey.get(key) ?? 0) + keyed(SENT) + keyed(ACKNOWLEDGED) + keyed(FAILED);
@@ -117,7 +120,8 @@ export class SharedSignups implements Signups {
   private inFlight(state: number): number[] {
     const end = Atomics.load(this.handedOut, 0);
     const found: number[] = [];
-    for (let slot = this.settled; slot < end; slot++) if (Atomics.load(this.states, slot) === state) found.push(this.state.first + slot);
+    for (let slot = this.settled; slot < end; slot++)
+      if (Atomics.load(this.states, slot) === state) found.push(this.state.first + slot);
     return found;
   }
 

@@ -41,12 +41,22 @@ export interface SignupCount {
 }
 
 export const NO_SIGNUPS: SignupView = { acknowledged: [], possible: () => false, readsOwnWrites: true };
-export const NO_SIGNUP_COUNT: SignupCount = { acknowledged: 0, sent: () => 0, possible: () => false, readsOwnWrites: true };
+export const NO_SIGNUP_COUNT: SignupCount = {
+  acknowledged: 0,
+  sent: () => 0,
+  possible: () => false,
+  readsOwnWrites: true,
+};
 
 /** The keys a customer is counted under: one per value a query filters on. */
 export function signupKeys(dataset: Dataset, index: number): string[] {
   const core = customerCore(dataset, index);
-  return [`country:${core.countryIndex}`, `zip:${core.zipSlot}`, `prev:${core.prevZipSlot}`, `search:${core.countryIndex}:${core.age}`];
+  return [
+    `country:${core.countryIndex}`,
+    `zip:${core.zipSlot}`,
+    `prev:${core.prevZipSlot}`,
+    `search:${core.countryIndex}:${core.age}`,
+  ];
 }
 
 /**
@@ -122,7 +132,8 @@ export class SignupLedger implements Signups {
 
   acknowledged(index: number): void {
     const id = customerId(index);
-    for (const key of signupKeys(this.dataset, index)) this.acknowledgedByKey.set(key, (this.acknowledgedByKey.get(key) ?? 0) + 1);
+    for (const key of signupKeys(this.dataset, index))
+      this.acknowledgedByKey.set(key, (this.acknowledgedByKey.get(key) ?? 0) + 1);
     this.acknowledgedIndexes.push(index);
     const country = customerCore(this.dataset, index).countryIndex;
     let ids = this.acknowledgedByCountry.get(country);
@@ -141,12 +152,20 @@ export class SignupLedger implements Signups {
 
   /** The same for any predicate (a scan over the acknowledged sign-ups: few, and only where an answer can reach them). */
   viewWhere(matches: (index: number) => boolean, readsOwnWrites: boolean): SignupView {
-    const acknowledged = this.acknowledgedIndexes.filter(matches).sort((a, b) => a - b).map(customerId);
+    const acknowledged = this.acknowledgedIndexes
+      .filter(matches)
+      .sort((a, b) => a - b)
+      .map(customerId);
     return { acknowledged, possible: (id) => this.sentIds.has(id), readsOwnWrites };
   }
 
   /** How many sign-ups under `key` an unordered answer may show, as of now (call when the query is sent). */
   count(key: string, readsOwnWrites: boolean): SignupCount {
-    return { acknowledged: this.acknowledgedByKey.get(key) ?? 0, sent: () => this.sentByKey.get(key) ?? 0, possible: (id) => this.sentIds.has(id), readsOwnWrites };
+    return {
+      acknowledged: this.acknowledgedByKey.get(key) ?? 0,
+      sent: () => this.sentByKey.get(key) ?? 0,
+      possible: (id) => this.sentIds.has(id),
+      readsOwnWrites,
+    };
   }
 }

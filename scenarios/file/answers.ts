@@ -46,7 +46,9 @@ export function roundGroup(row: Doc, decimals: number): Doc {
 export function expectationOf(query: Query, answer: Answer): Expected {
   if (answer.kind === 'count') return { count: answer.count, checksum: 'count' };
   const summary = summarizeIds(answer.rows.map((r) => canonical(r)));
-  return query.kind === 'find' && query.order.length > 0 ? { ...summary, ids: answer.rows.map((r) => String(r._id)) } : summary;
+  return query.kind === 'find' && query.order.length > 0
+    ? { ...summary, ids: answer.rows.map((r) => String(r._id)) }
+    : summary;
 }
 
 /** What checking an answer needs to know of its query (k6 scripts have no more than this). */
@@ -65,7 +67,9 @@ export function checkAnswer(query: Query, expected: Expected, got: Answer): stri
 export function checkShaped(query: AnswerShape, expected: Expected, got: Answer): string | undefined {
   if (got.kind === 'count' || expected.checksum === 'count') {
     const count = got.kind === 'count' ? got.count : undefined;
-    return count === expected.count ? undefined : `counted ${count ?? `${got.kind === 'rows' ? got.rows.length : '?'} rows`}, the oracle counts ${expected.count}`;
+    return count === expected.count
+      ? undefined
+      : `counted ${count ?? `${got.kind === 'rows' ? got.rows.length : '?'} rows`}, the oracle counts ${expected.count}`;
   }
   const rows = query.kind === 'group' ? got.rows.map((r) => roundGroup(r, query.decimals)) : got.rows;
   const summary = summarizeIds(rows.map((r) => canonical(r)));
@@ -78,14 +82,18 @@ export function checkShaped(query: AnswerShape, expected: Expected, got: Answer)
     }
   }
   if (sameAnswer(summary, expected)) return undefined;
-  if (expected.ids !== undefined) return `the right ${ids.length} ${query.kind === 'group' ? 'groups' : 'documents'} in the right order, but their content differs from the oracle's (checksum ${summary.checksum}, expected ${expected.checksum})`;
+  if (expected.ids !== undefined)
+    return `the right ${ids.length} ${query.kind === 'group' ? 'groups' : 'documents'} in the right order, but their content differs from the oracle's (checksum ${summary.checksum}, expected ${expected.checksum})`;
   return `returned ${rows.length} ${query.kind === 'group' ? 'groups' : 'documents'} (checksum ${summary.checksum}); the oracle expects ${expected.count} (checksum ${expected.checksum})`;
 }
 
 /** A wrong set of ids explained: which are missing and which unexpected (only on a mismatch). */
 export function explainIds(expectedIds: readonly string[], got: Answer): string {
   if (got.kind !== 'rows') return '';
-  const d = diffIds(expectedIds, got.rows.map((r) => String(r._id)));
+  const d = diffIds(
+    expectedIds,
+    got.rows.map((r) => String(r._id)),
+  );
   const parts: string[] = [];
   if (d.missingCount > 0) parts.push(`${d.missingCount} missing, e.g. ${d.missing.join(', ')}`);
   if (d.unexpectedCount > 0) parts.push(`${d.unexpectedCount} unexpected, e.g. ${d.unexpected.join(', ')}`);

@@ -22,7 +22,12 @@ const load = () => import('./commands.ts');
 
 function addCommonOptions<T extends import('commander').Command>(command: T): T {
   return command
-    .option('-p, --property <key=value>', 'run setting (operationcount, threadcount, target, maxexecutiontime, warmuptime, readbacksample, parametersets) or store setting (redis.*, mongodb.*, …); repeatable', collect, [])
+    .option(
+      '-p, --property <key=value>',
+      'run setting (operationcount, threadcount, target, maxexecutiontime, warmuptime, readbacksample, parametersets) or store setting (redis.*, mongodb.*, …); repeatable',
+      collect,
+      [],
+    )
     .option('--threads <n>', 'threadcount: concurrent workers', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second (0 = unthrottled)', nonNegativeNumber('--target'))
     .option('--batch-size <n>', 'documents per bulk write while seeding', positiveInteger('--batch-size'), 500)
@@ -37,7 +42,9 @@ async function k6Plan(options: ScenarioK6Options): Promise<ScenarioK6Plan> {
     env: { ROWS: k6Rows(file).join(',') },
     // The service takes store settings; the file's run settings are the file's (and the k6 flags').
     serveSettings: storeSettings(options.overrides),
-    ...(options.all.seedScenario === true ? { seed: (store, targets) => seedForK6(file, store, targets, options.overrides, options.quiet) } : {}),
+    ...(options.all.seedScenario === true
+      ? { seed: (store, targets) => seedForK6(file, store, targets, options.overrides, options.quiet) }
+      : {}),
   };
 }
 
@@ -45,31 +52,44 @@ export const commands: ScenarioCommands = {
   registerSeed(seed) {
     const command = seed
       .command('scenario')
-      .description("a scenario file's load phase: every collection generated and loaded in bulk, then its indexes and the structures its queries need")
+      .description(
+        "a scenario file's load phase: every collection generated and loaded in bulk, then its indexes and the structures its queries need",
+      )
       .argument('<file>', 'the scenario file (YAML or JSON)')
       .addOption(new Option('--store <name>', `store: ${FILE_DIALECTS.stores.join(', ')}`).makeOptionMandatory())
       .option('--out <file>', 'write the load result as JSON (atomically)');
-    addCommonOptions(addTargetOptions(command, { several: false })).action(async (file: string, opts: CommonOptions & { store: string; out?: string }) => (await load()).seedCommand(file, opts));
+    addCommonOptions(addTargetOptions(command, { several: false })).action(
+      async (file: string, opts: CommonOptions & { store: string; out?: string }) =>
+        (await load()).seedCommand(file, opts),
+    );
   },
   register(program) {
     const command = program
       .command('scenario')
-      .description('your own scenario from a YAML or JSON file on several stores: seed, run its mix (every answer checked against the oracle), one table with every query\'s plan')
+      .description(
+        "your own scenario from a YAML or JSON file on several stores: seed, run its mix (every answer checked against the oracle), one table with every query's plan",
+      )
       .argument('[file]', 'the scenario file (YAML or JSON); see README "Your own scenario"')
       .option('--schema', 'print the file format as JSON Schema (for editors) and exit', false)
-      .option('--stores <list>', `comma-separated stores: ${FILE_DIALECTS.stores.join(', ')} (default: the config file's, else all of them)`)
+      .option(
+        '--stores <list>',
+        `comma-separated stores: ${FILE_DIALECTS.stores.join(', ')} (default: the config file's, else all of them)`,
+      )
       .option('--skip-seed', 'run on the dataset each store already holds (from an earlier seed)', false)
       .option('--out-dir <dir>', 'where result files go (default: results/<name>-<timestamp>)')
       .option('--docker', 'use the real servers started by `docbench up --docker`', false);
-    addCommonOptions(addTargetOptions(command, { several: true })).action(async (file: string | undefined, opts: CompareOptions & { schema: boolean }) => {
-      if (opts.schema) {
-        const { scenarioJsonSchema } = await import('./schema.ts');
-        process.stdout.write(`${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
-        return;
-      }
-      if (file === undefined) throw new UsageError('docbench scenario: name the scenario file (or --schema for its format)');
-      await (await load()).compareCommand(file, opts);
-    });
+    addCommonOptions(addTargetOptions(command, { several: true })).action(
+      async (file: string | undefined, opts: CompareOptions & { schema: boolean }) => {
+        if (opts.schema) {
+          const { scenarioJsonSchema } = await import('./schema.ts');
+          process.stdout.write(`${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
+          return;
+        }
+        if (file === undefined)
+          throw new UsageError('docbench scenario: name the scenario file (or --schema for its format)');
+        await (await load()).compareCommand(file, opts);
+      },
+    );
   },
   k6Options(command) {
     command.option('--seed-scenario', 'a scenario file: seed the store first (docbench seed scenario)', false);

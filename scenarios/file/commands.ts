@@ -16,7 +16,13 @@ import type { Result } from '../../src/results/schema.ts';
 import { checkOutPath, writeFileAtomic, writeResult } from '../../src/results/write.ts';
 import { interrupts } from '../../src/runner/interrupts.ts';
 import { loadConfig } from '../../src/session/config-file.ts';
-import { closeQuietly, describeStore, openStore, requestFrom, type OpenStore } from '../../src/session/store-session.ts';
+import {
+  closeQuietly,
+  describeStore,
+  openStore,
+  requestFrom,
+  type OpenStore,
+} from '../../src/session/store-session.ts';
 import { defaultStores, singleTarget, StoreTargets, type TargetFlags } from '../../src/session/store-targets.ts';
 import { renderPlans } from '../shared/plans.ts';
 import { isStoreSetting } from '../shared/serve-settings.ts';
@@ -41,7 +47,10 @@ export interface CommonOptions extends TargetFlags {
 }
 
 /** `-p`: the file's run settings (operationcount, …) or store settings; anything else is a mistake. */
-export function settingsOf(scenario: Scenario, options: Pick<CommonOptions, 'property' | 'threads' | 'target'>): { run: RunSettings; store: string[] } {
+export function settingsOf(
+  scenario: Scenario,
+  options: Pick<CommonOptions, 'property' | 'threads' | 'target'>,
+): { run: RunSettings; store: string[] } {
   const run: RunSettings = { ...scenario.run };
   const store: string[] = [];
   for (const a of options.property) {
@@ -52,39 +61,70 @@ export function settingsOf(scenario: Scenario, options: Pick<CommonOptions, 'pro
       store.push(a);
       continue;
     }
-    if (!Object.hasOwn(RUN_DEFAULTS, key)) throw new UsageError(`-p ${key}: unknown setting; expected one of ${Object.keys(RUN_DEFAULTS).join(', ')} or a store setting (redis.*, mongodb.*, …)`);
+    if (!Object.hasOwn(RUN_DEFAULTS, key))
+      throw new UsageError(
+        `-p ${key}: unknown setting; expected one of ${Object.keys(RUN_DEFAULTS).join(', ')} or a store setting (redis.*, mongodb.*, …)`,
+      );
     const value = Number(a.slice(eq + 1).trim());
     if (!Number.isFinite(value) || value < 0) throw new UsageError(`-p ${a}: expected a number >= 0`);
     (run as unknown as Record<string, number>)[key] = value;
   }
   if (options.threads !== undefined) run.threadcount = options.threads;
   if (options.target !== undefined) run.target = options.target;
-  if (run.operationcount === 0 && run.maxexecutiontime === 0) throw new UsageError('a run needs operationcount > 0 or maxexecutiontime > 0');
+  if (run.operationcount === 0 && run.maxexecutiontime === 0)
+    throw new UsageError('a run needs operationcount > 0 or maxexecutiontime > 0');
   return { run, store };
 }
 
 /** What both results of a store record: the file, its dataset, each query's translation on the store. */
 function propertiesOf(scenario: Scenario, dialect: FileDialect, run: RunSettings): FlatProperties {
-  const p: FlatProperties = { scenario: KIND, file: scenario.file, name: scenario.name, seed: scenario.seed, 'dataset.digest': scenario.datasetDigest, structures: dialect.structures };
+  const p: FlatProperties = {
+    scenario: KIND,
+    file: scenario.file,
+    name: scenario.name,
+    seed: scenario.seed,
+    'dataset.digest': scenario.datasetDigest,
+    structures: dialect.structures,
+  };
   for (const c of scenario.collections.values()) p[`collection.${c.name}`] = c.count;
   for (const [key, value] of Object.entries(run)) p[key] = value;
   for (const [op, share] of scenario.mix) p[`mix.${op}`] = share;
-  for (const [name, t] of dialect.translations) p[`translation.${name}`] = t.supported ? t.description : `UNSUPPORTED: ${t.reason}`;
+  for (const [name, t] of dialect.translations)
+    p[`translation.${name}`] = t.supported ? t.description : `UNSUPPORTED: ${t.reason}`;
   return p;
 }
 
 function storeList(value: string, flag: string): string[] {
-  const stores = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const stores = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (stores.length === 0) throw new UsageError(`${flag} is empty`);
-  for (const s of stores) if (!FILE_DIALECTS.runsOn(s)) throw new UsageError(`${flag}: scenario files run on ${FILE_DIALECTS.stores.join(', ')}; got "${s}"`);
+  for (const s of stores)
+    if (!FILE_DIALECTS.runsOn(s))
+      throw new UsageError(`${flag}: scenario files run on ${FILE_DIALECTS.stores.join(', ')}; got "${s}"`);
   return stores;
 }
 
-async function seedStore(opened: OpenStore, scenario: Scenario, options: CommonOptions, run: RunSettings): Promise<Result> {
+async function seedStore(
+  opened: OpenStore,
+  scenario: Scenario,
+  options: CommonOptions,
+  run: RunSettings,
+): Promise<Result> {
   const dialect = await fileDialect(opened.store, scenario);
   try {
-    const outcome = await seedFile(dialect, scenario, opened.store.name, { batchSize: options.batchSize, concurrency: Math.min(4, run.threadcount), progress: !options.quiet });
-    return scenarioResult(outcome, { scenario: KIND, workloadName: `${scenario.name}-seed`, properties: propertiesOf(scenario, dialect, run), store: await describeStore(opened) });
+    const outcome = await seedFile(dialect, scenario, opened.store.name, {
+      batchSize: options.batchSize,
+      concurrency: Math.min(4, run.threadcount),
+      progress: !options.quiet,
+    });
+    return scenarioResult(outcome, {
+      scenario: KIND,
+      workloadName: `${scenario.name}-seed`,
+      properties: propertiesOf(scenario, dialect, run),
+      store: await describeStore(opened),
+    });
   } finally {
     await dialect.close?.();
   }
@@ -97,10 +137,20 @@ export function k6Rows(file: string): string[] {
 }
 
 /** `docbench k6 <file> --seed-scenario`: seed first, as `docbench seed scenario` does. */
-export async function seedForK6(file: string, store: string, targets: StoreTargets, overrides: readonly string[], quiet: boolean): Promise<void> {
+export async function seedForK6(
+  file: string,
+  store: string,
+  targets: StoreTargets,
+  overrides: readonly string[],
+  quiet: boolean,
+): Promise<void> {
   const scenario = loadScenario(file);
   const { run, store: storeSettings } = settingsOf(scenario, { property: [...overrides] });
-  const opened = await openStore(store, targets.urlOf(store), requestFrom([...targets.settings(), ...storeSettings], 4));
+  const opened = await openStore(
+    store,
+    targets.urlOf(store),
+    requestFrom([...targets.settings(), ...storeSettings], 4),
+  );
   try {
     if (!quiet) process.stderr.write(`k6: ${store}: seeding ${scenario.name} (docbench seed scenario)\n`);
     await seedStore(opened, scenario, { property: [], batchSize: 500, quiet }, run);
@@ -133,7 +183,13 @@ export function compareCommand(file: string, opts: CompareOptions): Promise<void
   return interrupts.holding(async () => {
     const scenario = loadScenario(file);
     const config = loadConfig(opts.config);
-    const stores = storeList(opts.stores ?? defaultStores(config, FILE_DIALECTS.stores).filter((s) => FILE_DIALECTS.runsOn(s)).join(','), '--stores');
+    const stores = storeList(
+      opts.stores ??
+        defaultStores(config, FILE_DIALECTS.stores)
+          .filter((s) => FILE_DIALECTS.runsOn(s))
+          .join(','),
+      '--stores',
+    );
     const targets = StoreTargets.resolve(opts, stores, config).checkDocker();
     const { run, store: storeSettings } = settingsOf(scenario, opts);
     const outDir = opts.outDir ?? join('results', `${scenario.name}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
@@ -144,7 +200,11 @@ export function compareCommand(file: string, opts: CompareOptions): Promise<void
     const mismatches: string[] = [];
     for (const store of stores) {
       if (interrupts.signal !== undefined) break;
-      const opened = await openStore(store, targets.urlOf(store), requestFrom([...targets.settings(), ...storeSettings], run.threadcount));
+      const opened = await openStore(
+        store,
+        targets.urlOf(store),
+        requestFrom([...targets.settings(), ...storeSettings], run.threadcount),
+      );
       try {
         if (!opts.skipSeed) {
           const load = await seedStore(opened, scenario, opts, run);
@@ -153,8 +213,19 @@ export function compareCommand(file: string, opts: CompareOptions): Promise<void
         }
         const dialect = await fileDialect(opened.store, scenario);
         try {
-          const outcome = await runFile(dialect, scenario, store, { settings: run, status: !opts.quiet, label: `[${store} ${scenario.name}]`, oracle, pools });
-          const result = scenarioResult(outcome.outcome, { scenario: KIND, workloadName: scenario.name, properties: propertiesOf(scenario, dialect, run), store: await describeStore(opened) });
+          const outcome = await runFile(dialect, scenario, store, {
+            settings: run,
+            status: !opts.quiet,
+            label: `[${store} ${scenario.name}]`,
+            oracle,
+            pools,
+          });
+          const result = scenarioResult(outcome.outcome, {
+            scenario: KIND,
+            workloadName: scenario.name,
+            properties: propertiesOf(scenario, dialect, run),
+            store: await describeStore(opened),
+          });
           if (outcome.plans.length > 0) result.plans = outcome.plans;
           if (outcome.mismatch !== undefined) mismatches.push(`${store}: ${outcome.mismatch}`);
           writeResult(join(outDir, `${store}-${scenario.name}-run.json`), result);
@@ -173,6 +244,9 @@ export function compareCommand(file: string, opts: CompareOptions): Promise<void
     writeFileAtomic(join(outDir, 'comparison.md'), `# Scenario ${scenario.name} (${scenario.file})\n\n${table}`);
     process.stderr.write(`results written to ${outDir}\n`);
     writeReportBeside(outDir, results, { title: `Scenario ${scenario.name}` });
-    if (mismatches.length > 0) throw new AnswerMismatchError(`${scenario.name}: ${mismatches.length} wrong ${mismatches.length === 1 ? 'answer' : 'answers'}:\n${mismatches.join('\n')}`);
+    if (mismatches.length > 0)
+      throw new AnswerMismatchError(
+        `${scenario.name}: ${mismatches.length} wrong ${mismatches.length === 1 ? 'answer' : 'answers'}:\n${mismatches.join('\n')}`,
+      );
   });
 }

@@ -24,7 +24,8 @@ export interface FileDialectContext {
 }
 
 /** How a store runs one query: its statement in one line, or why it cannot. */
-export type Translation = { supported: true; description: string; usesIndex: boolean } | { supported: false; reason: string };
+export type Translation =
+  { supported: true; description: string; usesIndex: boolean } | { supported: false; reason: string };
 
 /** What the store holds of a scenario: written by the seed, checked before a run. */
 export interface Manifest {
@@ -69,7 +70,11 @@ export interface FileDialect {
 export type FileDialectDefinition<K extends StoreName> = DialectDefinition<K, FileDialectContext, FileDialect>;
 
 /** A supported translation. */
-export const runs = (description: string, usesIndex = true): Translation => ({ supported: true, description, usesIndex });
+export const runs = (description: string, usesIndex = true): Translation => ({
+  supported: true,
+  description,
+  usesIndex,
+});
 /** A refused one, with the reason. */
 export const refuses = (reason: string): Translation => ({ supported: false, reason });
 

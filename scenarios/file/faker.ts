@@ -57,11 +57,15 @@ export function fakerType(name: string, args: readonly unknown[] | undefined): S
     useStream(new Random(1));
     value = method(...(args ?? []));
   } catch (error) {
-    throw new FakerMethodError(`faker ${name}(${(args ?? []).map((a) => JSON.stringify(a)).join(', ')}) failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new FakerMethodError(
+      `faker ${name}(${(args ?? []).map((a) => JSON.stringify(a)).join(', ')}) failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (value instanceof Date) return 'date';
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'bool';
   if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'decimal';
-  throw new FakerMethodError(`faker ${name} returns ${Array.isArray(value) ? 'an array' : typeof value}, not a string, number, boolean or date: use array / object generators to build structure`);
+  throw new FakerMethodError(
+    `faker ${name} returns ${Array.isArray(value) ? 'an array' : typeof value}, not a string, number, boolean or date: use array / object generators to build structure`,
+  );
 }

@@ -38,7 +38,11 @@ export function fieldInfo(spec: GeneratorSpec, fakerType: FakerTypeOf): FieldInf
       const values = Array.isArray(spec.values) ? spec.values : Object.keys(spec.values);
       // A weighted enum's values are the map's keys: strings.
       const numbers = Array.isArray(spec.values) && values.every((v) => typeof v === 'number');
-      return { kind: 'scalar', type: numbers ? (values.every((v) => Number.isInteger(v)) ? 'int' : 'decimal') : 'string', required };
+      return {
+        kind: 'scalar',
+        type: numbers ? (values.every((v) => Number.isInteger(v)) ? 'int' : 'decimal') : 'string',
+        required,
+      };
     }
     case 'array':
       return { kind: 'array', element: { ...fieldInfo(spec.of, fakerType), required: true }, required };

@@ -9,7 +9,14 @@
  * `name` (declared under the query's `params`).
  */
 import { closestName } from '../../src/common/suggest.ts';
-import { allPaths, resolvePath, type DocumentInfo, type FieldInfo, type ResolvedPath, type ScalarType } from './fields.ts';
+import {
+  allPaths,
+  resolvePath,
+  type DocumentInfo,
+  type FieldInfo,
+  type ResolvedPath,
+  type ScalarType,
+} from './fields.ts';
 import type { Scalar, Value } from './generator.ts';
 
 export type CompareOp = '$eq' | '$ne' | '$gt' | '$gte' | '$lt' | '$lte' | '$in' | '$nin';
@@ -37,7 +44,11 @@ export class SpecError extends Error {
 
 const isParam = (v: unknown): v is string => typeof v === 'string' && /^\$[A-Za-z][A-Za-z0-9_]*$/.test(v);
 const isOperatorObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k.startsWith('$'));
+  v !== null &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  Object.keys(v).length > 0 &&
+  Object.keys(v).every((k) => k.startsWith('$'));
 
 export interface FilterContext {
   doc: DocumentInfo;
@@ -51,24 +62,42 @@ export interface FilterContext {
 }
 
 /** The filter's conditions (implicitly ANDed); throws SpecError at the offending key. */
-export function readFilter(filter: Readonly<Record<string, unknown>>, context: FilterContext, at: (string | number)[]): Condition[] {
+export function readFilter(
+  filter: Readonly<Record<string, unknown>>,
+  context: FilterContext,
+  at: (string | number)[],
+): Condition[] {
   return readDocument(filter, context.doc, context, at, '');
 }
 
-function readDocument(filter: Readonly<Record<string, unknown>>, doc: DocumentInfo, c: FilterContext, at: (string | number)[], prefix: string): Condition[] {
+function readDocument(
+  filter: Readonly<Record<string, unknown>>,
+  doc: DocumentInfo,
+  c: FilterContext,
+  at: (string | number)[],
+  prefix: string,
+): Condition[] {
   const out: Condition[] = [];
   for (const [key, value] of Object.entries(filter)) {
     const here = [...at, key];
     if (key === '$and' || key === '$or') {
-      if (!Array.isArray(value) || value.length === 0) throw new SpecError(here, `${key} expects a non-empty list of filters`);
-      out.push({ kind: key === '$and' ? 'and' : 'or', of: value.map((v, i) => ({ kind: 'and' as const, of: readObject(v, doc, c, [...here, i], prefix) })) });
+      if (!Array.isArray(value) || value.length === 0)
+        throw new SpecError(here, `${key} expects a non-empty list of filters`);
+      out.push({
+        kind: key === '$and' ? 'and' : 'or',
+        of: value.map((v, i) => ({ kind: 'and' as const, of: readObject(v, doc, c, [...here, i], prefix) })),
+      });
       continue;
     }
-    if (key.startsWith('$')) throw new SpecError(here, `${key} is not supported here; a filter's keys are field paths, $and or $or`);
+    if (key.startsWith('$'))
+      throw new SpecError(here, `${key} is not supported here; a filter's keys are field paths, $and or $or`);
     const resolved = resolvePath(doc, key);
     if (resolved === undefined) {
       const hint = closestName(key, allPaths(doc));
-      throw new SpecError(here, `${prefix === '' ? c.collection : `the elements of ${prefix}`} have no field ${key}${hint ? ` (did you mean ${hint}?)` : ''}`);
+      throw new SpecError(
+        here,
+        `${prefix === '' ? c.collection : `the elements of ${prefix}`} have no field ${key}${hint ? ` (did you mean ${hint}?)` : ''}`,
+      );
     }
     const path: ResolvedPath = prefix === '' ? resolved : { ...resolved, path: `${prefix}.${key}` };
     c.paths.add(path.path);
@@ -77,13 +106,21 @@ function readDocument(filter: Readonly<Record<string, unknown>>, doc: DocumentIn
   return out;
 }
 
-function readObject(value: unknown, doc: DocumentInfo, c: FilterContext, at: (string | number)[], prefix: string): Condition[] {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new SpecError(at, 'expected a filter (an object of field: condition)');
+function readObject(
+  value: unknown,
+  doc: DocumentInfo,
+  c: FilterContext,
+  at: (string | number)[],
+  prefix: string,
+): Condition[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new SpecError(at, 'expected a filter (an object of field: condition)');
   return readDocument(value as Record<string, unknown>, doc, c, at, prefix);
 }
 
 function readField(path: ResolvedPath, value: unknown, c: FilterContext, at: (string | number)[]): Condition[] {
-  if (!isOperatorObject(value)) return [{ kind: 'compare', path, op: '$eq', operand: operand(path, '$eq', value, c, at) }];
+  if (!isOperatorObject(value))
+    return [{ kind: 'compare', path, op: '$eq', operand: operand(path, '$eq', value, c, at) }];
   const out: Condition[] = [];
   for (const [op, arg] of Object.entries(value)) {
     const here = [...at, op];
@@ -96,7 +133,10 @@ function readField(path: ResolvedPath, value: unknown, c: FilterContext, at: (st
       out.push(elemMatch(path, arg, c, here));
     } else {
       const hint = closestName(op, OPERATORS);
-      throw new SpecError(here, `${op} is not supported${hint ? ` (did you mean ${hint}?)` : ''}; the operators are ${OPERATORS.join(' ')}`);
+      throw new SpecError(
+        here,
+        `${op} is not supported${hint ? ` (did you mean ${hint}?)` : ''}; the operators are ${OPERATORS.join(' ')}`,
+      );
     }
   }
   return out;
@@ -105,9 +145,19 @@ function readField(path: ResolvedPath, value: unknown, c: FilterContext, at: (st
 function elemMatch(path: ResolvedPath, arg: unknown, c: FilterContext, at: (string | number)[]): Condition {
   const container = elementOf(c.doc, path.path);
   if (container === undefined) throw new SpecError(at, `$elemMatch needs an array; ${path.path} is not one`);
-  if (arg === null || typeof arg !== 'object' || Array.isArray(arg)) throw new SpecError(at, '$elemMatch expects an object of conditions');
-  if (container.kind === 'object') return { kind: 'elemMatch', path, of: readDocument(arg as Record<string, unknown>, container.fields, c, at, path.path) };
-  if (!isOperatorObject(arg)) throw new SpecError(at, `the elements of ${path.path} are values: $elemMatch takes operators ({ $gte: 3, $lt: 5 })`);
+  if (arg === null || typeof arg !== 'object' || Array.isArray(arg))
+    throw new SpecError(at, '$elemMatch expects an object of conditions');
+  if (container.kind === 'object')
+    return {
+      kind: 'elemMatch',
+      path,
+      of: readDocument(arg as Record<string, unknown>, container.fields, c, at, path.path),
+    };
+  if (!isOperatorObject(arg))
+    throw new SpecError(
+      at,
+      `the elements of ${path.path} are values: $elemMatch takes operators ({ $gte: 3, $lt: 5 })`,
+    );
   const element: ResolvedPath = { path: '', leaf: container, arrays: [], required: true };
   return { kind: 'elemMatch', path, of: readField(element, arg, c, at) };
 }
@@ -127,7 +177,8 @@ function elementOf(doc: DocumentInfo, path: string): FieldInfo | undefined {
   return current?.kind === 'array' ? current.element : undefined;
 }
 
-const typeOfScalar = (v: Scalar): string => (typeof v === 'number' ? 'a number' : typeof v === 'boolean' ? 'a boolean' : 'a string');
+const typeOfScalar = (v: Scalar): string =>
+  typeof v === 'number' ? 'a number' : typeof v === 'boolean' ? 'a boolean' : 'a string';
 
 /** Whether a literal fits a field of this type. */
 function fits(type: ScalarType, v: unknown): boolean {
@@ -136,22 +187,46 @@ function fits(type: ScalarType, v: unknown): boolean {
   return typeof v === 'string';
 }
 
-function operand(path: ResolvedPath, op: CompareOp, value: unknown, c: FilterContext, at: (string | number)[]): Operand {
+function operand(
+  path: ResolvedPath,
+  op: CompareOp,
+  value: unknown,
+  c: FilterContext,
+  at: (string | number)[],
+): Operand {
   const list = op === '$in' || op === '$nin';
   if (isParam(value)) {
     const name = value.slice(1);
     const declared = c.params.get(name);
-    if (declared === undefined) throw new SpecError(at, `${value} is no parameter of this query; declare it under params (or write the value without the $)`);
-    if (list !== declared.list) throw new SpecError(at, list ? `${op} needs a list: give ${name} a count (pick) or make it an array` : `${value} is a list; use $in or $nin`);
+    if (declared === undefined)
+      throw new SpecError(
+        at,
+        `${value} is no parameter of this query; declare it under params (or write the value without the $)`,
+      );
+    if (list !== declared.list)
+      throw new SpecError(
+        at,
+        list
+          ? `${op} needs a list: give ${name} a count (pick) or make it an array`
+          : `${value} is a list; use $in or $nin`,
+      );
     c.used.add(name);
     return { param: name };
   }
-  if (path.leaf.kind !== 'scalar') throw new SpecError(at, `${path.path || 'the element'} holds ${path.leaf.kind === 'array' ? 'arrays' : 'objects'}: compare its fields (a dotted path) or use $elemMatch`);
+  if (path.leaf.kind !== 'scalar')
+    throw new SpecError(
+      at,
+      `${path.path || 'the element'} holds ${path.leaf.kind === 'array' ? 'arrays' : 'objects'}: compare its fields (a dotted path) or use $elemMatch`,
+    );
   const type = path.leaf.type;
   const values = list ? value : [value];
   if (!Array.isArray(values)) throw new SpecError(at, `${op} expects a list of values or a list parameter`);
   for (const v of values) {
-    if (!fits(type, v)) throw new SpecError(at, `${path.path || 'the element'} holds ${type === 'ref' ? 'ids (strings)' : `${type} values`}; got ${v === null || typeof v === 'object' ? JSON.stringify(v) : typeOfScalar(v as Scalar)}`);
+    if (!fits(type, v))
+      throw new SpecError(
+        at,
+        `${path.path || 'the element'} holds ${type === 'ref' ? 'ids (strings)' : `${type} values`}; got ${v === null || typeof v === 'object' ? JSON.stringify(v) : typeOfScalar(v as Scalar)}`,
+      );
   }
   return { value: value as Scalar | Scalar[] };
 }
@@ -165,7 +240,8 @@ export function operandValue(o: Operand, params: Readonly<Record<string, Value>>
 export function bindFilter(filter: unknown, params: Readonly<Record<string, Value>>): unknown {
   if (isParam(filter)) return params[filter.slice(1)];
   if (Array.isArray(filter)) return filter.map((f) => bindFilter(f, params));
-  if (filter !== null && typeof filter === 'object') return Object.fromEntries(Object.entries(filter).map(([k, v]) => [k, bindFilter(v, params)]));
+  if (filter !== null && typeof filter === 'object')
+    return Object.fromEntries(Object.entries(filter).map(([k, v]) => [k, bindFilter(v, params)]));
   return filter;
 }
 

@@ -208,7 +208,9 @@ export class DocumentGenerator {
         };
       }
       case 'object': {
-        const fields = Object.entries(spec.fields).map(([name, s]) => [name, this.compile(s, `${path}.${name}`)] as const);
+        const fields = Object.entries(spec.fields).map(
+          ([name, s]) => [name, this.compile(s, `${path}.${name}`)] as const,
+        );
         return (r) => {
           const doc: Doc = {};
           for (const [name, generate] of fields) {

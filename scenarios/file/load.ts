@@ -21,17 +21,26 @@ export class ScenarioFileError extends UserError {}
 type Path = readonly (string | number)[];
 
 /** Where a key stands: the key itself when `onKey`, else its value. */
-function positionOf(doc: Document, lines: LineCounter, path: Path, onKey: boolean): { line: number; col: number } | undefined {
+function positionOf(
+  doc: Document,
+  lines: LineCounter,
+  path: Path,
+  onKey: boolean,
+): { line: number; col: number } | undefined {
   let node: unknown = doc.contents;
   let offset: number | undefined = (node as Node | null)?.range?.[0];
   for (const [i, key] of path.entries()) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => String((p.key as { value?: unknown } | null)?.value ?? p.key) === String(key));
+      const pair = node.items.find(
+        (p) => String((p.key as { value?: unknown } | null)?.value ?? p.key) === String(key),
+      );
       if (pair === undefined) break;
       const last = i === path.length - 1;
       const keyNode = pair.key as Node | null;
       node = pair.value;
-      offset = (last && onKey ? keyNode?.range?.[0] : (pair.value as Node | null)?.range?.[0] ?? keyNode?.range?.[0]) ?? offset;
+      offset =
+        (last && onKey ? keyNode?.range?.[0] : ((pair.value as Node | null)?.range?.[0] ?? keyNode?.range?.[0])) ??
+        offset;
     } else if (isSeq(node) && typeof key === 'number') {
       node = node.items[key];
       offset = (node as Node | null)?.range?.[0] ?? offset;
@@ -50,19 +59,36 @@ function where(file: string, doc: Document, lines: LineCounter, path: Path, onKe
 
 /** The first schema issue as one line: the innermost issue of a union, an unknown key at the key itself. */
 function schemaMessage(issue: z.core.$ZodIssue): { path: Path; message: string; onKey: boolean } {
-  if (issue.code === 'unrecognized_keys') return { path: [...issue.path, issue.keys[0]!] as Path, message: `unknown key "${issue.keys[0]}"`, onKey: true };
+  if (issue.code === 'unrecognized_keys')
+    return { path: [...issue.path, issue.keys[0]!] as Path, message: `unknown key "${issue.keys[0]}"`, onKey: true };
   if (issue.code === 'invalid_union') {
     // The branch that got furthest into the value says best what is wrong.
     const deepest = issue.errors.flat().sort((a, b) => b.path.length - a.path.length)[0];
-    if (deepest !== undefined && deepest.path.length > 0) return schemaMessage({ ...deepest, path: [...issue.path, ...deepest.path] } as z.core.$ZodIssue);
+    if (deepest !== undefined && deepest.path.length > 0)
+      return schemaMessage({ ...deepest, path: [...issue.path, ...deepest.path] } as z.core.$ZodIssue);
     const path = issue.path as Path;
     const last = path.at(-2);
-    if (last === 'writes') return { path, message: 'expected { insert: <collection> }, { update: <collection>, set: [fields] } or { delete: <collection> }', onKey: false };
-    if (last === 'params') return { path, message: 'expected { type: pick, from: <collection>.<field> } or a generator ({ type: int, min, max }, …)', onKey: false };
+    if (last === 'writes')
+      return {
+        path,
+        message:
+          'expected { insert: <collection> }, { update: <collection>, set: [fields] } or { delete: <collection> }',
+        onKey: false,
+      };
+    if (last === 'params')
+      return {
+        path,
+        message: 'expected { type: pick, from: <collection>.<field> } or a generator ({ type: int, min, max }, …)',
+        onKey: false,
+      };
     return { path, message: issue.message, onKey: false };
   }
   if (issue.code === 'invalid_value' && issue.path.at(-1) === 'type') {
-    return { path: issue.path as Path, message: `expected type one of ${(issue as { values?: unknown[] }).values?.join(', ') ?? 'the generator types'}`, onKey: false };
+    return {
+      path: issue.path as Path,
+      message: `expected type one of ${(issue as { values?: unknown[] }).values?.join(', ') ?? 'the generator types'}`,
+      onKey: false,
+    };
   }
   return { path: issue.path as Path, message: issue.message, onKey: false };
 }
@@ -74,7 +100,9 @@ export function parseScenario(text: string, file: string): Scenario {
   const error = doc.errors[0];
   if (error !== undefined) {
     const pos = error.linePos?.[0] ?? lines.linePos(error.pos[0]);
-    throw new ScenarioFileError(`${file}${pos ? `:${pos.line}:${pos.col}` : ''}: not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${error.message.split('\n')[0]}`);
+    throw new ScenarioFileError(
+      `${file}${pos ? `:${pos.line}:${pos.col}` : ''}: not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${error.message.split('\n')[0]}`,
+    );
   }
   const parsed = fileSchema.safeParse(doc.toJS());
   if (!parsed.success) {
@@ -82,7 +110,14 @@ export function parseScenario(text: string, file: string): Scenario {
     throw new ScenarioFileError(`${where(file, doc, lines, path, onKey)}: ${message}`);
   }
   try {
-    return compileScenario(parsed.data, file, basename(file, extname(file)).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^[^a-z]+/, '') || 'scenario');
+    return compileScenario(
+      parsed.data,
+      file,
+      basename(file, extname(file))
+        .toLowerCase()
+        .replace(/[^a-z0-9-]+/g, '-')
+        .replace(/^[^a-z]+/, '') || 'scenario',
+    );
   } catch (e) {
     if (e instanceof SpecError) throw new ScenarioFileError(`${where(file, doc, lines, e.path)}: ${e.message}`);
     throw e;

@@ -137,7 +137,16 @@ export function collectionOf(scenario: Scenario, name: string): Collection {
  * one could is flagged.
  */
 export function indexExpected(query: Query, collection: Collection): boolean {
-  const lead = new Set(query.where.flatMap((c) => (c.kind === 'compare' || c.kind === 'exists' || c.kind === 'elemMatch' ? [c.path.path] : c.kind === 'and' ? c.of.flatMap((x) => ('path' in x ? [x.path.path] : [])) : [])));
-  if (query.kind === 'find' && query.order[0] !== undefined && query.order[0].path !== '_id') lead.add(query.order[0].path);
+  const lead = new Set(
+    query.where.flatMap((c) =>
+      c.kind === 'compare' || c.kind === 'exists' || c.kind === 'elemMatch'
+        ? [c.path.path]
+        : c.kind === 'and'
+          ? c.of.flatMap((x) => ('path' in x ? [x.path.path] : []))
+          : [],
+    ),
+  );
+  if (query.kind === 'find' && query.order[0] !== undefined && query.order[0].path !== '_id')
+    lead.add(query.order[0].path);
   return collection.indexes.some((index) => lead.has(index[0]!.path));
 }

@@ -137,14 +137,19 @@ export class Operations {
     measurements.measure(write.name, t.status, dueMs ?? t.startMs, t.startMs, t.endMs, t.error);
     if (t.status !== 'OK' || this.o.random.nextDouble() >= this.o.scenario.run.readbacksample) return;
     // After a delete, finding nothing is the read's right answer, not a miss.
-    const back = await timed(() => dialect.read(collection, id), (d) => (d === null && expected !== null ? 'NOT_FOUND' : 'OK'));
+    const back = await timed(
+      () => dialect.read(collection, id),
+      (d) => (d === null && expected !== null ? 'NOT_FOUND' : 'OK'),
+    );
     measurements.measure(READBACK_ROW, back.status, back.startMs, back.startMs, back.endMs, back.error);
     if (back.status !== 'OK' && back.status !== 'NOT_FOUND') return;
     const got = (back.value as Doc | null | undefined) ?? null;
     this.check(write.name, { readBack: id }, () => {
       if (expected === null) return got === null ? undefined : `${id} is still there after its delete`;
       if (got === null) return `${id} is not there after the ${write.kind}`;
-      return canonical(got) === canonical(expected) ? undefined : `read back ${canonical(got).slice(0, 300)}; wrote ${canonical(expected).slice(0, 300)}`;
+      return canonical(got) === canonical(expected)
+        ? undefined
+        : `read back ${canonical(got).slice(0, 300)}; wrote ${canonical(expected).slice(0, 300)}`;
     });
   }
 }
@@ -224,4 +229,3 @@ class WorkerState {
     return map;
   }
 }
-

@@ -41,7 +41,8 @@ export class Oracle {
   /** A collection's documents by id (built on first use: only joins need it). */
   private idsOf(collection: string): Map<string, Doc> {
     let map = this.byId.get(collection);
-    if (map === undefined) this.byId.set(collection, (map = new Map(this.docs.get(collection)!.map((d) => [String(d._id), d]))));
+    if (map === undefined)
+      this.byId.set(collection, (map = new Map(this.docs.get(collection)!.map((d) => [String(d._id), d]))));
     return map;
   }
 
@@ -61,7 +62,8 @@ export class Oracle {
 
   private find(query: FindQuery, docs: readonly Doc[], filter: Mingo): Doc[] {
     let cursor = new MingoQuery(filter).find(docs as Doc[]);
-    if (query.order.length > 0) cursor = cursor.sort(Object.fromEntries(query.order.map((k) => [k.path, k.descending ? -1 : 1])));
+    if (query.order.length > 0)
+      cursor = cursor.sort(Object.fromEntries(query.order.map((k) => [k.path, k.descending ? -1 : 1])));
     if (query.skip > 0) cursor = cursor.skip(query.skip);
     if (query.limit !== undefined) cursor = cursor.limit(query.limit);
     const found = cursor.all() as Doc[];
@@ -94,6 +96,7 @@ export function project(docs: readonly Doc[], paths: readonly string[]): Doc[] {
 
 function refOf(doc: Doc, path: string): string | undefined {
   let value: Value | undefined = doc;
-  for (const segment of path.split('.')) value = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Doc)[segment] : undefined;
+  for (const segment of path.split('.'))
+    value = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Doc)[segment] : undefined;
   return typeof value === 'string' ? value : undefined;
 }

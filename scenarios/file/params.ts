@@ -22,7 +22,10 @@ export class ParameterDrawer {
   ) {
     const counts = new Map([...scenario.collections].map(([n, c]) => [n, c.count]));
     for (const query of scenario.queries.values()) {
-      const generated = Object.fromEntries([...query.params].filter(([, p]) => p.type !== 'pick')) as Record<string, GeneratorSpec>;
+      const generated = Object.fromEntries([...query.params].filter(([, p]) => p.type !== 'pick')) as Record<
+        string,
+        GeneratorSpec
+      >;
       this.generators.set(query.name, new DocumentGenerator(scenario.seed, `params:${query.name}`, generated, counts));
     }
   }

@@ -28,7 +28,9 @@ export function renderFileTable(results: readonly Result[]): string {
   const rows: string[][] = [];
   for (const r of results) {
     const verify = r.operations.find((o) => o.name === 'VERIFY');
-    const checked = verify?.returns ? `${formatCount(verify.returns.OK ?? 0)}${verify.returns.UNEXPECTED_STATE ? ` (${verify.returns.UNEXPECTED_STATE} WRONG)` : ''}` : '0';
+    const checked = verify?.returns
+      ? `${formatCount(verify.returns.OK ?? 0)}${verify.returns.UNEXPECTED_STATE ? ` (${verify.returns.UNEXPECTED_STATE} WRONG)` : ''}`
+      : '0';
     let first = true;
     for (const op of r.operations) {
       if (op.name === 'VERIFY' || op.name.startsWith('Intended-')) continue;
@@ -54,12 +56,15 @@ export function renderFileNotes(results: readonly Result[]): string {
   const lines: string[] = [];
   for (const r of results) {
     const s = r.store;
-    lines.push(`${s.name}: ${s.server} ${s.serverVersion} via ${s.driver}${s.standIn ? `. STAND-IN: ${s.standIn.name}, not the real product` : notStandInNote(s)}`);
+    lines.push(
+      `${s.name}: ${s.server} ${s.serverVersion} via ${s.driver}${s.standIn ? `. STAND-IN: ${s.standIn.name}, not the real product` : notStandInNote(s)}`,
+    );
     for (const [key, value] of Object.entries(r.workload.properties)) {
       if (key.startsWith('translation.')) lines.push(`  ${key.slice('translation.'.length)}: ${String(value)}`);
     }
   }
-  for (const r of results.filter((x) => !isValid(x))) lines.push(`${r.workload.name} on ${storeLabel(r)} is ${verdictLine(verdictOf(r))}`);
+  for (const r of results.filter((x) => !isValid(x)))
+    lines.push(`${r.workload.name} on ${storeLabel(r)} is ${verdictLine(verdictOf(r))}`);
   const cpu = describeMachineCpu(results);
   if (cpu !== undefined) lines.push(cpu);
   return lines.map((l) => (l.startsWith('  ') ? `  - ${l.trim()}\n` : `- ${l}\n`)).join('');

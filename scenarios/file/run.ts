@@ -46,13 +46,20 @@ export interface SeedOptions {
 }
 
 /** The load phase; returns its outcome (for the load result) and what the indexes became. */
-export async function seedFile(dialect: FileDialect, scenario: Scenario, store: string, options: SeedOptions): Promise<PhaseOutcome> {
+export async function seedFile(
+  dialect: FileDialect,
+  scenario: Scenario,
+  store: string,
+  options: SeedOptions,
+): Promise<PhaseOutcome> {
   const timer = new ScenarioTimer();
   timer.note(dialect.structures);
   await dialect.drop();
   await dialect.prepare();
   const total = [...scenario.collections.values()].reduce((n, c) => n + c.count, 0);
-  const progress = options.progress ? new ProgressBar({ label: `[${store} seed ${scenario.name}]`, total, unit: 'docs' }) : undefined;
+  const progress = options.progress
+    ? new ProgressBar({ label: `[${store} seed ${scenario.name}]`, total, unit: 'docs' })
+    : undefined;
   try {
     for (const c of scenario.collections.values()) {
       await loadInBatches<Doc>({
@@ -71,7 +78,13 @@ export async function seedFile(dialect: FileDialect, scenario: Scenario, store: 
   const built = await timer.time('INDEX-BUILD', () => dialect.buildIndexes(), 0);
   timer.note(`indexes: ${built.value}`);
   const counts = Object.fromEntries([...scenario.collections.values()].map((c) => [c.name, c.count]));
-  await dialect.writeManifest({ scenario: scenario.name, datasetDigest: scenario.datasetDigest, counts, seededAt: new Date().toISOString(), dirty: false });
+  await dialect.writeManifest({
+    scenario: scenario.name,
+    datasetDigest: scenario.datasetDigest,
+    counts,
+    seededAt: new Date().toISOString(),
+    dirty: false,
+  });
   return timer.outcome('load');
 }
 
@@ -80,8 +93,14 @@ export async function checkManifest(dialect: FileDialect, scenario: Scenario, st
   const manifest = await dialect.readManifest();
   const seed = `docbench seed scenario ${scenario.file} --store ${store}`;
   if (manifest === null) throw new WorkloadError(`no ${scenario.name} dataset in ${store}: seed it first (${seed})`);
-  if (manifest.datasetDigest !== scenario.datasetDigest) throw new WorkloadError(`the ${scenario.name} dataset in ${store} was seeded from other collections or another seed than ${scenario.file} describes now: seed again (${seed})`);
-  if (manifest.dirty) throw new WorkloadError(`the ${scenario.name} dataset in ${store} was left by an interrupted run with its writes not undone: seed again (${seed})`);
+  if (manifest.datasetDigest !== scenario.datasetDigest)
+    throw new WorkloadError(
+      `the ${scenario.name} dataset in ${store} was seeded from other collections or another seed than ${scenario.file} describes now: seed again (${seed})`,
+    );
+  if (manifest.dirty)
+    throw new WorkloadError(
+      `the ${scenario.name} dataset in ${store} was left by an interrupted run with its writes not undone: seed again (${seed})`,
+    );
   return manifest;
 }
 
@@ -108,7 +127,12 @@ export function poolsOf(oracle: Oracle, n: number): Map<string, PoolEntry[]> {
   return new Map([...oracle.scenario.queries.values()].map((q) => [q.name, oracle.pool(q, n)]));
 }
 
-export async function runFile(dialect: FileDialect, scenario: Scenario, store: string, options: RunOptions): Promise<FileRun> {
+export async function runFile(
+  dialect: FileDialect,
+  scenario: Scenario,
+  store: string,
+  options: RunOptions,
+): Promise<FileRun> {
   const manifest = await checkManifest(dialect, scenario, store);
   const s = options.settings;
   const oracle = options.oracle ?? new Oracle(scenario);
@@ -126,8 +150,30 @@ export async function runFile(dialect: FileDialect, scenario: Scenario, store: s
   const share = mix.reduce((sum, [, p]) => sum + p, 0);
   const control = new RunControl();
   const touched = newTouched();
-  const operations = mix.length === 0 ? undefined : new Operations({ scenario, dialect, store, mix: mix.map(([op, p]) => [op, p / share]), pools, measurements, control, random: new Random(scenario.seed, 7), threadcount: s.threadcount, firstWorker: 0, touched });
-  const settings = { threadcount: s.threadcount, target: s.target, operationcount: s.operationcount, maxexecutiontime: s.maxexecutiontime, warmuptime: s.warmuptime, statusIntervalSeconds: 10 };
+  const operations =
+    mix.length === 0
+      ? undefined
+      : new Operations({
+          scenario,
+          dialect,
+          store,
+          mix: mix.map(([op, p]) => [op, p / share]),
+          pools,
+          measurements,
+          control,
+          random: new Random(scenario.seed, 7),
+          threadcount: s.threadcount,
+          firstWorker: 0,
+          touched,
+        });
+  const settings = {
+    threadcount: s.threadcount,
+    target: s.target,
+    operationcount: s.operationcount,
+    maxexecutiontime: s.maxexecutiontime,
+    warmuptime: s.warmuptime,
+    statusIntervalSeconds: 10,
+  };
   await dialect.writeManifest({ ...manifest, dirty: true });
   let run;
   try {
@@ -138,7 +184,20 @@ export async function runFile(dialect: FileDialect, scenario: Scenario, store: s
       label: options.label,
       control,
       engine: {
-        run: async (ctl, startMs) => (mix.length === 0 ? [] : [await runWorkerLoop({ measurements, control: ctl, ...loopSettings(settings), firstWorker: 0, workers: s.threadcount, startMs, worker: () => operations!.worker() })]),
+        run: async (ctl, startMs) =>
+          mix.length === 0
+            ? []
+            : [
+                await runWorkerLoop({
+                  measurements,
+                  control: ctl,
+                  ...loopSettings(settings),
+                  firstWorker: 0,
+                  workers: s.threadcount,
+                  startMs,
+                  worker: () => operations!.worker(),
+                }),
+              ],
       },
     });
   } finally {
@@ -146,7 +205,10 @@ export async function runFile(dialect: FileDialect, scenario: Scenario, store: s
     await dialect.writeManifest({ ...manifest, dirty: false });
   }
   const notes = [...run.notes];
-  if (refused.length > 0) notes.push(`left out of the mix on this store (UNSUPPORTED), the other operations' proportions scaled up to fill it: ${refused.join('; ')}`);
+  if (refused.length > 0)
+    notes.push(
+      `left out of the mix on this store (UNSUPPORTED), the other operations' proportions scaled up to fill it: ${refused.join('; ')}`,
+    );
   if (operations === undefined) notes.push('nothing of the mix runs on this store: no operation was timed');
   if (operations?.mismatch) notes.push(`stopped at the first answer the oracle rejected: ${operations.mismatch}`);
   const checked = await planAndCheck(dialect, scenario, pools);
@@ -155,7 +217,9 @@ export async function runFile(dialect: FileDialect, scenario: Scenario, store: s
     outcome: { phase: 'run', measurements, ...run, notes, recordsLoaded: 0, processes: 1 },
     plans: checked.plans,
     refused,
-    ...((operations?.mismatch ?? checked.mismatch) !== undefined ? { mismatch: (operations?.mismatch ?? checked.mismatch)! } : {}),
+    ...((operations?.mismatch ?? checked.mismatch) !== undefined
+      ? { mismatch: (operations?.mismatch ?? checked.mismatch)! }
+      : {}),
   };
 }
 
@@ -167,7 +231,13 @@ async function restore(dialect: FileDialect, scenario: Scenario, touched: Touche
       const original = c.generator.generate(index);
       const current = await dialect.read(c, String(original._id));
       if (current === null) await dialect.insert(c, original);
-      else await dialect.update(c, current, original, [...new Set([...Object.keys(current), ...Object.keys(original)])].filter((k) => k !== '_id'));
+      else
+        await dialect.update(
+          c,
+          current,
+          original,
+          [...new Set([...Object.keys(current), ...Object.keys(original)])].filter((k) => k !== '_id'),
+        );
     }
   }
   for (const [name, indexes] of touched.inserted) {
@@ -177,7 +247,11 @@ async function restore(dialect: FileDialect, scenario: Scenario, touched: Touche
 }
 
 /** Every query once: its plan, and its answer for the first parameter set checked (outside the timed run). */
-async function planAndCheck(dialect: FileDialect, scenario: Scenario, pools: ReadonlyMap<string, PoolEntry[]>): Promise<{ plans: QueryPlan[]; notes: string[]; mismatch?: string }> {
+async function planAndCheck(
+  dialect: FileDialect,
+  scenario: Scenario,
+  pools: ReadonlyMap<string, PoolEntry[]>,
+): Promise<{ plans: QueryPlan[]; notes: string[]; mismatch?: string }> {
   const plans: QueryPlan[] = [];
   const notes: string[] = [];
   let mismatch: string | undefined;
@@ -185,16 +259,31 @@ async function planAndCheck(dialect: FileDialect, scenario: Scenario, pools: Rea
     const translation = dialect.translations.get(query.name)!;
     const entry = pools.get(query.name)![0]!;
     if (!translation.supported) {
-      plans.push({ query: query.name, variant: 'default', parameters: JSON.stringify(entry.params), access: 'unknown', used: [], warnings: [`UNSUPPORTED: ${translation.reason}`], indexExpected: false, flagged: false, source: 'UNSUPPORTED', raw: '' });
+      plans.push({
+        query: query.name,
+        variant: 'default',
+        parameters: JSON.stringify(entry.params),
+        access: 'unknown',
+        used: [],
+        warnings: [`UNSUPPORTED: ${translation.reason}`],
+        indexExpected: false,
+        flagged: false,
+        source: 'UNSUPPORTED',
+        raw: '',
+      });
       continue;
     }
     plans.push(await takePlan(query.name, 'default', () => dialect.explain(query, entry.params), entry.params));
     try {
       const problem = checkAnswer(query, entry.expected, await dialect.query(query, entry.params));
       if (problem !== undefined) mismatch ??= `${query.name} ${JSON.stringify(entry.params)}: ${problem}`;
-      notes.push(`${query.name}: ${translation.description}; answer ${problem === undefined ? 'checked against the oracle' : `WRONG: ${problem}`}`);
+      notes.push(
+        `${query.name}: ${translation.description}; answer ${problem === undefined ? 'checked against the oracle' : `WRONG: ${problem}`}`,
+      );
     } catch (error) {
-      notes.push(`${query.name}: ${translation.description}; failed: ${error instanceof Error ? error.message : String(error)}`);
+      notes.push(
+        `${query.name}: ${translation.description}; failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   return { plans, notes, ...(mismatch !== undefined ? { mismatch } : {}) };

@@ -35,7 +35,14 @@ export interface FileServiceSettings {
 export interface ScenarioInfo {
   name: string;
   file: string;
-  queries: { name: string; kind: Query['kind']; ordered: boolean; decimals: number; supported: boolean; translation: string }[];
+  queries: {
+    name: string;
+    kind: Query['kind'];
+    ordered: boolean;
+    decimals: number;
+    supported: boolean;
+    translation: string;
+  }[];
   mix: [string, number][];
   writes: string[];
 }
@@ -52,7 +59,10 @@ const poolQuery = z.object({ query: z.string({ error: 'expected a query name' })
 function settings(assignments: readonly string[]): FileServiceSettings {
   const path = assignments.find((a) => a.startsWith('path='))?.slice('path='.length);
   const other = assignments.find((a) => !a.startsWith('path='));
-  if (other !== undefined) throw new WorkloadError(`-p file.${other}: the scenario file service takes only the file (give it with --scenario <file>)`);
+  if (other !== undefined)
+    throw new WorkloadError(
+      `-p file.${other}: the scenario file service takes only the file (give it with --scenario <file>)`,
+    );
   if (path === undefined) throw new WorkloadError('--scenario: name the scenario file to serve (--scenario blog.yaml)');
   return { scenario: loadScenario(path) };
 }
@@ -79,12 +89,22 @@ function register(app: FastifyInstance, options: ScenarioRouteOptions<FileServic
 
   app.post<{ Params: { name: string } }>('/queries/:name', async (request, reply) => {
     const query = scenario.queries.get(request.params.name);
-    if (query === undefined) return reply.code(404).send({ error: 'no such query', message: `${scenario.name} has no query ${request.params.name}; it has ${[...scenario.queries.keys()].join(', ')}` });
+    if (query === undefined)
+      return reply
+        .code(404)
+        .send({
+          error: 'no such query',
+          message: `${scenario.name} has no query ${request.params.name}; it has ${[...scenario.queries.keys()].join(', ')}`,
+        });
     const body = parseParameters(paramsBody, request.body ?? {}, 'body');
-    for (const name of query.params.keys()) if (!(name in body.params)) throw new ValidationError('params', 'body', `params.${name}: the query ${query.name} needs it`);
+    for (const name of query.params.keys())
+      if (!(name in body.params))
+        throw new ValidationError('params', 'body', `params.${name}: the query ${query.name} needs it`);
     return gate.use(async (store) => {
       const answer = await (await dialectOf(store)).query(query, body.params as Record<string, Value>);
-      return answer.kind === 'count' ? { query: query.name, count: answer.count } : { query: query.name, rows: answer.rows };
+      return answer.kind === 'count'
+        ? { query: query.name, count: answer.count }
+        : { query: query.name, rows: answer.rows };
     });
   });
 
@@ -96,7 +116,14 @@ function register(app: FastifyInstance, options: ScenarioRouteOptions<FileServic
         file: scenario.file,
         queries: [...scenario.queries.values()].map((q) => {
           const t = dialect.translations.get(q.name)!;
-          return { name: q.name, kind: q.kind, ordered: q.kind === 'find' && q.order.length > 0, decimals: sumDecimals(q), supported: t.supported, translation: t.supported ? t.description : t.reason };
+          return {
+            name: q.name,
+            kind: q.kind,
+            ordered: q.kind === 'find' && q.order.length > 0,
+            decimals: sumDecimals(q),
+            supported: t.supported,
+            translation: t.supported ? t.description : t.reason,
+          };
         }),
         mix: [...scenario.mix],
         writes: [...scenario.writes.keys()],

@@ -15,6 +15,24 @@ export const FILE_SWEEP: ScenarioSweep = {
     return { names: [name], defaults: [name], fixed: true };
   },
   perCell: ['threadcount'],
-  seed: (cell) => ['seed', 'scenario', cell.scenario, '--store', cell.store, '--threads', String(cell.threads), ...settings(cell.settings)],
-  run: (cell) => ['scenario', cell.scenario, '--stores', cell.store, '--threads', String(cell.threads), '--skip-seed', ...settings(cell.settings)],
+  seed: (cell) => [
+    'seed',
+    'scenario',
+    cell.scenario,
+    '--store',
+    cell.store,
+    '--threads',
+    String(cell.threads),
+    ...settings(cell.settings),
+  ],
+  run: (cell) => [
+    'scenario',
+    cell.scenario,
+    '--stores',
+    cell.store,
+    '--threads',
+    String(cell.threads),
+    '--skip-seed',
+    ...settings(cell.settings),
+  ],
 };

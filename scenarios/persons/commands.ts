@@ -24,10 +24,14 @@ import { parsePersonsSettings, personsCollection } from './routes.ts';
 import { runPersons, seedPersons, type PersonsSettings, type StoreRun } from './run.ts';
 
 export function storeList(value: string, flag = '--store'): string[] {
-  const stores = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const stores = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (stores.length === 0) throw new UsageError(`${flag} is empty`);
   for (const s of stores) {
-    if (!PERSONS_DIALECTS.runsOn(s)) throw new UsageError(`${flag}: the persons scenario runs on ${PERSONS_DIALECTS.stores.join(', ')}; got "${s}"`);
+    if (!PERSONS_DIALECTS.runsOn(s))
+      throw new UsageError(`${flag}: the persons scenario runs on ${PERSONS_DIALECTS.stores.join(', ')}; got "${s}"`);
   }
   const twice = stores.find((s, i) => stores.indexOf(s) !== i);
   if (twice !== undefined) throw new UsageError(`${flag}: "${twice}" is listed twice`);
@@ -37,7 +41,10 @@ export function storeList(value: string, flag = '--store'): string[] {
 /** `-p` here takes store settings only (`redis.driver=…`). */
 function storeProperties(assignments: readonly string[], concurrency: number): StoreRequest {
   for (const a of assignments) {
-    if (!isStoreSetting(a)) throw new UsageError(`-p ${a}: the persons scenario takes store settings only (${PERSONS_DIALECTS.stores.map((s) => `${s}.*`).join(', ')})`);
+    if (!isStoreSetting(a))
+      throw new UsageError(
+        `-p ${a}: the persons scenario takes store settings only (${PERSONS_DIALECTS.stores.map((s) => `${s}.*`).join(', ')})`,
+      );
   }
   return requestFrom(assignments, concurrency);
 }
@@ -55,12 +62,24 @@ export interface CommonOptions extends TargetFlags {
 }
 
 function concurrencyOf(options: CommonOptions): number {
-  return options.threads ?? (options.insertMode === 'single' ? PERSONS_DEFAULTS.singleConcurrency : PERSONS_DEFAULTS.concurrency);
+  return (
+    options.threads ??
+    (options.insertMode === 'single' ? PERSONS_DEFAULTS.singleConcurrency : PERSONS_DEFAULTS.concurrency)
+  );
 }
 
 function settingsFor(options: CommonOptions, size: number, repeat: number): PersonsSettings {
   const shape: Shape = options.nested ? 'nested' : 'flat';
-  return { seed: options.seed, size, shape, indexes: options.indexes, insertMode: options.insertMode, batchSize: options.batchSize, concurrency: concurrencyOf(options), repeat };
+  return {
+    seed: options.seed,
+    size,
+    shape,
+    indexes: options.indexes,
+    insertMode: options.insertMode,
+    batchSize: options.batchSize,
+    concurrency: concurrencyOf(options),
+    repeat,
+  };
 }
 
 function resultFile(dir: string, run: StoreRun, phase: 'load' | 'run'): string {
@@ -71,12 +90,17 @@ function resultFile(dir: string, run: StoreRun, phase: 'load' | 'run'): string {
 /** `docbench seed persons …`. */
 export async function seedCommand(opts: CommonOptions & { store: string; size: number; out?: string }): Promise<void> {
   const listed = storeList(opts.store);
-  if (listed.length > 1) throw new UsageError(`--store: seed persons loads one store at a time; got ${listed.join(', ')}`);
+  if (listed.length > 1)
+    throw new UsageError(`--store: seed persons loads one store at a time; got ${listed.join(', ')}`);
   const store = listed[0]!;
   checkOutPath(opts.out);
   const settings = settingsFor(opts, opts.size, PERSONS_DEFAULTS.repeat);
   const target = singleTarget(opts, store);
-  const open = await openStore(store, target.url, storeProperties([...target.settings, ...opts.property], concurrencyOf(opts)));
+  const open = await openStore(
+    store,
+    target.url,
+    storeProperties([...target.settings, ...opts.property], concurrencyOf(opts)),
+  );
   let run: StoreRun;
   try {
     run = await seedPersons(open, settings, { progress: !opts.quiet });
@@ -87,7 +111,14 @@ export async function seedCommand(opts: CommonOptions & { store: string; size: n
   if (opts.out) writeResult(opts.out, run.load);
 }
 
-export type CompareOptions = CommonOptions & { store?: string; stores?: string; size: number[]; repeat: number; outDir?: string; docker: boolean };
+export type CompareOptions = CommonOptions & {
+  store?: string;
+  stores?: string;
+  size: number[];
+  repeat: number;
+  outDir?: string;
+  docker: boolean;
+};
 
 /** `docbench persons …`. */
 export async function compareCommand(opts: CompareOptions): Promise<void> {
@@ -97,7 +128,12 @@ export async function compareCommand(opts: CompareOptions): Promise<void> {
   if (opts.store === undefined && opts.stores === undefined && configured.length === 0) {
     throw new UsageError(`--store (or --stores) is required: one or more of ${PERSONS_DIALECTS.stores.join(', ')}`);
   }
-  const stores = opts.store !== undefined ? storeList(opts.store) : opts.stores !== undefined ? storeList(opts.stores, '--stores') : configured;
+  const stores =
+    opts.store !== undefined
+      ? storeList(opts.store)
+      : opts.stores !== undefined
+        ? storeList(opts.stores, '--stores')
+        : configured;
   const targets = StoreTargets.resolve(opts, stores, config).checkDocker();
   const outDir = opts.outDir ?? join('results', `persons-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const properties = storeProperties([...targets.settings(), ...opts.property], concurrencyOf(opts));
@@ -120,19 +156,45 @@ export async function compareCommand(opts: CompareOptions): Promise<void> {
   process.stdout.write(`\n${comparison}`);
   writeFileAtomic(join(outDir, 'comparison.md'), comparison);
   process.stderr.write(`results written to ${outDir}\n`);
-  writeReportBeside(outDir, runs.flatMap((r) => [r.run!, r.load]), { title: 'Persons scenario (Henricsson 2011)' });
+  writeReportBeside(
+    outDir,
+    runs.flatMap((r) => [r.run!, r.load]),
+    { title: 'Persons scenario (Henricsson 2011)' },
+  );
   const failures = runs.flatMap((r) => r.failures);
-  if (failures.length > 0) throw new AnswerMismatchError(`persons: ${failures.length} wrong or failed ${failures.length === 1 ? 'answer' : 'answers'}:\n${failures.join('\n')}`);
+  if (failures.length > 0)
+    throw new AnswerMismatchError(
+      `persons: ${failures.length} wrong or failed ${failures.length === 1 ? 'answer' : 'answers'}:\n${failures.join('\n')}`,
+    );
 }
 
 /** `docbench k6 persons --size N [--nested]`: seed first, as `docbench seed persons` does (bulk). */
-export async function seedForK6(store: string, targets: StoreTargets, size: number, nested: boolean, overrides: readonly string[], quiet: boolean): Promise<void> {
+export async function seedForK6(
+  store: string,
+  targets: StoreTargets,
+  size: number,
+  nested: boolean,
+  overrides: readonly string[],
+  quiet: boolean,
+): Promise<void> {
   const s = parsePersonsSettings(ownSettings('persons', overrides));
-  const open = await openStore(store, targets.urlOf(store), requestFrom([...targets.settings(), ...storeSettings(overrides)], 4));
+  const open = await openStore(
+    store,
+    targets.urlOf(store),
+    requestFrom([...targets.settings(), ...storeSettings(overrides)], 4),
+  );
   try {
     const shape = nested ? ('nested' as const) : ('flat' as const);
     if (!quiet) process.stderr.write(`k6: ${store}: seeding ${size} ${shape} persons (docbench seed persons)\n`);
-    const settings = { seed: s.seed, size, shape, indexes: s.indexes, batchSize: PERSONS_DEFAULTS.batchSize, concurrency: PERSONS_DEFAULTS.concurrency, repeat: 1 };
+    const settings = {
+      seed: s.seed,
+      size,
+      shape,
+      indexes: s.indexes,
+      batchSize: PERSONS_DEFAULTS.batchSize,
+      concurrency: PERSONS_DEFAULTS.concurrency,
+      repeat: 1,
+    };
     await seedPersons(open, settings, { progress: !quiet, collection: personsCollection(s, shape) });
   } finally {
     await open.store.close();

@@ -29,4 +29,3 @@ export const PERSONS_DEFAULTS = {
   /** Runs of each query; the thesis ran each three times and reported the mean. */
   repeat: 3,
 };
-

@@ -19,8 +19,19 @@
  * document i (only the optional value differs), so Q1 and Q2 match the same ids in both shapes.
  */
 import { Random } from '../../src/workload/random.ts';
-import { EXTRAS, JEDI_POWERS, LIMITS, PETS, personId, type Extra, type FlatPerson, type NestedPerson, type Person, type PersonRecord, type Shape } from './model.ts';
-
+import {
+  EXTRAS,
+  JEDI_POWERS,
+  LIMITS,
+  PETS,
+  personId,
+  type Extra,
+  type FlatPerson,
+  type NestedPerson,
+  type Person,
+  type PersonRecord,
+  type Shape,
+} from './model.ts';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 const DIGITS = '0123456789';
@@ -66,7 +77,8 @@ export function generatePerson(seed: number, index: number, shape: 'flat'): Flat
 export function generatePerson(seed: number, index: number, shape: 'nested'): NestedPerson;
 export function generatePerson(seed: number, index: number, shape: Shape): Person;
 export function generatePerson(seed: number, index: number, shape: Shape): Person {
-  if (!Number.isSafeInteger(index) || index < 0) throw new RangeError(`person index must be a whole number >= 0, got ${index}`);
+  if (!Number.isSafeInteger(index) || index < 0)
+    throw new RangeError(`person index must be a whole number >= 0, got ${index}`);
   const random = new Random(seed, index);
   const extra = EXTRAS[random.nextInt(EXTRAS.length)]!;
   const person: Record<string, unknown> = {

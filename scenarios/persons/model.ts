@@ -23,7 +23,13 @@ export const FIELD = {
 /** randPersons.py's ANIMALS, spelt as in the code (the thesis's table says "slow lori"). */
 export const PETS = ['Albatross', 'Horse', 'Piranha', 'Slow loris', 'Panda', 'Penguin'] as const;
 /** randPersons.py's JEDI_POWERS. */
-export const JEDI_POWERS = ['Force Lightning', 'Jedi Mind Trick', 'Force Choke', 'Force Throw', 'Force Insanity'] as const;
+export const JEDI_POWERS = [
+  'Force Lightning',
+  'Jedi Mind Trick',
+  'Force Choke',
+  'Force Throw',
+  'Force Insanity',
+] as const;
 
 export type Pet = (typeof PETS)[number];
 export type JediPower = (typeof JEDI_POWERS)[number];

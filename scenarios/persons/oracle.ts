@@ -61,21 +61,27 @@ export function expectedAnswers(dataset: DatasetSpec, queries: readonly PersonsQ
  * Check the bodies of an answer whose ids are right; returns what is wrong, or undefined. On a
  * mismatch the documents are compared with the generator's one by one to name the first that differs.
  */
-export function checkBodies(dataset: DatasetSpec, expected: Expectation, records: readonly PersonRecord[]): string | undefined {
+export function checkBodies(
+  dataset: DatasetSpec,
+  expected: Expectation,
+  records: readonly PersonRecord[],
+): string | undefined {
   if (bodyChecksum(records) === expected.bodies) return undefined;
   for (const r of records) {
     const index = personIndex(r.id);
     if (index === undefined) return `${r.id} is not a person id`;
     const want = canonicalBody(r.id, generatePerson(dataset.seed, index, dataset.shape));
     const got = canonicalBody(r.id, r.person);
-    if (got !== want) return `document ${r.id} differs: expected ${want.slice(r.id.length + 1)}, got ${got.slice(r.id.length + 1)}`;
+    if (got !== want)
+      return `document ${r.id} differs: expected ${want.slice(r.id.length + 1)}, got ${got.slice(r.id.length + 1)}`;
   }
   return `body checksum ${bodyChecksum(records)}, expected ${expected.bodies}, yet every document equals the generator's`;
 }
 
 /** The ids one query must return (used to explain a mismatch). */
 export function* expectedIds(dataset: DatasetSpec, query: PersonsQuery): Generator<string> {
-  for (let i = 0; i < dataset.size; i++) if (matches(query, generatePerson(dataset.seed, i, dataset.shape))) yield personId(i);
+  for (let i = 0; i < dataset.size; i++)
+    if (matches(query, generatePerson(dataset.seed, i, dataset.shape))) yield personId(i);
 }
 
 /** Queries that match nothing in this dataset: checking them cannot catch a query that matches nothing. */

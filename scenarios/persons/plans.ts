@@ -12,7 +12,8 @@ export async function explainQueries(dialect: PersonsDialect): Promise<QueryPlan
   if (!canExplain(dialect)) return [];
   const plans: QueryPlan[] = [];
   for (const variant of dialect.variants) {
-    for (const query of QUERIES) plans.push(await takePlan(query.id, variant.name, () => dialect.explain(variant.name, query)));
+    for (const query of QUERIES)
+      plans.push(await takePlan(query.id, variant.name, () => dialect.explain(variant.name, query)));
   }
   return plans;
 }

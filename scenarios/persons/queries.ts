@@ -58,14 +58,22 @@ export interface PersonsQuery {
 const salary: RangeCondition = { kind: 'range', field: FIELD.salary, above: 18500, below: 35000 };
 const age: RangeCondition = { kind: 'range', field: FIELD.age, above: 25 };
 const pet = (p: (typeof PETS)[number]): AnyOfCondition => ({ kind: 'anyOf', field: FIELD.pet, values: [p] });
-const powers = (...p: (typeof JEDI_POWERS)[number][]): AnyOfCondition => ({ kind: 'anyOf', field: FIELD.jediPower, values: p });
+const powers = (...p: (typeof JEDI_POWERS)[number][]): AnyOfCondition => ({
+  kind: 'anyOf',
+  field: FIELD.jediPower,
+  values: p,
+});
 
 export const QUERIES: readonly PersonsQuery[] = [
   { id: 'Q1', description: 'salary between 18500 and 35000', where: [salary] },
   { id: 'Q2', description: 'Q1 and age over 25', where: [salary, age] },
   { id: 'Q3', description: 'Q2 and has a fax number', where: [salary, age, { kind: 'exists', field: FIELD.fax }] },
   { id: 'Q4', description: 'Q2 and owns a penguin', where: [salary, age, pet('Penguin')] },
-  { id: 'Q5', description: 'Q2 and has the Jedi power Force Choke or Force Insanity', where: [salary, age, powers('Force Choke', 'Force Insanity')] },
+  {
+    id: 'Q5',
+    description: 'Q2 and has the Jedi power Force Choke or Force Insanity',
+    where: [salary, age, powers('Force Choke', 'Force Insanity')],
+  },
 ];
 
 export const QUERY_IDS: readonly QueryId[] = QUERIES.map((q) => q.id);
@@ -87,7 +95,11 @@ export function queriedFields(queries: readonly PersonsQuery[] = QUERIES): Condi
  * the query's order; existence last, which each store serves its own way (a partial index, or an
  * index that only holds documents having the field).
  */
-export function indexGroups(query: PersonsQuery): { anyOf: AnyOfCondition[]; ranges: RangeCondition[]; exists: ExistsCondition[] } {
+export function indexGroups(query: PersonsQuery): {
+  anyOf: AnyOfCondition[];
+  ranges: RangeCondition[];
+  exists: ExistsCondition[];
+} {
   return {
     anyOf: query.where.filter((c): c is AnyOfCondition => c.kind === 'anyOf'),
     ranges: query.where.filter((c): c is RangeCondition => c.kind === 'range'),

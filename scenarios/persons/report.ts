@@ -14,7 +14,13 @@ import { meanMs } from '../shared/timing.ts';
 import { QUERIES } from './queries.ts';
 import { buildRow, queryRow, queryStatus, type StoreRun } from './run.ts';
 
-const STATUS_MARK = { verified: '✓', UNSUPPORTED: 'UNSUPPORTED', ERROR: 'ERROR', WRONG: 'WRONG ✗', 'not run': 'not run' } as const;
+const STATUS_MARK = {
+  verified: '✓',
+  UNSUPPORTED: 'UNSUPPORTED',
+  ERROR: 'ERROR',
+  WRONG: 'WRONG ✗',
+  'not run': 'not run',
+} as const;
 
 function storeName(result: Result): string {
   return `${result.store.name}${result.store.standIn ? ' (stand-in)' : ''}`;
@@ -28,7 +34,9 @@ function standInName(s: { name: string; version: string }): string {
 function serverLine(result: Result): string {
   const s = result.store;
   const what = `${s.server} ${s.serverVersion} via ${s.driver}`;
-  return s.standIn ? `${what}. STAND-IN: ${s.standIn.name}, not the real product: ${s.standIn.note}` : `${what}${notStandInNote(s)}`;
+  return s.standIn
+    ? `${what}. STAND-IN: ${s.standIn.name}, not the real product: ${s.standIn.note}`
+    : `${what}${notStandInNote(s)}`;
 }
 
 function variantsOf(result: Result): string[] {
@@ -72,7 +80,14 @@ export function renderStoreTable(run: StoreRun): string {
   const { load } = run;
   const result = run.run ?? load;
   const rows: string[][] = [];
-  rows.push([`insert (${insertLabel(load)})`, '', `${formatSeconds(load.overall.runtimeMs)} s`, formatCount(load.overall.throughputOpsPerSec), formatCount(load.overall.operations), '']);
+  rows.push([
+    `insert (${insertLabel(load)})`,
+    '',
+    `${formatSeconds(load.overall.runtimeMs)} s`,
+    formatCount(load.overall.throughputOpsPerSec),
+    formatCount(load.overall.operations),
+    '',
+  ]);
   const disk = diskMiB(result);
   rows.push(['size on disk', '', disk === 'n/a' ? 'n/a (see notes)' : `${disk} MiB`, '', '', '']);
   const compacted = compactedBytes(result);
@@ -89,11 +104,25 @@ export function renderStoreTable(run: StoreRun): string {
         const status = queryStatus(run.run, variant, q.id);
         const ms = meanMs(run.run, queryRow(variant, q.id));
         const count = expectedCount(run.run, q.id);
-        rows.push([q.id, variant, ms !== undefined ? `${formatMs(ms)} ms` : '', '', status === 'verified' && count !== undefined ? formatCount(count) : '', STATUS_MARK[status]]);
+        rows.push([
+          q.id,
+          variant,
+          ms !== undefined ? `${formatMs(ms)} ms` : '',
+          '',
+          status === 'verified' && count !== undefined ? formatCount(count) : '',
+          STATUS_MARK[status],
+        ]);
       }
     }
   }
-  const table = markdownTable(['step', 'variant', 'time', 'docs/s', 'count', 'verified'], rows, ['left', 'left', 'right', 'right', 'right', 'center']);
+  const table = markdownTable(['step', 'variant', 'time', 'docs/s', 'count', 'verified'], rows, [
+    'left',
+    'left',
+    'right',
+    'right',
+    'right',
+    'center',
+  ]);
   const notes = result.notes.map((n) => `- ${n}`).join('\n');
   return `### ${storeName(result)}: ${datasetLine(result)}\n\n${serverLine(result)}\n\n${table}\n${notes}\n`;
 }
@@ -108,7 +137,9 @@ export function renderComparison(runs: readonly StoreRun[]): string {
     const indexMs = meanMs(run, 'INDEX-BUILD');
     for (const [i, variant] of variantsOf(run).entries()) {
       // The secondary indexes count for the variants that use them (not for CouchDB's views).
-      const builds = [usesIndexes(run, variant) ? indexMs : undefined, meanMs(run, buildRow(variant))].filter((v): v is number => v !== undefined);
+      const builds = [usesIndexes(run, variant) ? indexMs : undefined, meanMs(run, buildRow(variant))].filter(
+        (v): v is number => v !== undefined,
+      );
       const cells = [
         formatCount(r.settings.size),
         r.settings.shape,
@@ -134,29 +165,61 @@ export function renderComparison(runs: readonly StoreRun[]): string {
       rows.push(cells);
     }
   }
-  const header = ['docs', 'shape', 'indexes', 'store', 'variant', 'insert (s)', 'docs/s', 'disk (MiB)', 'compacted (MiB)', 'index/view build (s)', ...QUERIES.map((q) => `${q.id} (ms)`), 'verified'];
-  const align = header.map((_, i) => (i < 5 ? 'left' : i === header.length - 1 ? 'center' : 'right') as 'left' | 'right' | 'center');
+  const header = [
+    'docs',
+    'shape',
+    'indexes',
+    'store',
+    'variant',
+    'insert (s)',
+    'docs/s',
+    'disk (MiB)',
+    'compacted (MiB)',
+    'index/view build (s)',
+    ...QUERIES.map((q) => `${q.id} (ms)`),
+    'verified',
+  ];
+  const align = header.map(
+    (_, i) => (i < 5 ? 'left' : i === header.length - 1 ? 'center' : 'right') as 'left' | 'right' | 'center',
+  );
   const lines = [markdownTable(header, rows, align)];
   // A run whose verdict is invalid says so under the table (its cells already mark each query's status).
-  for (const r of runs) for (const result of [r.load, r.run]) if (result && !isValid(result)) lines.push(`${result.phase} on ${storeName(result)}, ${formatCount(r.settings.size)} ${r.settings.shape}: ${verdictLine(verdictOf(result))}.`);
+  for (const r of runs)
+    for (const result of [r.load, r.run])
+      if (result && !isValid(result))
+        lines.push(
+          `${result.phase} on ${storeName(result)}, ${formatCount(r.settings.size)} ${r.settings.shape}: ${verdictLine(verdictOf(result))}.`,
+        );
   const counts = new Map<string, string>();
   for (const r of withQueries) {
     const key = `${formatCount(r.settings.size)} ${r.settings.shape}`;
-    if (!counts.has(key)) counts.set(key, QUERIES.map((q) => `${q.id} ${formatCount(expectedCount(r.run!, q.id) ?? 0)}`).join(', '));
+    if (!counts.has(key))
+      counts.set(key, QUERIES.map((q) => `${q.id} ${formatCount(expectedCount(r.run!, q.id) ?? 0)}`).join(', '));
   }
-  for (const [key, text] of counts) lines.push(`Matching documents (the oracle's counts, every answer checked by count, id checksum and body checksum), ${key}: ${text}.`);
+  for (const [key, text] of counts)
+    lines.push(
+      `Matching documents (the oracle's counts, every answer checked by count, id checksum and body checksum), ${key}: ${text}.`,
+    );
   const modes = new Set(withQueries.map((r) => insertLabel(r.load)));
-  lines.push(`Insert: ${[...modes].join('; ')}${modes.has('one insert per document') ? " (the thesis's insert time: each document written alone with the store's single-document write, one after another unless --threads says otherwise)" : ''}.`);
+  lines.push(
+    `Insert: ${[...modes].join('; ')}${modes.has('one insert per document') ? " (the thesis's insert time: each document written alone with the store's single-document write, one after another unless --threads says otherwise)" : ''}.`,
+  );
   const sizes = new Map<string, string>();
   for (const r of withQueries) {
     const extra = r.run!.store.extra ?? {};
     const compacted = extra['persons.disk.compactedMethod'];
-    const after = compacted !== undefined ? `after compaction: ${String(compacted)}` : `compaction: ${String(extra['persons.compaction'] ?? 'none')}`;
+    const after =
+      compacted !== undefined
+        ? `after compaction: ${String(compacted)}`
+        : `compaction: ${String(extra['persons.compaction'] ?? 'none')}`;
     sizes.set(r.store, `${r.store}: size on disk: ${String(extra['persons.disk.method'] ?? 'unknown')}; ${after}.`);
   }
   lines.push(...sizes.values());
-  const standIns = new Map(withQueries.filter((r) => r.run!.store.standIn).map((r) => [r.store, r.run!.store.standIn!]));
-  for (const [store, s] of standIns) lines.push(`${store}: figures come from a STAND-IN, ${standInName(s)}, not the real product.`);
+  const standIns = new Map(
+    withQueries.filter((r) => r.run!.store.standIn).map((r) => [r.store, r.run!.store.standIn!]),
+  );
+  for (const [store, s] of standIns)
+    lines.push(`${store}: figures come from a STAND-IN, ${standInName(s)}, not the real product.`);
   const cpu = describeMachineCpu(withQueries.flatMap((r) => [r.load, r.run!]));
   if (cpu !== undefined) lines.push(`${cpu}.`);
   lines.push(

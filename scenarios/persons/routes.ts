@@ -42,10 +42,16 @@ const settingsSchema = z
   .object({
     seed: z.coerce.number().int().min(0).default(DEFAULT_SEED),
     size: z.coerce.number().int().min(1).default(PERSONS_DEFAULTS.size),
-    indexes: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+    indexes: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
     collection: z
       .string()
-      .regex(/^[a-z][a-z0-9_]{0,47}$/, 'expected a name of lower-case letters, digits and _ (it names a collection, table or database on every store)')
+      .regex(
+        /^[a-z][a-z0-9_]{0,47}$/,
+        'expected a name of lower-case letters, digits and _ (it names a collection, table or database on every store)',
+      )
       .nullable()
       .default(null),
   })
@@ -69,7 +75,9 @@ export function parsePersonsSettings(assignments: readonly string[]): PersonsSer
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = issue.code === 'unrecognized_keys' ? issue.keys[0]! : String(issue.path[0] ?? '');
-    throw new WorkloadError(`-p persons.${key}: ${issue.code === 'unrecognized_keys' ? `unknown setting; expected one of ${Object.keys(settingsSchema.shape).join(', ')}` : issue.message}`);
+    throw new WorkloadError(
+      `-p persons.${key}: ${issue.code === 'unrecognized_keys' ? `unknown setting; expected one of ${Object.keys(settingsSchema.shape).join(', ')}` : issue.message}`,
+    );
   }
   return parsed.data;
 }
@@ -99,7 +107,12 @@ class Dialects {
     if (shapes === undefined) this.byStore.set(store, (shapes = new Map()));
     let dialect = shapes.get(shape);
     if (dialect === undefined) {
-      dialect = PERSONS_DIALECTS.create(store, { shape, indexes: this.settings.indexes, size: this.settings.size, collection: personsCollection(this.settings, shape) });
+      dialect = PERSONS_DIALECTS.create(store, {
+        shape,
+        indexes: this.settings.indexes,
+        size: this.settings.size,
+        collection: personsCollection(this.settings, shape),
+      });
       // A failed creation is not cached: the next request tries again.
       dialect.catch(() => shapes.delete(shape));
       shapes.set(shape, dialect);
@@ -141,13 +154,22 @@ export function registerPersonsRoutes(app: FastifyInstance, options: PersonsRout
       const dialect = await dialects.get(store, shape);
       const variant = query.variant ?? dialect.variants[0]!.name;
       if (!dialect.variants.some((v) => v.name === variant)) {
-        throw new ValidationError('variant', 'query', `variant: ${store.name} runs the persons queries as ${dialect.variants.map((v) => v.name).join(', ')}`);
+        throw new ValidationError(
+          'variant',
+          'query',
+          `variant: ${store.name} runs the persons queries as ${dialect.variants.map((v) => v.name).join(', ')}`,
+        );
       }
       await dialects.ready(dialect, variant);
       const records = await dialect.query(variant, queryById(id));
       // The bodies' checksum lets a client check the documents, not only which ones came back.
-      return { query: id, variant, count: records.length, ids: records.map((r) => r.id), bodies: bodyChecksum(records) };
+      return {
+        query: id,
+        variant,
+        count: records.length,
+        ids: records.map((r) => r.id),
+        bodies: bodyChecksum(records),
+      };
     });
   });
 }
-

@@ -28,7 +28,14 @@ import { PERSONS_DIALECTS } from './dialects.ts';
 import { generateRecords } from './generator.ts';
 import { explainQueries } from './plans.ts';
 import { collectionName, type PersonRecord } from './model.ts';
-import { checkBodies, expectedAnswers, expectedIds, vacuousQueries, type DatasetSpec, type Expectations } from './oracle.ts';
+import {
+  checkBodies,
+  expectedAnswers,
+  expectedIds,
+  vacuousQueries,
+  type DatasetSpec,
+  type Expectations,
+} from './oracle.ts';
 import { QUERIES } from './queries.ts';
 
 export const SCENARIO = 'persons';
@@ -71,8 +78,17 @@ const verifyRow = (variant: string, query: string) => `${variant}:${query}-VERIF
 export const queryRow = (variant: string, query: string) => `${variant}:${query}`;
 export const buildRow = (variant: string) => `${variant}:BUILD`;
 
-export function openDialect(open: OpenStore, settings: PersonsSettings, collection = collectionName(settings.shape)): Promise<PersonsDialect> {
-  return PERSONS_DIALECTS.create(open.store, { shape: settings.shape, indexes: settings.indexes, size: settings.size, collection });
+export function openDialect(
+  open: OpenStore,
+  settings: PersonsSettings,
+  collection = collectionName(settings.shape),
+): Promise<PersonsDialect> {
+  return PERSONS_DIALECTS.create(open.store, {
+    shape: settings.shape,
+    indexes: settings.indexes,
+    size: settings.size,
+    collection,
+  });
 }
 
 /** What goes into both results' `workload.properties`: every setting, and what the oracle expects. */
@@ -104,7 +120,13 @@ function properties(settings: PersonsSettings, dialect: PersonsDialect, expectat
 }
 
 /** The store as the result records it, with the dataset's size in place of the store-wide figures. */
-async function storeInfo(open: OpenStore, size: DiskSize, compacted: DiskSize | undefined, compaction: string, settings: PersonsSettings): Promise<StoreInfo> {
+async function storeInfo(
+  open: OpenStore,
+  size: DiskSize,
+  compacted: DiskSize | undefined,
+  compaction: string,
+  settings: PersonsSettings,
+): Promise<StoreInfo> {
   // The store-wide figure describeStore brings (a whole database or bucket) is replaced by the
   // dataset's own, or removed when the store cannot say: a result never shows a size it did not measure.
   const { diskBytes: _storeWide, ...info } = await describeStore(open);
@@ -131,11 +153,18 @@ function label(open: OpenStore, settings: PersonsSettings): string {
 }
 
 /** The load phase: drop what was there, create the collection, write every document (one at a time, or in batches). */
-async function seed(dialect: PersonsDialect, open: OpenStore, settings: PersonsSettings, options: RunOptions): Promise<ScenarioTimer> {
+async function seed(
+  dialect: PersonsDialect,
+  open: OpenStore,
+  settings: PersonsSettings,
+  options: RunOptions,
+): Promise<ScenarioTimer> {
   await dialect.drop();
   await dialect.prepare();
   const timer = new ScenarioTimer();
-  const progress = options.progress ? new ProgressBar({ label: label(open, settings), total: settings.size, unit: 'docs' }) : undefined;
+  const progress = options.progress
+    ? new ProgressBar({ label: label(open, settings), total: settings.size, unit: 'docs' })
+    : undefined;
   try {
     const single = insertModeOf(settings) === 'single';
     await loadInBatches({
@@ -151,13 +180,22 @@ async function seed(dialect: PersonsDialect, open: OpenStore, settings: PersonsS
   } finally {
     progress?.finish();
   }
-  if (insertModeOf(settings) === 'single') timer.note(`load: one insert per document (the store's single-document write, as the thesis timed it), ${settings.concurrency} in flight; INSERT rows count documents`);
-  else timer.note(`load: bulk writes of ${settings.batchSize} documents, ${settings.concurrency} in flight (--insert-mode bulk: not what the thesis timed); INSERT-BATCH rows count writes, OVERALL counts documents`);
+  if (insertModeOf(settings) === 'single')
+    timer.note(
+      `load: one insert per document (the store's single-document write, as the thesis timed it), ${settings.concurrency} in flight; INSERT rows count documents`,
+    );
+  else
+    timer.note(
+      `load: bulk writes of ${settings.batchSize} documents, ${settings.concurrency} in flight (--insert-mode bulk: not what the thesis timed); INSERT-BATCH rows count writes, OVERALL counts documents`,
+    );
   return timer;
 }
 
 /** Size after load, and after compaction where the store has one. */
-async function measureSize(dialect: PersonsDialect, timer: ScenarioTimer): Promise<{ size: DiskSize; compacted?: DiskSize; compaction: string }> {
+async function measureSize(
+  dialect: PersonsDialect,
+  timer: ScenarioTimer,
+): Promise<{ size: DiskSize; compacted?: DiskSize; compaction: string }> {
   const size = await dialect.sizeOnDisk();
   if (!canCompact(dialect)) return { size, compaction: dialect.noCompaction ?? 'none' };
   try {
@@ -196,7 +234,12 @@ export async function seedPersons(open: OpenStore, settings: PersonsSettings, op
     after.note(`size on disk: ${size.method}`);
     if (settings.indexes) await buildIndexes(dialect, after);
     const store = await storeInfo(open, size, undefined, 'not run by seed', settings);
-    const load = scenarioResult(loadOutcome, { scenario: SCENARIO, workloadName: workloadName(settings), properties: properties(settings, dialect), store });
+    const load = scenarioResult(loadOutcome, {
+      scenario: SCENARIO,
+      workloadName: workloadName(settings),
+      properties: properties(settings, dialect),
+      store,
+    });
     load.notes.push(...after.outcome('run').notes);
     return { store: open.store.name, settings, load, failures: [] };
   } finally {
@@ -217,13 +260,21 @@ export async function runPersons(open: OpenStore, settings: PersonsSettings, opt
     else timer.note(`compaction: ${compaction}`);
     if (settings.indexes) await buildIndexes(dialect, timer);
     const vacuous = vacuousQueries(expectations);
-    if (vacuous.length > 0) timer.note(`${vacuous.join(', ')} match no document at this size: a store answering nothing would pass them; use a larger size`);
+    if (vacuous.length > 0)
+      timer.note(
+        `${vacuous.join(', ')} match no document at this size: a store answering nothing would pass them; use a larger size`,
+      );
     const failures = await runQueries(dialect, open.store.name, settings, expectations, timer);
     const outcome = timer.outcome('run');
     // After the timed runs: how the store ran each query (explain, tracing, …).
     const plans = await explainQueries(dialect);
     const store = await storeInfo(open, size, compacted, compaction, settings);
-    const context = { scenario: SCENARIO, workloadName: workloadName(settings), properties: properties(settings, dialect, expectations), store };
+    const context = {
+      scenario: SCENARIO,
+      workloadName: workloadName(settings),
+      properties: properties(settings, dialect, expectations),
+      store,
+    };
     const run = scenarioResult(outcome, context);
     if (plans.length > 0) run.plans = plans;
     return { store: open.store.name, settings, load: scenarioResult(loadOutcome, context), run, failures };
@@ -237,7 +288,13 @@ export async function runPersons(open: OpenStore, settings: PersonsSettings, opt
  * one line per wrong or failed answer (empty when all is right). Exported for the tests, which
  * hand it a dialect that answers wrongly on purpose.
  */
-export async function runQueries(dialect: PersonsDialect, store: string, settings: PersonsSettings, expectations: Expectations, timer: ScenarioTimer): Promise<string[]> {
+export async function runQueries(
+  dialect: PersonsDialect,
+  store: string,
+  settings: PersonsSettings,
+  expectations: Expectations,
+  timer: ScenarioTimer,
+): Promise<string[]> {
   const failures: string[] = [];
   for (const variant of dialect.variants) {
     timer.note(`${variant.name}: ${variant.description}`);
@@ -249,7 +306,8 @@ export async function runQueries(dialect: PersonsDialect, store: string, setting
         if (!(error instanceof UnsupportedError)) throw error;
         // Without its build the variant cannot run at all: each query is UNSUPPORTED, never "not run".
         timer.note(`${variant.name}: UNSUPPORTED: ${error.message}`);
-        for (const query of QUERIES) timer.measurements.countStatus(queryRow(variant.name, query.id), 'UNSUPPORTED', error.message);
+        for (const query of QUERIES)
+          timer.measurements.countStatus(queryRow(variant.name, query.id), 'UNSUPPORTED', error.message);
         continue;
       }
     }
@@ -259,7 +317,8 @@ export async function runQueries(dialect: PersonsDialect, store: string, setting
       for (let r = 0; r < settings.repeat; r++) {
         let records: PersonRecord[];
         try {
-          records = (await timer.time(queryRow(variant.name, query.id), () => dialect.query(variant.name, query))).value;
+          records = (await timer.time(queryRow(variant.name, query.id), () => dialect.query(variant.name, query)))
+            .value;
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           if (error instanceof UnsupportedError) timer.note(`${variant.name}:${query.id}: UNSUPPORTED: ${message}`);
@@ -271,7 +330,11 @@ export async function runQueries(dialect: PersonsDialect, store: string, setting
         const ids = records.map((r) => r.id);
         const check = checkAnswer(subject, expected, ids, () => expectedIds(settings, query));
         const bodies = check.ok ? checkBodies(settings, expected, records) : undefined;
-        const problem = check.problem ?? (bodies === undefined ? undefined : `${store} [${variant.name}] ${query.id}: the right ${ids.length} ids, but ${bodies}`);
+        const problem =
+          check.problem ??
+          (bodies === undefined
+            ? undefined
+            : `${store} [${variant.name}] ${query.id}: the right ${ids.length} ids, but ${bodies}`);
         timer.check(verifyRow(variant.name, query.id), problem === undefined, performance.now() - checkStart, problem);
         if (problem !== undefined) {
           failures.push(problem);
@@ -284,7 +347,11 @@ export async function runQueries(dialect: PersonsDialect, store: string, setting
 }
 
 /** Read back from a run result: did every run of a query succeed and check out? */
-export function queryStatus(run: Result, variant: string, query: string): 'verified' | 'UNSUPPORTED' | 'ERROR' | 'WRONG' | 'not run' {
+export function queryStatus(
+  run: Result,
+  variant: string,
+  query: string,
+): 'verified' | 'UNSUPPORTED' | 'ERROR' | 'WRONG' | 'not run' {
   const row = run.operations.find((o) => o.name === queryRow(variant, query));
   const check = run.operations.find((o) => o.name === verifyRow(variant, query));
   if (check?.returns?.UNEXPECTED_STATE) return 'WRONG';

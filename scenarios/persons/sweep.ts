@@ -29,5 +29,14 @@ export const PERSONS_SWEEP: ScenarioSweep = {
   size: { unit: 'documents', defaults: [PERSONS_DEFAULTS.size] },
   workloads: () => ({ names: ['persons'], defaults: ['persons'], fixed: true }),
   perCell: [],
-  run: (cell) => ['persons', '--stores', cell.store, '--size', String(cell.size), '--threads', String(cell.threads), ...argsOf(cell.settings)],
+  run: (cell) => [
+    'persons',
+    '--stores',
+    cell.store,
+    '--size',
+    String(cell.size),
+    '--threads',
+    String(cell.threads),
+    ...argsOf(cell.settings),
+  ],
 };

@@ -56,7 +56,10 @@ export class IdChecksum {
   }
 
   summary(): AnswerSummary {
-    return { count: this.count, checksum: this.high.toString(16).padStart(8, '0') + this.low.toString(16).padStart(8, '0') };
+    return {
+      count: this.count,
+      checksum: this.high.toString(16).padStart(8, '0') + this.low.toString(16).padStart(8, '0'),
+    };
   }
 }
 

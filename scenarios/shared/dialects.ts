@@ -44,10 +44,13 @@ export class DialectRegistry<Context, Dialect> {
   /** The dialect for an opened store; a store without one is a user error naming the ones with one. */
   async create(store: Store, context: Context): Promise<Dialect> {
     if (!this.runsOn(store.name)) {
-      throw new NoDialectError(`the ${this.scenario} scenario runs on ${this.stores.join(', ')}; not on "${store.name}"`);
+      throw new NoDialectError(
+        `the ${this.scenario} scenario runs on ${this.stores.join(', ')}; not on "${store.name}"`,
+      );
     }
     const definition = await this.loaders[store.name]!();
-    if (definition.store !== store.name) throw new Error(`${this.scenario}: the dialect listed for ${store.name} is written for ${definition.store}`);
+    if (definition.store !== store.name)
+      throw new Error(`${this.scenario}: the dialect listed for ${store.name} is written for ${definition.store}`);
     return definition.create(store.handle as never, context);
   }
 }

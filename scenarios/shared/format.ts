@@ -34,5 +34,7 @@ export function formatDuration(seconds: number): string {
  * Couchbase mock behind a forwarded port) nothing is claimed.
  */
 export function notStandInNote(store: { serverVersion: string }): string {
-  return store.serverVersion === 'unknown' ? ' (the server did not identify itself: not known to be the real product)' : ' (real server)';
+  return store.serverVersion === 'unknown'
+    ? ' (the server did not identify itself: not known to be the real product)'
+    : ' (real server)';
 }

@@ -19,7 +19,12 @@ export type ScenarioPlan = PlanEvidence & { indexExpected: boolean };
  * without a query service) or fails to is recorded as such: a plan is evidence, never a reason
  * for the benchmark to fail.
  */
-export async function takePlan(query: string, variant: string, explain: () => Promise<ScenarioPlan>, parameters?: unknown): Promise<QueryPlan> {
+export async function takePlan(
+  query: string,
+  variant: string,
+  explain: () => Promise<ScenarioPlan>,
+  parameters?: unknown,
+): Promise<QueryPlan> {
   const head = { query, variant, ...(parameters !== undefined ? { parameters: JSON.stringify(parameters) } : {}) };
   try {
     const plan = await explain();
@@ -64,8 +69,21 @@ export function renderPlans(results: readonly Result[]): string {
       const key = `${store}|${result.workload.name}|${plan.variant}|${plan.query}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const notes = [...(plan.flagged ? ['FLAGGED: read everything, an index was meant to serve it'] : []), ...plan.warnings];
-      rows.push([store, plan.variant, plan.query, plan.access, plan.used.join(', ') || 'none', figure(plan.keysExamined), figure(plan.documentsExamined), figure(plan.returned), notes.join('; ')]);
+      const notes = [
+        ...(plan.flagged ? ['FLAGGED: read everything, an index was meant to serve it'] : []),
+        ...plan.warnings,
+      ];
+      rows.push([
+        store,
+        plan.variant,
+        plan.query,
+        plan.access,
+        plan.used.join(', ') || 'none',
+        figure(plan.keysExamined),
+        figure(plan.documentsExamined),
+        figure(plan.returned),
+        notes.join('; '),
+      ]);
       if (plan.flagged) flagged.push(`${store} [${plan.variant}] ${plan.query}`);
       if (plan.source !== 'UNSUPPORTED' && plan.source !== 'error') {
         // A plan of several steps joins its steps' sources with '; '.
@@ -75,10 +93,29 @@ export function renderPlans(results: readonly Result[]): string {
       }
     }
   }
-  const header = ['store', 'variant', 'query', 'access', 'index / structure used', 'keys examined', 'docs examined', 'returned', 'warnings'];
-  const lines = [`#### Query plans (taken once per query and variant, outside the timed runs)`, '', markdownTable(header, rows, ['left', 'left', 'left', 'left', 'left', 'right', 'right', 'right', 'left'])];
-  if (flagged.length > 0) lines.push(`FLAGGED: ${flagged.join(', ')} read every document although an index was built for ${flagged.length === 1 ? 'it' : 'them'}.`);
+  const header = [
+    'store',
+    'variant',
+    'query',
+    'access',
+    'index / structure used',
+    'keys examined',
+    'docs examined',
+    'returned',
+    'warnings',
+  ];
+  const lines = [
+    `#### Query plans (taken once per query and variant, outside the timed runs)`,
+    '',
+    markdownTable(header, rows, ['left', 'left', 'left', 'left', 'left', 'right', 'right', 'right', 'left']),
+  ];
+  if (flagged.length > 0)
+    lines.push(
+      `FLAGGED: ${flagged.join(', ')} read every document although an index was built for ${flagged.length === 1 ? 'it' : 'them'}.`,
+    );
   for (const [store, kinds] of sources) lines.push(`- ${store}: ${[...kinds].join('; ')}`);
-  lines.push('- access: index (an index, view or structure kept as one), key (by key or partition), scan (every document read), unknown (no evidence); "-": the store does not report that figure. The raw plans are in the result files (`plans[].raw`).');
+  lines.push(
+    '- access: index (an index, view or structure kept as one), key (by key or partition), scan (every document read), unknown (no evidence); "-": the store does not report that figure. The raw plans are in the result files (`plans[].raw`).',
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -72,7 +72,12 @@ export class ProgressBar {
     const seconds = (now - this.startMs) / 1000;
     const rate = seconds > 0 ? this.done / seconds : 0;
     const left = rate > 0 ? (total - this.done) / rate : Number.POSITIVE_INFINITY;
-    const eta = this.done >= total ? `done in ${formatDuration(seconds)}` : Number.isFinite(left) ? `ETA ${formatDuration(left)}` : 'ETA unknown';
+    const eta =
+      this.done >= total
+        ? `done in ${formatDuration(seconds)}`
+        : Number.isFinite(left)
+          ? `ETA ${formatDuration(left)}`
+          : 'ETA unknown';
     return (
       `${label} [${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${String(Math.floor(fraction * 100)).padStart(3)}% ` +
       `${formatCount(this.done)}/${formatCount(total)} ${unit}, ${formatCount(Math.round(rate))} ${unit}/s, ${eta}`

@@ -17,7 +17,9 @@ export function serveSettings(scenario: string, overrides: readonly string[]): s
 
 /** The scenario's own settings among `-p` assignments, its prefix removed. */
 export function ownSettings(scenario: string, overrides: readonly string[]): string[] {
-  return overrides.filter((o) => !isStoreSetting(o)).map((o) => (o.startsWith(`${scenario}.`) ? o.slice(scenario.length + 1) : o));
+  return overrides
+    .filter((o) => !isStoreSetting(o))
+    .map((o) => (o.startsWith(`${scenario}.`) ? o.slice(scenario.length + 1) : o));
 }
 
 /** The store settings among `-p` assignments. */

@@ -67,14 +67,21 @@ export class AnswerMismatchError extends Error {
   }
 }
 
-export function describeMismatch(subject: AnswerSubject, expected: AnswerSummary, got: AnswerSummary, difference?: AnswerDifference): string {
+export function describeMismatch(
+  subject: AnswerSubject,
+  expected: AnswerSummary,
+  got: AnswerSummary,
+  difference?: AnswerDifference,
+): string {
   const head =
     `${subject.store} [${subject.variant}] ${subject.query} returned ${got.count} ids (checksum ${got.checksum}); ` +
     `the oracle expects ${expected.count} (checksum ${expected.checksum})`;
   if (!difference) return head;
   const parts: string[] = [];
-  if (difference.missingCount > 0) parts.push(`${difference.missingCount} missing, e.g. ${difference.missing.join(', ')}`);
-  if (difference.unexpectedCount > 0) parts.push(`${difference.unexpectedCount} unexpected, e.g. ${difference.unexpected.join(', ')}`);
+  if (difference.missingCount > 0)
+    parts.push(`${difference.missingCount} missing, e.g. ${difference.missing.join(', ')}`);
+  if (difference.unexpectedCount > 0)
+    parts.push(`${difference.unexpectedCount} unexpected, e.g. ${difference.unexpected.join(', ')}`);
   if (difference.duplicated.length > 0) parts.push(`returned more than once: ${difference.duplicated.join(', ')}`);
   return parts.length > 0 ? `${head}: ${parts.join('; ')}` : head;
 }
@@ -90,7 +97,12 @@ export interface CheckOutcome {
  * Compare an answer with the oracle's summary. `expectedIds` is only called on a mismatch, so
  * the oracle's full id list is computed only when it is needed to explain one.
  */
-export function checkAnswer(subject: AnswerSubject, expected: AnswerSummary, ids: readonly string[], expectedIds: () => Iterable<string>): CheckOutcome {
+export function checkAnswer(
+  subject: AnswerSubject,
+  expected: AnswerSummary,
+  ids: readonly string[],
+  expectedIds: () => Iterable<string>,
+): CheckOutcome {
   const got = summarizeIds(ids);
   if (sameAnswer(expected, got)) return { ok: true, got };
   return { ok: false, got, problem: describeMismatch(subject, expected, got, diffIds(expectedIds(), ids)) };

@@ -27,7 +27,11 @@ function metricsHooks(metrics: LiveMetrics | undefined): Pick<CapacityOptions, '
       const r = judgment.result;
       const steps = [...(tried.get(r.store.name) ?? []), judgment];
       tried.set(r.store.name, steps);
-      metrics.finish(labels(r.store.name, r.workload.name), judgment.valid ? 'valid' : 'invalid', bracketOf(steps).highestHeld);
+      metrics.finish(
+        labels(r.store.name, r.workload.name),
+        judgment.valid ? 'valid' : 'invalid',
+        bracketOf(steps).highestHeld,
+      );
     },
   };
 }
@@ -35,17 +39,27 @@ function metricsHooks(metrics: LiveMetrics | undefined): Pick<CapacityOptions, '
 export function capacityCommand(options: CapacityOptions & { metrics?: LiveMetrics }): Promise<Result[]> {
   return interrupts.holding(async () => {
     const files = new Map<Result, string>();
-    const results = await runCapacity({ ...options, ...metricsHooks(options.metrics), onWritten: (result, path) => files.set(result, basename(path)) });
+    const results = await runCapacity({
+      ...options,
+      ...metricsHooks(options.metrics),
+      onWritten: (result, path) => files.set(result, basename(path)),
+    });
     if (results.length === 0) return results;
     const curves = capacityCurves(results, seriesLabel);
     const table = renderCapacityTable(curves);
     const context = renderRunContext(results);
     process.stdout.write(`\n${table}\n${context}`);
     writeFileAtomic(join(options.outDir, 'capacity.md'), `${table}\n${context}`);
-    writeCapacitySummary(join(options.outDir, 'capacity.json'), capacitySummary(curves, (r) => files.get(r) ?? ''));
+    writeCapacitySummary(
+      join(options.outDir, 'capacity.json'),
+      capacitySummary(curves, (r) => files.get(r) ?? ''),
+    );
     process.stderr.write(`results written to ${options.outDir}\n`);
     writeReportBeside(options.outDir, results, { title: `docbench capacity: ${curves[0]?.slo ?? ''}` });
-    if (interrupts.signal !== undefined) process.stderr.write(`docbench: interrupted by ${interrupts.signal}: the table holds the ${results.length} step(s) done\n`);
+    if (interrupts.signal !== undefined)
+      process.stderr.write(
+        `docbench: interrupted by ${interrupts.signal}: the table holds the ${results.length} step(s) done\n`,
+      );
     return results;
   });
 }

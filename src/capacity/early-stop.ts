@@ -39,7 +39,8 @@ export class EarlyStop implements RunObserver {
       }
       mine.add(histogram);
     }
-    for (const counts of rows.counts.values()) for (const status of STATUSES) if (isFailure(status)) this.failed += counts.get(status) ?? 0;
+    for (const counts of rows.counts.values())
+      for (const status of STATUSES) if (isFailure(status)) this.failed += counts.get(status) ?? 0;
     this.detail = this.blown();
     if (this.detail !== undefined) control.stop('latency-budget');
   }
@@ -47,7 +48,8 @@ export class EarlyStop implements RunObserver {
   /** Why the budget can no longer be met, or undefined while it can. */
   private blown(): string | undefined {
     const allowed = this.slo.errorBudget * this.planned;
-    if (this.failed > allowed) return `${this.failed} operations failed, more than the error budget allows of the ${Math.round(this.planned)} planned`;
+    if (this.failed > allowed)
+      return `${this.failed} operations failed, more than the error budget allows of the ${Math.round(this.planned)} planned`;
     for (const clause of this.slo.clauses) {
       for (const [name, histogram] of this.rows) {
         if (clause.operation !== undefined && name !== `Intended-${clause.operation}`) continue;

@@ -44,7 +44,9 @@ export interface HttpStepsOptions {
 /** Dropped iterations of a k6 summary export (0 when none were). */
 function droppedOf(exportFile: string): number {
   if (!existsSync(exportFile)) return 0;
-  const data = JSON.parse(readFileSync(exportFile, 'utf8')) as { metrics?: Record<string, { count?: number; values?: { count?: number } } | undefined> };
+  const data = JSON.parse(readFileSync(exportFile, 'utf8')) as {
+    metrics?: Record<string, { count?: number; values?: { count?: number } } | undefined>;
+  };
   const m = data.metrics?.dropped_iterations;
   return m?.count ?? m?.values?.count ?? 0;
 }
@@ -62,7 +64,20 @@ export class HttpSteps {
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const k6 = await installK6(log);
     const token = randomBytes(24).toString('hex');
-    const args = ['--store', options.store, '--port', '0', '--workers', String(options.serviceWorkers), '--pool', String(options.threads * VU_HEADROOM), '--scenario', 'ycsb', ...options.workloadFiles.flatMap((f) => ['-P', f]), ...options.overrides.flatMap((o) => ['-p', o])];
+    const args = [
+      '--store',
+      options.store,
+      '--port',
+      '0',
+      '--workers',
+      String(options.serviceWorkers),
+      '--pool',
+      String(options.threads * VU_HEADROOM),
+      '--scenario',
+      'ycsb',
+      ...options.workloadFiles.flatMap((f) => ['-P', f]),
+      ...options.overrides.flatMap((o) => ['-p', o]),
+    ];
     if (options.url !== undefined) args.push('--url', options.url);
     const service = await startServiceProcess(args, { env: { ...process.env, [TOKEN_ENV]: token } });
     return new HttpSteps(k6, service, token, options);
@@ -74,10 +89,24 @@ export class HttpSteps {
     try {
       const summaryExport = join(scratch, 'summary.json');
       // The budget is judged here, from the figures: k6's own thresholds must not end a step.
-      const env = { ...k6Environment({ ...p, maxexecutiontime: seconds, operationcount: 0 }), MAX_VUS: String(p.threadcount * VU_HEADROOM), P99_MS: '3600000', MAX_FAILED: '1', MAX_DROPPED: '1', BASE_URL: this.service.baseUrl, [TOKEN_ENV]: this.token, RESULT_FILE: '' };
+      const env = {
+        ...k6Environment({ ...p, maxexecutiontime: seconds, operationcount: 0 }),
+        MAX_VUS: String(p.threadcount * VU_HEADROOM),
+        P99_MS: '3600000',
+        MAX_FAILED: '1',
+        MAX_DROPPED: '1',
+        BASE_URL: this.service.baseUrl,
+        [TOKEN_ENV]: this.token,
+        RESULT_FILE: '',
+      };
       const run = await runK6(this.k6, SCRIPT, env, { quiet: true, summaryExport });
       const raw = readK6Result(summaryExport, { ...process.env, ...env }, SCRIPT, run.code);
-      return { result: resultSchema.parse(completeResult(raw, run, this.options.workloadFiles.join(' '), [...this.options.overrides])), dropped: droppedOf(summaryExport) };
+      return {
+        result: resultSchema.parse(
+          completeResult(raw, run, this.options.workloadFiles.join(' '), [...this.options.overrides]),
+        ),
+        dropped: droppedOf(summaryExport),
+      };
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -88,7 +117,10 @@ export class HttpSteps {
     if (warmupSeconds > 0) await this.k6Run(p, warmupSeconds);
     const { result, dropped } = await this.k6Run(p, seconds);
     result.workload.properties[CAPACITY.dropped] = dropped;
-    if (warmupSeconds > 0) result.notes.push(`a k6 run of ${warmupSeconds} s at the same rate warmed the service up first; its figures are not in this result`);
+    if (warmupSeconds > 0)
+      result.notes.push(
+        `a k6 run of ${warmupSeconds} s at the same rate warmed the service up first; its figures are not in this result`,
+      );
     return result;
   }
 

@@ -76,7 +76,11 @@ export interface StepLengthSettings {
  * Seconds a step must measure at `rate` for its highest judged percentile to rest on TAIL_SAMPLES
  * samples beyond it (p99: 10,000 operations), within the bounds; `short` says the bound cut it.
  */
-export function stepSeconds(rate: number, percentile: number, s: StepLengthSettings): { seconds: number; short: boolean } {
+export function stepSeconds(
+  rate: number,
+  percentile: number,
+  s: StepLengthSettings,
+): { seconds: number; short: boolean } {
   const needed = Math.ceil(TAIL_SAMPLES / ((1 - percentile / 100) * rate));
   return { seconds: Math.min(s.maxSeconds, Math.max(s.minSeconds, needed)), short: needed > s.maxSeconds };
 }

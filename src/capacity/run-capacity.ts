@@ -66,30 +66,85 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 function stepWorkload(options: CapacityOptions, rate: number, seconds: number): LoadedWorkload {
   const base = loadWorkload([...options.workloadFiles], [...options.overrides]).properties;
   // End to end, k6 keeps only the percentiles it is asked for: the judged ones among them.
-  const percentiles = options.http ? [`hdrhistogram.percentiles=${[...new Set([...base['hdrhistogram.percentiles'], ...options.slo.clauses.map((c) => c.percentile)])].sort((a, b) => a - b).join(',')}`] : [];
-  return loadWorkload([...options.workloadFiles], [...options.overrides, ...percentiles, `target=${rate}`, 'operationcount=0', `warmuptime=${options.warmupSeconds}`, `maxexecutiontime=${options.warmupSeconds + seconds}`]);
+  const percentiles = options.http
+    ? [
+        `hdrhistogram.percentiles=${[...new Set([...base['hdrhistogram.percentiles'], ...options.slo.clauses.map((c) => c.percentile)])].sort((a, b) => a - b).join(',')}`,
+      ]
+    : [];
+  return loadWorkload(
+    [...options.workloadFiles],
+    [
+      ...options.overrides,
+      ...percentiles,
+      `target=${rate}`,
+      'operationcount=0',
+      `warmuptime=${options.warmupSeconds}`,
+      `maxexecutiontime=${options.warmupSeconds + seconds}`,
+    ],
+  );
 }
 
 /** One direct step: the run phase at the step's rate, stopped early once certain to miss. */
-async function directStep(options: CapacityOptions, open: OpenStore, pool: ProcessPool | undefined, processesReason: string, loaded: LoadedWorkload, step: number, label: string, observer: RunObserver, early: EarlyStop): Promise<Result> {
+async function directStep(
+  options: CapacityOptions,
+  open: OpenStore,
+  pool: ProcessPool | undefined,
+  processesReason: string,
+  loaded: LoadedWorkload,
+  step: number,
+  label: string,
+  observer: RunObserver,
+  early: EarlyStop,
+): Promise<Result> {
   const store = open.store.name;
   const p = loaded.properties;
   const meter = await startServerCostMeter(store, open.local);
-  const outcome = await runTransactionPhase({ store: open.store, workload: new CoreWorkload(p, new Random(p.seed + step)), properties: p, status: options.status, label, observer, processesReason, ...(pool ? { pool } : {}) });
+  const outcome = await runTransactionPhase({
+    store: open.store,
+    workload: new CoreWorkload(p, new Random(p.seed + step)),
+    properties: p,
+    status: options.status,
+    label,
+    observer,
+    processesReason,
+    ...(pool ? { pool } : {}),
+  });
   if (early.detail !== undefined) outcome.stopDetail = early.detail;
   const serverCost = meter?.stop();
-  const built = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: loaded.name, workloadFile: options.workloadFiles.join(' '), properties: p, overrides: [...options.overrides], store: await describeStore(open) });
+  const built = buildResult(outcome, {
+    kind: 'ycsb',
+    mode: 'direct',
+    workloadName: loaded.name,
+    workloadFile: options.workloadFiles.join(' '),
+    properties: p,
+    overrides: [...options.overrides],
+    store: await describeStore(open),
+  });
   return serverCost ? { ...built, serverCost } : built;
 }
 
 /** Drop, create and load the table (the step's properties: recordcount, threads, record shape). */
-async function freshLoad(open: OpenStore, p: WorkloadProperties, pool: ProcessPool | undefined, label: string, status: boolean): Promise<PhaseOutcome> {
+async function freshLoad(
+  open: OpenStore,
+  p: WorkloadProperties,
+  pool: ProcessPool | undefined,
+  label: string,
+  status: boolean,
+): Promise<PhaseOutcome> {
   const core = new CoreWorkload(p, new Random(p.seed));
   const schema = { table: core.table, fieldNames: core.fieldNames };
   await open.store.drop(schema);
   await open.store.prepare(schema);
-  const outcome = await runLoadPhase({ store: open.store, workload: core, properties: p, status, label, ...(pool ? { pool } : {}) });
-  if (outcome.stopReason !== undefined && outcome.stopReason !== 'complete') throw new Error(`the load was stopped (${outcome.stopReason})`);
+  const outcome = await runLoadPhase({
+    store: open.store,
+    workload: core,
+    properties: p,
+    status,
+    label,
+    ...(pool ? { pool } : {}),
+  });
+  if (outcome.stopReason !== undefined && outcome.stopReason !== 'complete')
+    throw new Error(`the load was stopped (${outcome.stopReason})`);
   return outcome;
 }
 
@@ -116,7 +171,11 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
     let http: HttpSteps | undefined;
     try {
       // Auto spreads the workers over the cores only when no store of the search runs here.
-      const processes = processesFor(options.processes, p0, options.stores.filter((s) => options.urlOf(s) === undefined));
+      const processes = processesFor(
+        options.processes,
+        p0,
+        options.stores.filter((s) => options.urlOf(s) === undefined),
+      );
       if (!options.http) pool = await openPool(open, store, p0, processes.processes);
       const tried: Tried[] = [];
       for (let step = 1; interrupts.signal === undefined; step++) {
@@ -128,7 +187,15 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
         const label = `[${store} capacity step ${step}: ${rate.toLocaleString('en-US')} ops/s`;
         if (step === 1 || inserts) await freshLoad(open, p, pool, `${label} load]`, options.status);
         if (options.http && http === undefined) {
-          http = await HttpSteps.start({ store, url: options.urlOf(store) ?? open.url, workloadFiles: options.workloadFiles, overrides: options.overrides, threads: p.threadcount, serviceWorkers: options.http.serviceWorkers, quiet: !options.status });
+          http = await HttpSteps.start({
+            store,
+            url: options.urlOf(store) ?? open.url,
+            workloadFiles: options.workloadFiles,
+            overrides: options.overrides,
+            threads: p.threadcount,
+            serviceWorkers: options.http.serviceWorkers,
+            quiet: !options.status,
+          });
         }
         const loadBefore = formatLoad();
         const early = new EarlyStop(options.slo, rate * seconds);
@@ -139,7 +206,9 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
             early.second(rows, recording, control);
           },
         };
-        const result = http ? await http.step(p, options.warmupSeconds, seconds) : await directStep(options, open, pool, processes.reason, loaded, step, `${label}]`, observer, early);
+        const result = http
+          ? await http.step(p, options.warmupSeconds, seconds)
+          : await directStep(options, open, pool, processes.reason, loaded, step, `${label}]`, observer, early);
         Object.assign(result.workload.properties, {
           [CAPACITY.search]: search,
           [CAPACITY.step]: step,
@@ -158,7 +227,9 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
         results.push(result);
         const judgment = judgeStep(result);
         options.onStep?.(judgment);
-        log(`${label}] ${judgment.held ? 'held' : `did not hold: ${judgment.why.join('; ')}`}; ${judgment.judged.map((j) => `${j.row} p${j.percentile} ${j.valueUs} µs`).join(', ')}`);
+        log(
+          `${label}] ${judgment.held ? 'held' : `did not hold: ${judgment.why.join('; ')}`}; ${judgment.judged.map((j) => `${j.row} p${j.percentile} ${j.valueUs} µs`).join(', ')}`,
+        );
         tried.push({ targetOpsPerSec: rate, held: judgment.held });
         // An invalid run measured no store work: the rates around it would not either.
         if (!judgment.valid) {

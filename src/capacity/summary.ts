@@ -8,7 +8,14 @@ import type { CapacityCurve } from '../report/capacity-curves.ts';
 import { machineSchema, storeInfoSchema, verdictSchema } from '../results/schema.ts';
 import { writeFileAtomic } from '../results/write.ts';
 
-const judgedSchema = z.object({ row: z.string(), percentile: z.number(), limitUs: z.number(), valueUs: z.number(), samples: z.number().int().nonnegative(), ok: z.boolean() });
+const judgedSchema = z.object({
+  row: z.string(),
+  percentile: z.number(),
+  limitUs: z.number(),
+  valueUs: z.number(),
+  samples: z.number().int().nonnegative(),
+  ok: z.boolean(),
+});
 
 export const capacitySummarySchema = z.object({
   kind: z.literal('capacity'),
@@ -52,7 +59,10 @@ export const capacitySummarySchema = z.object({
 export type CapacitySummary = z.infer<typeof capacitySummarySchema>;
 
 /** The summary of the curves; `fileOf` names each step's result file. */
-export function capacitySummary(curves: readonly CapacityCurve[], fileOf: (result: CapacityCurve['steps'][number]['result']) => string): CapacitySummary {
+export function capacitySummary(
+  curves: readonly CapacityCurve[],
+  fileOf: (result: CapacityCurve['steps'][number]['result']) => string,
+): CapacitySummary {
   const first = curves[0]!.steps[0]!.result;
   return capacitySummarySchema.parse({
     kind: 'capacity',

@@ -73,65 +73,167 @@ function sloArgument(value: string): string {
 export function registerCapacityCommand(program: Command): void {
   const command = program
     .command('capacity')
-    .description('the highest target rate each store keeps within a latency budget (open model, coarse steps then bisection); the latency curve in the report')
+    .description(
+      'the highest target rate each store keeps within a latency budget (open model, coarse steps then bisection); the latency curve in the report',
+    )
     .requiredOption('--stores <list>', 'comma-separated stores, searched one after the other at the same budget', list);
   addTargetOptions(command, { several: true })
-    .requiredOption('--slo <budget>', 'latency budget on the Intended- (coordinated-omission corrected) latency of every operation kind: "p99<=5ms", several with commas, one kind with READ:p99.9<=20ms', sloArgument)
-    .option('--error-budget <share>', `share of operations that may fail in a step that holds, 0.1% or 0.001 (default ${DEFAULT_ERROR_BUDGET * 100}%)`, `${DEFAULT_ERROR_BUDGET * 100}%`)
-    .option('-P, --workload <file>', 'workload file (workloada … workloadh, record-10kb, a path); repeatable', collect, [])
-    .option('-p, --property <key=value>', `property override; repeatable (defaults: ${CAPACITY_DEFAULTS.overrides.join(' ')})`, collect, [])
-    .option('--threads <n>', `workers keeping operations in flight (default ${CAPACITY_DEFAULTS.threads})`, positiveInteger('--threads'), CAPACITY_DEFAULTS.threads)
-    .option('--processes <n|auto>', 'worker processes (threads) the workers are spread over; auto (the default): one per core when every store is remote, else 1', processesSetting('--processes'))
-    .option('--start <ops>', `first rate tried, ops/s (default ${CAPACITY_DEFAULTS.start})`, positiveNumber('--start'), CAPACITY_DEFAULTS.start)
-    .option('--max-rate <ops>', 'never try above this rate, ops/s', positiveNumber('--max-rate'), CAPACITY_DEFAULTS.maxRate)
-    .option('--precision <percent>', `stop when the rate that failed is within this % of the one that held (default ${CAPACITY_DEFAULTS.precision})`, positiveNumber('--precision'), CAPACITY_DEFAULTS.precision)
-    .option('--warmup <s>', `seconds of each step run before measuring (default ${CAPACITY_DEFAULTS.warmup})`, nonNegativeNumber('--warmup'), CAPACITY_DEFAULTS.warmup)
-    .option('--min-seconds <s>', `shortest measured window of a step (default ${CAPACITY_DEFAULTS.minSeconds})`, positiveInteger('--min-seconds'), CAPACITY_DEFAULTS.minSeconds)
-    .option('--max-seconds <s>', `longest measured window of a step (default ${CAPACITY_DEFAULTS.maxSeconds})`, positiveInteger('--max-seconds'), CAPACITY_DEFAULTS.maxSeconds)
-    .option('--max-steps <n>', `steps per store at most (default ${CAPACITY_DEFAULTS.maxSteps})`, positiveInteger('--max-steps'), CAPACITY_DEFAULTS.maxSteps)
-    .option('--http', "end to end: each step k6's constant-arrival-rate executor against docbench serve (judged on k6's request durations, dropped iterations counted as failures)", false)
-    .option('--service-workers <n>', 'with --http: service processes (node cluster)', positiveInteger('--service-workers'), 1)
-    .option('--out-dir <dir>', 'where step results, capacity.json, capacity.md and report.html go (default: results/capacity-<timestamp>)')
+    .requiredOption(
+      '--slo <budget>',
+      'latency budget on the Intended- (coordinated-omission corrected) latency of every operation kind: "p99<=5ms", several with commas, one kind with READ:p99.9<=20ms',
+      sloArgument,
+    )
+    .option(
+      '--error-budget <share>',
+      `share of operations that may fail in a step that holds, 0.1% or 0.001 (default ${DEFAULT_ERROR_BUDGET * 100}%)`,
+      `${DEFAULT_ERROR_BUDGET * 100}%`,
+    )
+    .option(
+      '-P, --workload <file>',
+      'workload file (workloada … workloadh, record-10kb, a path); repeatable',
+      collect,
+      [],
+    )
+    .option(
+      '-p, --property <key=value>',
+      `property override; repeatable (defaults: ${CAPACITY_DEFAULTS.overrides.join(' ')})`,
+      collect,
+      [],
+    )
+    .option(
+      '--threads <n>',
+      `workers keeping operations in flight (default ${CAPACITY_DEFAULTS.threads})`,
+      positiveInteger('--threads'),
+      CAPACITY_DEFAULTS.threads,
+    )
+    .option(
+      '--processes <n|auto>',
+      'worker processes (threads) the workers are spread over; auto (the default): one per core when every store is remote, else 1',
+      processesSetting('--processes'),
+    )
+    .option(
+      '--start <ops>',
+      `first rate tried, ops/s (default ${CAPACITY_DEFAULTS.start})`,
+      positiveNumber('--start'),
+      CAPACITY_DEFAULTS.start,
+    )
+    .option(
+      '--max-rate <ops>',
+      'never try above this rate, ops/s',
+      positiveNumber('--max-rate'),
+      CAPACITY_DEFAULTS.maxRate,
+    )
+    .option(
+      '--precision <percent>',
+      `stop when the rate that failed is within this % of the one that held (default ${CAPACITY_DEFAULTS.precision})`,
+      positiveNumber('--precision'),
+      CAPACITY_DEFAULTS.precision,
+    )
+    .option(
+      '--warmup <s>',
+      `seconds of each step run before measuring (default ${CAPACITY_DEFAULTS.warmup})`,
+      nonNegativeNumber('--warmup'),
+      CAPACITY_DEFAULTS.warmup,
+    )
+    .option(
+      '--min-seconds <s>',
+      `shortest measured window of a step (default ${CAPACITY_DEFAULTS.minSeconds})`,
+      positiveInteger('--min-seconds'),
+      CAPACITY_DEFAULTS.minSeconds,
+    )
+    .option(
+      '--max-seconds <s>',
+      `longest measured window of a step (default ${CAPACITY_DEFAULTS.maxSeconds})`,
+      positiveInteger('--max-seconds'),
+      CAPACITY_DEFAULTS.maxSeconds,
+    )
+    .option(
+      '--max-steps <n>',
+      `steps per store at most (default ${CAPACITY_DEFAULTS.maxSteps})`,
+      positiveInteger('--max-steps'),
+      CAPACITY_DEFAULTS.maxSteps,
+    )
+    .option(
+      '--http',
+      "end to end: each step k6's constant-arrival-rate executor against docbench serve (judged on k6's request durations, dropped iterations counted as failures)",
+      false,
+    )
+    .option(
+      '--service-workers <n>',
+      'with --http: service processes (node cluster)',
+      positiveInteger('--service-workers'),
+      1,
+    )
+    .option(
+      '--out-dir <dir>',
+      'where step results, capacity.json, capacity.md and report.html go (default: results/capacity-<timestamp>)',
+    )
     .option('-q, --quiet', 'no status lines on stderr', false);
-  addMetricsOptions(command)
-    .action(async (opts: CapacityFlags) => {
-      for (const store of opts.stores) storeName(store, '--stores');
-      if (opts.stores.length === 0) throw new UsageError('--stores: name at least one store');
-      if (opts.minSeconds > opts.maxSeconds) throw new UsageError(`--min-seconds (${opts.minSeconds}) exceeds --max-seconds (${opts.maxSeconds})`);
-      if (opts.start > opts.maxRate) throw new UsageError(`--start (${opts.start}) exceeds --max-rate (${opts.maxRate})`);
-      for (const key of opts.property) {
-        if (/^(target|operationcount|maxexecutiontime|warmuptime)=/.test(key)) throw new UsageError(`-p ${key}: the capacity search sets it for each step; use --start, --min-seconds, --max-seconds, --warmup`);
-      }
-      if (opts.http && opts.processes !== undefined) throw new UsageError('--processes spreads direct workers; with --http, k6 drives the service: use --service-workers');
-      // The search's modules load once the command runs: `docbench --help` stays light.
-      const [{ loadConfig }, { StoreTargets }, { loadWorkload }, { capacityCommand }] = await Promise.all([
-        import('../session/config-file.ts'),
-        import('../session/store-targets.ts'),
-        import('../workload/workload-file.ts'),
-        import('../capacity/command.ts'),
-      ]);
-      const config = loadConfig(opts.config);
-      const targets = StoreTargets.resolve({ url: opts.url, config: opts.config }, opts.stores, config);
-      const overrides = [...targets.settings(), ...CAPACITY_DEFAULTS.overrides, ...opts.property, `threadcount=${opts.threads}`];
-      const slo = { clauses: parseLatencyBudget(opts.slo), errorBudget: parseErrorBudget(opts.errorBudget) };
-      // The workload parses before any store is touched: a typo fails in a second.
-      const p = loadWorkload(opts.workload, overrides).properties;
-      if (p['measurement.interval'] === 'op') throw new UsageError('measurement.interval=op: the capacity search judges the Intended- latency; use both (the default) or intended');
-      if (p.exportfile !== undefined || p['hdrhistogram.fileoutput']) throw new UsageError('exportfile and hdrhistogram.fileoutput name one run\'s output; each capacity step writes its result (with its per-operation series) under --out-dir');
-      await withMetrics(opts, (metrics) => capacityCommand({
+  addMetricsOptions(command).action(async (opts: CapacityFlags) => {
+    for (const store of opts.stores) storeName(store, '--stores');
+    if (opts.stores.length === 0) throw new UsageError('--stores: name at least one store');
+    if (opts.minSeconds > opts.maxSeconds)
+      throw new UsageError(`--min-seconds (${opts.minSeconds}) exceeds --max-seconds (${opts.maxSeconds})`);
+    if (opts.start > opts.maxRate) throw new UsageError(`--start (${opts.start}) exceeds --max-rate (${opts.maxRate})`);
+    for (const key of opts.property) {
+      if (/^(target|operationcount|maxexecutiontime|warmuptime)=/.test(key))
+        throw new UsageError(
+          `-p ${key}: the capacity search sets it for each step; use --start, --min-seconds, --max-seconds, --warmup`,
+        );
+    }
+    if (opts.http && opts.processes !== undefined)
+      throw new UsageError(
+        '--processes spreads direct workers; with --http, k6 drives the service: use --service-workers',
+      );
+    // The search's modules load once the command runs: `docbench --help` stays light.
+    const [{ loadConfig }, { StoreTargets }, { loadWorkload }, { capacityCommand }] = await Promise.all([
+      import('../session/config-file.ts'),
+      import('../session/store-targets.ts'),
+      import('../workload/workload-file.ts'),
+      import('../capacity/command.ts'),
+    ]);
+    const config = loadConfig(opts.config);
+    const targets = StoreTargets.resolve({ url: opts.url, config: opts.config }, opts.stores, config);
+    const overrides = [
+      ...targets.settings(),
+      ...CAPACITY_DEFAULTS.overrides,
+      ...opts.property,
+      `threadcount=${opts.threads}`,
+    ];
+    const slo = { clauses: parseLatencyBudget(opts.slo), errorBudget: parseErrorBudget(opts.errorBudget) };
+    // The workload parses before any store is touched: a typo fails in a second.
+    const p = loadWorkload(opts.workload, overrides).properties;
+    if (p['measurement.interval'] === 'op')
+      throw new UsageError(
+        'measurement.interval=op: the capacity search judges the Intended- latency; use both (the default) or intended',
+      );
+    if (p.exportfile !== undefined || p['hdrhistogram.fileoutput'])
+      throw new UsageError(
+        "exportfile and hdrhistogram.fileoutput name one run's output; each capacity step writes its result (with its per-operation series) under --out-dir",
+      );
+    await withMetrics(opts, (metrics) =>
+      capacityCommand({
         ...(metrics ? { metrics } : {}),
         stores: opts.stores,
         urlOf: (store) => targets.urlOf(store),
         workloadFiles: opts.workload,
         overrides,
         slo,
-        search: { start: opts.start, growth: 2, precision: opts.precision / 100, maxRate: opts.maxRate, minRate: 1, maxSteps: opts.maxSteps },
+        search: {
+          start: opts.start,
+          growth: 2,
+          precision: opts.precision / 100,
+          maxRate: opts.maxRate,
+          minRate: 1,
+          maxSteps: opts.maxSteps,
+        },
         length: { minSeconds: opts.minSeconds, maxSeconds: opts.maxSeconds },
         warmupSeconds: opts.warmup,
         ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
         outDir: opts.outDir ?? join('results', `capacity-${new Date().toISOString().replace(/[:.]/g, '-')}`),
         status: !opts.quiet,
         ...(opts.http ? { http: { serviceWorkers: opts.serviceWorkers } } : {}),
-      }));
-    });
+      }),
+    );
+  });
 }

@@ -25,7 +25,6 @@ import { flagOverrides } from './ycsb-command.ts';
 import type { ProcessesSetting } from '../session/process-count.ts';
 import { openPool, processesFor } from '../session/worker-pool.ts';
 
-
 export interface CompareOptions {
   /** Undefined: the config file's stores, else every local one. */
   stores?: string[];
@@ -58,10 +57,23 @@ export interface CompareOptions {
  * YCSB's exporter/exportfile describe one run's output; a comparison writes many runs (YCSB text
  * on stdout, a JSON result each, the table), so one export file would be overwritten by each.
  */
-function refuseSingleRunExport(p: { exporter: string; exportfile?: string | undefined; 'hdrhistogram.fileoutput': boolean }): void {
-  if (p['hdrhistogram.fileoutput']) throw new UsageError('hdrhistogram.fileoutput=true: compare runs many workloads, whose logs would overwrite each other; use docbench run for HdrHistogram logs (each result file keeps every row\'s series)');
-  if (p.exportfile !== undefined) throw new UsageError(`exportfile=${p.exportfile}: compare writes one result file per run under --out-dir; use docbench run for a single exported run`);
-  if (p.exporter !== 'text') throw new UsageError(`exporter: compare prints YCSB text for every run and writes JSON results under --out-dir; use docbench run for the ${p.exporter} exporter`);
+function refuseSingleRunExport(p: {
+  exporter: string;
+  exportfile?: string | undefined;
+  'hdrhistogram.fileoutput': boolean;
+}): void {
+  if (p['hdrhistogram.fileoutput'])
+    throw new UsageError(
+      "hdrhistogram.fileoutput=true: compare runs many workloads, whose logs would overwrite each other; use docbench run for HdrHistogram logs (each result file keeps every row's series)",
+    );
+  if (p.exportfile !== undefined)
+    throw new UsageError(
+      `exportfile=${p.exportfile}: compare writes one result file per run under --out-dir; use docbench run for a single exported run`,
+    );
+  if (p.exporter !== 'text')
+    throw new UsageError(
+      `exporter: compare prints YCSB text for every run and writes JSON results under --out-dir; use docbench run for the ${p.exporter} exporter`,
+    );
 }
 
 export function runComparison(options: CompareOptions): Promise<Result[]> {
@@ -73,14 +85,26 @@ async function compare(options: CompareOptions): Promise<Result[]> {
   const config = loadConfig(options.config);
   const stores = options.stores ?? defaultStores(config, COMPARE_DEFAULTS.stores);
   for (const store of stores) storeName(store, '--stores');
-  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, stores, config).checkDocker();
+  const targets = StoreTargets.resolve(
+    { url: options.url, config: options.config, docker: options.docker },
+    stores,
+    config,
+  ).checkDocker();
   // --processes auto spreads the workers over the cores only when no store of the comparison runs here.
   const localStores = stores.filter((s) => targets.sourceOf(s) === 'local');
   // The config file's store settings first: the defaults and the user's -p come after and win.
-  const overrides = [...targets.settings(), ...COMPARE_DEFAULTS.overrides, ...options.overrides, ...flagOverrides(options)];
+  const overrides = [
+    ...targets.settings(),
+    ...COMPARE_DEFAULTS.overrides,
+    ...options.overrides,
+    ...flagOverrides(options),
+  ];
   const { policy: faults, rest: workloadOverrides } = faultPolicyOf(overrides, options.onError);
   // Parse every workload before touching a store, so a typo fails in a second, not after a run.
-  const workloads = options.workloads.map((w) => ({ given: w, loaded: loadWorkload([w, ...options.extraFiles], workloadOverrides) }));
+  const workloads = options.workloads.map((w) => ({
+    given: w,
+    loaded: loadWorkload([w, ...options.extraFiles], workloadOverrides),
+  }));
   for (const { loaded } of workloads) refuseSingleRunExport(loaded.properties);
   const results: Result[] = [];
   // Load results too: the report's load chart compares them.
@@ -114,11 +138,27 @@ async function compare(options: CompareOptions): Promise<Result[]> {
         await open.store.drop(schema);
         await open.store.prepare(schema);
         const label = `[${storeName} ${loaded.name}`;
-        const common = { store: open.store, workload: core, properties: p, status: options.status, faults: withWorkloadBudget(faults, p), processesReason: processes.reason, ...(pool ? { pool } : {}) };
+        const common = {
+          store: open.store,
+          workload: core,
+          properties: p,
+          status: options.status,
+          faults: withWorkloadBudget(faults, p),
+          processesReason: processes.reason,
+          ...(pool ? { pool } : {}),
+        };
         const loadOutcome = await runLoadPhase({ ...common, label: `${label} load]` });
         // A load cut short is no base for a run: its partial result is written, and the workload ends there.
         if (loadOutcome.stopReason !== undefined && loadOutcome.stopReason !== 'complete') {
-          const loadResult = buildResult(loadOutcome, { kind: 'ycsb', mode: 'direct' as const, workloadName: loaded.name, workloadFile: loaded.files.join(' '), properties: p, overrides, store: await describeStore(open) });
+          const loadResult = buildResult(loadOutcome, {
+            kind: 'ycsb',
+            mode: 'direct' as const,
+            workloadName: loaded.name,
+            workloadFile: loaded.files.join(' '),
+            properties: p,
+            overrides,
+            store: await describeStore(open),
+          });
           writeResult(join(options.outDir, `${storeName}-${loaded.name}-load.json`), loadResult);
           process.stdout.write(`\n${renderYcsbText(loadResult)}`);
           stopped = runStoppedError(loadResult, `${storeName} ${loaded.name} load`);
@@ -129,7 +169,15 @@ async function compare(options: CompareOptions): Promise<Result[]> {
         const runOutcome = await runTransactionPhase({ ...common, label: `${label} run]` });
         const serverCost = meter?.stop();
         const storeInfo = await describeStore(open);
-        const context = { kind: 'ycsb', mode: 'direct' as const, workloadName: loaded.name, workloadFile: loaded.files.join(' '), properties: p, overrides, store: storeInfo };
+        const context = {
+          kind: 'ycsb',
+          mode: 'direct' as const,
+          workloadName: loaded.name,
+          workloadFile: loaded.files.join(' '),
+          properties: p,
+          overrides,
+          store: storeInfo,
+        };
         const loadResult = buildResult(loadOutcome, context);
         const measured = buildResult(runOutcome, context);
         const runResult: Result = serverCost ? { ...measured, serverCost } : measured;
@@ -160,7 +208,10 @@ async function compare(options: CompareOptions): Promise<Result[]> {
     process.stderr.write(`results written to ${options.outDir}\n`);
     writeReportBeside(options.outDir, [...results, ...loads]);
   }
-  if (interrupts.signal !== undefined) process.stderr.write(`docbench: interrupted by ${interrupts.signal}: the table holds the ${results.length} run(s) done\n`);
+  if (interrupts.signal !== undefined)
+    process.stderr.write(
+      `docbench: interrupted by ${interrupts.signal}: the table holds the ${results.length} run(s) done\n`,
+    );
   if (stopped) throw stopped;
   if (skipped.length > 0) throw skippedError(skipped, results.length);
   return results;
@@ -180,5 +231,7 @@ function oneLine(error: unknown): string {
 function skippedError(skipped: readonly { store: string; error: unknown }[], ran: number): Error {
   const only = skipped[0]!;
   if (skipped.length === 1 && ran === 0 && isUserError(only.error)) return only.error;
-  return new UsageError(`compare: ${skipped.map((s) => s.store).join(', ')} failed and ${skipped.length === 1 ? 'was' : 'were'} skipped (${skipped.map((s) => `${s.store}: ${oneLine(s.error)}`).join('; ')}); the table holds the ${ran} run(s) done`);
+  return new UsageError(
+    `compare: ${skipped.map((s) => s.store).join(', ')} failed and ${skipped.length === 1 ? 'was' : 'were'} skipped (${skipped.map((s) => `${s.store}: ${oneLine(s.error)}`).join('; ')}); the table holds the ${ran} run(s) done`,
+  );
 }

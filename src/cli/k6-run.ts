@@ -33,7 +33,12 @@ import { resultSchema, type Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { writeReportBeside } from '../report/report-files.ts';
 import { startServiceProcess } from '../service/service-process.ts';
-import { scenarioEntry, scenarioName as parseScenarioName, scenarioOfScript as shippedScript, type ScenarioName } from '../../scenarios/scenarios.ts';
+import {
+  scenarioEntry,
+  scenarioName as parseScenarioName,
+  scenarioOfScript as shippedScript,
+  type ScenarioName,
+} from '../../scenarios/scenarios.ts';
 import type { ScenarioCommands, ScenarioK6Plan } from '../../scenarios/scenario.ts';
 import { storeName } from '../stores/stores.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
@@ -85,12 +90,21 @@ const ROOT = PROJECT_ROOT;
 
 /** A path as given, or a shipped script by name (`ycsb-a`, `ycsb-a.ts`, `pagination`, a scenario's). */
 export function resolveScript(given: string, scenarios: ReadonlyMap<string, ScenarioCommands> = new Map()): string {
-  const shipped = [...scenarios.keys()].flatMap((name) => Object.entries(scenarioEntry(name as ScenarioName).k6Scripts ?? {}));
+  const shipped = [...scenarios.keys()].flatMap((name) =>
+    Object.entries(scenarioEntry(name as ScenarioName).k6Scripts ?? {}),
+  );
   const byName = shipped.find(([name]) => name === given || `${name}.ts` === given)?.[1];
-  for (const candidate of [given, join(K6_DIR, given), join(K6_DIR, `${given}.ts`), ...(byName ? [join(ROOT, byName)] : [])]) {
+  for (const candidate of [
+    given,
+    join(K6_DIR, given),
+    join(K6_DIR, `${given}.ts`),
+    ...(byName ? [join(ROOT, byName)] : []),
+  ]) {
     if (existsSync(candidate) && !candidate.endsWith('/')) return resolve(candidate);
   }
-  throw new UsageError(`k6 script ${given} not found (a path, or a shipped script: ycsb-a … ycsb-h, ycsb, ${shipped.map(([name]) => name).join(', ')})`);
+  throw new UsageError(
+    `k6 script ${given} not found (a path, or a shipped script: ycsb-a … ycsb-h, ycsb, ${shipped.map(([name]) => name).join(', ')})`,
+  );
 }
 
 /** Which scenario a shipped script drives; null for a script of the user's own. */
@@ -110,7 +124,8 @@ function parseEnvAssignments(assignments: readonly string[]): Record<string, str
   const env: Record<string, string> = {};
   for (const a of assignments) {
     const eq = a.indexOf('=');
-    if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.slice(0, eq))) throw new UsageError(`--k6-env ${a}: expected NAME=value`);
+    if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.slice(0, eq)))
+      throw new UsageError(`--k6-env ${a}: expected NAME=value`);
     env[a.slice(0, eq)] = a.slice(eq + 1);
   }
   return env;
@@ -119,18 +134,38 @@ function parseEnvAssignments(assignments: readonly string[]): Record<string, str
 /** The load shape with `-e` settings applied last; a ramp (`-e STAGES=…`) replaces the constant shape's length and rate. */
 function withExtraEnv(shape: Record<string, string>, extra: Record<string, string>): Record<string, string> {
   const env = { ...shape, ...extra };
-  if (extra.STAGES !== undefined) for (const name of ['ITERATIONS', 'DURATION', 'RATE'] as const) if (extra[name] === undefined) delete env[name];
+  if (extra.STAGES !== undefined)
+    for (const name of ['ITERATIONS', 'DURATION', 'RATE'] as const) if (extra[name] === undefined) delete env[name];
   return env;
 }
 
 /** One store's end-to-end run: service up, k6 run, service down; the completed result and k6's own summary. */
-async function runEndToEnd(k6: string, script: string, store: string, options: K6CommandOptions, plan: RunPlan, targets: StoreTargets): Promise<{ result: Result; code: number | null; summary: string }> {
+async function runEndToEnd(
+  k6: string,
+  script: string,
+  store: string,
+  options: K6CommandOptions,
+  plan: RunPlan,
+  targets: StoreTargets,
+): Promise<{ result: Result; code: number | null; summary: string }> {
   // A pool for every VU the run can have, and a token of this run's own: the service is
   // reachable only from this machine, but it needs no exception to what a real one needs.
   // (k6 reads this process's environment too, so the settings are read from both, as k6 will.)
   const pool = maxVusOf(loadSettings({ ...process.env, ...plan.env }));
   const token = randomBytes(24).toString('hex');
-  const serveArgs = ['--store', store, '--port', '0', '--workers', String(options.workers), '--pool', String(pool), '--scenario', plan.served, ...plan.serveArgs];
+  const serveArgs = [
+    '--store',
+    store,
+    '--port',
+    '0',
+    '--workers',
+    String(options.workers),
+    '--pool',
+    String(pool),
+    '--scenario',
+    plan.served,
+    ...plan.serveArgs,
+  ];
   // The service reads the same config file (its store settings) and is given the resolved URL.
   if (options.config !== undefined) serveArgs.push('--config', options.config);
   const url = targets.urlOf(store);
@@ -141,7 +176,12 @@ async function runEndToEnd(k6: string, script: string, store: string, options: K
     const summaryExport = join(scratch, 'summary.json');
     // No RESULT_FILE: the scripts then leave k6's own summary alone, and the result comes from k6's export.
     const env = { ...plan.env, BASE_URL: service.baseUrl, [TOKEN_ENV]: token, RESULT_FILE: '' };
-    if (!options.quiet) log(`k6: ${basename(script)} against ${service.baseUrl} (${store}; ${Object.entries(plan.env).map(([k, v]) => `${k}=${v}`).join(' ')}; --pool ${pool})`);
+    if (!options.quiet)
+      log(
+        `k6: ${basename(script)} against ${service.baseUrl} (${store}; ${Object.entries(plan.env)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}; --pool ${pool})`,
+      );
     const run = await runK6(k6, script, env, { quiet: options.quiet, summaryExport });
     let raw: Result;
     try {
@@ -174,16 +214,28 @@ interface RunPlan {
   workloadFile?: string;
 }
 
-async function planRun(script: string, options: K6CommandOptions, commands: ReadonlyMap<string, ScenarioCommands>): Promise<RunPlan> {
+async function planRun(
+  script: string,
+  options: K6CommandOptions,
+  commands: ReadonlyMap<string, ScenarioCommands>,
+): Promise<RunPlan> {
   const given = options.scenario;
-  const scenario = scenarioOfScript(script) ?? (given === undefined || given === 'ycsb' ? 'ycsb' : parseScenarioName(given, '--scenario', ['ycsb']));
+  const scenario =
+    scenarioOfScript(script) ??
+    (given === undefined || given === 'ycsb' ? 'ycsb' : parseScenarioName(given, '--scenario', ['ycsb']));
   // A scenario file names itself: it is what the service serves.
-  const served = scenario !== 'ycsb' && given !== undefined && scenarioEntry(scenario).isFile?.(given) ? resolve(given) : scenario;
-  if (scenario !== 'ycsb' && scenarioEntry(scenario).isFile !== undefined && served === scenario) throw new UsageError(`${basename(script)} drives a scenario file: name it with --scenario <file>`);
+  const served =
+    scenario !== 'ycsb' && given !== undefined && scenarioEntry(scenario).isFile?.(given) ? resolve(given) : scenario;
+  if (scenario !== 'ycsb' && scenarioEntry(scenario).isFile !== undefined && served === scenario)
+    throw new UsageError(`${basename(script)} drives a scenario file: name it with --scenario <file>`);
   const extraEnv = parseEnvAssignments(options.k6Env);
   if (scenario === 'ycsb') {
-    const files = options.workloadFiles.length > 0 ? options.workloadFiles : [workloadOfScript(script) ?? ''].filter(Boolean);
-    if (files.length === 0) throw new UsageError(`${basename(script)} runs whatever workload the service runs: give it with -P (e.g. -P workloada)`);
+    const files =
+      options.workloadFiles.length > 0 ? options.workloadFiles : [workloadOfScript(script) ?? ''].filter(Boolean);
+    if (files.length === 0)
+      throw new UsageError(
+        `${basename(script)} runs whatever workload the service runs: give it with -P (e.g. -P workloada)`,
+      );
     const overrides = [
       ...options.overrides,
       ...flagOverrides(options),
@@ -201,8 +253,12 @@ async function planRun(script: string, options: K6CommandOptions, commands: Read
       workloadFile: files.join(' '),
     };
   }
-  if (options.workloadFiles.length > 0) throw new UsageError(`-P: ${basename(script)} drives the ${scenario} scenario, which takes no YCSB workload file`);
-  if (options.direct) throw new UsageError(`--direct compares YCSB workloads; for the ${scenario} scenario run its own command for the direct numbers`);
+  if (options.workloadFiles.length > 0)
+    throw new UsageError(`-P: ${basename(script)} drives the ${scenario} scenario, which takes no YCSB workload file`);
+  if (options.direct)
+    throw new UsageError(
+      `--direct compares YCSB workloads; for the ${scenario} scenario run its own command for the direct numbers`,
+    );
   const env: Record<string, string> = { VUS: String(options.threads ?? 8) };
   if (options.target !== undefined && options.target > 0) {
     env.MODEL = 'open';
@@ -236,34 +292,58 @@ async function planRun(script: string, options: K6CommandOptions, commands: Read
 }
 
 /** An option of another scenario's (`--customers` for a persons script) is a mistake, not something to ignore. */
-function refuseOtherScenariosOptions(plan: RunPlan, script: string, all: Readonly<Record<string, unknown>>, scenarioOptions: ReadonlyMap<string, readonly string[]>): void {
+function refuseOtherScenariosOptions(
+  plan: RunPlan,
+  script: string,
+  all: Readonly<Record<string, unknown>>,
+  scenarioOptions: ReadonlyMap<string, readonly string[]>,
+): void {
   for (const [scenario, names] of scenarioOptions) {
     if (scenario === plan.scenario) continue;
     const given = names.find((n) => all[n] !== undefined && all[n] !== false);
-    if (given !== undefined) throw new UsageError(`--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is the ${scenario} scenario's; ${basename(script)} drives ${plan.scenario}`);
+    if (given !== undefined)
+      throw new UsageError(
+        `--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is the ${scenario} scenario's; ${basename(script)} drives ${plan.scenario}`,
+      );
   }
 }
 
-export function runK6Command(options: K6CommandOptions, commands: ReadonlyMap<string, ScenarioCommands> = new Map()): Promise<Result[]> {
+export function runK6Command(
+  options: K6CommandOptions,
+  commands: ReadonlyMap<string, ScenarioCommands> = new Map(),
+): Promise<Result[]> {
   // Interrupted, k6 writes its summary, that run's result is kept (partial), and no store after it runs.
   return interrupts.holding(() => k6Command(options, commands));
 }
 
-async function k6Command(options: K6CommandOptions, commands: ReadonlyMap<string, ScenarioCommands>): Promise<Result[]> {
+async function k6Command(
+  options: K6CommandOptions,
+  commands: ReadonlyMap<string, ScenarioCommands>,
+): Promise<Result[]> {
   checkOutPath(options.out);
   if (options.stores.length === 0) throw new UsageError('--store: give at least one store');
   for (const store of options.stores) storeName(store, '--store');
   const targets = StoreTargets.resolve(options, options.stores);
   const manyResults = options.stores.length > 1 || options.direct;
-  if (options.out !== undefined && manyResults) throw new UsageError('--out takes one result; with several stores or --direct use --out-dir');
+  if (options.out !== undefined && manyResults)
+    throw new UsageError('--out takes one result; with several stores or --direct use --out-dir');
   // A scenario file as the script: its scenario's own script, with the file as what it drives.
-  const fileScenario = [...commands.keys()].find((name) => scenarioEntry(name as ScenarioName).isFile?.(options.script)) as ScenarioName | undefined;
-  if (fileScenario !== undefined && options.scenario !== undefined) throw new UsageError('give the scenario file as the script or with --scenario, not both');
-  const scriptName = fileScenario !== undefined ? Object.keys(scenarioEntry(fileScenario).k6Scripts ?? {})[0]! : options.script;
+  const fileScenario = [...commands.keys()].find((name) =>
+    scenarioEntry(name as ScenarioName).isFile?.(options.script),
+  ) as ScenarioName | undefined;
+  if (fileScenario !== undefined && options.scenario !== undefined)
+    throw new UsageError('give the scenario file as the script or with --scenario, not both');
+  const scriptName =
+    fileScenario !== undefined ? Object.keys(scenarioEntry(fileScenario).k6Scripts ?? {})[0]! : options.script;
   const script = resolveScript(scriptName, commands);
-  const plan = await planRun(script, fileScenario !== undefined ? { ...options, scenario: options.script } : options, commands);
+  const plan = await planRun(
+    script,
+    fileScenario !== undefined ? { ...options, scenario: options.script } : options,
+    commands,
+  );
   refuseOtherScenariosOptions(plan, script, options.all ?? {}, options.scenarioOptions ?? new Map());
-  const outDir = options.outDir ?? (manyResults ? join('results', new Date().toISOString().replace(/[:.]/g, '-')) : undefined);
+  const outDir =
+    options.outDir ?? (manyResults ? join('results', new Date().toISOString().replace(/[:.]/g, '-')) : undefined);
 
   const k6 = await installK6(log);
   const results: Result[] = [];
@@ -309,11 +389,16 @@ async function k6Command(options: K6CommandOptions, commands: ReadonlyMap<string
     const { result, code, summary } = await runEndToEnd(k6, script, store, options, plan, targets);
     // k6's own summary (thresholds, checks, its metrics) beside docbench's result.
     if (!options.quiet) process.stderr.write(summary);
-    if (outDir !== undefined) writeFileAtomic(join(outDir, `${result.store.name}-${result.workload.name}-${result.mode}.k6-summary.txt`), summary);
+    if (outDir !== undefined)
+      writeFileAtomic(
+        join(outDir, `${result.store.name}-${result.workload.name}-${result.mode}.k6-summary.txt`),
+        summary,
+      );
     process.stdout.write(`${renderYcsbText(result)}\n`);
     keep(result);
     // 99: a threshold was crossed (e.g. a failed request); the result is still written, for reading.
-    if (code !== 0) failures.push(`${store}: k6 exited with code ${code}${code === 99 ? ' (a threshold was crossed)' : ''}`);
+    if (code !== 0)
+      failures.push(`${store}: k6 exited with code ${code}${code === 99 ? ' (a threshold was crossed)' : ''}`);
   }
 
   if (outDir !== undefined) {
@@ -325,6 +410,9 @@ async function k6Command(options: K6CommandOptions, commands: ReadonlyMap<string
     if (!options.quiet) log(`results written to ${outDir}`);
     writeReportBeside(outDir, results, { title: 'Direct and end to end (k6)' });
   }
-  if (failures.length > 0) throw new UsageError(`${failures.join('; ')}${options.out ? `; the result is in ${options.out}` : outDir ? `; results are in ${outDir}` : ''}`);
+  if (failures.length > 0)
+    throw new UsageError(
+      `${failures.join('; ')}${options.out ? `; the result is in ${options.out}` : outDir ? `; results are in ${outDir}` : ''}`,
+    );
   return results;
 }

@@ -29,8 +29,15 @@ export class LoadFailedError extends UserError {}
  * from `insertstart` on, named by the workload. A probe that fails to read is not a verdict (the
  * load then meets the same problem, and `loadFailure` reports it).
  */
-export async function refuseLoadOverExistingRecords(store: Store, storeName: string, workload: CoreWorkload, p: WorkloadProperties): Promise<void> {
-  const keys = Array.from({ length: Math.min(PROBED_KEYS, p.insertcount) }, (_, i) => workload.keyName(p.insertstart + i));
+export async function refuseLoadOverExistingRecords(
+  store: Store,
+  storeName: string,
+  workload: CoreWorkload,
+  p: WorkloadProperties,
+): Promise<void> {
+  const keys = Array.from({ length: Math.min(PROBED_KEYS, p.insertcount) }, (_, i) =>
+    workload.keyName(p.insertstart + i),
+  );
   // An empty answer is no record (YCSB's BasicDB answers every read with one).
   const holds = (record: Record<string, string> | null) => record !== null && Object.keys(record).length > 0;
   const present = await Promise.all(keys.map((key) => store.read(p.table, key, null).then(holds, () => false)));
@@ -79,9 +86,11 @@ export class LoadWrites implements FailedWrites {
       });
     // Only the two load writes are intercepted; everything else is the store's own member. The
     // wrappers and bound methods are made once: the load asks for them on every write.
-    const insert = (table: string, key: string, values: Record<string, string>) => counted(1, target.insert(table, key, values));
+    const insert = (table: string, key: string, values: Record<string, string>) =>
+      counted(1, target.insert(table, key, values));
     const bulk = target as Store & { insertMany?(table: string, records: readonly KeyedRecord[]): Promise<void> };
-    const insertMany = (table: string, records: readonly KeyedRecord[]) => counted(records.length, bulk.insertMany!(table, records));
+    const insertMany = (table: string, records: readonly KeyedRecord[]) =>
+      counted(records.length, bulk.insertMany!(table, records));
     const bound = new Map<string | symbol, unknown>();
     this.store = new Proxy(target, {
       get: (store, name, receiver) => {
@@ -122,6 +131,8 @@ export function loadFailure(outcome: PhaseOutcome, writes: FailedWrites, storeNa
   // A driver's message may span lines; the CLI's error is one line.
   const reason = sample === undefined ? '' : ` (first error: ${sample.replace(/\s+/g, ' ').slice(0, 200)})`;
   const summary = `${failed} of ${total} records were not written${writes.countsFailedBatches ? ' (counting each failed batch whole)' : ''}${reason}`;
-  outcome.notes.unshift(`LOAD FAILED: ${summary}; the figures below count the failed writes too (under Return= and the -FAILED rows), but not in the throughput, which is the rate of the records written`);
+  outcome.notes.unshift(
+    `LOAD FAILED: ${summary}; the figures below count the failed writes too (under Return= and the -FAILED rows), but not in the throughput, which is the rate of the records written`,
+  );
   return new LoadFailedError(`${storeName}: the load failed: ${summary}`);
 }

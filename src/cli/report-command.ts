@@ -12,12 +12,17 @@ import type { ReportOptions } from '../report/run-report.ts';
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
-    .description('render saved results: a self-contained HTML report (charts inlined), CSV, Markdown; --merge combines the results of several client machines exactly')
+    .description(
+      'render saved results: a self-contained HTML report (charts inlined), CSV, Markdown; --merge combines the results of several client machines exactly',
+    )
     .argument('<paths...>', 'result files, or folders searched for them')
     .option('--html <file>', 'write the HTML report here (default report.html when no other output is named)')
     .option('--csv <file>', 'write one CSV line per result and operation row')
     .option('--md <file>', 'write the Markdown comparison table')
-    .option('--merge <file>', 'merge the results (one workload run, several client machines) into one exact result written here')
+    .option(
+      '--merge <file>',
+      'merge the results (one workload run, several client machines) into one exact result written here',
+    )
     .option('--title <text>', "the HTML report's title")
     .action(async (paths: string[], opts: ReportOptions) => {
       const { runReport } = await import('../report/run-report.ts');

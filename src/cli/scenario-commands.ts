@@ -6,7 +6,9 @@ import { registerServeCommand } from './serve-command.ts';
 
 /** Each scenario's commands module (light: registration only), in the SCENARIOS table's order. */
 export async function scenarioCommands(): Promise<Map<string, ScenarioCommands>> {
-  const loaded = await Promise.all(SCENARIO_NAMES.map(async (name) => [name, (await scenarioEntry(name).commands()).commands] as const));
+  const loaded = await Promise.all(
+    SCENARIO_NAMES.map(async (name) => [name, (await scenarioEntry(name).commands()).commands] as const),
+  );
   return new Map(loaded);
 }
 

@@ -57,7 +57,8 @@ export interface ServeOptions {
 
 const port = (value: string) => {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`--port expects 0 … 65535 (0: any free port), got "${value}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError(`--port expects 0 … 65535 (0: any free port), got "${value}"`);
   return n;
 };
 /**
@@ -65,13 +66,18 @@ const port = (value: string) => {
  * its row's scenario (`file`), its path handed to the service as `-p file.path=…`.
  */
 const scenarioList = (value: string, files: string[]): ServedName[] => {
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new UsageError('--scenario is empty');
   const out: ServedName[] = [];
   for (const n of names) {
     const scenario = n === 'ycsb' ? 'ycsb' : scenarioOf(n);
     if (scenario === undefined || !SERVED_NAMES.includes(scenario)) {
-      throw new UsageError(`--scenario expects some of ${SERVED_NAMES.filter((s) => s === 'ycsb' || scenarioEntry(s).isFile === undefined).join(', ')}, or a scenario file (.yaml, .yml, .json), got "${n}"`);
+      throw new UsageError(
+        `--scenario expects some of ${SERVED_NAMES.filter((s) => s === 'ycsb' || scenarioEntry(s).isFile === undefined).join(', ')}, or a scenario file (.yaml, .yml, .json), got "${n}"`,
+      );
     }
     if (scenario !== n) files.push(`${scenario}.path=${resolve(n)}`);
     if (!out.includes(scenario)) out.push(scenario);
@@ -82,39 +88,99 @@ const scenarioList = (value: string, files: string[]): ServedName[] => {
 export function registerServeCommand(program: Command): void {
   const command = program
     .command('serve')
-    .description('end-to-end mode: a thin HTTP service (the scenarios as REST routes) in front of a store, for k6 to drive')
+    .description(
+      'end-to-end mode: a thin HTTP service (the scenarios as REST routes) in front of a store, for k6 to drive',
+    )
     .addOption(new Option('--store <name>', `store: ${STORE_NAMES.join(', ')}`).makeOptionMandatory());
   addTargetOptions(command, { several: false })
-    .option('--scenario <list>', `scenarios to serve, comma-separated: ${SERVED_NAMES.filter((s) => s === 'ycsb' || scenarioEntry(s).isFile === undefined).join(', ')}, or a scenario file (default: every built-in one that runs on the store)`)
-    .option('--host <address>', 'address to bind; anything but loopback exposes the store to the network', SERVE_DEFAULTS.host)
+    .option(
+      '--scenario <list>',
+      `scenarios to serve, comma-separated: ${SERVED_NAMES.filter((s) => s === 'ycsb' || scenarioEntry(s).isFile === undefined).join(', ')}, or a scenario file (default: every built-in one that runs on the store)`,
+    )
+    .option(
+      '--host <address>',
+      'address to bind; anything but loopback exposes the store to the network',
+      SERVE_DEFAULTS.host,
+    )
     .option('--port <n>', 'port to listen on (0: any free port)', port, SERVE_DEFAULTS.port)
-    .option('--workers <n>', 'service processes sharing the port (node cluster), to use more cores', positiveInteger('--workers'), SERVE_DEFAULTS.workers)
-    .option('--pool <n>', 'store connections per service process (the store pool size; docbench k6 passes its VU count)', positiveInteger('--pool'), SERVE_DEFAULTS.pool)
-    .option('--token <token>', `bearer token every request must carry (401 without it); better in the environment as ${TOKEN_ENV} (a command line is visible to other users); required with a --host other than loopback`)
-    .option('--body-limit <bytes>', 'largest request body accepted', positiveInteger('--body-limit'), SERVE_DEFAULTS.bodyLimitBytes)
-    .option('-P, --workload <file>', 'workload file: the table layout (table, fieldcount, …) and what k6 scripts run; repeatable', collect, [])
-    .option('-p, --property <key=value>', `workload or store property, or a scenario setting as <scenario>.<key>=… (${SCENARIO_NAMES.join(', ')}); repeatable`, collect, [])
-    .action(async (opts: TargetFlags & { store: string; scenario?: string; host: string; port: number; workers: number; pool: number; token?: string; bodyLimit: number; workload: string[]; property: string[] }) => {
-      // The service's modules (Fastify, the cluster, the store) load once the command runs.
-      const [{ singleTarget }, { serve }] = await Promise.all([import('../session/store-targets.ts'), import('./serve-run.ts')]);
-      const target = singleTarget(opts, opts.store);
-      const files: string[] = [];
-      const scenarios = opts.scenario !== undefined ? scenarioList(opts.scenario, files) : undefined;
-      const token = opts.token !== undefined ? checkToken(opts.token, '--token') : process.env[TOKEN_ENV] ? checkToken(process.env[TOKEN_ENV], TOKEN_ENV) : undefined;
-      await serve({
-        store: opts.store,
-        ...(target.url !== undefined ? { url: target.url } : {}),
-        ...(scenarios !== undefined ? { scenarios } : {}),
-        host: opts.host,
-        port: opts.port,
-        workers: opts.workers,
-        pool: opts.pool,
-        ...(token !== undefined ? { token } : {}),
-        bodyLimitBytes: opts.bodyLimit,
-        retryIntervalMs: SERVE_DEFAULTS.retryIntervalMs,
-        workloadFiles: opts.workload,
-        // The config file's store settings first: the command line's -p win.
-        overrides: [...target.settings, ...files, ...opts.property],
-      });
-    });
+    .option(
+      '--workers <n>',
+      'service processes sharing the port (node cluster), to use more cores',
+      positiveInteger('--workers'),
+      SERVE_DEFAULTS.workers,
+    )
+    .option(
+      '--pool <n>',
+      'store connections per service process (the store pool size; docbench k6 passes its VU count)',
+      positiveInteger('--pool'),
+      SERVE_DEFAULTS.pool,
+    )
+    .option(
+      '--token <token>',
+      `bearer token every request must carry (401 without it); better in the environment as ${TOKEN_ENV} (a command line is visible to other users); required with a --host other than loopback`,
+    )
+    .option(
+      '--body-limit <bytes>',
+      'largest request body accepted',
+      positiveInteger('--body-limit'),
+      SERVE_DEFAULTS.bodyLimitBytes,
+    )
+    .option(
+      '-P, --workload <file>',
+      'workload file: the table layout (table, fieldcount, …) and what k6 scripts run; repeatable',
+      collect,
+      [],
+    )
+    .option(
+      '-p, --property <key=value>',
+      `workload or store property, or a scenario setting as <scenario>.<key>=… (${SCENARIO_NAMES.join(', ')}); repeatable`,
+      collect,
+      [],
+    )
+    .action(
+      async (
+        opts: TargetFlags & {
+          store: string;
+          scenario?: string;
+          host: string;
+          port: number;
+          workers: number;
+          pool: number;
+          token?: string;
+          bodyLimit: number;
+          workload: string[];
+          property: string[];
+        },
+      ) => {
+        // The service's modules (Fastify, the cluster, the store) load once the command runs.
+        const [{ singleTarget }, { serve }] = await Promise.all([
+          import('../session/store-targets.ts'),
+          import('./serve-run.ts'),
+        ]);
+        const target = singleTarget(opts, opts.store);
+        const files: string[] = [];
+        const scenarios = opts.scenario !== undefined ? scenarioList(opts.scenario, files) : undefined;
+        const token =
+          opts.token !== undefined
+            ? checkToken(opts.token, '--token')
+            : process.env[TOKEN_ENV]
+              ? checkToken(process.env[TOKEN_ENV], TOKEN_ENV)
+              : undefined;
+        await serve({
+          store: opts.store,
+          ...(target.url !== undefined ? { url: target.url } : {}),
+          ...(scenarios !== undefined ? { scenarios } : {}),
+          host: opts.host,
+          port: opts.port,
+          workers: opts.workers,
+          pool: opts.pool,
+          ...(token !== undefined ? { token } : {}),
+          bodyLimitBytes: opts.bodyLimit,
+          retryIntervalMs: SERVE_DEFAULTS.retryIntervalMs,
+          workloadFiles: opts.workload,
+          // The config file's store settings first: the command line's -p win.
+          overrides: [...target.settings, ...files, ...opts.property],
+        });
+      },
+    );
 }

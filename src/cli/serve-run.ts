@@ -19,7 +19,9 @@ import { SERVE_DEFAULTS, type ServeOptions } from './serve-command.ts';
 const log = (line: string) => process.stderr.write(`docbench serve: ${line}\n`);
 
 /** The store's URL and what it is: the local server's when none is given (started if needed). */
-async function resolveStore(options: ServeOptions): Promise<Pick<ServeConfig, 'url' | 'local' | 'targetProduct' | 'targetStandIn'>> {
+async function resolveStore(
+  options: ServeOptions,
+): Promise<Pick<ServeConfig, 'url' | 'local' | 'targetProduct' | 'targetStandIn'>> {
   // A given URL is used as it is, even when nothing answers yet: the service starts anyway,
   // answers 503 and connects when the store comes up.
   if (options.url !== undefined) return { url: options.url, local: false };
@@ -47,17 +49,23 @@ export async function serve(options: ServeOptions): Promise<never> {
   // before any process starts.
   await storeFactory(options.store);
   if (options.token === undefined && !isLoopback(options.host)) {
-    throw new UsageError(`--host ${options.host}: anyone who reaches this address could read, write and delete through the service; give it a token (--token, or ${TOKEN_ENV} in the environment) and send it from k6 (-e ${TOKEN_ENV}=…)`);
+    throw new UsageError(
+      `--host ${options.host}: anyone who reaches this address could read, write and delete through the service; give it a token (--token, or ${TOKEN_ENV} in the environment) and send it from k6 (-e ${TOKEN_ENV}=…)`,
+    );
   }
   const settings = splitScenarioSettings(options.overrides);
   loadWorkload(options.workloadFiles, settings.ycsb);
   const available = scenarioStores(options.store);
   const scenarios = options.scenarios ?? available.filter((s) => s === 'ycsb' || scenarioEntry(s).isFile === undefined);
   for (const s of scenarios) {
-    if (!available.includes(s)) throw new UsageError(`--scenario ${s}: the ${s} scenario does not run on ${options.store} (it does on ${storesOf(s).join(', ')})`);
+    if (!available.includes(s))
+      throw new UsageError(
+        `--scenario ${s}: the ${s} scenario does not run on ${options.store} (it does on ${storesOf(s).join(', ')})`,
+      );
   }
   for (const [s, given] of Object.entries(settings.scenario)) {
-    if (given.length > 0 && !(scenarios as string[]).includes(s)) throw new UsageError(`-p ${s}.${given[0]}: the ${s} scenario is not served (--scenario ${scenarios.join(',')})`);
+    if (given.length > 0 && !(scenarios as string[]).includes(s))
+      throw new UsageError(`-p ${s}.${given[0]}: the ${s} scenario is not served (--scenario ${scenarios.join(',')})`);
   }
   let store: Awaited<ReturnType<typeof resolveStore>>;
   try {
@@ -67,7 +75,10 @@ export async function serve(options: ServeOptions): Promise<never> {
     store = { url: options.url, local: false };
   }
   // The scenarios' own settings are checked now too (each service process parses them again).
-  if (scenarios.some((s) => s !== 'ycsb')) await (await import('../service/scenario-routes.ts')).servedScenarios({ scenarios, scenarioSettings: settings.scenario });
+  if (scenarios.some((s) => s !== 'ycsb'))
+    await (
+      await import('../service/scenario-routes.ts')
+    ).servedScenarios({ scenarios, scenarioSettings: settings.scenario });
   const config: ServeConfig = {
     store: options.store,
     host: options.host,
@@ -75,7 +86,11 @@ export async function serve(options: ServeOptions): Promise<never> {
     workers: options.workers,
     pool: options.pool,
     token: options.token ?? null,
-    timeouts: { requestMs: SERVE_DEFAULTS.requestTimeoutMs, headersMs: SERVE_DEFAULTS.headersTimeoutMs, idleMs: SERVE_DEFAULTS.idleTimeoutMs },
+    timeouts: {
+      requestMs: SERVE_DEFAULTS.requestTimeoutMs,
+      headersMs: SERVE_DEFAULTS.headersTimeoutMs,
+      idleMs: SERVE_DEFAULTS.idleTimeoutMs,
+    },
     bodyLimitBytes: options.bodyLimitBytes,
     retryIntervalMs: options.retryIntervalMs,
     workloadFiles: options.workloadFiles,
@@ -89,14 +104,22 @@ export async function serve(options: ServeOptions): Promise<never> {
     address = await runPrimary(config, log);
   } else {
     const counter = new RequestCounter();
-    const service = await startService({ config, counter, stats: async () => combineStats([counter.snapshot()], 1), log });
+    const service = await startService({
+      config,
+      counter,
+      stats: async () => combineStats([counter.snapshot()], 1),
+      log,
+    });
     exitOnSignals(service, log);
     address = service.address;
   }
   process.stdout.write(
     `listening on ${address} (store ${options.store}, ${scenarios.join(' + ')}, ${options.workers} worker${options.workers > 1 ? 's' : ''}, ${options.pool} store connections each${options.token ? ', token required' : ''})\n`,
   );
-  if (!isLoopback(options.host)) log(`bound to ${options.host}: requests without the token get 401; the token crosses the network in clear text unless a TLS proxy sits in front`);
+  if (!isLoopback(options.host))
+    log(
+      `bound to ${options.host}: requests without the token get 401; the token crosses the network in clear text unless a TLS proxy sits in front`,
+    );
   return new Promise<never>(() => {});
 }
 

@@ -15,35 +15,78 @@ import { addTargetOptions } from '../session/target-options.ts';
 export function registerStudyCommand(program: Command): void {
   const command = program
     .command('study')
-    .description(`reproduce a published study's design, or say exactly how a run differs from it: ${Object.keys(STUDY_TITLES).join(', ')}`)
-    .argument('<study>', Object.entries(STUDY_TITLES).map(([name, title]) => `${name}: ${title}`).join('; '))
-    .addOption(new Option('--scale <scale>', "tiny (a smoke run), small (the paper's shape on fewer records, minutes), full (the paper's sizes exactly, refused when this machine cannot hold them)").choices(SCALES).default('small'))
+    .description(
+      `reproduce a published study's design, or say exactly how a run differs from it: ${Object.keys(STUDY_TITLES).join(', ')}`,
+    )
+    .argument(
+      '<study>',
+      Object.entries(STUDY_TITLES)
+        .map(([name, title]) => `${name}: ${title}`)
+        .join('; '),
+    )
+    .addOption(
+      new Option(
+        '--scale <scale>',
+        "tiny (a smoke run), small (the paper's shape on fewer records, minutes), full (the paper's sizes exactly, refused when this machine cannot hold them)",
+      )
+        .choices(SCALES)
+        .default('small'),
+    )
     .option('--variant <name>', "a named variant of the preset (see --plan), e.g. altoros2022's ordered-pagination")
-    .option('--plan', 'print the runs, the paper\'s design beside them, the published figures and each scale\'s cost; run nothing', false)
+    .option(
+      '--plan',
+      "print the runs, the paper's design beside them, the published figures and each scale's cost; run nothing",
+      false,
+    )
     .option('--stores <list>', "comma-separated stores (default: the paper's that docbench has)", list)
-    .option('--nodes <n>', 'run the stores whose local target can run a cluster (redis, cassandra) on a local cluster of n nodes (docbench up <store> --nodes n); the deviations say when that is fewer than the paper', positiveInteger('--nodes'));
+    .option(
+      '--nodes <n>',
+      'run the stores whose local target can run a cluster (redis, cassandra) on a local cluster of n nodes (docbench up <store> --nodes n); the deviations say when that is fewer than the paper',
+      positiveInteger('--nodes'),
+    );
   addTargetOptions(command, { several: true })
     .option('--out-dir <dir>', 'where results go (default: results/study-<study>-<scale>-<timestamp>)')
     .option('--docker', 'use the real servers started by `docbench up --docker`', false)
     .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(async (name: string, opts: { scale: Scale; variant?: string; plan: boolean; stores?: string[]; nodes?: number; url?: string[]; config?: string; outDir?: string; docker: boolean; quiet: boolean }) => {
-      const { planStudy, runStudy, studyPreset } = await import('../study/run-study.ts');
-      const preset = studyPreset(name);
-      const options = {
-        scale: opts.scale,
-        ...(opts.stores !== undefined ? { stores: opts.stores } : {}),
-        ...(opts.variant !== undefined ? { variant: opts.variant } : {}),
-        ...(opts.nodes !== undefined ? { nodes: opts.nodes } : {}),
-        outDir: opts.outDir ?? join('results', `study-${preset.name}-${opts.scale}${opts.variant ? `-${opts.variant}` : ''}-${new Date().toISOString().replace(/[:.]/g, '-')}`),
-        status: !opts.quiet,
-        ...(opts.url !== undefined ? { url: opts.url } : {}),
-        ...(opts.config !== undefined ? { config: opts.config } : {}),
-        docker: opts.docker,
-      };
-      if (opts.plan) {
-        process.stdout.write(`${await planStudy(preset, options)}\n`);
-        return;
-      }
-      await runStudy(preset, options);
-    });
+    .action(
+      async (
+        name: string,
+        opts: {
+          scale: Scale;
+          variant?: string;
+          plan: boolean;
+          stores?: string[];
+          nodes?: number;
+          url?: string[];
+          config?: string;
+          outDir?: string;
+          docker: boolean;
+          quiet: boolean;
+        },
+      ) => {
+        const { planStudy, runStudy, studyPreset } = await import('../study/run-study.ts');
+        const preset = studyPreset(name);
+        const options = {
+          scale: opts.scale,
+          ...(opts.stores !== undefined ? { stores: opts.stores } : {}),
+          ...(opts.variant !== undefined ? { variant: opts.variant } : {}),
+          ...(opts.nodes !== undefined ? { nodes: opts.nodes } : {}),
+          outDir:
+            opts.outDir ??
+            join(
+              'results',
+              `study-${preset.name}-${opts.scale}${opts.variant ? `-${opts.variant}` : ''}-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+            ),
+          status: !opts.quiet,
+          ...(opts.url !== undefined ? { url: opts.url } : {}),
+          ...(opts.config !== undefined ? { config: opts.config } : {}),
+          docker: opts.docker,
+        };
+        if (opts.plan) {
+          process.stdout.write(`${await planStudy(preset, options)}\n`);
+          return;
+        }
+        await runStudy(preset, options);
+      },
+    );
 }

@@ -19,13 +19,17 @@ import { UsageError } from './errors.ts';
 export function parseCount(text: string, flag: string): number {
   const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim().replace(/_/g, ''));
   const n = m ? Number(m[1]) * ({ k: 1000, m: 1_000_000 }[m[2]!.toLowerCase() as 'k' | 'm'] ?? 1) : NaN;
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag}: expected whole numbers >= 1 such as 1000, 10k or 1m, got "${text}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${flag}: expected whole numbers >= 1 such as 1000, 10k or 1m, got "${text}"`);
   return n;
 }
 
 export function counts(flag: string) {
   return (value: string): number[] => {
-    const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
+    const parts = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (parts.length === 0) throw new UsageError(`${flag} is empty`);
     return parts.map((p) => parseCount(p, flag));
   };
@@ -52,44 +56,90 @@ interface SweepFlags {
 export function registerSweepCommand(program: Command): void {
   const command = program
     .command('sweep')
-    .description('stores × workloads × record counts × thread counts, each cell repeated (median, min–max); resumable; progress with ETA; HTML report')
-    .option('--stores <list>', `comma-separated stores (default: the config file's, else ${LOCAL_STORE_NAMES.join(',')})`, list);
+    .description(
+      'stores × workloads × record counts × thread counts, each cell repeated (median, min–max); resumable; progress with ETA; HTML report',
+    )
+    .option(
+      '--stores <list>',
+      `comma-separated stores (default: the config file's, else ${LOCAL_STORE_NAMES.join(',')})`,
+      list,
+    );
   addTargetOptions(command, { several: true })
-    .option('--scenario <name|file>', `sweep a scenario instead of YCSB: ${SCENARIO_NAMES.filter((n) => scenarioEntry(n).isFile === undefined && scenarioEntry(n).sweep !== undefined).join(', ')}, or a scenario file (.yaml, .yml, .json)`)
-    .option('--workloads <list>', "comma-separated workloads (a … h or file paths; with --scenario, the scenario's: default its own)", list, ['a', 'c'])
+    .option(
+      '--scenario <name|file>',
+      `sweep a scenario instead of YCSB: ${SCENARIO_NAMES.filter((n) => scenarioEntry(n).isFile === undefined && scenarioEntry(n).sweep !== undefined).join(', ')}, or a scenario file (.yaml, .yml, .json)`,
+    )
+    .option(
+      '--workloads <list>',
+      "comma-separated workloads (a … h or file paths; with --scenario, the scenario's: default its own)",
+      list,
+      ['a', 'c'],
+    )
     .option('--records <list>', 'record counts, e.g. 1k,10k,100k', counts('--records'), [1000])
-    .option('--sizes <list>', "with --scenario: its sizes (e-commerce: customers; persons: documents), e.g. 1k,10k; default the scenario's; a scenario file's size is its own", counts('--sizes'))
+    .option(
+      '--sizes <list>',
+      "with --scenario: its sizes (e-commerce: customers; persons: documents), e.g. 1k,10k; default the scenario's; a scenario file's size is its own",
+      counts('--sizes'),
+    )
     .option('--threads <list>', 'thread counts, e.g. 1,3,6', counts('--threads'), [1])
-    .option('--repetitions <n>', 'runs of each cell (the report keeps median and min–max)', positiveInteger('--repetitions'), 1)
-    .option('-P, --workload <file>', 'extra workload file applied to every workload (e.g. record-10kb); repeatable', collect, [])
-    .option('-p, --property <key=value>', `property for every cell; repeatable (defaults: ${SWEEP_DEFAULTS.join(' ')})`, collect, [])
-    .option('--reload', 'load afresh before every run (default: only before inserting workloads and new record counts)', false)
-    .option('--out-dir <dir>', 'where results go; an interrupted sweep resumes when run again with the same folder (default: results/sweep-<timestamp>)')
+    .option(
+      '--repetitions <n>',
+      'runs of each cell (the report keeps median and min–max)',
+      positiveInteger('--repetitions'),
+      1,
+    )
+    .option(
+      '-P, --workload <file>',
+      'extra workload file applied to every workload (e.g. record-10kb); repeatable',
+      collect,
+      [],
+    )
+    .option(
+      '-p, --property <key=value>',
+      `property for every cell; repeatable (defaults: ${SWEEP_DEFAULTS.join(' ')})`,
+      collect,
+      [],
+    )
+    .option(
+      '--reload',
+      'load afresh before every run (default: only before inserting workloads and new record counts)',
+      false,
+    )
+    .option(
+      '--out-dir <dir>',
+      'where results go; an interrupted sweep resumes when run again with the same folder (default: results/sweep-<timestamp>)',
+    )
     .option('--docker', 'use the real servers started by `docbench up --docker`', false)
     .option('-q, --quiet', 'no status lines on stderr (the sweep progress stays)', false)
     .action(async (opts: SweepFlags) => {
       const given = (key: string) => command.getOptionValueSource(key) === 'cli';
       // The sweep's work is loaded when it runs, not when the CLI starts (--help, --version).
-      const [{ runSweep }, { defaultStores }, { loadConfig }] = await Promise.all([import('../study/sweep-run.ts'), import('../session/store-targets.ts'), import('../session/config-file.ts')]);
+      const [{ runSweep }, { defaultStores }, { loadConfig }] = await Promise.all([
+        import('../study/sweep-run.ts'),
+        import('../session/store-targets.ts'),
+        import('../session/config-file.ts'),
+      ]);
       const storesByDefault = (): string[] => defaultStores(loadConfig(opts.config), LOCAL_STORE_NAMES);
-      const plan = opts.scenario !== undefined ? await scenarioPlanOf(opts.scenario, opts, given, storesByDefault) : ycsbPlanOf(opts, storesByDefault);
-      await runSweep(
-        plan,
-        {
-          outDir: opts.outDir ?? join('results', `sweep-${new Date().toISOString().replace(/[:.]/g, '-')}`),
-          status: !opts.quiet,
-          ...(opts.url !== undefined ? { url: opts.url } : {}),
-          ...(opts.config !== undefined ? { config: opts.config } : {}),
-          docker: opts.docker,
-        },
-      );
+      const plan =
+        opts.scenario !== undefined
+          ? await scenarioPlanOf(opts.scenario, opts, given, storesByDefault)
+          : ycsbPlanOf(opts, storesByDefault);
+      await runSweep(plan, {
+        outDir: opts.outDir ?? join('results', `sweep-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+        status: !opts.quiet,
+        ...(opts.url !== undefined ? { url: opts.url } : {}),
+        ...(opts.config !== undefined ? { config: opts.config } : {}),
+        docker: opts.docker,
+      });
     });
 }
 
 function ycsbPlanOf(opts: SweepFlags, storesByDefault: () => string[]): SweepPlanInput {
-  if (opts.sizes !== undefined) throw new UsageError('--sizes: a YCSB sweep takes --records; --sizes is for --scenario');
+  if (opts.sizes !== undefined)
+    throw new UsageError('--sizes: a YCSB sweep takes --records; --sizes is for --scenario');
   for (const key of opts.property) {
-    if (/^(recordcount|threadcount)=/.test(key)) throw new UsageError(`-p ${key}: a sweep sets it per cell; use --records / --threads`);
+    if (/^(recordcount|threadcount)=/.test(key))
+      throw new UsageError(`-p ${key}: a sweep sets it per cell; use --records / --threads`);
   }
   return {
     stores: opts.stores ?? storesByDefault(),
@@ -103,7 +153,12 @@ function ycsbPlanOf(opts: SweepFlags, storesByDefault: () => string[]): SweepPla
   };
 }
 
-async function scenarioPlanOf(scenario: string, opts: SweepFlags, given: (key: string) => boolean, storesByDefault: () => string[]): Promise<SweepPlanInput> {
+async function scenarioPlanOf(
+  scenario: string,
+  opts: SweepFlags,
+  given: (key: string) => boolean,
+  storesByDefault: () => string[],
+): Promise<SweepPlanInput> {
   if (given('records')) throw new UsageError('--records: a scenario sweep takes --sizes');
   if (opts.workload.length > 0) throw new UsageError('-P: a scenario sweep takes no YCSB workload files');
   const runsOn = scenarioEntry(scenarioName(scenario)).stores() as readonly string[];

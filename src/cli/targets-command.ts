@@ -6,7 +6,11 @@ import { maskUrl } from '../common/mask-url.ts';
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 function checkDockerStores(stores: readonly string[]): void {
-  for (const s of stores) if (!(s in DOCKER_URLS)) throw new UsageError(`unknown store "${s}" for --docker; expected some of ${Object.keys(DOCKER_URLS).join(', ')}`);
+  for (const s of stores)
+    if (!(s in DOCKER_URLS))
+      throw new UsageError(
+        `unknown store "${s}" for --docker; expected some of ${Object.keys(DOCKER_URLS).join(', ')}`,
+      );
 }
 
 /**
@@ -16,8 +20,13 @@ function checkDockerStores(stores: readonly string[]): void {
 export async function upDocker(stores: readonly string[]): Promise<void> {
   checkDockerStores(stores);
   dockerUp(stores);
-  for (const name of stores.length > 0 ? stores : Object.keys(DOCKER_URLS)) process.stdout.write(`${name.padEnd(10)} up    --url ${name}=${maskUrl(DOCKER_URLS[name]!)}  (Docker, official image)\n`);
-  process.stdout.write('Use them with --docker (e.g. docbench compare --docker), or give --url <store>=URL with the password docker/compose.yaml sets.\n');
+  for (const name of stores.length > 0 ? stores : Object.keys(DOCKER_URLS))
+    process.stdout.write(
+      `${name.padEnd(10)} up    --url ${name}=${maskUrl(DOCKER_URLS[name]!)}  (Docker, official image)\n`,
+    );
+  process.stdout.write(
+    'Use them with --docker (e.g. docbench compare --docker), or give --url <store>=URL with the password docker/compose.yaml sets.\n',
+  );
 }
 
 export async function downDocker(stores: readonly string[]): Promise<void> {
@@ -48,19 +57,25 @@ async function upClusters(stores: readonly string[], flags: ClusterFlags): Promi
     const cluster = target.cluster;
     if (!cluster) {
       const info = await target.info();
-      throw new UsageError(`--nodes: docbench runs ${name} here as one node only (${info.standIn ? `its local target is a stand-in, ${info.product}` : info.product}); --nodes applies to ${capable.join(', ')}`);
+      throw new UsageError(
+        `--nodes: docbench runs ${name} here as one node only (${info.standIn ? `its local target is a stand-in, ${info.product}` : info.product}); --nodes applies to ${capable.join(', ')}`,
+      );
     }
     if (flags.replicas !== undefined && cluster.replicasMeaning === undefined) {
-      throw new UsageError(`--replicas: ${name} has no replica nodes to ask for; its copies are its replication factor (the local keyspace's is min(3, --nodes))`);
+      throw new UsageError(
+        `--replicas: ${name} has no replica nodes to ask for; its copies are its replication factor (the local keyspace's is min(3, --nodes))`,
+      );
     }
     if (nodes === 1 && !flags.replicas) {
       await up([name]);
       continue;
     }
-    if (nodes < cluster.minNodes) throw new UsageError(`--nodes ${nodes}: a local ${name} cluster needs at least ${cluster.minNodes} nodes`);
+    if (nodes < cluster.minNodes)
+      throw new UsageError(`--nodes ${nodes}: a local ${name} cluster needs at least ${cluster.minNodes} nodes`);
     const status = await cluster.start({ nodes, replicas: flags.replicas ?? 0 }, log);
     const pids = status.nodes.map((n) => n.pid).join(', ');
-    process.stdout.write(`${name.padEnd(10)} up    ${maskUrl(status.url)}  cluster: ${status.layout}  (${status.started ? 'started' : 'already running'}, pids ${pids})
+    process.stdout
+      .write(`${name.padEnd(10)} up    ${maskUrl(status.url)}  cluster: ${status.layout}  (${status.started ? 'started' : 'already running'}, pids ${pids})
 `);
   }
 }
@@ -68,14 +83,16 @@ async function upClusters(stores: readonly string[], flags: ClusterFlags): Promi
 /** `docbench up [store…]`: install on demand and start local servers (all of them by default). */
 export async function up(stores: readonly string[], flags: ClusterFlags = {}): Promise<void> {
   if (flags.nodes !== undefined) return upClusters(stores, flags);
-  if (flags.replicas !== undefined) throw new UsageError('--replicas: give --nodes too (e.g. docbench up redis --nodes 3 --replicas 1)');
+  if (flags.replicas !== undefined)
+    throw new UsageError('--replicas: give --nodes too (e.g. docbench up redis --nodes 3 --replicas 1)');
   const names = stores.length > 0 ? stores : LOCAL_TARGET_NAMES;
   for (const name of names) {
     const target = await localTarget(name);
     const status = await target.start(log);
     const info = await target.info();
     const how = status.started === false ? 'already running' : 'started';
-    process.stdout.write(`${name.padEnd(10)} up    ${maskUrl(status.url)}  ${info.product}${info.standIn ? '  [stand-in]' : ''}  (${how}, pid ${status.pid})
+    process.stdout
+      .write(`${name.padEnd(10)} up    ${maskUrl(status.url)}  ${info.product}${info.standIn ? '  [stand-in]' : ''}  (${how}, pid ${status.pid})
 `);
   }
 }
@@ -87,7 +104,8 @@ export async function down(stores: readonly string[]): Promise<void> {
     const target = await localTarget(name);
     if (target.cluster && (await target.cluster.status())) {
       const pids = await target.cluster.stop(log);
-      process.stdout.write(`${name.padEnd(10)} cluster ${pids.length > 0 ? `stopped (pids ${pids.join(', ')})` : 'was not running'}
+      process.stdout
+        .write(`${name.padEnd(10)} cluster ${pids.length > 0 ? `stopped (pids ${pids.join(', ')})` : 'was not running'}
 `);
     }
     const before = await target.status();
@@ -103,17 +121,22 @@ export async function status(): Promise<void> {
     const s = await target.status();
     const info = await target.info();
     const state = s.running ? `running (pid ${s.pid})` : 'stopped';
-    process.stdout.write(`${name.padEnd(10)} ${state.padEnd(20)} ${maskUrl(s.url)}  ${info.product}${info.standIn ? '  [stand-in]' : ''}
+    process.stdout
+      .write(`${name.padEnd(10)} ${state.padEnd(20)} ${maskUrl(s.url)}  ${info.product}${info.standIn ? '  [stand-in]' : ''}
 `);
-    if (s.note) process.stdout.write(`${''.padEnd(10)} ${s.note}
+    if (s.note)
+      process.stdout.write(`${''.padEnd(10)} ${s.note}
 `);
     if (info.limits) process.stdout.write(`${''.padEnd(10)} ${info.limits}\n`);
     const cluster = await target.cluster?.status();
     if (cluster) {
       const up = cluster.nodes.filter((n) => n.running).length;
-      process.stdout.write(`${name.padEnd(10)} cluster: ${up} of ${cluster.nodes.length} nodes up  ${maskUrl(cluster.url)}  ${cluster.layout}\n`);
+      process.stdout.write(
+        `${name.padEnd(10)} cluster: ${up} of ${cluster.nodes.length} nodes up  ${maskUrl(cluster.url)}  ${cluster.layout}\n`,
+      );
       for (const n of cluster.nodes) {
-        const state = n.pid === null ? 'stopped' : n.running ? `running (pid ${n.pid})` : `not answering (pid ${n.pid})`;
+        const state =
+          n.pid === null ? 'stopped' : n.running ? `running (pid ${n.pid})` : `not answering (pid ${n.pid})`;
         process.stdout.write(`${''.padEnd(10)} ${`${n.host}:${n.port}`.padEnd(20)} ${state}\n`);
       }
     }

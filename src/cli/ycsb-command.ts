@@ -60,7 +60,11 @@ export function loadWorkloadFor(options: YcsbCommandOptions): LoadedWorkload {
   if (options.workloadFiles.length === 0 && options.overrides.length === 0) {
     throw new UsageError('no workload given: use -P <file> (e.g. -P workloada) and/or -p key=value');
   }
-  const workload = loadWorkload(options.workloadFiles, [...(options.storeSettings ?? []), ...options.overrides, ...flagOverrides(options)]);
+  const workload = loadWorkload(options.workloadFiles, [
+    ...(options.storeSettings ?? []),
+    ...options.overrides,
+    ...flagOverrides(options),
+  ]);
   const p = workload.properties;
   if (options.phase === 'run' && p.operationcount === 0 && p.maxexecutiontime === 0) {
     throw new UsageError('the run phase needs operationcount > 0 or maxexecutiontime > 0');
@@ -105,7 +109,9 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
       // A run over a table that is not there would measure nothing but misses.
       await open.store.checkTable(schema).catch((error: unknown) => {
         const given = workload.files.length > 0 ? options.workloadFiles.join(' -P ') : workload.name;
-        throw error instanceof MissingDataError ? error.withFix(`load it first: ${loadCommandFor(options.store, open.local, given, p)}`) : error;
+        throw error instanceof MissingDataError
+          ? error.withFix(`load it first: ${loadCommandFor(options.store, open.local, given, p)}`)
+          : error;
       });
     }
     pool = await openPool(open, options.store, p, processes.processes);
@@ -114,22 +120,44 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
     const phaseStore = options.phase === 'load' && !pool ? writes.store : open.store;
     const label = `[${options.store} ${workload.name} ${options.phase}]`;
     const observer = options.metrics?.start(metricsLabels);
-    const phaseOptions = { store: phaseStore, workload: core, properties: p, status: options.status, label, faults, processesReason: processes.reason, ...(pool ? { pool } : {}), ...(observer ? { observer } : {}) };
-    const outcome = options.phase === 'load' ? await runLoadPhase(phaseOptions) : await runTransactionPhase(phaseOptions);
-    const failure = options.phase === 'load' ? loadFailure(outcome, pool ? failedWritesOf(outcome, p.batchsize) : writes, options.store) : null;
-    // The failover check reads back before the stats, with the store as the run left it.
-    if (outcome.acknowledgedWrites && options.status) process.stderr.write(`${label} failover check: reading back every key with an acknowledged write\n`);
-    const lostWrites = outcome.acknowledgedWrites ? await checkAcknowledgedWrites(open.store, core, outcome.acknowledgedWrites, p.fieldlength) : undefined;
-    const storeInfo = await describeStore(open);
-    const result = withVerdictMetric(options.metrics, metricsLabels, buildResult(outcome, {
-      kind: 'ycsb',
-      mode: 'direct',
-      workloadName: workload.name,
-      ...(workload.files.length > 0 ? { workloadFile: options.workloadFiles.join(' ') } : {}),
+    const phaseOptions = {
+      store: phaseStore,
+      workload: core,
       properties: p,
-      overrides: [...options.overrides, ...flagOverrides(options)],
-      store: storeInfo,
-    }), lostWrites);
+      status: options.status,
+      label,
+      faults,
+      processesReason: processes.reason,
+      ...(pool ? { pool } : {}),
+      ...(observer ? { observer } : {}),
+    };
+    const outcome =
+      options.phase === 'load' ? await runLoadPhase(phaseOptions) : await runTransactionPhase(phaseOptions);
+    const failure =
+      options.phase === 'load'
+        ? loadFailure(outcome, pool ? failedWritesOf(outcome, p.batchsize) : writes, options.store)
+        : null;
+    // The failover check reads back before the stats, with the store as the run left it.
+    if (outcome.acknowledgedWrites && options.status)
+      process.stderr.write(`${label} failover check: reading back every key with an acknowledged write\n`);
+    const lostWrites = outcome.acknowledgedWrites
+      ? await checkAcknowledgedWrites(open.store, core, outcome.acknowledgedWrites, p.fieldlength)
+      : undefined;
+    const storeInfo = await describeStore(open);
+    const result = withVerdictMetric(
+      options.metrics,
+      metricsLabels,
+      buildResult(outcome, {
+        kind: 'ycsb',
+        mode: 'direct',
+        workloadName: workload.name,
+        ...(workload.files.length > 0 ? { workloadFile: options.workloadFiles.join(' ') } : {}),
+        properties: p,
+        overrides: [...options.overrides, ...flagOverrides(options)],
+        store: storeInfo,
+      }),
+      lostWrites,
+    );
     // YCSB's exporter and exportfile decide where the measurements go; the JSON result is --out.
     if (options.print || p.exportfile !== undefined) exportMeasurements(result, p);
     if (options.out) writeResult(options.out, result);
@@ -148,9 +176,16 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
 }
 
 /** The result with the failover check's finding, its verdict told to the live metrics first (when they are served). */
-function withVerdictMetric(metrics: LiveMetrics | undefined, labels: Parameters<LiveMetrics['finish']>[0], built: Result, lostWrites?: LostWrites): Result {
+function withVerdictMetric(
+  metrics: LiveMetrics | undefined,
+  labels: Parameters<LiveMetrics['finish']>[0],
+  built: Result,
+  lostWrites?: LostWrites,
+): Result {
   // The check's finding is part of what the verdict reads (why reads found no record).
-  const result = lostWrites ? withVerdict({ ...built, lostWrites, notes: [...built.notes, lostWritesNote(lostWrites)] }) : built;
+  const result = lostWrites
+    ? withVerdict({ ...built, lostWrites, notes: [...built.notes, lostWritesNote(lostWrites)] })
+    : built;
   metrics?.finish(labels, result.verdict?.status ?? 'valid');
   return result;
 }

@@ -9,21 +9,26 @@ const numberOf = (value: string) => Number(value.replace(/_/g, ''));
 
 export const positiveInteger = (flag: string) => (value: string) => {
   const n = numberOf(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} expects a whole number >= 1, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new InvalidArgumentError(`${flag} expects a whole number >= 1, got "${value}"`);
   return n;
 };
 
 /** `--processes <n|auto>`: a whole number, or auto (see session/process-count.ts). */
-export const processesSetting = (flag: string) => (value: string): number | 'auto' => {
-  if (value.trim().toLowerCase() === 'auto') return 'auto';
-  const n = numberOf(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} expects auto or a whole number >= 1, got "${value}"`);
-  return n;
-};
+export const processesSetting =
+  (flag: string) =>
+  (value: string): number | 'auto' => {
+    if (value.trim().toLowerCase() === 'auto') return 'auto';
+    const n = numberOf(value);
+    if (!Number.isInteger(n) || n < 1)
+      throw new InvalidArgumentError(`${flag} expects auto or a whole number >= 1, got "${value}"`);
+    return n;
+  };
 
 export const nonNegativeInteger = (flag: string) => (value: string) => {
   const n = numberOf(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${flag} expects a whole number >= 0, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidArgumentError(`${flag} expects a whole number >= 0, got "${value}"`);
   return n;
 };
 
@@ -37,4 +42,8 @@ export const nonNegativeNumber = (flag: string) => (value: string) => {
 export const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** A comma-separated list, blanks dropped. */
-export const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+export const list = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);

@@ -46,7 +46,10 @@ function spec<T>(schema: z.ZodType<T, string>, expected: string, options: Common
 
 /** The settings' builders: each returns a spec whose value type includes undefined unless a fallback is given. */
 export const setting = {
-  boolean<F extends boolean | undefined = undefined>(options: { describe: string; fallback?: F }): SettingSpec<Fallback<boolean, F>> {
+  boolean<F extends boolean | undefined = undefined>(options: {
+    describe: string;
+    fallback?: F;
+  }): SettingSpec<Fallback<boolean, F>> {
     const schema = z
       .string()
       .transform((v) => v.trim().toLowerCase())
@@ -55,7 +58,12 @@ export const setting = {
     return spec(schema, 'true or false', options as Common<boolean>) as SettingSpec<Fallback<boolean, F>>;
   },
 
-  wholeNumber<F extends number | undefined = undefined>(options: { describe: string; min?: number; max?: number; fallback?: F }): SettingSpec<Fallback<number, F>> {
+  wholeNumber<F extends number | undefined = undefined>(options: {
+    describe: string;
+    min?: number;
+    max?: number;
+    fallback?: F;
+  }): SettingSpec<Fallback<number, F>> {
     const min = options.min ?? 0;
     let number = z.number().int().min(min);
     if (options.max !== undefined) number = number.max(options.max);
@@ -65,29 +73,46 @@ export const setting = {
       .regex(/^-?\d+$/)
       .transform(Number)
       .pipe(number);
-    const expected = options.max === undefined ? `a whole number >= ${min}` : `a whole number from ${min} to ${options.max}`;
+    const expected =
+      options.max === undefined ? `a whole number >= ${min}` : `a whole number from ${min} to ${options.max}`;
     return spec(schema, expected, options as Common<number>) as SettingSpec<Fallback<number, F>>;
   },
 
   /** One of a fixed list, matched without regard to case and given back in the list's spelling. */
-  oneOf<const V extends string, F extends V | undefined = undefined>(values: readonly V[], options: { describe: string; fallback?: F }): SettingSpec<Fallback<V, F>> {
+  oneOf<const V extends string, F extends V | undefined = undefined>(
+    values: readonly V[],
+    options: { describe: string; fallback?: F },
+  ): SettingSpec<Fallback<V, F>> {
     const schema = z
       .string()
       .transform((v) => values.find((candidate) => candidate.toLowerCase() === v.trim().toLowerCase()) ?? v)
       .pipe(z.enum(values as unknown as [V, ...V[]]));
-    return spec(schema as unknown as z.ZodType<V, string>, `one of ${values.join(', ')}`, options as Common<V>) as SettingSpec<Fallback<V, F>>;
+    return spec(
+      schema as unknown as z.ZodType<V, string>,
+      `one of ${values.join(', ')}`,
+      options as Common<V>,
+    ) as SettingSpec<Fallback<V, F>>;
   },
 
   /** Free text, optionally checked by a pattern (`expected` says what it accepts). */
-  text<F extends string | undefined = undefined>(options: { describe: string; fallback?: F; pattern?: RegExp; expected?: string }): SettingSpec<Fallback<string, F>> {
+  text<F extends string | undefined = undefined>(options: {
+    describe: string;
+    fallback?: F;
+    pattern?: RegExp;
+    expected?: string;
+  }): SettingSpec<Fallback<string, F>> {
     const base = z.string().trim();
     const schema = options.pattern ? base.regex(options.pattern) : base.min(1);
-    return spec(schema, options.expected ?? 'a non-empty value', options as Common<string>) as SettingSpec<Fallback<string, F>>;
+    return spec(schema, options.expected ?? 'a non-empty value', options as Common<string>) as SettingSpec<
+      Fallback<string, F>
+    >;
   },
 };
 
 export type SettingsSpecs = Readonly<Record<string, SettingSpec<unknown>>>;
-export type SettingsOf<S extends SettingsSpecs> = { -readonly [K in keyof S]: S[K] extends SettingSpec<infer T> ? T : never };
+export type SettingsOf<S extends SettingsSpecs> = {
+  -readonly [K in keyof S]: S[K] extends SettingSpec<infer T> ? T : never;
+};
 
 /**
  * Parse the settings of one store. `given` may hold other stores' keys too (they are ignored);

@@ -23,13 +23,59 @@ export const hasOpenssl = (): boolean => spawnSync('openssl', ['version']).statu
 export function localCertificates(dir: string, addresses: readonly string[]): LocalCertificates {
   mkdirSync(dir, { recursive: true });
   const file = (name: string) => join(dir, name);
-  const out: LocalCertificates = { ca: file('ca.pem'), cert: file('server.pem'), key: file('server.key'), keyAndCert: file('server-key-and-cert.pem') };
+  const out: LocalCertificates = {
+    ca: file('ca.pem'),
+    cert: file('server.pem'),
+    key: file('server.key'),
+    keyAndCert: file('server-key-and-cert.pem'),
+  };
   if (existsSync(out.keyAndCert)) return out;
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('ca.key'), '-out', out.ca, '-days', '3650', '-subj', '/CN=docbench local CA');
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', out.key, '-out', file('server.csr'), '-subj', `/CN=${addresses[0] ?? '127.0.0.1'}`);
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    out.ca,
+    '-days',
+    '3650',
+    '-subj',
+    '/CN=docbench local CA',
+  );
+  openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    out.key,
+    '-out',
+    file('server.csr'),
+    '-subj',
+    `/CN=${addresses[0] ?? '127.0.0.1'}`,
+  );
   writeFileSync(file('ext.cnf'), `subjectAltName=${addresses.map((a) => `IP:${a}`).join(',')}\n`);
-  openssl('x509', '-req', '-in', file('server.csr'), '-CA', out.ca, '-CAkey', file('ca.key'), '-CAcreateserial', '-out', out.cert, '-days', '3650', '-extfile', file('ext.cnf'));
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    out.ca,
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    out.cert,
+    '-days',
+    '3650',
+    '-extfile',
+    file('ext.cnf'),
+  );
   // PKCS#8, as Cassandra's PEM reader expects an unencrypted private key in that form.
   const pkcs8 = execFileSync('openssl', ['pkcs8', '-topk8', '-nocrypt', '-in', out.key], { encoding: 'utf8' });
   writeFileSync(out.keyAndCert, `${pkcs8}${readFileSync(out.cert, 'utf8')}`);

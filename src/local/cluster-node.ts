@@ -68,17 +68,28 @@ export class ClusterNode {
     const { spec } = this;
     const running = this.pid(log);
     if (running !== null) {
-      await waitUntil(spec.name, () => spec.healthy().catch(() => false), { timeoutMs: spec.startTimeoutMs, intervalMs: 500, logFile: this.logFile });
+      await waitUntil(spec.name, () => spec.healthy().catch(() => false), {
+        timeoutMs: spec.startTimeoutMs,
+        intervalMs: 500,
+        logFile: this.logFile,
+      });
       return false;
     }
     for (const port of spec.ports) {
       if (await portFree(spec.host, port)) continue;
       const holder = portHolder(port);
-      throw new PortInUseError(`${spec.name}: port ${port} on ${spec.host} is in use by ${holder ? `another program (${holder})` : 'another program (which one could not be found)'}, not by a node docbench started; stop that program, or move the cluster's ports`);
+      throw new PortInUseError(
+        `${spec.name}: port ${port} on ${spec.host} is in use by ${holder ? `another program (${holder})` : 'another program (which one could not be found)'}, not by a node docbench started; stop that program, or move the cluster's ports`,
+      );
     }
     mkdirSync(spec.dir, { recursive: true });
     const launch = spec.command(spec.dir);
-    const pid = spawnDetached(launch.command, launch.args, { cwd: spec.dir, logFile: join(spec.dir, `${spec.files}.log`), pidFile: this.pidFile, ...(launch.env ? { env: launch.env } : {}) });
+    const pid = spawnDetached(launch.command, launch.args, {
+      cwd: spec.dir,
+      logFile: join(spec.dir, `${spec.files}.log`),
+      pidFile: this.pidFile,
+      ...(launch.env ? { env: launch.env } : {}),
+    });
     const startTime = processIdentity(pid)?.startTime;
     await waitUntil(spec.name, () => spec.healthy().catch(() => false), {
       timeoutMs: spec.startTimeoutMs,
@@ -98,6 +109,13 @@ export class ClusterNode {
   async status(): Promise<ClusterNodeStatus> {
     const check = checkPidFile(this.pidFile, this.spec.recognise);
     const pid = check.state === 'ours' ? check.pid : null;
-    return { name: this.spec.name, host: this.spec.host, port: this.spec.ports[0]!, pid, running: pid !== null && (await this.spec.healthy().catch(() => false)), logFile: this.logFile };
+    return {
+      name: this.spec.name,
+      host: this.spec.host,
+      port: this.spec.ports[0]!,
+      pid,
+      running: pid !== null && (await this.spec.healthy().catch(() => false)),
+      logFile: this.logFile,
+    };
   }
 }

@@ -32,11 +32,19 @@ const INSTEAD = 'or leave out --docker to use the local servers (`docbench up`)'
 export function checkDockerEngine(): void {
   const probe = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 20_000 });
   if (probe.error !== undefined && (probe.error as NodeJS.ErrnoException).code === 'ENOENT') {
-    throw new MissingPrerequisiteError(`--docker: Docker is not installed here (no docker command); install it and run \`docbench up --docker\`, ${INSTEAD}`);
+    throw new MissingPrerequisiteError(
+      `--docker: Docker is not installed here (no docker command); install it and run \`docbench up --docker\`, ${INSTEAD}`,
+    );
   }
   if (probe.status !== 0) {
-    const why = `${probe.stderr ?? ''}`.split('\n').map((l) => l.trim()).find((l) => /cannot connect|error|denied/i.test(l)) ?? `docker info exited ${probe.status ?? probe.signal}`;
-    throw new MissingPrerequisiteError(`--docker: no Docker engine answers here (${why.replace(/^ERROR:\s*/, '')}); start Docker and run \`docbench up --docker\`, ${INSTEAD}`);
+    const why =
+      `${probe.stderr ?? ''}`
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => /cannot connect|error|denied/i.test(l)) ?? `docker info exited ${probe.status ?? probe.signal}`;
+    throw new MissingPrerequisiteError(
+      `--docker: no Docker engine answers here (${why.replace(/^ERROR:\s*/, '')}); start Docker and run \`docbench up --docker\`, ${INSTEAD}`,
+    );
   }
 }
 
@@ -44,10 +52,15 @@ function compose(args: readonly string[]): void {
   checkDockerEngine();
   const probe = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
-    throw new MissingPrerequisiteError('Docker with the compose plugin is needed for --docker (docker compose version failed); or run `docbench up` for the local servers');
+    throw new MissingPrerequisiteError(
+      'Docker with the compose plugin is needed for --docker (docker compose version failed); or run `docbench up` for the local servers',
+    );
   }
   const run = spawnSync('docker', ['compose', '-f', COMPOSE_FILE, ...args], { stdio: 'inherit' });
-  if (run.status !== 0) throw new StartFailedError(`docker compose ${args.join(' ')} failed (exit ${run.status ?? run.signal}); see its output above`);
+  if (run.status !== 0)
+    throw new StartFailedError(
+      `docker compose ${args.join(' ')} failed (exit ${run.status ?? run.signal}); see its output above`,
+    );
 }
 
 /** Start the given stores' containers (all by default) and wait until their health checks pass. */

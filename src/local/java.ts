@@ -46,19 +46,37 @@ export function fetchWithMaven(pom: string, outputDir: string, what: string): vo
   try {
     execFileSync('mvn', ['-v'], { stdio: 'ignore' });
   } catch {
-    throw new MissingPrerequisiteError(`Maven (mvn) is needed to fetch ${what} from Maven Central (Debian: apt-get install maven)`);
+    throw new MissingPrerequisiteError(
+      `Maven (mvn) is needed to fetch ${what} from Maven Central (Debian: apt-get install maven)`,
+    );
   }
   mkdirSync(outputDir, { recursive: true });
   // Maven's output is kept, not shown: the caller has said what is fetched, and Maven's lines
   // (with colour codes even in batch mode) only matter when it fails.
   const result = spawnSync(
     'mvn',
-    ['-q', '-B', '-Dstyle.color=never', '--no-transfer-progress', '-f', pom, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${outputDir}`],
+    [
+      '-q',
+      '-B',
+      '-Dstyle.color=never',
+      '--no-transfer-progress',
+      '-f',
+      pom,
+      'dependency:copy-dependencies',
+      '-DincludeScope=runtime',
+      `-DoutputDirectory=${outputDir}`,
+    ],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 },
   );
   if (result.status !== 0) {
-    const tail = withoutColours(`${result.stdout ?? ''}${result.stderr ?? ''}`).trim().split('\n').slice(-20).join('\n');
-    throw new StartFailedError(`fetching ${what} from Maven Central failed (mvn exit ${result.status ?? result.signal}); its last lines:\n${tail}`);
+    const tail = withoutColours(`${result.stdout ?? ''}${result.stderr ?? ''}`)
+      .trim()
+      .split('\n')
+      .slice(-20)
+      .join('\n');
+    throw new StartFailedError(
+      `fetching ${what} from Maven Central failed (mvn exit ${result.status ?? result.signal}); its last lines:\n${tail}`,
+    );
   }
 }
 
@@ -72,14 +90,30 @@ export function withoutColours(text: string): string {
  * read, and every `every` jars fetched from the registry (those already in the local Maven
  * repository are only copied) `log` gets one line with the count and megabytes so far.
  */
-export async function fetchWithMavenProgress(pom: string, outputDir: string, what: string, log: (line: string) => void, every = 20): Promise<void> {
+export async function fetchWithMavenProgress(
+  pom: string,
+  outputDir: string,
+  what: string,
+  log: (line: string) => void,
+  every = 20,
+): Promise<void> {
   try {
     execFileSync('mvn', ['-v'], { stdio: 'ignore' });
   } catch {
-    throw new MissingPrerequisiteError(`Maven (mvn) is needed to fetch ${what} from Maven Central (Debian: apt-get install maven)`);
+    throw new MissingPrerequisiteError(
+      `Maven (mvn) is needed to fetch ${what} from Maven Central (Debian: apt-get install maven)`,
+    );
   }
   mkdirSync(outputDir, { recursive: true });
-  const args = ['-B', '-Dstyle.color=never', '-f', pom, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${outputDir}`];
+  const args = [
+    '-B',
+    '-Dstyle.color=never',
+    '-f',
+    pom,
+    'dependency:copy-dependencies',
+    '-DincludeScope=runtime',
+    `-DoutputDirectory=${outputDir}`,
+  ];
   const child = spawn('mvn', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const tail: string[] = [];
   let jars = 0;
@@ -106,6 +140,11 @@ export async function fetchWithMavenProgress(pom: string, outputDir: string, wha
     child.once('error', reject);
     child.once('close', resolve);
   });
-  if (code !== 0) throw new StartFailedError(`fetching ${what} from Maven Central failed (mvn exit ${code}); its last lines:\n${tail.slice(-20).join('\n')}`);
-  log(`${what}: ${jars > 0 ? `${jars} jars fetched (${Math.round(bytes / 1e6)} MB)` : 'every jar was already in the local Maven repository'}; copied into ${outputDir}`);
+  if (code !== 0)
+    throw new StartFailedError(
+      `fetching ${what} from Maven Central failed (mvn exit ${code}); its last lines:\n${tail.slice(-20).join('\n')}`,
+    );
+  log(
+    `${what}: ${jars > 0 ? `${jars} jars fetched (${Math.round(bytes / 1e6)} MB)` : 'every jar was already in the local Maven repository'}; copied into ${outputDir}`,
+  );
 }

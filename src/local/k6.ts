@@ -41,7 +41,6 @@ export function installedK6(): string | null {
   return readFileSync(p.done, 'utf8').trim() === K6_VERSION ? p.binary : null;
 }
 
-
 /** The Go toolchain's version (`go1.24.2`), or null when `go` is not on PATH. */
 function goVersion(): string | null {
   const result = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' });
@@ -91,7 +90,8 @@ export async function installK6(log: (line: string) => void): Promise<string> {
   const ready = installedK6();
   if (ready) return ready;
   const p = paths();
-  if (existsSync(p.lock)) log(`k6: another docbench process is building k6 ${K6_VERSION}; waiting for it (log: ${p.log})`);
+  if (existsSync(p.lock))
+    log(`k6: another docbench process is building k6 ${K6_VERSION}; waiting for it (log: ${p.log})`);
   return withLockFile(p.lock, () => build(p, log), BUILD_TIMEOUT_MS);
 }
 
@@ -106,16 +106,24 @@ async function build(p: ReturnType<typeof paths>, log: (line: string) => void): 
         `(https://go.dev/dl, or Debian/Ubuntu: sudo apt-get install golang-go if its version is recent enough), then run again`,
     );
   }
-  log(`k6: building k6 ${K6_VERSION} with ${go} (go install ${MODULE}@${K6_VERSION}); takes several minutes, once per machine; log: ${p.log}`);
+  log(
+    `k6: building k6 ${K6_VERSION} with ${go} (go install ${MODULE}@${K6_VERSION}); takes several minutes, once per machine; log: ${p.log}`,
+  );
   const code = await runGoInstall(p);
   if (code !== 0) {
     const output = existsSync(p.log) ? readFileSync(p.log, 'utf8') : '';
     const needs = /requires go >= ([\d.]+)/.exec(output)?.[1];
-    if (needs) throw new MissingPrerequisiteError(`k6 ${K6_VERSION} needs Go ${needs} or newer to build, and ${go} was found; install a newer Go (https://go.dev/dl)`);
+    if (needs)
+      throw new MissingPrerequisiteError(
+        `k6 ${K6_VERSION} needs Go ${needs} or newer to build, and ${go} was found; install a newer Go (https://go.dev/dl)`,
+      );
     throw new StartFailedError(`go install ${MODULE}@${K6_VERSION} failed (exit ${code}); see ${p.log}`);
   }
   const version = binaryVersion(p.binary);
-  if (version !== K6_VERSION) throw new StartFailedError(`the k6 built into ${p.binary} reports ${version ?? 'no version'}, expected ${K6_VERSION}; see ${p.log}`);
+  if (version !== K6_VERSION)
+    throw new StartFailedError(
+      `the k6 built into ${p.binary} reports ${version ?? 'no version'}, expected ${K6_VERSION}; see ${p.log}`,
+    );
   writeFileSync(p.done, `${K6_VERSION}\n`);
   rmSync(p.scratch, { recursive: true, force: true });
   log(`k6: ${K6_VERSION} ready at ${p.binary}`);

@@ -126,7 +126,9 @@ export function managedServer(spec: ServerSpec): LocalTarget {
     if (running !== null) {
       if (await answers()) return statusOf(running, true, { started: false });
       if (ownPid(f.pidFile, spec.recognise, say) !== null) {
-        say(`${spec.program} (pid ${running}) runs but did not answer within ${Math.round(spec.startTimeoutMs / 1000)} s; restarting it (see ${f.diagnosticLog})`);
+        say(
+          `${spec.program} (pid ${running}) runs but did not answer within ${Math.round(spec.startTimeoutMs / 1000)} s; restarting it (see ${f.diagnosticLog})`,
+        );
         await stopPidFileServer(f.pidFile, spec.recognise, spec.stopGraceMs ?? 15_000, say);
       }
     }
@@ -135,8 +137,15 @@ export function managedServer(spec: ServerSpec): LocalTarget {
     const data = join(f.dir, 'data');
     mkdirSync(data, { recursive: true });
     const launch = await spec.command({ dir: f.dir, data });
-    say(`starting ${spec.program} on ${LOOPBACK}:${spec.ports[0]!.port}${spec.startingNote ? ` ${spec.startingNote}` : ''}`);
-    const pid = spawnDetached(launch.command, launch.args, { cwd: f.dir, logFile: f.logFile, pidFile: f.pidFile, ...(launch.env ? { env: launch.env } : {}) });
+    say(
+      `starting ${spec.program} on ${LOOPBACK}:${spec.ports[0]!.port}${spec.startingNote ? ` ${spec.startingNote}` : ''}`,
+    );
+    const pid = spawnDetached(launch.command, launch.args, {
+      cwd: f.dir,
+      logFile: f.logFile,
+      pidFile: f.pidFile,
+      ...(launch.env ? { env: launch.env } : {}),
+    });
     // Pid and start time, not the command line: until it has exec'd, the child still shows ours.
     const startTime = processIdentity(pid)?.startTime;
     await waitUntil(spec.program, healthy, {
@@ -161,7 +170,8 @@ export function managedServer(spec: ServerSpec): LocalTarget {
     if (check.state === 'ours') return statusOf(check.pid, await healthy());
     const notes = check.state === 'stale' ? [`stale pid file (${check.why})`] : [];
     const main = spec.ports[0]!.port;
-    if (!(await portFree(LOOPBACK, main))) notes.push(`port ${main} is in use by another program (${portHolder(main) ?? 'which one could not be found'})`);
+    if (!(await portFree(LOOPBACK, main)))
+      notes.push(`port ${main} is in use by another program (${portHolder(main) ?? 'which one could not be found'})`);
     return statusOf(null, false, notes.length > 0 ? { note: notes.join('; ') } : {});
   }
 

@@ -28,12 +28,16 @@ export function checkPidFile(pidFile: string, recognise: string): PidFileCheck {
   if (!existsSync(pidFile)) return { state: 'none' };
   const [pidLine = '', startLine = ''] = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(pidLine.trim());
-  if (!Number.isInteger(pid) || pid <= 0) return { state: 'stale', why: `it holds no pid ("${shortCommand(pidLine.trim(), 20)}")` };
+  if (!Number.isInteger(pid) || pid <= 0)
+    return { state: 'stale', why: `it holds no pid ("${shortCommand(pidLine.trim(), 20)}")` };
   const startTime = startLine.trim() || undefined;
   const now = processIdentity(pid);
   if (now === null) return { state: 'stale', why: `pid ${pid} is no longer running` };
   if ((startTime !== undefined && now.startTime !== startTime) || !now.commandLine.includes(recognise)) {
-    return { state: 'stale', why: `pid ${pid} now belongs to another program (${shortCommand(now.commandLine, 60)}), which docbench leaves alone` };
+    return {
+      state: 'stale',
+      why: `pid ${pid} now belongs to another program (${shortCommand(now.commandLine, 60)}), which docbench leaves alone`,
+    };
   }
   return { state: 'ours', pid, startTime: now.startTime, recorded: startTime !== undefined };
 }
@@ -57,7 +61,12 @@ export function ownPid(pidFile: string, recognise: string, log: (line: string) =
  * Stop our server: SIGTERM, then SIGKILL if it is still the same process after `graceMs`.
  * Each signal goes only to the pid the file names, and only after checking it is still our server.
  */
-export async function stopPidFileServer(pidFile: string, recognise: string, graceMs: number, log: (line: string) => void): Promise<number | null> {
+export async function stopPidFileServer(
+  pidFile: string,
+  recognise: string,
+  graceMs: number,
+  log: (line: string) => void,
+): Promise<number | null> {
   const check = checkPidFile(pidFile, recognise);
   if (check.state !== 'ours') {
     ownPid(pidFile, recognise, log);

@@ -30,7 +30,8 @@ export function localPort(store: string, defaultPort: number, role?: string): Lo
   const given = process.env[variable];
   if (given === undefined || given === '') return { port: defaultPort, variable, moved: false };
   const port = Number(given);
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new UserError(`${variable}=${given}: expected a TCP port number (1-65535)`);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new UserError(`${variable}=${given}: expected a TCP port number (1-65535)`);
   return { port, variable, moved: port !== defaultPort };
 }
 
@@ -47,7 +48,11 @@ export function portFree(host: string, port: number): Promise<boolean> {
  * Connect to host:port and, if `send` is given, write it and judge the first reply with `reply`;
  * without `send`, an accepted connection is the answer. False on any error or after `timeoutMs`.
  */
-export function tcpProbe(host: string, port: number, options: { send?: string; reply?: (text: string) => boolean; timeoutMs?: number } = {}): Promise<boolean> {
+export function tcpProbe(
+  host: string,
+  port: number,
+  options: { send?: string; reply?: (text: string) => boolean; timeoutMs?: number } = {},
+): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host, port });
     const done = (ok: boolean) => {
@@ -77,7 +82,8 @@ function listenerFromProc(port: number): number | null {
     for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
       const columns = line.trim().split(/\s+/);
       // local_address is hex "ADDR:PORT"; state 0A is LISTEN; column 9 is the inode.
-      if (columns[3] === '0A' && Number.parseInt(columns[1]?.split(':')[1] ?? '', 16) === port) inodes.add(`socket:[${columns[9]}]`);
+      if (columns[3] === '0A' && Number.parseInt(columns[1]?.split(':')[1] ?? '', 16) === port)
+        inodes.add(`socket:[${columns[9]}]`);
     }
   }
   if (inodes.size === 0) return null;

@@ -102,7 +102,8 @@ export async function withLockFile<T>(lockFile: string, fn: () => Promise<T>, ti
         rmSync(lockFile, { force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new StartFailedError(`timed out waiting for ${lockFile} (held by pid ${holder ?? '?'})`);
+      if (Date.now() > deadline)
+        throw new StartFailedError(`timed out waiting for ${lockFile} (held by pid ${holder ?? '?'})`);
       await sleep(200);
     }
   }

@@ -32,11 +32,14 @@ function readStat(pid: number): ProcStat | undefined {
 
 /** The process and its living descendants. */
 function processTree(root: number): ProcStat[] {
-  const all = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => readStat(Number(d))).filter((s) => s !== undefined);
+  const all = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => readStat(Number(d)))
+    .filter((s) => s !== undefined);
   const tree: ProcStat[] = [];
   const wanted = new Set([root]);
   // Parents come before children often but not always: repeat until no new member is found.
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const s of all) {
       if ((s.pid === root || wanted.has(s.ppid)) && !tree.includes(s)) {

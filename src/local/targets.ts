@@ -16,7 +16,9 @@ export class UnknownTargetError extends UserError {
 }
 
 export async function localTarget(store: string): Promise<LocalTarget> {
-  const load = isStoreName(store) ? (STORES[store] as { localTarget?: () => Promise<{ localTarget: LocalTarget }> }).localTarget : undefined;
+  const load = isStoreName(store)
+    ? (STORES[store] as { localTarget?: () => Promise<{ localTarget: LocalTarget }> }).localTarget
+    : undefined;
   if (!load) throw new UnknownTargetError(store);
   // Each target serializes its own install/start/stop across processes (managed-server.ts).
   return (await load()).localTarget;

@@ -27,8 +27,26 @@ interface ErrorFacts {
 }
 
 /** Socket and HTTP-client codes of a connection that could not be made, or broke. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTCONN', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTCONN',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+]);
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
 
 const has = (f: ErrorFacts, ...names: string[]) => f.names.some((n) => names.includes(n));
 
@@ -42,9 +60,29 @@ const DRIVER_SHAPES: Readonly<Record<string, (f: ErrorFacts) => Verdict>> = {
   },
   'node-redis'(f) {
     if (has(f, 'ErrorReply', 'SimpleError', 'BlobError', 'MultiErrorReply')) return redisReply(f.message);
-    if (has(f, 'ClientClosedError', 'ClientOfflineError', 'SocketClosedUnexpectedlyError', 'DisconnectsClientError', 'RootNodesUnavailableError', 'ReconnectStrategyError')) return 'SERVICE_UNAVAILABLE';
+    if (
+      has(
+        f,
+        'ClientClosedError',
+        'ClientOfflineError',
+        'SocketClosedUnexpectedlyError',
+        'DisconnectsClientError',
+        'RootNodesUnavailableError',
+        'ReconnectStrategyError',
+      )
+    )
+      return 'SERVICE_UNAVAILABLE';
     // Its command timeout is a TimeoutError with no message (a Couchbase TimeoutError, which has a context, is read below).
-    if (has(f, 'ConnectionTimeoutError', 'SocketTimeoutError', 'CommandTimeoutDuringMaintenanceError', 'SocketTimeoutDuringMaintenanceError')) return 'TIMEOUT';
+    if (
+      has(
+        f,
+        'ConnectionTimeoutError',
+        'SocketTimeoutError',
+        'CommandTimeoutDuringMaintenanceError',
+        'SocketTimeoutDuringMaintenanceError',
+      )
+    )
+      return 'TIMEOUT';
     if (has(f, 'TimeoutError') && !isObject(f.raw.context)) return 'TIMEOUT';
     return undefined;
   },
@@ -58,16 +96,33 @@ const DRIVER_SHAPES: Readonly<Record<string, (f: ErrorFacts) => Verdict>> = {
     return undefined;
   },
   mongodb(f) {
-    if (has(f, 'MongoNetworkTimeoutError', 'MongoOperationTimeoutError', 'MongoWaitQueueTimeoutError')) return 'TIMEOUT';
+    if (has(f, 'MongoNetworkTimeoutError', 'MongoOperationTimeoutError', 'MongoWaitQueueTimeoutError'))
+      return 'TIMEOUT';
     // No server could be selected: a timeout when the server did not answer in time, else out of reach.
-    if (has(f, 'MongoServerSelectionError')) return outageStatusOf(f.raw.cause) === 'TIMEOUT' ? 'TIMEOUT' : 'SERVICE_UNAVAILABLE';
-    if (has(f, 'MongoNetworkError', 'MongoPoolClearedError', 'MongoTopologyClosedError', 'MongoServerClosedError', 'MongoNotConnectedError')) return 'SERVICE_UNAVAILABLE';
+    if (has(f, 'MongoServerSelectionError'))
+      return outageStatusOf(f.raw.cause) === 'TIMEOUT' ? 'TIMEOUT' : 'SERVICE_UNAVAILABLE';
+    if (
+      has(
+        f,
+        'MongoNetworkError',
+        'MongoPoolClearedError',
+        'MongoTopologyClosedError',
+        'MongoServerClosedError',
+        'MongoNotConnectedError',
+      )
+    )
+      return 'SERVICE_UNAVAILABLE';
     if (has(f, 'MongoServerError', 'MongoBulkWriteError', 'MongoWriteConcernError')) return mongoServerCode(f.code);
     return undefined;
   },
   couchbase(f) {
-    if (has(f, 'RequestCanceledError', 'ServiceNotAvailableError', 'ConnectionClosedError', 'ClusterClosedError')) return 'SERVICE_UNAVAILABLE';
-    if (has(f, 'UnambiguousTimeoutError', 'AmbiguousTimeoutError') || (has(f, 'TimeoutError') && isObject(f.raw.context))) return couchbaseTimeout(f.raw.context);
+    if (has(f, 'RequestCanceledError', 'ServiceNotAvailableError', 'ConnectionClosedError', 'ClusterClosedError'))
+      return 'SERVICE_UNAVAILABLE';
+    if (
+      has(f, 'UnambiguousTimeoutError', 'AmbiguousTimeoutError') ||
+      (has(f, 'TimeoutError') && isObject(f.raw.context))
+    )
+      return couchbaseTimeout(f.raw.context);
     return undefined;
   },
   // undici, under nano (and under Node's fetch): its classes; its codes are in the code sets above.
@@ -154,7 +209,8 @@ const CASSANDRA_READ_TIMEOUT = 0x1200;
 /** The coordinator's own timeouts are timeouts; too few live replicas, overload or a starting node are the store out of reach. */
 function cassandraResponse(code: unknown): Verdict {
   if (code === CASSANDRA_WRITE_TIMEOUT || code === CASSANDRA_READ_TIMEOUT) return 'TIMEOUT';
-  if (code === CASSANDRA_UNAVAILABLE || code === CASSANDRA_OVERLOADED || code === CASSANDRA_BOOTSTRAPPING) return 'SERVICE_UNAVAILABLE';
+  if (code === CASSANDRA_UNAVAILABLE || code === CASSANDRA_OVERLOADED || code === CASSANDRA_BOOTSTRAPPING)
+    return 'SERVICE_UNAVAILABLE';
   return 'ANSWER';
 }
 
@@ -174,7 +230,13 @@ function mongoServerCode(code: unknown): Verdict {
 }
 
 /** The SDK's retry reasons (its error context) that mean no connection could carry the request. */
-const COUCHBASE_UNAVAILABLE_REASONS = new Set(['socket_not_available', 'service_not_available', 'node_not_available', 'socket_closed_while_in_flight', 'circuit_breaker_open']);
+const COUCHBASE_UNAVAILABLE_REASONS = new Set([
+  'socket_not_available',
+  'service_not_available',
+  'node_not_available',
+  'socket_closed_while_in_flight',
+  'circuit_breaker_open',
+]);
 
 /**
  * The Couchbase SDK retries a request until its timeout whatever went wrong, so a timeout says
@@ -232,7 +294,7 @@ function factsOf(error: Record<string, unknown>): ErrorFacts {
 const MAX_DEPTH = 5;
 function chainOf(error: unknown): ErrorFacts[] {
   const chain: ErrorFacts[] = [];
-  for (let current = error; chain.length < MAX_DEPTH && isObject(current); ) {
+  for (let current = error; chain.length < MAX_DEPTH && isObject(current);) {
     chain.push(factsOf(current));
     current = current.cause ?? current.innerError;
   }

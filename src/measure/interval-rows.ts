@@ -42,19 +42,27 @@ export class IntervalRows {
 
   /** Add another stretch's rows and counts into these. */
   add(other: IntervalRows): void {
-    for (const [name, histogram] of other.histograms) if (histogram.totalCount > 0) this.histogramOf(name).add(histogram);
-    for (const [operation, counts] of other.counts) for (const [status, n] of counts) this.addCount(operation, status, n);
+    for (const [name, histogram] of other.histograms)
+      if (histogram.totalCount > 0) this.histogramOf(name).add(histogram);
+    for (const [operation, counts] of other.counts)
+      for (const [status, n] of counts) this.addCount(operation, status, n);
   }
 
   /** Add rows another thread encoded. */
   addEncoded(encoded: EncodedRows): void {
     for (const row of encoded.rows) addEncodedHistogram(this.histogramOf(row.name), row.histogram);
-    for (const { operation, returns } of encoded.counts) for (const [status, n] of Object.entries(returns) as [Status, number][]) this.addCount(operation, status, n);
+    for (const { operation, returns } of encoded.counts)
+      for (const [status, n] of Object.entries(returns) as [Status, number][]) this.addCount(operation, status, n);
   }
 
   encode(): EncodedRows {
-    const rows = [...this.histograms].filter(([, h]) => h.totalCount > 0).map(([name, h]) => ({ name, histogram: encodeHistogram(h) }));
-    const counts = [...this.counts].map(([operation, c]) => ({ operation, returns: Object.fromEntries(c) as Partial<Record<Status, number>> }));
+    const rows = [...this.histograms]
+      .filter(([, h]) => h.totalCount > 0)
+      .map(([name, h]) => ({ name, histogram: encodeHistogram(h) }));
+    const counts = [...this.counts].map(([operation, c]) => ({
+      operation,
+      returns: Object.fromEntries(c) as Partial<Record<Status, number>>,
+    }));
     return { rows, counts };
   }
 

@@ -123,32 +123,64 @@ export class Measurements {
    * Record one store call. Times are from `performance.now()` (ms, sub-µs resolution);
    * `intendedStartMs` is the scheduled start under a target rate (= startMs when unthrottled).
    */
-  measure(operation: string, status: Status, intendedStartMs: number, startMs: number, endMs: number, error?: unknown): void {
+  measure(
+    operation: string,
+    status: Status,
+    intendedStartMs: number,
+    startMs: number,
+    endMs: number,
+    error?: unknown,
+  ): void {
     this.measureRows(this.rowsOf(operation), status, intendedStartMs, startMs, endMs, error);
   }
 
   /** `measure`, with the operation's rows looked up beforehand (the runner's store wrapper, on every call). */
-  measureRows(rows: OperationRows, status: Status, intendedStartMs: number, startMs: number, endMs: number, error?: unknown): void {
+  measureRows(
+    rows: OperationRows,
+    status: Status,
+    intendedStartMs: number,
+    startMs: number,
+    endMs: number,
+    error?: unknown,
+  ): void {
     // Outages show in the time series during warm-up too (when the store went is worth knowing).
     if (isOutage(status)) this.intervalOutageCalls++;
     if (!this.recording) return;
     if (status === 'OK') {
       this.append(rows.index, toMicros(endMs - startMs), toMicros(endMs - intendedStartMs));
-      if (error !== undefined) addSample((rows.counts ??= this.countsOf(rows.operation)), error instanceof Error ? error.message : String(error));
+      if (error !== undefined)
+        addSample(
+          (rows.counts ??= this.countsOf(rows.operation)),
+          error instanceof Error ? error.message : String(error),
+        );
       return;
     }
     const statusCounts = (rows.counts ??= this.countsOf(rows.operation));
     statusCounts.counts.set(status, (statusCounts.counts.get(status) ?? 0) + 1);
     if (error !== undefined) addSample(statusCounts, error instanceof Error ? error.message : String(error));
-    if (this.recordServiceTime) (rows.failed ??= this.seriesOf(rows.names.failed).recorder).record(toMicros(endMs - startMs));
-    if (this.recordIntendedTime) (rows.intendedFailed ??= this.seriesOf(rows.names.intendedFailed).recorder).record(toMicros(endMs - intendedStartMs));
+    if (this.recordServiceTime)
+      (rows.failed ??= this.seriesOf(rows.names.failed).recorder).record(toMicros(endMs - startMs));
+    if (this.recordIntendedTime)
+      (rows.intendedFailed ??= this.seriesOf(rows.names.intendedFailed).recorder).record(
+        toMicros(endMs - intendedStartMs),
+      );
   }
 
   /** The rows and counts of an operation, made at first use. */
   rowsOf(operation: string): OperationRows {
     let rows = this.rows.get(operation);
     if (rows === undefined) {
-      rows = { operation, names: rowNamesOf(operation), index: this.rowsByIndex.length, pendingOk: 0, counts: undefined, service: undefined, failed: undefined, intended: undefined, intendedFailed: undefined };
+      rows = {
+        operation,
+        names: rowNamesOf(operation),
+        index: this.rowsByIndex.length,
+        pendingOk: 0,
+        counts: undefined,
+        service: undefined,
+        failed: undefined,
+        intended: undefined,
+        intendedFailed: undefined,
+      };
       this.rows.set(operation, rows);
       this.rowsByIndex.push(rows);
     }
@@ -260,7 +292,11 @@ export class Measurements {
   // ---- merging (measurements of other processes or result files; see results/merge.ts) ----
 
   /** Add another process's counts of one operation, and its error samples (still the first few distinct). */
-  addCounts(operation: string, counts: Readonly<Partial<Record<Status, number>>>, errorSamples: readonly string[] = []): void {
+  addCounts(
+    operation: string,
+    counts: Readonly<Partial<Record<Status, number>>>,
+    errorSamples: readonly string[] = [],
+  ): void {
     const mine = this.countsOf(operation);
     // Merged counts were recorded elsewhere, and reach the interval rows from there (absorbIntervalRows).
     let taken = this.countsTaken.get(operation);
@@ -327,14 +363,19 @@ const ROW_NAMES = new Map<string, RowNames>();
 function rowNamesOf(operation: string): RowNames {
   let names = ROW_NAMES.get(operation);
   if (names === undefined) {
-    names = { failed: `${operation}-FAILED`, intended: `Intended-${operation}`, intendedFailed: `Intended-${operation}-FAILED` };
+    names = {
+      failed: `${operation}-FAILED`,
+      intended: `Intended-${operation}`,
+      intendedFailed: `Intended-${operation}-FAILED`,
+    };
     ROW_NAMES.set(operation, names);
   }
   return names;
 }
 
 function addSample(counts: StatusCounts, message: string): void {
-  if (counts.errorSamples.length < MAX_ERROR_SAMPLES && !counts.errorSamples.includes(message)) counts.errorSamples.push(message);
+  if (counts.errorSamples.length < MAX_ERROR_SAMPLES && !counts.errorSamples.includes(message))
+    counts.errorSamples.push(message);
 }
 
 /** HDR histograms take integers: record microseconds, at least 1 so a sub-µs call still counts. */

@@ -122,7 +122,10 @@ export class OperationSeriesBuilder {
       row.p99Us.push(n > 0 ? valueAtPercentile(histogram!, 99) : 0);
       row.maxUs.push(n > 0 ? maxOf(histogram!) : 0);
       row.histograms.push(n > 0 ? encodeHistogram(histogram!) : '');
-      if (isOperationRow(row.name)) (row.failed ??= new Array<number>(index).fill(0)).push(FAILURES.reduce((sum, status) => sum + this.period.countOf(row.name, status), 0));
+      if (isOperationRow(row.name))
+        (row.failed ??= new Array<number>(index).fill(0)).push(
+          FAILURES.reduce((sum, status) => sum + this.period.countOf(row.name, status), 0),
+        );
     }
     this.period.clear();
   }
@@ -130,12 +133,25 @@ export class OperationSeriesBuilder {
   /** The series so far; undefined when no interval was closed. */
   get series(): OperationSeries | undefined {
     if (this.t.length === 0) return undefined;
-    return { intervalSeconds: this.intervalSeconds, t: [...this.t], warmup: [...this.warmup], rows: [...this.rows.values()] };
+    return {
+      intervalSeconds: this.intervalSeconds,
+      t: [...this.t],
+      warmup: [...this.warmup],
+      rows: [...this.rows.values()],
+    };
   }
 }
 
 /** A row first seen at interval `index`: the intervals before it had no call of it. */
 function emptyRow(name: string, index: number): OperationSeriesRow {
   const zeros = () => new Array<number>(index).fill(0);
-  return { name, count: zeros(), ...(isOperationRow(name) ? { failed: zeros() } : {}), p50Us: zeros(), p99Us: zeros(), maxUs: zeros(), histograms: new Array<string>(index).fill('') };
+  return {
+    name,
+    count: zeros(),
+    ...(isOperationRow(name) ? { failed: zeros() } : {}),
+    p50Us: zeros(),
+    p99Us: zeros(),
+    maxUs: zeros(),
+    histograms: new Array<string>(index).fill(''),
+  };
 }

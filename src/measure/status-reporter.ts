@@ -199,7 +199,12 @@ export class StatusReporter {
     const succeeded = done - this.totalFailures;
     const current = (this.windowOperations - this.windowFailures) / this.options.intervalSeconds;
     const p99 = valueAtPercentile(this.window, 99);
-    const errors = this.windowOperations > 0 && this.windowFailures > 0 ? `; ${this.totalFailures} failed (${formatRate(this.windowFailures / this.windowOperations)} errors now)` : this.totalFailures > 0 ? `; ${this.totalFailures} failed` : '';
+    const errors =
+      this.windowOperations > 0 && this.windowFailures > 0
+        ? `; ${this.totalFailures} failed (${formatRate(this.windowFailures / this.windowOperations)} errors now)`
+        : this.totalFailures > 0
+          ? `; ${this.totalFailures} failed`
+          : '';
     const line =
       `${this.options.label} ${Math.round(elapsed)} sec: ${succeeded} operations; ${current.toFixed(1)} current ops/sec; ` +
       `p99 ${p99} us${errors}${this.measurements.recording ? '' : ' (warm-up)'}; ${this.eta(elapsed, done)}`;
@@ -215,7 +220,10 @@ export class StatusReporter {
   }
 
   private eta(elapsed: number, done: number): string {
-    const byCount = this.options.totalOperations > 0 && done > 0 ? (elapsed / done) * (this.options.totalOperations - done) : Infinity;
+    const byCount =
+      this.options.totalOperations > 0 && done > 0
+        ? (elapsed / done) * (this.options.totalOperations - done)
+        : Infinity;
     const byTime = this.options.maxSeconds > 0 ? this.options.maxSeconds - elapsed : Infinity;
     const left = Math.min(byCount, byTime);
     if (!Number.isFinite(left)) return 'est completion unknown';

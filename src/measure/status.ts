@@ -5,7 +5,15 @@
  * name: connection refused, reset or closed) and TIMEOUT (no answer in time, a stalled
  * connection). ERROR is everything else (a conflict, a command the store refused).
  */
-export const STATUSES = ['OK', 'NOT_FOUND', 'ERROR', 'UNSUPPORTED', 'UNEXPECTED_STATE', 'TIMEOUT', 'SERVICE_UNAVAILABLE'] as const;
+export const STATUSES = [
+  'OK',
+  'NOT_FOUND',
+  'ERROR',
+  'UNSUPPORTED',
+  'UNEXPECTED_STATE',
+  'TIMEOUT',
+  'SERVICE_UNAVAILABLE',
+] as const;
 export type Status = (typeof STATUSES)[number];
 
 /** The statuses of a failed call: it did not do its work, so it is not counted as throughput. */

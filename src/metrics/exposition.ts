@@ -22,7 +22,9 @@ export const CONTENT_TYPES: Record<ExpositionFormat, string> = {
 /** Quantiles of each latency summary. */
 export const QUANTILES = [0.5, 0.95, 0.99, 0.999];
 /** Histogram bucket bounds, seconds: 100 µs to 10 s in 1-2.5-5 steps. */
-export const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
 
 type Labels = Record<string, string>;
 
@@ -79,7 +81,8 @@ function latency(summary: Family, buckets: Family, labels: Labels, h: Histogram)
   for (const q of QUANTILES) summary.add('', { ...labels, quantile: String(q) }, valueAtPercentile(h, q * 100) / 1e6);
   summary.add('_sum', labels, sumSeconds);
   summary.add('_count', labels, h.totalCount);
-  for (const le of BUCKETS) buckets.add('_bucket', { ...labels, le: String(le) }, countAtOrBelow(h, Math.round(le * 1e6)));
+  for (const le of BUCKETS)
+    buckets.add('_bucket', { ...labels, le: String(le) }, countAtOrBelow(h, Math.round(le * 1e6)));
   buckets.add('_bucket', { ...labels, le: '+Inf' }, h.totalCount);
   buckets.add('_sum', labels, sumSeconds);
   buckets.add('_count', labels, h.totalCount);
@@ -104,20 +107,56 @@ function addRun(f: ReturnType<typeof families>, state: RunState): void {
 
 function families() {
   return {
-    operations: new Family('docbench_operations_total', 'counter', 'Store calls recorded (after warm-up), by operation and YCSB status (Return=).'),
-    failures: new Family('docbench_operation_failures_total', 'counter', 'Store calls that failed (ERROR, TIMEOUT, SERVICE_UNAVAILABLE): not throughput.'),
-    summary: new Family('docbench_latency_hdr_seconds', 'summary', 'Latency of each row since the run (or capacity step) started; quantiles as every docbench output computes them (HdrHistogram getValueAtPercentile). measure=intended is timed from when the operation was due.'),
-    buckets: new Family('docbench_latency_seconds', 'histogram', 'The same latency rows as cumulative buckets (each count read off the HDR histogram), to add across client processes and machines.'),
-    cpu: new Family('docbench_client_cpu_seconds_total', 'counter', "CPU time of the docbench client process (all its threads), by mode."),
+    operations: new Family(
+      'docbench_operations_total',
+      'counter',
+      'Store calls recorded (after warm-up), by operation and YCSB status (Return=).',
+    ),
+    failures: new Family(
+      'docbench_operation_failures_total',
+      'counter',
+      'Store calls that failed (ERROR, TIMEOUT, SERVICE_UNAVAILABLE): not throughput.',
+    ),
+    summary: new Family(
+      'docbench_latency_hdr_seconds',
+      'summary',
+      'Latency of each row since the run (or capacity step) started; quantiles as every docbench output computes them (HdrHistogram getValueAtPercentile). measure=intended is timed from when the operation was due.',
+    ),
+    buckets: new Family(
+      'docbench_latency_seconds',
+      'histogram',
+      'The same latency rows as cumulative buckets (each count read off the HDR histogram), to add across client processes and machines.',
+    ),
+    cpu: new Family(
+      'docbench_client_cpu_seconds_total',
+      'counter',
+      'CPU time of the docbench client process (all its threads), by mode.',
+    ),
     running: new Family('docbench_run_running', 'gauge', '1 while the run measures, 0 once it is over.'),
-    verdict: new Family('docbench_run_verdict', 'gauge', "1 for the finished run's verdict: valid, or invalid (its figures measure no store work)."),
-    target: new Family('docbench_capacity_target_ops_per_second', 'gauge', 'The rate the running capacity step offers (open model).'),
-    held: new Family('docbench_capacity_highest_held_ops_per_second', 'gauge', 'The highest rate that held its budget so far in a capacity search.'),
+    verdict: new Family(
+      'docbench_run_verdict',
+      'gauge',
+      "1 for the finished run's verdict: valid, or invalid (its figures measure no store work).",
+    ),
+    target: new Family(
+      'docbench_capacity_target_ops_per_second',
+      'gauge',
+      'The rate the running capacity step offers (open model).',
+    ),
+    held: new Family(
+      'docbench_capacity_highest_held_ops_per_second',
+      'gauge',
+      'The highest rate that held its budget so far in a capacity search.',
+    ),
   };
 }
 
 /** The exposition of everything `metrics` holds now. */
-export function renderMetrics(metrics: LiveMetrics, format: ExpositionFormat, cpu: NodeJS.CpuUsage = process.cpuUsage()): string {
+export function renderMetrics(
+  metrics: LiveMetrics,
+  format: ExpositionFormat,
+  cpu: NodeJS.CpuUsage = process.cpuUsage(),
+): string {
   const f = families();
   for (const state of metrics.runs.values()) addRun(f, state);
   f.cpu.add('', { mode: 'user' }, cpu.user / 1e6);

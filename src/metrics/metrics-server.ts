@@ -20,7 +20,11 @@ function formatFor(accept: string | undefined): ExpositionFormat {
 }
 
 /** Serve `metrics` on host:port (port 0: any free one); a port in use is a one-line user error. */
-export async function startMetricsServer(metrics: LiveMetrics, port: number, host = '127.0.0.1'): Promise<MetricsServer> {
+export async function startMetricsServer(
+  metrics: LiveMetrics,
+  port: number,
+  host = '127.0.0.1',
+): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -28,16 +32,26 @@ export async function startMetricsServer(metrics: LiveMetrics, port: number, hos
       return;
     }
     if (path !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('docbench serves its live metrics at /metrics\n');
+      response
+        .writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('docbench serves its live metrics at /metrics\n');
       return;
     }
     const format = formatFor(request.headers.accept);
     const body = renderMetrics(metrics, format);
-    response.writeHead(200, { 'content-type': CONTENT_TYPES[format], 'content-length': Buffer.byteLength(body) }).end(request.method === 'HEAD' ? undefined : body);
+    response
+      .writeHead(200, { 'content-type': CONTENT_TYPES[format], 'content-length': Buffer.byteLength(body) })
+      .end(request.method === 'HEAD' ? undefined : body);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL' ? new UserError(`--metrics-port ${port}: cannot listen on ${host}:${port} (${error.code}); choose another port or host`) : error);
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL'
+          ? new UserError(
+              `--metrics-port ${port}: cannot listen on ${host}:${port} (${error.code}); choose another port or host`,
+            )
+          : error,
+      );
     });
     server.listen(port, host, () => resolve());
   });

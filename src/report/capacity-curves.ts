@@ -86,7 +86,10 @@ function numberOf(r: Result, key: string): number {
  * end to end (k6 keeps no `Intended-` row) every operation row.
  */
 function judgedOperations(r: Result): string[] {
-  const names = r.operations.filter((o) => o.latency.operations > 0).map((o) => o.name).filter((n) => !n.endsWith('-FAILED') && !n.endsWith('VERIFY'));
+  const names = r.operations
+    .filter((o) => o.latency.operations > 0)
+    .map((o) => o.name)
+    .filter((n) => !n.endsWith('-FAILED') && !n.endsWith('VERIFY'));
   if (r.mode === 'http') return names.filter((n) => !n.startsWith('Intended-') && n !== 'READ-MODIFY-WRITE');
   return names.filter((n) => n.startsWith('Intended-')).map((n) => n.slice('Intended-'.length));
 }
@@ -100,7 +103,14 @@ function figure(r: Result, operation: string, clause: LatencyClause): JudgedFigu
   const row = judgedRow(r, operation);
   const valueUs = latencyPercentile([r], row, clause.percentile) ?? 0;
   const samples = rowHistogram([r], row)?.totalCount ?? 0;
-  return { row, percentile: clause.percentile, limitUs: clause.limitUs, valueUs, samples, ok: valueUs <= clause.limitUs };
+  return {
+    row,
+    percentile: clause.percentile,
+    limitUs: clause.limitUs,
+    valueUs,
+    samples,
+    ok: valueUs <= clause.limitUs,
+  };
 }
 
 function us(value: number): string {
@@ -124,18 +134,35 @@ export function judgeStep(r: Result): StepJudgment {
   const all = r.overall.operations + failed + dropped;
   const errorRate = dropped > 0 ? (all > 0 ? (failed + dropped) / all : 0) : (r.faults?.errorRate ?? 0);
   const operations = judgedOperations(r);
-  const judged = clauses.flatMap((clause) => operations.filter((op) => clause.operation === undefined || clause.operation === op).map((op) => figure(r, op, clause)));
+  const judged = clauses.flatMap((clause) =>
+    operations
+      .filter((op) => clause.operation === undefined || clause.operation === op)
+      .map((op) => figure(r, op, clause)),
+  );
   const worst = (p: number) => Math.max(0, ...operations.map((op) => latencyPercentile([r], judgedRow(r, op), p) ?? 0));
   const valid = isValid(r);
   const stoppedEarly = r.partial?.reason === 'latency-budget';
   const why: string[] = [];
-  if (!valid) why.push(`invalid run: ${verdictOf(r).reasons.map((reason) => reason.detail).join('; ')}`);
+  if (!valid)
+    why.push(
+      `invalid run: ${verdictOf(r)
+        .reasons.map((reason) => reason.detail)
+        .join('; ')}`,
+    );
   if (stoppedEarly) why.push(r.partial!.detail);
   else if (r.partial) why.push(`the step did not run to its end: ${r.partial.detail}`);
-  for (const j of judged.filter((f) => !f.ok)) why.push(`${j.row} p${j.percentile} ${us(j.valueUs)} > ${us(j.limitUs)}`);
-  if (judged.length === 0 && valid) why.push('no operation was measured from its intended start (measurement.interval=op?)');
-  if (errorRate > errorBudget) why.push(`${percentText(errorRate)} of operations failed${dropped > 0 ? ` (${dropped} iterations k6 dropped among them)` : ''}, over the error budget of ${percentText(errorBudget)}`);
-  if (!stoppedEarly && r.mode !== 'http' && target > 0 && issued < ISSUED_SHARE * target) why.push(`the client issued ${Math.round(issued)} ops/s of the ${target} asked for (too few workers, or the client's CPU was the limit)`);
+  for (const j of judged.filter((f) => !f.ok))
+    why.push(`${j.row} p${j.percentile} ${us(j.valueUs)} > ${us(j.limitUs)}`);
+  if (judged.length === 0 && valid)
+    why.push('no operation was measured from its intended start (measurement.interval=op?)');
+  if (errorRate > errorBudget)
+    why.push(
+      `${percentText(errorRate)} of operations failed${dropped > 0 ? ` (${dropped} iterations k6 dropped among them)` : ''}, over the error budget of ${percentText(errorBudget)}`,
+    );
+  if (!stoppedEarly && r.mode !== 'http' && target > 0 && issued < ISSUED_SHARE * target)
+    why.push(
+      `the client issued ${Math.round(issued)} ops/s of the ${target} asked for (too few workers, or the client's CPU was the limit)`,
+    );
   return {
     result: r,
     step: numberOf(r, CAPACITY.step),
@@ -153,14 +180,20 @@ export function judgeStep(r: Result): StepJudgment {
 }
 
 /** The highest held target below every failed one, and the lowest failed target above it. */
-export function bracketOf(steps: readonly Pick<StepJudgment, 'targetOpsPerSec' | 'held'>[]): { highestHeld?: number; lowestFailed?: number } {
+export function bracketOf(steps: readonly Pick<StepJudgment, 'targetOpsPerSec' | 'held'>[]): {
+  highestHeld?: number;
+  lowestFailed?: number;
+} {
   const failedRates = steps.filter((s) => !s.held).map((s) => s.targetOpsPerSec);
   const lowestFailedAll = failedRates.length > 0 ? Math.min(...failedRates) : Infinity;
   const held = steps.filter((s) => s.held && s.targetOpsPerSec < lowestFailedAll).map((s) => s.targetOpsPerSec);
   const highestHeld = held.length > 0 ? Math.max(...held) : undefined;
   const above = failedRates.filter((rate) => highestHeld === undefined || rate > highestHeld);
   const lowestFailed = above.length > 0 ? Math.min(...above) : undefined;
-  return { ...(highestHeld !== undefined ? { highestHeld } : {}), ...(lowestFailed !== undefined ? { lowestFailed } : {}) };
+  return {
+    ...(highestHeld !== undefined ? { highestHeld } : {}),
+    ...(lowestFailed !== undefined ? { lowestFailed } : {}),
+  };
 }
 
 /** Every capacity search among the results: its steps judged, in step order, and what held. */
@@ -171,7 +204,14 @@ export function capacityCurves(results: readonly Result[], label: (r: Result) =>
     const key = JSON.stringify([search, label(r), r.workload.name]);
     let curve = curves.get(key);
     if (curve === undefined) {
-      curve = { search, store: label(r), workload: r.workload.name, slo: String(r.workload.properties[CAPACITY.slo]), errorBudget: numberOf(r, CAPACITY.errorBudget), steps: [] };
+      curve = {
+        search,
+        store: label(r),
+        workload: r.workload.name,
+        slo: String(r.workload.properties[CAPACITY.slo]),
+        errorBudget: numberOf(r, CAPACITY.errorBudget),
+        steps: [],
+      };
       curves.set(key, curve);
     }
     curve.steps.push(judgeStep(r));

@@ -13,12 +13,41 @@ const ms = (us: number) => (us / 1000).toLocaleString('en-US', { minimumFraction
 export function capacitySection(curves: readonly CapacityCurve[]): string | undefined {
   if (curves.length === 0) return undefined;
   const summary = htmlTable(
-    ['store', 'workload', 'latency budget', 'error budget', 'highest rate that held (ops/s)', 'failed at (ops/s)', 'step size', 'steps'],
-    curves.map((c) => [c.store, c.workload, c.slo, `${(c.errorBudget * 100).toLocaleString('en-US')}%`, capacityVerdict(c), c.lowestFailed !== undefined ? n(c.lowestFailed) : '', stepSize(c), String(c.steps.length)]),
+    [
+      'store',
+      'workload',
+      'latency budget',
+      'error budget',
+      'highest rate that held (ops/s)',
+      'failed at (ops/s)',
+      'step size',
+      'steps',
+    ],
+    curves.map((c) => [
+      c.store,
+      c.workload,
+      c.slo,
+      `${(c.errorBudget * 100).toLocaleString('en-US')}%`,
+      capacityVerdict(c),
+      c.lowestFailed !== undefined ? n(c.lowestFailed) : '',
+      stepSize(c),
+      String(c.steps.length),
+    ]),
     4,
   );
   const steps = htmlTable(
-    ['store', 'step', 'offered ops/s', 'done ops/s', 'Intended p50 ms', 'Intended p99 ms', 'Intended p99.9 ms', 'errors', 'load average before / after', 'held'],
+    [
+      'store',
+      'step',
+      'offered ops/s',
+      'done ops/s',
+      'Intended p50 ms',
+      'Intended p99 ms',
+      'Intended p99.9 ms',
+      'errors',
+      'load average before / after',
+      'held',
+    ],
     curves.flatMap((c) =>
       c.steps.map((s) => [
         c.store,
@@ -35,5 +64,5 @@ export function capacitySection(curves: readonly CapacityCurve[]): string | unde
     ),
     2,
   );
-  return `<p class="note">${escapeHtml('Each step is a run of the open model at the rate offered: its own warm-up, then long enough for the judged percentile; it holds when every operation kind\'s Intended- percentile (measured from when each operation was due, so queueing counts) is within the budget, its failures are within the error budget, and its run is valid. Latencies here are the worst operation kind\'s.')}</p>${summary}${steps}`;
+  return `<p class="note">${escapeHtml("Each step is a run of the open model at the rate offered: its own warm-up, then long enough for the judged percentile; it holds when every operation kind's Intended- percentile (measured from when each operation was due, so queueing counts) is within the budget, its failures are within the error budget, and its run is valid. Latencies here are the worst operation kind's.")}</p>${summary}${steps}`;
 }

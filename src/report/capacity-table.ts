@@ -15,8 +15,13 @@ function ms(us: number): string {
 
 function table(header: string[], rows: string[][], numeric: number): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i >= numeric ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
-  return [line(header), `|${widths.map((w, i) => (i >= numeric ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`, ...rows.map(line)].join('\n');
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i >= numeric ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+  return [
+    line(header),
+    `|${widths.map((w, i) => (i >= numeric ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
 }
 
 /** What the search found for one store, in words. */
@@ -37,11 +42,30 @@ export function renderCapacityTable(curves: readonly CapacityCurve[]): string {
   if (curves.length === 0) return 'no capacity step was run\n';
   const summary = table(
     ['store', 'workload', 'budget', 'highest rate that held (ops/s)', 'failed at (ops/s)', 'step size', 'steps'],
-    curves.map((c) => [c.store, c.workload, `${c.slo}, errors <= ${(c.errorBudget * 100).toLocaleString('en-US')}%`, capacityVerdict(c), c.lowestFailed !== undefined ? n(c.lowestFailed) : '', stepSize(c), String(c.steps.length)]),
+    curves.map((c) => [
+      c.store,
+      c.workload,
+      `${c.slo}, errors <= ${(c.errorBudget * 100).toLocaleString('en-US')}%`,
+      capacityVerdict(c),
+      c.lowestFailed !== undefined ? n(c.lowestFailed) : '',
+      stepSize(c),
+      String(c.steps.length),
+    ]),
     3,
   );
   const steps = table(
-    ['store', 'step', 'offered (ops/s)', 'done (ops/s)', 'Intended p50 (ms)', 'Intended p99 (ms)', 'Intended p99.9 (ms)', 'errors', 'load avg', 'held'],
+    [
+      'store',
+      'step',
+      'offered (ops/s)',
+      'done (ops/s)',
+      'Intended p50 (ms)',
+      'Intended p99 (ms)',
+      'Intended p99.9 (ms)',
+      'errors',
+      'load avg',
+      'held',
+    ],
     curves.flatMap((c) => c.steps.map((s) => stepRow(c, s))),
     2,
   );
@@ -49,7 +73,21 @@ export function renderCapacityTable(curves: readonly CapacityCurve[]): string {
 }
 
 function stepRow(c: CapacityCurve, s: StepJudgment): string[] {
-  const load = String(s.result.workload.properties['capacity.loadaverage'] ?? '').split(' / ')[0]?.split(' ')[0] ?? '';
+  const load =
+    String(s.result.workload.properties['capacity.loadaverage'] ?? '')
+      .split(' / ')[0]
+      ?.split(' ')[0] ?? '';
   const held = !s.valid ? `INVALID: ${s.why[0]}` : s.held ? 'yes' : `no: ${s.why.join('; ')}`;
-  return [c.store, String(s.step), n(s.targetOpsPerSec), n(s.achievedOpsPerSec), ms(s.worstUs['50']), ms(s.worstUs['99']), ms(s.worstUs['99.9']), `${(s.errorRate * 100).toFixed(2)}%`, load, held];
+  return [
+    c.store,
+    String(s.step),
+    n(s.targetOpsPerSec),
+    n(s.achievedOpsPerSec),
+    ms(s.worstUs['50']),
+    ms(s.worstUs['99']),
+    ms(s.worstUs['99.9']),
+    `${(s.errorRate * 100).toFixed(2)}%`,
+    load,
+    held,
+  ];
 }

@@ -43,7 +43,15 @@ function curveChart(curves: readonly CapacityCurve[], valid: (s: StepJudgment) =
     }
   }
   for (const clause of parseLatencyBudget(first.slo)) {
-    datasets.push({ label: `budget: ${clause.operation ?? 'every operation'} p${clause.percentile} ≤ ${clause.limitUs / 1000} ms`, group: 'budget', dashed: true, data: [{ x: 0, y: clause.limitUs }, { x: maxRate, y: clause.limitUs }] });
+    datasets.push({
+      label: `budget: ${clause.operation ?? 'every operation'} p${clause.percentile} ≤ ${clause.limitUs / 1000} ms`,
+      group: 'budget',
+      dashed: true,
+      data: [
+        { x: 0, y: clause.limitUs },
+        { x: maxRate, y: clause.limitUs },
+      ],
+    });
   }
   const runs = curves.flatMap((c) => c.steps.filter(valid).map((s) => s.result));
   return {
@@ -53,7 +61,11 @@ function curveChart(curves: readonly CapacityCurve[], valid: (s: StepJudgment) =
     subtitle: [...captionOf(runs), `highest rate that held: ${curves.map(held).join('; ')}`],
     type: 'line',
     x: { title: 'offered load (operations per second, open model)', scale: 'linear', format: 'number' },
-    y: { title: 'latency from the intended start, worst operation kind (log)', scale: 'logarithmic', format: 'latency' },
+    y: {
+      title: 'latency from the intended start, worst operation kind (log)',
+      scale: 'logarithmic',
+      format: 'latency',
+    },
     datasets,
   };
 }
@@ -78,7 +90,13 @@ export function capacityCharts(steps: readonly Result[], isValid: (r: Result) =>
     if (these.some((c) => c.steps.some(valid))) out.push(curveChart(these, valid));
     for (const curve of these) {
       for (const { step, what } of edgeSteps(curve, valid)) {
-        out.push(...operationSeriesCharts([{ label: curve.store, result: step.result }], `${curve.store} at ${step.targetOpsPerSec.toLocaleString('en-US')} ops/s (step ${step.step}, ${what})`, 'Capacity: each operation at the edge'));
+        out.push(
+          ...operationSeriesCharts(
+            [{ label: curve.store, result: step.result }],
+            `${curve.store} at ${step.targetOpsPerSec.toLocaleString('en-US')} ops/s (step ${step.step}, ${what})`,
+            'Capacity: each operation at the edge',
+          ),
+        );
       }
     }
   }

@@ -12,7 +12,13 @@ export function isVerification(row: string): boolean {
 
 /** Rows drawn as curves: what the application saw; failed calls and the verification pass are left to the tables. */
 function curveRows(runs: readonly Result[]): string[] {
-  return distinct(runs.flatMap((r) => r.operations.filter((o) => o.histogram !== undefined && !o.name.endsWith('-FAILED') && !isVerification(o.name)).map((o) => o.name)));
+  return distinct(
+    runs.flatMap((r) =>
+      r.operations
+        .filter((o) => o.histogram !== undefined && !o.name.endsWith('-FAILED') && !isVerification(o.name))
+        .map((o) => o.name),
+    ),
+  );
 }
 
 /**
@@ -26,7 +32,8 @@ export function representativeCells(results: readonly Result[]): (cell: Cell) =>
     const best = chosen.get(c.workload);
     const records = c.records ?? 0;
     const threads = c.threads ?? 0;
-    if (!best || records > best.records || (records === best.records && threads > best.threads)) chosen.set(c.workload, { records, threads });
+    if (!best || records > best.records || (records === best.records && threads > best.threads))
+      chosen.set(c.workload, { records, threads });
   }
   return (c) => {
     const best = chosen.get(c.workload);
@@ -95,10 +102,30 @@ export function serverCpuUsPerOp(r: Result): number | undefined {
 }
 
 const COSTS: CostMeasure[] = [
-  { title: 'Client CPU per operation (docbench in direct mode, k6 end to end)', axis: 'CPU µs per operation', format: 'number', value: (r) => r.clientCpu.usPerOp },
-  { title: 'Service CPU per request (docbench serve, end to end only)', axis: 'CPU µs per request', format: 'number', value: serviceCpuUsPerRequest },
-  { title: "Store server's CPU per operation (local servers, from /proc)", axis: 'CPU µs per operation', format: 'number', value: serverCpuUsPerOp },
-  { title: 'Machine CPU steal while measuring (share the hypervisor gave to other guests)', axis: 'steal %', format: 'percent', value: (r) => r.machineCpu?.stealPercent },
+  {
+    title: 'Client CPU per operation (docbench in direct mode, k6 end to end)',
+    axis: 'CPU µs per operation',
+    format: 'number',
+    value: (r) => r.clientCpu.usPerOp,
+  },
+  {
+    title: 'Service CPU per request (docbench serve, end to end only)',
+    axis: 'CPU µs per request',
+    format: 'number',
+    value: serviceCpuUsPerRequest,
+  },
+  {
+    title: "Store server's CPU per operation (local servers, from /proc)",
+    axis: 'CPU µs per operation',
+    format: 'number',
+    value: serverCpuUsPerOp,
+  },
+  {
+    title: 'Machine CPU steal while measuring (share the hypervisor gave to other guests)',
+    axis: 'steal %',
+    format: 'percent',
+    value: (r) => r.machineCpu?.stealPercent,
+  },
 ];
 
 /** What each side cost, per workload and store, and the machine's steal; a chart only where measured. */
@@ -112,7 +139,11 @@ export function costCharts(results: readonly Result[], chosen: (cell: Cell) => b
     const datasets = distinct(measured.map((c) => c.series)).map((series) => ({
       label: series,
       data: labels.map((label) => {
-        const values = measured.find((c) => c.series === series && c.workload === label)?.runs.map(cost.value).filter((v) => v !== undefined) ?? [];
+        const values =
+          measured
+            .find((c) => c.series === series && c.workload === label)
+            ?.runs.map(cost.value)
+            .filter((v) => v !== undefined) ?? [];
         return values.length > 0 ? Math.round(spreadOf(values).median * 10) / 10 : null;
       }),
     }));

@@ -29,7 +29,9 @@ function points(series: Series, row: Row, value: (i: number) => number): { x: nu
 
 /** The first interval in which any row recorded a call (the series' length when none did). */
 function firstRecorded(series: Series): number {
-  const first = series.t.findIndex((_, i) => series.rows.some((row) => row.count[i]! > 0 || (row.failed?.[i] ?? 0) > 0));
+  const first = series.t.findIndex((_, i) =>
+    series.rows.some((row) => row.count[i]! > 0 || (row.failed?.[i] ?? 0) > 0),
+  );
   return first < 0 ? series.t.length : first;
 }
 
@@ -59,8 +61,22 @@ export function operationSeriesCharts(runs: readonly LabelledRun[], title: strin
       if (intended) continue;
       // From the first interval that recorded anything: the intervals before it were warm-up.
       const shown = (i: number) => i >= firstRecorded(series) && !series.warmup[i];
-      rates.push({ label: `${name} ops/s`, group: name, data: series.t.flatMap((t, i) => (shown(i) ? [{ x: t, y: Math.round((row.count[i]! / lengthOf(series, i)) * 10) / 10 }] : [])) });
-      if ((row.failed ?? []).some((n) => n > 0)) rates.push({ label: `${name} failed/s`, group: name, data: series.t.flatMap((t, i) => (shown(i) ? [{ x: t, y: Math.round(((row.failed?.[i] ?? 0) / lengthOf(series, i)) * 10) / 10 }] : [])), dashed: true });
+      rates.push({
+        label: `${name} ops/s`,
+        group: name,
+        data: series.t.flatMap((t, i) =>
+          shown(i) ? [{ x: t, y: Math.round((row.count[i]! / lengthOf(series, i)) * 10) / 10 }] : [],
+        ),
+      });
+      if ((row.failed ?? []).some((n) => n > 0))
+        rates.push({
+          label: `${name} failed/s`,
+          group: name,
+          data: series.t.flatMap((t, i) =>
+            shown(i) ? [{ x: t, y: Math.round(((row.failed?.[i] ?? 0) / lengthOf(series, i)) * 10) / 10 }] : [],
+          ),
+          dashed: true,
+        });
     }
   }
   const interval = withSeries[0]!.result.operationSeries!.intervalSeconds;
@@ -92,5 +108,11 @@ export function operationSeriesCharts(runs: readonly LabelledRun[], title: strin
 
 /** For results compared side by side: the series of each store's run, one pair of charts per workload. */
 export function runsOperationSeriesCharts(byWorkload: ReadonlyMap<string, readonly Result[]>): ChartSpec[] {
-  return [...byWorkload].flatMap(([workload, runs]) => operationSeriesCharts(runs.map((result) => ({ label: seriesLabel(result), result })), workload, 'Each operation over time'));
+  return [...byWorkload].flatMap(([workload, runs]) =>
+    operationSeriesCharts(
+      runs.map((result) => ({ label: seriesLabel(result), result })),
+      workload,
+      'Each operation over time',
+    ),
+  );
 }

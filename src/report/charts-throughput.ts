@@ -15,7 +15,13 @@ function runsOf(cells: readonly Cell[]): Result[] {
   return cells.flatMap((c) => c.runs);
 }
 
-function bars(series: readonly string[], labels: readonly string[], cells: readonly Cell[], value: (cell: Cell) => Spread | undefined, labelOf: (cell: Cell) => string): ChartDataset[] {
+function bars(
+  series: readonly string[],
+  labels: readonly string[],
+  cells: readonly Cell[],
+  value: (cell: Cell) => Spread | undefined,
+  labelOf: (cell: Cell) => string,
+): ChartDataset[] {
   return series.map((s) => {
     const spreads = labels.map((label) => {
       const cell = cells.find((c) => c.series === s && labelOf(c) === label);
@@ -25,7 +31,11 @@ function bars(series: readonly string[], labels: readonly string[], cells: reado
     return {
       label: s,
       data: spreads.map((sp) => (sp ? round(sp.median) : null)),
-      ...(repeated ? { ranges: spreads.map((sp) => (sp && sp.n > 1 ? [round(sp.min), round(sp.max)] as [number, number] : null)) } : {}),
+      ...(repeated
+        ? {
+            ranges: spreads.map((sp) => (sp && sp.n > 1 ? ([round(sp.min), round(sp.max)] as [number, number]) : null)),
+          }
+        : {}),
     };
   });
 }
@@ -36,7 +46,9 @@ function round(v: number): number {
 
 /** Stores often differ by orders of magnitude: a linear axis would flatten the slower ones to nothing. */
 function spansDecades(datasets: readonly ChartDataset[]): boolean {
-  const values = datasets.flatMap((d) => d.data as unknown[]).filter((v): v is number => typeof v === 'number' && v > 0);
+  const values = datasets
+    .flatMap((d) => d.data as unknown[])
+    .filter((v): v is number => typeof v === 'number' && v > 0);
   return values.length > 1 && Math.max(...values) / Math.min(...values) > 30;
 }
 
@@ -70,7 +82,11 @@ export function throughputCharts(results: readonly Result[]): ChartSpec[] {
         type: 'bar',
         labels,
         x: { title: phase === 'run' ? 'workload' : 'dataset', scale: 'category' },
-        y: { title: `${phase === 'run' ? 'operations per second' : 'records per second'}${scale === 'logarithmic' ? ' (log)' : ''}`, scale, format: 'number' },
+        y: {
+          title: `${phase === 'run' ? 'operations per second' : 'records per second'}${scale === 'logarithmic' ? ' (log)' : ''}`,
+          scale,
+          format: 'number',
+        },
         datasets,
       });
     }
@@ -87,8 +103,20 @@ export function scalingCharts(results: readonly Result[]): ChartSpec[] {
   const cells = cellsOf(results.filter((r) => r.phase === 'run'));
   const out: ChartSpec[] = [];
   const dimensions = [
-    { name: 'threads', of: (c: Cell) => c.threads, fixed: (c: Cell) => settingLabel(c.records, undefined), axis: 'client threads', scale: 'linear' as const },
-    { name: 'records', of: (c: Cell) => c.records, fixed: (c: Cell) => settingLabel(undefined, c.threads), axis: 'records (log)', scale: 'logarithmic' as const },
+    {
+      name: 'threads',
+      of: (c: Cell) => c.threads,
+      fixed: (c: Cell) => settingLabel(c.records, undefined),
+      axis: 'client threads',
+      scale: 'linear' as const,
+    },
+    {
+      name: 'records',
+      of: (c: Cell) => c.records,
+      fixed: (c: Cell) => settingLabel(undefined, c.threads),
+      axis: 'records (log)',
+      scale: 'logarithmic' as const,
+    },
   ];
   for (const d of dimensions) {
     for (const workload of distinct(cells.map((c) => c.workload))) {
@@ -101,7 +129,9 @@ export function scalingCharts(results: readonly Result[]): ChartSpec[] {
           return {
             label: s,
             data: points.map((c, i) => ({ x: d.of(c)!, y: round(spreads[i]!.median) })),
-            ...(spreads.some((sp) => sp.n > 1) ? { ranges: spreads.map((sp) => [round(sp.min), round(sp.max)] as [number, number]) } : {}),
+            ...(spreads.some((sp) => sp.n > 1)
+              ? { ranges: spreads.map((sp) => [round(sp.min), round(sp.max)] as [number, number]) }
+              : {}),
           };
         });
         out.push({
@@ -135,7 +165,10 @@ export function timeSeriesCharts(results: readonly Result[], chosen: (cell: Cell
       type: 'line',
       x: { title: 'seconds since start', scale: 'linear', format: 'seconds' },
       y: { title: 'operations per second', scale: 'linear', format: 'number' },
-      datasets: these.map((c, i) => ({ label: c.series, data: first[i]!.timeSeries.map((p) => ({ x: p.t, y: round(p.opsPerSec) })) })),
+      datasets: these.map((c, i) => ({
+        label: c.series,
+        data: first[i]!.timeSeries.map((p) => ({ x: p.t, y: round(p.opsPerSec) })),
+      })),
     });
   }
   return out;

@@ -17,11 +17,14 @@ export function deploymentLine(store: StoreInfo): string | undefined {
 
 function topologyText(t: NonNullable<StoreInfo['topology']>): string {
   const down = t.down ? `, ${t.down} seen down after the run` : '';
-  if (t.kind === 'single') return `one server${t.replicas ? ` with ${t.replicas} replica${t.replicas === 1 ? '' : 's'}` : ''}${down}`;
+  if (t.kind === 'single')
+    return `one server${t.replicas ? ` with ${t.replicas} replica${t.replicas === 1 ? '' : 's'}` : ''}${down}`;
   if (t.kind === 'redis-cluster') {
-    const slots = t.slotsPerMaster && t.slotsPerMaster.length > 0 ? ` (slots per master ${t.slotsPerMaster.join('/')})` : '';
+    const slots =
+      t.slotsPerMaster && t.slotsPerMaster.length > 0 ? ` (slots per master ${t.slotsPerMaster.join('/')})` : '';
     return `Redis Cluster of ${t.nodes} nodes: ${t.masters ?? '?'} masters${slots}, ${t.replicas ?? 0} replicas${down}`;
   }
-  if (t.kind === 'cassandra-ring') return `Cassandra ring of ${t.nodes} node${t.nodes === 1 ? '' : 's'}, replication factor ${t.replicationFactor ?? '?'}${down}`;
+  if (t.kind === 'cassandra-ring')
+    return `Cassandra ring of ${t.nodes} node${t.nodes === 1 ? '' : 's'}, replication factor ${t.replicationFactor ?? '?'}${down}`;
   return `${t.kind} of ${t.nodes} node${t.nodes === 1 ? '' : 's'}${down}`;
 }

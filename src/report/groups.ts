@@ -19,7 +19,12 @@ export function workloadLabel(r: Result): string {
     // Short variant names only (`lookup`, `offset`): some scenarios describe a variant in a sentence.
     .filter(([key, value]) => key.startsWith('variant.') && typeof value === 'string' && /^[\w-]{1,24}$/.test(value))
     .map(([, value]) => String(value));
-  const base = r.kind === 'ycsb' ? r.workload.name : r.workload.name.startsWith(r.kind) ? r.workload.name : `${r.kind} ${r.workload.name}`;
+  const base =
+    r.kind === 'ycsb'
+      ? r.workload.name
+      : r.workload.name.startsWith(r.kind)
+        ? r.workload.name
+        : `${r.kind} ${r.workload.name}`;
   return [base, ...variants].join(' ');
 }
 
@@ -72,7 +77,15 @@ export function cellsOf(results: readonly Result[]): Cell[] {
     const key = cellKey(r);
     let cell = cells.get(key);
     if (!cell) {
-      cell = { key, phase: r.phase, workload: workloadLabel(r), series: seriesLabel(r), records: recordsOf(r), threads: threadsOf(r), runs: [] };
+      cell = {
+        key,
+        phase: r.phase,
+        workload: workloadLabel(r),
+        series: seriesLabel(r),
+        records: recordsOf(r),
+        threads: threadsOf(r),
+        runs: [],
+      };
       cells.set(key, cell);
     }
     cell.runs.push(r);

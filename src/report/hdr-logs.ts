@@ -25,7 +25,8 @@ export function checkHdrLogPath(prefix: string): void {
   let dir = prefix === '' || prefix.endsWith('/') ? prefix || '.' : dirname(prefix);
   // The folder is made when missing: its nearest existing ancestor must be a folder.
   while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(`hdrhistogram.output.path=${prefix}: ${dir} is not a directory`);
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new UserError(`hdrhistogram.output.path=${prefix}: ${dir} is not a directory`);
 }
 
 /** The text of one row's log. */
@@ -39,7 +40,9 @@ export function hdrLogText(result: Result, row: string): string {
   writer.outputComment(`[Logging for: ${row}]`);
   writer.outputLogFormatVersion();
   // Java's own start-time comment (hdr-histogram-js's adds a blank line after it).
-  writer.outputComment(`[StartTime: ${(startMs / 1000).toFixed(3)} (seconds since epoch), ${new Date(startMs).toString()}]`);
+  writer.outputComment(
+    `[StartTime: ${(startMs / 1000).toFixed(3)} (seconds since epoch), ${new Date(startMs).toString()}]`,
+  );
   writer.outputLegend();
   const histogram = newLatencyHistogram();
   series.t.forEach((end, i) => {

@@ -75,11 +75,19 @@ export function chartsOf(all: readonly Result[]): ChartSpec[] {
 }
 
 /** The first repetition of each chosen cell's run, by workload: whose series a report draws. */
-function firstRunsByWorkload(results: readonly Result[], chosen: (cell: ReturnType<typeof cellsOf>[number]) => boolean): Map<string, Result[]> {
+function firstRunsByWorkload(
+  results: readonly Result[],
+  chosen: (cell: ReturnType<typeof cellsOf>[number]) => boolean,
+): Map<string, Result[]> {
   const cells = cellsOf(results.filter((r) => r.phase === 'run' && r.operationSeries !== undefined)).filter(chosen);
   const out = new Map<string, Result[]>();
   for (const workload of distinct(cells.map((c) => c.workload))) {
-    out.set(workload, cells.filter((c) => c.workload === workload).map((c) => [...c.runs].sort((a, b) => (repetitionOf(a) ?? 0) - (repetitionOf(b) ?? 0))[0]!));
+    out.set(
+      workload,
+      cells
+        .filter((c) => c.workload === workload)
+        .map((c) => [...c.runs].sort((a, b) => (repetitionOf(a) ?? 0) - (repetitionOf(b) ?? 0))[0]!),
+    );
   }
   return out;
 }
@@ -104,7 +112,10 @@ export function renderHtmlReport(results: readonly Result[], options: HtmlReport
   const standIns = standInLine(results);
   const title = options.title ?? 'docbench report';
   const figures = (options.figures ?? [])
-    .map((f) => `<h3>${escapeHtml(f.title)}</h3><p class="note">${escapeHtml(f.note)}</p>${htmlTable(f.header, f.rows, 1)}`)
+    .map(
+      (f) =>
+        `<h3>${escapeHtml(f.title)}</h3><p class="note">${escapeHtml(f.note)}</p>${htmlTable(f.header, f.rows, 1)}`,
+    )
     .join('\n');
   const plans = plansTable(results);
   const capacity = capacitySection(capacityCurves(results.filter(isCapacityStep), seriesLabel));
@@ -119,14 +130,27 @@ export function renderHtmlReport(results: readonly Result[], options: HtmlReport
   const body = [
     `<h1>${escapeHtml(title)}</h1>`,
     `<dl class="context">${context.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}`,
-    standIns ? `<dt class="standin">Stand-ins</dt><dd class="standin">${escapeHtml(standIns.replace(/^STAND-INS, not the real products: /, ''))}: not the real products; their figures say nothing about the products they stand in for.</dd>` : '',
+    standIns
+      ? `<dt class="standin">Stand-ins</dt><dd class="standin">${escapeHtml(standIns.replace(/^STAND-INS, not the real products: /, ''))}: not the real products; their figures say nothing about the products they stand in for.</dd>`
+      : '',
     `</dl>`,
     deviationsSection(options.study ?? studyOf(results)),
     invalid ? `<h2>Invalid runs</h2>${invalid}` : '',
     figures ? `<h2>Figures</h2>${figures}` : '',
     capacity ? `<h2>Capacity</h2>${capacity}` : '',
-    ...sections.map((section) => `<h2>${escapeHtml(section)}</h2><div class="charts">${charts.filter((c) => c.section === section).map((c) => `<div class="chart"><canvas id="${c.id}" role="img" aria-label="${escapeHtml(c.title)}"></canvas></div>`).join('\n')}</div>`),
-    others.length > 0 ? `<h2>Runs</h2><p class="note">Repeated runs show the median and [min–max]; latency percentiles come from the runs' HDR histograms added together.</p>${runsTable(others)}` : '',
+    ...sections.map(
+      (section) =>
+        `<h2>${escapeHtml(section)}</h2><div class="charts">${charts
+          .filter((c) => c.section === section)
+          .map(
+            (c) =>
+              `<div class="chart"><canvas id="${c.id}" role="img" aria-label="${escapeHtml(c.title)}"></canvas></div>`,
+          )
+          .join('\n')}</div>`,
+    ),
+    others.length > 0
+      ? `<h2>Runs</h2><p class="note">Repeated runs show the median and [min–max]; latency percentiles come from the runs' HDR histograms added together.</p>${runsTable(others)}`
+      : '',
     plans ? `<h2>Query plans</h2>${plans}` : '',
     `<h2>Stores</h2>${storesTable(results)}`,
     `<h2>Notes</h2>${notesList(results)}`,

@@ -55,5 +55,7 @@ function parseResult(path: string, required: boolean): Result | undefined {
   if (parsed.success) return parsed.data;
   if (!required) return undefined;
   const issue = parsed.error.issues[0];
-  throw new ReportInputError(`${path}: not a docbench result file (${issue ? `${issue.path.join('.') || 'top level'}: ${issue.message}` : 'schema mismatch'})`);
+  throw new ReportInputError(
+    `${path}: not a docbench result file (${issue ? `${issue.path.join('.') || 'top level'}: ${issue.message}` : 'schema mismatch'})`,
+  );
 }

@@ -4,7 +4,11 @@
  */
 export type Align = 'left' | 'right' | 'center';
 
-export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], align: readonly Align[] = []): string {
+export function markdownTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  align: readonly Align[] = [],
+): string {
   const alignOf = (i: number): Align => align[i] ?? 'left';
   const widths = header.map((h, i) => Math.max(3, h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const pad = (text: string, i: number) => {

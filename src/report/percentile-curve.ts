@@ -29,6 +29,11 @@ export function curvePercentiles(count: number): number[] {
 export function percentileCurve(runs: readonly Result[], row: string): PercentilePoint[] | undefined {
   const histogram = rowHistogram(runs, row);
   if (histogram === undefined || histogram.totalCount === 0) return undefined;
-  const percentiles = [...new Set([...curvePercentiles(histogram.totalCount), ...REPORTED_PERCENTILES])].sort((a, b) => a - b);
-  return percentiles.map((percentile) => ({ percentile, latencyUs: Math.max(1, valueAtPercentile(histogram, percentile)) }));
+  const percentiles = [...new Set([...curvePercentiles(histogram.totalCount), ...REPORTED_PERCENTILES])].sort(
+    (a, b) => a - b,
+  );
+  return percentiles.map((percentile) => ({
+    percentile,
+    latencyUs: Math.max(1, valueAtPercentile(histogram, percentile)),
+  }));
 }

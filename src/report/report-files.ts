@@ -15,7 +15,11 @@ export interface ReportOutputs {
 }
 
 /** Write the asked-for renderings of `results`; returns the paths written. */
-export function writeReports(results: readonly Result[], outputs: ReportOutputs, options: HtmlReportOptions = {}): string[] {
+export function writeReports(
+  results: readonly Result[],
+  outputs: ReportOutputs,
+  options: HtmlReportOptions = {},
+): string[] {
   const written: string[] = [];
   if (outputs.html !== undefined) {
     writeFileAtomic(outputs.html, renderHtmlReport(results, options));
@@ -27,7 +31,10 @@ export function writeReports(results: readonly Result[], outputs: ReportOutputs,
   }
   if (outputs.md !== undefined) {
     const runs = results.filter((r) => r.phase === 'run');
-    writeFileAtomic(outputs.md, `${renderComparisonTable(runs.length > 0 ? runs : results)}\n${renderRunContext(results)}`);
+    writeFileAtomic(
+      outputs.md,
+      `${renderComparisonTable(runs.length > 0 ? runs : results)}\n${renderRunContext(results)}`,
+    );
     written.push(outputs.md);
   }
   return written;
@@ -38,14 +45,20 @@ export function writeReports(results: readonly Result[], outputs: ReportOutputs,
  * k6), its path printed on stderr. A report that fails to render must not lose the run: the
  * results are already on disk, so the failure is reported and `docbench report` can retry.
  */
-export function writeReportBeside(outDir: string, results: readonly Result[], options: HtmlReportOptions = {}): string | undefined {
+export function writeReportBeside(
+  outDir: string,
+  results: readonly Result[],
+  options: HtmlReportOptions = {},
+): string | undefined {
   const path = join(outDir, REPORT_FILE);
   try {
     writeReports(results, { html: path }, options);
     process.stderr.write(`report: ${path}\n`);
     return path;
   } catch (error) {
-    process.stderr.write(`report: could not write ${path} (${(error as Error).message}); run docbench report ${outDir} to retry\n`);
+    process.stderr.write(
+      `report: could not write ${path} (${(error as Error).message}); run docbench report ${outDir} to retry\n`,
+    );
     return undefined;
   }
 }

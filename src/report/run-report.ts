@@ -22,7 +22,13 @@ export function runReport(paths: readonly string[], options: ReportOptions): { r
   }
   const outputs: ReportOutputs = { ...options };
   // With nothing asked for, the HTML page is what `report` is for.
-  if (options.html === undefined && options.csv === undefined && options.md === undefined && options.merge === undefined) outputs.html = 'report.html';
+  if (
+    options.html === undefined &&
+    options.csv === undefined &&
+    options.md === undefined &&
+    options.merge === undefined
+  )
+    outputs.html = 'report.html';
   written.push(...writeReports(results, outputs, options.title !== undefined ? { title: options.title } : {}));
   return { results, written };
 }

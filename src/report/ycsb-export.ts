@@ -18,7 +18,11 @@ import { renderYcsbText, ycsbHeader, ycsbMeasurements } from './ycsb-text.ts';
  */
 export function renderYcsbExport(result: Result, format: ExportFormat): string {
   if (format === 'text') return renderYcsbText(result);
-  const header = ycsbHeader(result).map((text, i) => ({ metric: 'DOCBENCH', measurement: i === 0 ? 'Run' : text.startsWith('VERDICT: ') ? 'Verdict' : 'Note', value: text.startsWith('VERDICT: ') ? text.slice('VERDICT: '.length) : text }));
+  const header = ycsbHeader(result).map((text, i) => ({
+    metric: 'DOCBENCH',
+    measurement: i === 0 ? 'Run' : text.startsWith('VERDICT: ') ? 'Verdict' : 'Note',
+    value: text.startsWith('VERDICT: ') ? text.slice('VERDICT: '.length) : text,
+  }));
   const objects = [...header, ...ycsbMeasurements(result)].map(jacksonObject);
   if (format === 'json-array') return objects.length === 0 ? '[ ]' : `[ ${objects.join(', ')} ]`;
   return objects.join(' ');

@@ -25,9 +25,12 @@ export function renderYcsbText(result: Result): string {
 /** What a reader must know before the figures: docbench, the store and its version, the verdict, a stand-in, the notes. */
 export function ycsbHeader(result: Result): string[] {
   const s = result.store;
-  const lines = [`docbench ${result.machine.docbench} ${result.phase} ${result.workload.name} on ${s.name}: ${s.server} ${s.serverVersion} via ${s.driver}`];
+  const lines = [
+    `docbench ${result.machine.docbench} ${result.phase} ${result.workload.name} on ${s.name}: ${s.server} ${s.serverVersion} via ${s.driver}`,
+  ];
   lines.push(`VERDICT: ${verdictLine(verdictOf(result))}`);
-  if (s.standIn) lines.push(`STAND-IN: ${s.standIn.name} ${s.standIn.version}, not the real product (${s.standIn.note})`);
+  if (s.standIn)
+    lines.push(`STAND-IN: ${s.standIn.name} ${s.standIn.version}, not the real product (${s.standIn.note})`);
   const deployment = deploymentLine(s);
   if (deployment) lines.push(`DEPLOYMENT: ${deployment}`);
   lines.push(...(s.notes ?? []), ...result.notes);
@@ -52,7 +55,8 @@ export function ycsbMeasurements(result: Result): YcsbMeasurement[] {
       add(op.name, 'AverageLatency(us)', l.averageUs);
       add(op.name, 'MinLatency(us)', l.minUs);
       add(op.name, 'MaxLatency(us)', l.maxUs);
-      for (const [p, value] of Object.entries(l.percentilesUs)) add(op.name, `${ordinal(p)}PercentileLatency(us)`, value);
+      for (const [p, value] of Object.entries(l.percentilesUs))
+        add(op.name, `${ordinal(p)}PercentileLatency(us)`, value);
     }
     for (const [status, count] of Object.entries(op.returns ?? {})) add(op.name, `Return=${status}`, count);
   }

@@ -72,7 +72,11 @@ export class AcknowledgedWrites {
   static create(keys: number, fields: number, loaded: { first: number; count: number }): AcknowledgedWrites {
     const registers = keys * fields;
     if (registers > MAX_REGISTERS) throw new RangeError(`${registers} registers`);
-    const tracker = new AcknowledgedWrites({ buffer: new SharedArrayBuffer((HEADER + 3 * registers) * 4), keys, fields });
+    const tracker = new AcknowledgedWrites({
+      buffer: new SharedArrayBuffer((HEADER + 3 * registers) * 4),
+      keys,
+      fields,
+    });
     tracker.acked.fill(1, loaded.first * fields, Math.min(keys, loaded.first + loaded.count) * fields);
     return tracker;
   }

@@ -49,12 +49,24 @@ export function readProcStat(text?: string): ProcStatSample | undefined {
   // counted in user and nice, so it is left out of the total.
   const v = line.trim().split(/\s+/).slice(1, 9).map(Number);
   if (v.length < 8 || v.some((x) => !Number.isFinite(x))) return undefined;
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = v as [number, number, number, number, number, number, number, number];
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = v as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return { total: user + nice + system + idle + iowait + irq + softirq + steal, idle: idle + iowait, steal };
 }
 
 /** Machine CPU between two samples, or undefined when too little time passed to say. */
-export function machineCpuBetween(start: ProcStatSample | undefined, end: ProcStatSample | undefined): MachineCpu | undefined {
+export function machineCpuBetween(
+  start: ProcStatSample | undefined,
+  end: ProcStatSample | undefined,
+): MachineCpu | undefined {
   if (start === undefined || end === undefined) return undefined;
   const total = end.total - start.total;
   if (total <= 0) return undefined;

@@ -29,7 +29,10 @@ const MAX_ERROR_RATE = 'maxerrorrate';
  * Take `-p maxerrorrate=…` out of the overrides (it is the run's, not the workload's) and build the
  * policy; the other overrides are returned for the workload. A bad value is a one-line user error.
  */
-export function faultPolicyOf(overrides: readonly string[], onError: OnError = 'continue'): { policy: FaultPolicy; rest: string[] } {
+export function faultPolicyOf(
+  overrides: readonly string[],
+  onError: OnError = 'continue',
+): { policy: FaultPolicy; rest: string[] } {
   const rest: string[] = [];
   let maxErrorRate: number | undefined;
   for (const assignment of overrides) {
@@ -41,7 +44,9 @@ export function faultPolicyOf(overrides: readonly string[], onError: OnError = '
     const text = assignment.slice(eq + 1).trim();
     const value = Number(text);
     if (text === '' || !Number.isFinite(value) || value < 0 || value > 1) {
-      throw new FaultPolicyError(`-p ${MAX_ERROR_RATE}=${text}: expected the fraction of failed operations (0 to 1, e.g. 0.05) past which the run stops`);
+      throw new FaultPolicyError(
+        `-p ${MAX_ERROR_RATE}=${text}: expected the fraction of failed operations (0 to 1, e.g. 0.05) past which the run stops`,
+      );
     }
     maxErrorRate = value;
   }
@@ -50,7 +55,9 @@ export function faultPolicyOf(overrides: readonly string[], onError: OnError = '
 
 /** The policy with the workload file's `maxerrorrate` when `-p` gave none. */
 export function withWorkloadBudget(policy: FaultPolicy, p: { maxerrorrate?: number | undefined }): FaultPolicy {
-  return policy.maxErrorRate === undefined && p.maxerrorrate !== undefined ? { ...policy, maxErrorRate: p.maxerrorrate } : policy;
+  return policy.maxErrorRate === undefined && p.maxerrorrate !== undefined
+    ? { ...policy, maxErrorRate: p.maxerrorrate }
+    : policy;
 }
 
 /** Is the failed share past the budget (judged once enough operations are done)? */

@@ -90,7 +90,9 @@ class Interrupts {
       this.exitNow(EXIT_CODES[this.signal ?? signal]);
     }
     this.signal = signal;
-    this.notice(`docbench: ${signal}: stopping; the operations in flight finish, then the partial result is written (${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to exit at once)\n`);
+    this.notice(
+      `docbench: ${signal}: stopping; the operations in flight finish, then the partial result is written (${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to exit at once)\n`,
+    );
     for (const control of this.controls) control.stop(signal);
     for (const hook of this.signalHooks) hook(signal);
   }

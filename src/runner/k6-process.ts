@@ -38,17 +38,34 @@ export interface K6RunOptions {
   summaryExport?: string;
 }
 
-export function runK6(binary: string, script: string, env: Record<string, string>, options: K6RunOptions): Promise<K6Run> {
+export function runK6(
+  binary: string,
+  script: string,
+  env: Record<string, string>,
+  options: K6RunOptions,
+): Promise<K6Run> {
   const before = reapedChildrenCpu();
   // k6's stdout is its own summary, kept for the caller to show beside docbench's result; stderr
   // (progress, logs, crossed thresholds) passes through.
   // k6's REST API (nothing here uses it) on any free port: its fixed default would collide with
   // any other k6 on the machine.
-  const args = ['run', ...(options.quiet ? ['--quiet'] : []), '--no-color', '--address', '127.0.0.1:0', ...(options.summaryExport ? ['--summary-export', options.summaryExport] : []), script];
+  const args = [
+    'run',
+    ...(options.quiet ? ['--quiet'] : []),
+    '--no-color',
+    '--address',
+    '127.0.0.1:0',
+    ...(options.summaryExport ? ['--summary-export', options.summaryExport] : []),
+    script,
+  ];
   // k6 runs in a process group of its own, so a terminal's Ctrl-C reaches docbench only, which
   // passes exactly one signal on: k6 then stops its iterations and writes its summary (a second
   // one would make it abort without one). A forced exit of docbench kills it.
-  const child = spawn(binary, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const child = spawn(binary, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
   let interrupted: RunSignal | undefined;
   const forgetSignal = interrupts.onSignal((signal) => {
     interrupted = signal;
@@ -66,7 +83,14 @@ export function runK6(binary: string, script: string, env: Record<string, string
       forgetExit();
       sampler?.stop();
       const machine = machineMeter.read().machine;
-      resolveRun({ code, sampler, total: cpuBetween(before, reapedChildrenCpu()), summary, ...(machine ? { machine } : {}), ...(interrupted ? { interrupted } : {}) });
+      resolveRun({
+        code,
+        sampler,
+        total: cpuBetween(before, reapedChildrenCpu()),
+        summary,
+        ...(machine ? { machine } : {}),
+        ...(interrupted ? { interrupted } : {}),
+      });
     });
   });
 }
@@ -76,19 +100,37 @@ export function runK6(binary: string, script: string, env: Record<string, string
  * handleSummary (k6/lib/summary.ts) with the settings k6 ran with. A script of one's own must
  * be built on k6/lib (its setup() data and metric names) to give one.
  */
-export function readK6Result(exportFile: string, env: Record<string, string | undefined>, script: string, code: number | null): Result {
-  if (!existsSync(exportFile)) throw new UserError(`k6 exited with code ${code} and wrote no summary; see its messages above`);
-  const data = fromSummaryExport(JSON.parse(readFileSync(exportFile, 'utf8')) as Parameters<typeof fromSummaryExport>[0]);
+export function readK6Result(
+  exportFile: string,
+  env: Record<string, string | undefined>,
+  script: string,
+  code: number | null,
+): Result {
+  if (!existsSync(exportFile))
+    throw new UserError(`k6 exited with code ${code} and wrote no summary; see its messages above`);
+  const data = fromSummaryExport(
+    JSON.parse(readFileSync(exportFile, 'utf8')) as Parameters<typeof fromSummaryExport>[0],
+  );
   const setup = data.setup_data;
-  if (setup === undefined) throw new UserError(`k6 exited with code ${code} before ${basename(script)}'s setup() completed; see its messages above`);
+  if (setup === undefined)
+    throw new UserError(
+      `k6 exited with code ${code} before ${basename(script)}'s setup() completed; see its messages above`,
+    );
   if (setup.info === undefined || setup.run === undefined || setup.scenario === undefined) {
-    throw new UserError(`${basename(script)}'s setup() data is not docbench's: a script run by docbench k6 must build on k6/lib (ycsbScript, ecommerceScript, or setup() returning startRun(…))`);
+    throw new UserError(
+      `${basename(script)}'s setup() data is not docbench's: a script run by docbench k6 must build on k6/lib (ycsbScript, ecommerceScript, or setup() returning startRun(…))`,
+    );
   }
   return toResult(data, setup, loadSettings(env));
 }
 
 /** k6's result, completed with what only this side knows: the client's CPU and machine, an interruption. */
-export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'total' | 'machine' | 'interrupted'>, workloadFile: string | undefined, overrides: string[]): Result {
+export function completeResult(
+  result: Result,
+  run: Pick<K6Run, 'sampler' | 'total' | 'machine' | 'interrupted'>,
+  workloadFile: string | undefined,
+  overrides: string[],
+): Result {
   const ops = result.overall.operations;
   const requests = Number(result.store.extra?.['service.requests'] ?? 0);
   // The measured window: from the end of setup() to handleSummary, without k6's start-up
@@ -99,7 +141,12 @@ export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'tot
   const perRequest = requests > 0 ? round1(cpuUs / requests) : 0;
   const perOp = ops > 0 ? round1(cpuUs / ops) : 0;
   const totalMs = run.total ? round1(run.total.userMs + run.total.systemMs) : null;
-  const partial: Result['partial'] = run.interrupted ? { reason: run.interrupted, detail: `interrupted by ${run.interrupted}: k6 stopped its iterations and wrote its summary` } : undefined;
+  const partial: Result['partial'] = run.interrupted
+    ? {
+        reason: run.interrupted,
+        detail: `interrupted by ${run.interrupted}: k6 stopped its iterations and wrote its summary`,
+      }
+    : undefined;
   const note = cpu
     ? `client CPU (k6 process${window ? ', measured window' : ', whole process incl. start-up'}): ${perRequest} us per request, ${perOp} us per operation` +
       (window && totalMs !== null ? `; the whole k6 process used ${totalMs} ms incl. start-up` : '')
@@ -107,17 +154,28 @@ export function completeResult(result: Result, run: Pick<K6Run, 'sampler' | 'tot
   return {
     ...result,
     workload: { ...result.workload, ...(workloadFile ? { file: workloadFile } : {}), overrides },
-    store: { ...result.store, extra: { ...result.store.extra, ...(cpu ? { 'client.cpuUsPerRequest': perRequest } : {}) } },
+    store: {
+      ...result.store,
+      extra: { ...result.store.extra, ...(cpu ? { 'client.cpuUsPerRequest': perRequest } : {}) },
+    },
     machine: describeMachine(),
     clientCpu: cpu ? { userMs: round1(cpu.userMs), systemMs: round1(cpu.systemMs), usPerOp: perOp } : result.clientCpu,
     ...(run.machine ? { machineCpu: run.machine } : {}),
     ...(partial ? { partial } : {}),
-    notes: [...(partial ? [`PARTIAL RESULT: ${partial.detail}; the figures cover the iterations done until then`] : []), ...result.notes.map((n) => (n === CLIENT_CPU_NOT_MEASURED ? note : n))],
+    notes: [
+      ...(partial ? [`PARTIAL RESULT: ${partial.detail}; the figures cover the iterations done until then`] : []),
+      ...result.notes.map((n) => (n === CLIENT_CPU_NOT_MEASURED ? note : n)),
+    ],
   };
 }
 
 /** The k6 settings (k6/lib/settings.ts) for a YCSB workload's load shape, in YCSB's terms. */
-export function k6Environment(p: Pick<WorkloadProperties, 'threadcount' | 'target' | 'operationcount' | 'maxexecutiontime' | 'hdrhistogram.percentiles'>): Record<string, string> {
+export function k6Environment(
+  p: Pick<
+    WorkloadProperties,
+    'threadcount' | 'target' | 'operationcount' | 'maxexecutiontime' | 'hdrhistogram.percentiles'
+  >,
+): Record<string, string> {
   const env: Record<string, string> = { VUS: String(p.threadcount) };
   if (p.target > 0) {
     env.MODEL = 'open';
@@ -131,7 +189,8 @@ export function k6Environment(p: Pick<WorkloadProperties, 'threadcount' | 'targe
     if (p.operationcount > 0) env.ITERATIONS = String(p.operationcount);
     if (p.maxexecutiontime > 0) env.DURATION = `${p.maxexecutiontime}s`;
     // Both given: the run ends at whichever comes first, as YCSB's does.
-    if (p.operationcount === 0 && p.maxexecutiontime === 0) throw new UserError('the run needs operationcount > 0 or maxexecutiontime > 0');
+    if (p.operationcount === 0 && p.maxexecutiontime === 0)
+      throw new UserError('the run needs operationcount > 0 or maxexecutiontime > 0');
   }
   if (p['hdrhistogram.percentiles'].length > 0) env.PERCENTILES = p['hdrhistogram.percentiles'].join(',');
   return env;

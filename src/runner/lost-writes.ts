@@ -23,13 +23,26 @@ const ATTEMPTS = 5;
 const RETRY_MS = 1000;
 const SAMPLES = 5;
 
-export async function checkAcknowledgedWrites(store: Store, workload: CoreWorkload, writes: AcknowledgedWrites, fieldLength: number): Promise<LostWrites> {
+export async function checkAcknowledgedWrites(
+  store: Store,
+  workload: CoreWorkload,
+  writes: AcknowledgedWrites,
+  fieldLength: number,
+): Promise<LostWrites> {
   const started = performance.now();
   const fields = workload.fieldNames;
   const read = canReadAuthoritatively(store)
     ? (key: string) => store.readAuthoritatively(workload.table, key)
     : (key: string) => store.read(workload.table, key, null);
-  const counts = { checkedRecords: 0, checkedFields: 0, lostFields: 0, lostRecords: 0, missingRecords: 0, unrecognisedFields: 0, unreadableRecords: 0 };
+  const counts = {
+    checkedRecords: 0,
+    checkedFields: 0,
+    lostFields: 0,
+    lostRecords: 0,
+    missingRecords: 0,
+    unrecognisedFields: 0,
+    unreadableRecords: 0,
+  };
   const samples: string[] = [];
   let next = 0;
 
@@ -55,12 +68,17 @@ export async function checkAcknowledgedWrites(store: Store, workload: CoreWorklo
       const n = value === undefined ? -1 : writeOf(key, fields[f]!, value, fieldLength);
       if (value !== undefined && n < 0) {
         counts.unrecognisedFields++;
-        if (samples.length < SAMPLES) samples.push(`${key} ${fields[f]}: holds a value no write of this run's scheme made`);
+        if (samples.length < SAMPLES)
+          samples.push(`${key} ${fields[f]}: holds a value no write of this run's scheme made`);
       } else if (n < floor) {
         lost++;
         // One sample per record: a record gone whole would otherwise fill them all.
         if (lost === 1 && samples.length < SAMPLES) {
-          samples.push(value === undefined ? `${key} ${fields[f]}: ${record === null ? 'the record' : 'the field'} is gone, though write ${floor} or a later one was acknowledged` : `${key} ${fields[f]}: holds write ${n}, though write ${floor} or a later one was acknowledged after write ${n} had returned`);
+          samples.push(
+            value === undefined
+              ? `${key} ${fields[f]}: ${record === null ? 'the record' : 'the field'} is gone, though write ${floor} or a later one was acknowledged`
+              : `${key} ${fields[f]}: holds write ${n}, though write ${floor} or a later one was acknowledged after write ${n} had returned`,
+          );
         }
       }
     }
@@ -77,14 +95,17 @@ export async function checkAcknowledgedWrites(store: Store, workload: CoreWorklo
     ...counts,
     untrackedWrites: writes.untracked,
     droppedFields: writes.dropped,
-    readWith: canReadAuthoritatively(store) ? store.authoritativeRead : 'the store\'s ordinary read',
+    readWith: canReadAuthoritatively(store) ? store.authoritativeRead : "the store's ordinary read",
     seconds: Math.round((performance.now() - started) / 100) / 10,
     samples,
   };
 }
 
 /** The record (null: not there), or undefined when every attempt failed. */
-async function readWithRetries(read: (key: string) => Promise<FieldMap | null>, key: string): Promise<FieldMap | null | undefined> {
+async function readWithRetries(
+  read: (key: string) => Promise<FieldMap | null>,
+  key: string,
+): Promise<FieldMap | null | undefined> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     try {
       return await read(key);

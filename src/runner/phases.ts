@@ -12,7 +12,16 @@ import type { StopReason } from './run-control.ts';
 import type { ProcessPool } from './process-pool.ts';
 import type { ThreadContext } from './process-protocol.ts';
 import { EventLoopMeter } from './cpu-meter.ts';
-import { coordinate, loopSettings, OUTAGE_PAUSE_MS, runWorkerLoop, RunControl, type RunObserver, type ScheduleSettings, type WorkerEngine } from './schedule.ts';
+import {
+  coordinate,
+  loopSettings,
+  OUTAGE_PAUSE_MS,
+  runWorkerLoop,
+  RunControl,
+  type RunObserver,
+  type ScheduleSettings,
+  type WorkerEngine,
+} from './schedule.ts';
 import { SharedCounters } from './shared-counters.ts';
 import { TimedStore } from './timed-store.ts';
 import { AcknowledgedWrites, WorkerWrites, type AcknowledgedWritesLayout } from './acknowledged-writes.ts';
@@ -122,17 +131,59 @@ async function runPhase(phase: 'load' | 'run', options: PhaseOptions): Promise<P
   const acknowledged = phase === 'run' ? trackerFor(p) : undefined;
   let engine: WorkerEngine;
   if (pool === undefined) {
-    const context = { store: options.store, workload: options.workload, properties: p, measurements, ...(acknowledged ? { acknowledged } : {}) };
-    engine = { run: async (control, startMs) => [await runYcsbWorkers(phase, { ...context, control, startMs, firstWorker: 0, workers: p.threadcount })] };
+    const context = {
+      store: options.store,
+      workload: options.workload,
+      properties: p,
+      measurements,
+      ...(acknowledged ? { acknowledged } : {}),
+    };
+    engine = {
+      run: async (control, startMs) => [
+        await runYcsbWorkers(phase, { ...context, control, startMs, firstWorker: 0, workers: p.threadcount }),
+      ],
+    };
   } else {
-    const spec: YcsbThreadSpec = { phase, properties: p, counters: SharedCounters.create(p.insertstart, p.recordcount).buffer, ...(acknowledged ? { writes: acknowledged.layout } : {}) };
-    engine = pool.engine({ module: import.meta.url, body: 'ycsbThread', spec, threadcount: p.threadcount, measurements });
+    const spec: YcsbThreadSpec = {
+      phase,
+      properties: p,
+      counters: SharedCounters.create(p.insertstart, p.recordcount).buffer,
+      ...(acknowledged ? { writes: acknowledged.layout } : {}),
+    };
+    engine = pool.engine({
+      module: import.meta.url,
+      body: 'ycsbThread',
+      spec,
+      threadcount: p.threadcount,
+      measurements,
+    });
   }
   const faults = options.faults;
-  const run = await coordinate({ measurements, settings, status: options.status, label: options.label, control: new RunControl(), engine, ...(faults ? { faults } : {}), ...(options.observer ? { observer: options.observer } : {}) });
+  const run = await coordinate({
+    measurements,
+    settings,
+    status: options.status,
+    label: options.label,
+    control: new RunControl(),
+    engine,
+    ...(faults ? { faults } : {}),
+    ...(options.observer ? { observer: options.observer } : {}),
+  });
   const processes = pool?.processes ?? 1;
-  if (processes > 1) run.notes.push(`the ${p.threadcount} workers ran in ${processes} processes (worker threads), each with its own connections; their measurements are merged exactly${options.processesReason ? ` (${options.processesReason})` : ''}`);
-  return { phase, measurements, ...run, recordsLoaded: 0, processes, ...(options.processesReason ? { processesReason: options.processesReason } : {}), ...(faults ? { faults } : {}), ...(acknowledged ? { acknowledgedWrites: acknowledged } : {}) };
+  if (processes > 1)
+    run.notes.push(
+      `the ${p.threadcount} workers ran in ${processes} processes (worker threads), each with its own connections; their measurements are merged exactly${options.processesReason ? ` (${options.processesReason})` : ''}`,
+    );
+  return {
+    phase,
+    measurements,
+    ...run,
+    recordsLoaded: 0,
+    processes,
+    ...(options.processesReason ? { processesReason: options.processesReason } : {}),
+    ...(faults ? { faults } : {}),
+    ...(acknowledged ? { acknowledgedWrites: acknowledged } : {}),
+  };
 }
 
 /**
@@ -143,7 +194,10 @@ async function runPhase(phase: 'load' | 'run', options: PhaseOptions): Promise<P
 function trackerFor(p: WorkloadProperties): AcknowledgedWrites | undefined {
   if (!p.failovercheck) return undefined;
   const inserts = p.insertproportion > 0 ? (p.operationcount > 0 ? p.operationcount : p.recordcount) : 0;
-  return AcknowledgedWrites.create(p.recordcount + inserts, p.fieldcount, { first: p.insertstart, count: p.insertcount });
+  return AcknowledgedWrites.create(p.recordcount + inserts, p.fieldcount, {
+    first: p.insertstart,
+    count: p.insertcount,
+  });
 }
 
 interface YcsbWorkersContext {
@@ -228,12 +282,22 @@ async function runLoadWorkers(c: YcsbWorkersContext): Promise<number | undefined
 }
 
 /** A YCSB phase's share of workers in a worker thread of a ProcessPool (a ThreadBody). */
-export function ycsbThread(context: ThreadContext, spec: YcsbThreadSpec): (startMs: number) => Promise<number | undefined> {
+export function ycsbThread(
+  context: ThreadContext,
+  spec: YcsbThreadSpec,
+): (startMs: number) => Promise<number | undefined> {
   const p = spec.properties;
   const counters = SharedCounters.attach(spec.counters).workloadCounters();
   // Each process draws its own random stream (thread 0's is a one-process run's); the key
   // sequences and the acknowledged limit are the shared ones.
   const workload = new CoreWorkload(p, new Random(p.seed, context.thread), counters);
   const acknowledged = spec.writes ? new AcknowledgedWrites(spec.writes) : undefined;
-  return (startMs) => runYcsbWorkers(spec.phase, { ...context, workload, properties: p, startMs, ...(acknowledged ? { acknowledged } : {}) });
+  return (startMs) =>
+    runYcsbWorkers(spec.phase, {
+      ...context,
+      workload,
+      properties: p,
+      startMs,
+      ...(acknowledged ? { acknowledged } : {}),
+    });
 }

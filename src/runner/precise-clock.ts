@@ -101,7 +101,8 @@ export class PreciseClock {
       // Nothing in flight on this loop: sleeping the thread delays nothing. It sleeps until its
       // usual oversleep before the due time, then watches the clock for what is left.
       const wakeAt = next - this.sleepLeadMs;
-      for (let rest = wakeAt - performance.now(); rest > 0; rest = wakeAt - performance.now()) Atomics.wait(this.sleeper, 0, 0, rest);
+      for (let rest = wakeAt - performance.now(); rest > 0; rest = wakeAt - performance.now())
+        Atomics.wait(this.sleeper, 0, 0, rest);
       this.sleepLeadMs = lowEstimate(this.sleepLeadMs, performance.now() - wakeAt);
       while (performance.now() < next);
       this.releaseDue();
@@ -208,7 +209,11 @@ for (;;) {
 }
 `;
 
-type WaitAsync = (array: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+type WaitAsync = (
+  array: Int32Array,
+  index: number,
+  value: number,
+) => { async: false; value: string } | { async: true; value: Promise<string> };
 // ES2024's Atomics.waitAsync (in Node since 16); the project's TypeScript lib is ES2022.
 const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 

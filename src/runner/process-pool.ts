@@ -138,7 +138,11 @@ class PoolThread {
       if (handler === undefined) throw new Error(`no main-thread handler "${message.method}"`);
       this.post({ type: 'reply', id: message.id, value: await handler(message.payload) });
     } catch (error) {
-      this.post({ type: 'reply', id: message.id, error: { message: error instanceof Error ? error.message : String(error), userError: false } });
+      this.post({
+        type: 'reply',
+        id: message.id,
+        error: { message: error instanceof Error ? error.message : String(error), userError: false },
+      });
     }
   }
 
@@ -162,7 +166,13 @@ export class ProcessPool {
     const source = bootstrapSource();
     const shares = splitWorkers(options.threadcount, count);
     const threads = shares.map((share, thread) => {
-      const data: WorkerStartData = { store: options.store, url: options.url, settings: options.settings, concurrency: share.workers, thread };
+      const data: WorkerStartData = {
+        store: options.store,
+        url: options.url,
+        settings: options.settings,
+        concurrency: share.workers,
+        thread,
+      };
       // No inherited execArgv: the bootstrap registers the loader itself (a second --import would too).
       return new PoolThread(new Worker(source, { eval: true, workerData: data, execArgv: [] }), thread);
     });
@@ -197,7 +207,10 @@ export class ProcessPool {
             recordIntendedTime: task.measurements.recordIntendedTime,
           });
         }
-        await this.all(active.map((t) => t.next('prepared')), control);
+        await this.all(
+          active.map((t) => t.next('prepared')),
+          control,
+        );
       },
       run: async (control: RunControl, startMs: number) => {
         const done = active.map((t) => t.next('done'));

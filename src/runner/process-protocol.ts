@@ -54,9 +54,25 @@ export type MainToWorker =
 export type WorkerToMain =
   | { type: 'ready' }
   | { type: 'prepared' }
-  | { type: 'sampled'; id: number; operations: number; failures: number; outageCalls: number; histogram?: string; rows: EncodedRows }
+  | {
+      type: 'sampled';
+      id: number;
+      operations: number;
+      failures: number;
+      outageCalls: number;
+      histogram?: string;
+      rows: EncodedRows;
+    }
   | { type: 'call'; id: number; method: string; payload: unknown }
-  | { type: 'done'; rows: OperationResult[]; measuredOperations: number; failedOperations: number; warmupOperations: number; abandonedOperations: number; busyPercent?: number }
+  | {
+      type: 'done';
+      rows: OperationResult[];
+      measuredOperations: number;
+      failedOperations: number;
+      warmupOperations: number;
+      abandonedOperations: number;
+      busyPercent?: number;
+    }
   | { type: 'failed'; error: ThreadError }
   | { type: 'closed' };
 
@@ -81,9 +97,17 @@ export interface ThreadContext {
  * workload, its generators) and returns the function that runs it from the schedule's start,
  * resolving with how busy the thread's event loop was (%).
  */
-export type ThreadBody<S> = (context: ThreadContext, spec: S) => Promise<(startMs: number) => Promise<number | undefined>> | ((startMs: number) => Promise<number | undefined>);
+export type ThreadBody<S> = (
+  context: ThreadContext,
+  spec: S,
+) => Promise<(startMs: number) => Promise<number | undefined>> | ((startMs: number) => Promise<number | undefined>);
 
 export function toThreadError(error: unknown, isUserError: (e: unknown) => boolean): ThreadError {
-  if (error instanceof Error) return { message: error.message, ...(error.stack !== undefined ? { stack: error.stack } : {}), userError: isUserError(error) };
+  if (error instanceof Error)
+    return {
+      message: error.message,
+      ...(error.stack !== undefined ? { stack: error.stack } : {}),
+      userError: isUserError(error),
+    };
   return { message: String(error), userError: false };
 }

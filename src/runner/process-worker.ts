@@ -12,7 +12,14 @@ import { Measurements } from '../measure/measurements.ts';
 import { operationRows } from '../results/build.ts';
 import { settingsOf, storeFactory, storeName } from '../stores/stores.ts';
 import type { Store } from '../stores/store.ts';
-import { toThreadError, type MainToWorker, type ThreadBody, type ThreadContext, type WorkerStartData, type WorkerToMain } from './process-protocol.ts';
+import {
+  toThreadError,
+  type MainToWorker,
+  type ThreadBody,
+  type ThreadContext,
+  type WorkerStartData,
+  type WorkerToMain,
+} from './process-protocol.ts';
 import { RunControl } from './run-control.ts';
 
 const port = parentPort!;
@@ -85,7 +92,15 @@ function sample(id: number): void {
     m.intervalFailures = 0;
     m.intervalOutageCalls = 0;
   }
-  send({ type: 'sampled', id, operations, failures, outageCalls, ...(histogram !== undefined ? { histogram } : {}), rows: encodedRows });
+  send({
+    type: 'sampled',
+    id,
+    operations,
+    failures,
+    outageCalls,
+    ...(histogram !== undefined ? { histogram } : {}),
+    rows: encodedRows,
+  });
 }
 
 port.on('message', (message: MainToWorker) => {
@@ -102,7 +117,8 @@ port.on('message', (message: MainToWorker) => {
     case 'reply': {
       const pending = calls.get(message.id);
       calls.delete(message.id);
-      if (message.error !== undefined) pending?.reject(Object.assign(new Error(message.error.message), { stack: message.error.stack }));
+      if (message.error !== undefined)
+        pending?.reject(Object.assign(new Error(message.error.message), { stack: message.error.stack }));
       else pending?.resolve(message.value);
       return;
     }
@@ -120,7 +136,11 @@ port.on('message', (message: MainToWorker) => {
 
 try {
   const name = storeName(start.store);
-  store = (await storeFactory(name))({ url: start.url, settings: settingsOf(name, start.settings), concurrency: start.concurrency });
+  store = (await storeFactory(name))({
+    url: start.url,
+    settings: settingsOf(name, start.settings),
+    concurrency: start.concurrency,
+  });
   await store.connect();
   send({ type: 'ready' });
 } catch (error) {

@@ -279,7 +279,9 @@ export async function coordinate(options: CoordinateOptions): Promise<ScheduledR
     onSample: (_point, totals) => {
       if (overBudget(faults, totals.failed, totals.operations)) control.stop('error-budget');
     },
-    ...(options.observer ? { onRows: (rows: IntervalRows, recording: boolean) => options.observer!.second(rows, recording, control) } : {}),
+    ...(options.observer
+      ? { onRows: (rows: IntervalRows, recording: boolean) => options.observer!.second(rows, recording, control) }
+      : {}),
   });
 
   if (s.warmuptime > 0) control.stopRecording();
@@ -320,10 +322,16 @@ export async function coordinate(options: CoordinateOptions): Promise<ScheduledR
   const busy = loops.filter((b): b is number => b !== undefined);
   const cpu: CpuSpent = { ...cpuMeter.read(), ...(busy.length > 0 ? { eventLoopBusyPercent: busy } : {}) };
   const notes: string[] = [];
-  if (!measurements.recording) notes.push(`the run ended before warmuptime (${s.warmuptime} s) was over: nothing was recorded`);
-  if (s.warmuptime > 0) notes.push(`the first ${s.warmuptime} s (${measurements.warmupOperations} operations) were warm-up, excluded from statistics`);
+  if (!measurements.recording)
+    notes.push(`the run ended before warmuptime (${s.warmuptime} s) was over: nothing was recorded`);
+  if (s.warmuptime > 0)
+    notes.push(
+      `the first ${s.warmuptime} s (${measurements.warmupOperations} operations) were warm-up, excluded from statistics`,
+    );
   if (measurements.abandonedOperations > 0) {
-    notes.push(`${measurements.abandonedOperations} operations were still waiting for the store ${DRAIN_MS / 1000} s after the run stopped; they are not counted`);
+    notes.push(
+      `${measurements.abandonedOperations} operations were still waiting for the store ${DRAIN_MS / 1000} s after the run stopped; they are not counted`,
+    );
   }
   return {
     stopReason: control.stopped ? control.stopReason : 'complete',
@@ -360,13 +368,23 @@ export async function runScheduled(options: ScheduleOptions): Promise<ScheduledR
     control,
     engine: {
       run: async (ctl, startMs) => [
-        await runWorkerLoop({ measurements, control: ctl, ...loopSettings(s), firstWorker: 0, workers: s.threadcount, startMs, worker: options.worker }),
+        await runWorkerLoop({
+          measurements,
+          control: ctl,
+          ...loopSettings(s),
+          firstWorker: 0,
+          workers: s.threadcount,
+          startMs,
+          worker: options.worker,
+        }),
       ],
     },
   });
 }
 
 /** What a worker loop needs of the schedule settings. */
-export function loopSettings(s: ScheduleSettings): Pick<WorkerLoopOptions, 'threadcount' | 'target' | 'operationcount'> {
+export function loopSettings(
+  s: ScheduleSettings,
+): Pick<WorkerLoopOptions, 'threadcount' | 'target' | 'operationcount'> {
   return { threadcount: s.threadcount, target: s.target, operationcount: s.operationcount };
 }

@@ -64,7 +64,8 @@ class SharedAcknowledgedCounter extends SharedCounter implements AcknowledgedCou
 
   acknowledge(value: number): void {
     const slot = value & WINDOW_MASK;
-    if (Atomics.compareExchange(this.window, slot, 0, 1) !== 0) throw new Error('Too many unacknowledged insertion keys.');
+    if (Atomics.compareExchange(this.window, slot, 0, 1) !== 0)
+      throw new Error('Too many unacknowledged insertion keys.');
     // As YCSB: only the thread that gets the lock moves the limit; the others leave it to it.
     // Unlike YCSB, the holder looks once more after letting go, so a slot marked while it held
     // the lock does not wait for the next insert to move the limit over it.
@@ -110,6 +111,9 @@ export class SharedCounters {
     const counters = new BigInt64Array(this.buffer, 0, 3);
     const lock = new Int32Array(this.buffer, COUNTER_BYTES, 1);
     const window = new Uint8Array(this.buffer, COUNTER_BYTES + LOCK_BYTES, ACKNOWLEDGE_WINDOW_SIZE);
-    return { loadKeys: new SharedCounter(counters, LOAD_NEXT), transactionInserts: new SharedAcknowledgedCounter(counters, lock, window) };
+    return {
+      loadKeys: new SharedCounter(counters, LOAD_NEXT),
+      transactionInserts: new SharedAcknowledgedCounter(counters, lock, window),
+    };
   }
 }

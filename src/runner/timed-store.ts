@@ -53,7 +53,14 @@ export class TimedStore implements OperationSpan {
     private readonly measurements: Measurements,
   ) {
     const rowsOf = (operation: string) => measurements.rowsOf(operation);
-    this.rows = { READ: rowsOf('READ'), SCAN: rowsOf('SCAN'), UPDATE: rowsOf('UPDATE'), INSERT: rowsOf('INSERT'), DELETE: rowsOf('DELETE'), 'INSERT-BATCH': rowsOf('INSERT-BATCH') };
+    this.rows = {
+      READ: rowsOf('READ'),
+      SCAN: rowsOf('SCAN'),
+      UPDATE: rowsOf('UPDATE'),
+      INSERT: rowsOf('INSERT'),
+      DELETE: rowsOf('DELETE'),
+      'INSERT-BATCH': rowsOf('INSERT-BATCH'),
+    };
   }
 
   /** A new operation starts, due at `dueMs` under a target rate (undefined when unthrottled). */
@@ -76,7 +83,12 @@ export class TimedStore implements OperationSpan {
 
   scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<OperationOutcome> {
     const startMs = timing.now();
-    return this.settle(this.rows.SCAN, startMs, this.store.scan(table, startKey, count, fields), count > 0 ? keepRecords : keepNoRecords);
+    return this.settle(
+      this.rows.SCAN,
+      startMs,
+      this.store.scan(table, startKey, count, fields),
+      count > 0 ? keepRecords : keepNoRecords,
+    );
   }
 
   update(table: string, key: string, values: FieldMap): Promise<OperationOutcome> {
@@ -103,7 +115,12 @@ export class TimedStore implements OperationSpan {
   }
 
   /** Await a call, file it, keep what it answered (`take`, which also says its status when it did not throw). */
-  private async settle<T>(rows: OperationRows, startMs: number, pending: Promise<T>, take: (timed: TimedStore, value: T | undefined) => Status): Promise<OperationOutcome> {
+  private async settle<T>(
+    rows: OperationRows,
+    startMs: number,
+    pending: Promise<T>,
+    take: (timed: TimedStore, value: T | undefined) => Status,
+  ): Promise<OperationOutcome> {
     let value: T | undefined;
     let error: unknown;
     let threw = false;

@@ -17,7 +17,14 @@ import type { WorkerWrites } from './acknowledged-writes.ts';
  * an update is the store call's own promise (no async step of its own: see TimedStore); the
  * operations with work after their call have small async functions below.
  */
-export function doTransaction(workload: CoreWorkload, store: TimedStore, measurements: Measurements, verify: boolean, dueMs: number | undefined, writes?: WorkerWrites): Promise<OperationOutcome> {
+export function doTransaction(
+  workload: CoreWorkload,
+  store: TimedStore,
+  measurements: Measurements,
+  verify: boolean,
+  dueMs: number | undefined,
+  writes?: WorkerWrites,
+): Promise<OperationOutcome> {
   store.beginOperation(dueMs);
   if (writes !== undefined) return trackedTransaction(workload, store, measurements, verify, writes);
   switch (workload.nextOperation()) {
@@ -45,13 +52,21 @@ export function doTransaction(workload: CoreWorkload, store: TimedStore, measure
  * values those of its next write number (registered with `writes`), settled as acknowledged when
  * the store answered OK.
  */
-async function trackedTransaction(workload: CoreWorkload, store: TimedStore, measurements: Measurements, verify: boolean, writes: WorkerWrites): Promise<OperationOutcome> {
+async function trackedTransaction(
+  workload: CoreWorkload,
+  store: TimedStore,
+  measurements: Measurements,
+  verify: boolean,
+  writes: WorkerWrites,
+): Promise<OperationOutcome> {
   writes.begin();
   switch (workload.nextOperation()) {
     case 'READ': {
       const key = workload.nextTransactionKey();
       const fields = workload.readFields();
-      return verify ? readAndVerify(workload, store, measurements, key, fields) : store.read(workload.table, key, fields);
+      return verify
+        ? readAndVerify(workload, store, measurements, key, fields)
+        : store.read(workload.table, key, fields);
     }
     case 'UPDATE': {
       const key = workload.nextTransactionKey();
@@ -80,7 +95,13 @@ async function trackedTransaction(workload: CoreWorkload, store: TimedStore, mea
       const readStartMs = store.lastStartMs;
       const outcome = settled(writes, store, await store.update(table, key, values));
       const status = readStatus !== 'OK' ? readStatus : store.lastStatus;
-      measurements.measure('READ-MODIFY-WRITE', status, store.intendedStartMs ?? readStartMs, readStartMs, store.lastEndMs);
+      measurements.measure(
+        'READ-MODIFY-WRITE',
+        status,
+        store.intendedStartMs ?? readStartMs,
+        readStartMs,
+        store.lastEndMs,
+      );
       if (verify && record) verifyRecord(workload, measurements, key, record, fields);
       return outcome;
     }
@@ -93,7 +114,13 @@ function settled(writes: WorkerWrites, store: TimedStore, outcome: OperationOutc
   return outcome;
 }
 
-async function readAndVerify(workload: CoreWorkload, store: TimedStore, measurements: Measurements, key: string, fields: Requested): Promise<OperationOutcome> {
+async function readAndVerify(
+  workload: CoreWorkload,
+  store: TimedStore,
+  measurements: Measurements,
+  key: string,
+  fields: Requested,
+): Promise<OperationOutcome> {
   const outcome = await store.read(workload.table, key, fields);
   if (store.record) verifyRecord(workload, measurements, key, store.record, fields);
   return outcome;
@@ -110,7 +137,12 @@ async function insert(workload: CoreWorkload, store: TimedStore): Promise<Operat
   }
 }
 
-async function scan(workload: CoreWorkload, store: TimedStore, measurements: Measurements, verify: boolean): Promise<OperationOutcome> {
+async function scan(
+  workload: CoreWorkload,
+  store: TimedStore,
+  measurements: Measurements,
+  verify: boolean,
+): Promise<OperationOutcome> {
   const startKey = workload.nextTransactionKey();
   const fields = workload.scanFields();
   const outcome = await store.scan(workload.table, startKey, workload.nextScanLength(), fields);
@@ -124,7 +156,12 @@ async function scan(workload: CoreWorkload, store: TimedStore, measurements: Mea
  * As YCSB's doTransactionReadModifyWrite: key, fields and new values are chosen before the clock
  * starts, the read record is checked after it stops, and the row spans both calls.
  */
-async function readModifyWrite(workload: CoreWorkload, store: TimedStore, measurements: Measurements, verify: boolean): Promise<OperationOutcome> {
+async function readModifyWrite(
+  workload: CoreWorkload,
+  store: TimedStore,
+  measurements: Measurements,
+  verify: boolean,
+): Promise<OperationOutcome> {
   const table = workload.table;
   const key = workload.nextTransactionKey();
   const fields = workload.readFields();
@@ -140,7 +177,13 @@ async function readModifyWrite(workload: CoreWorkload, store: TimedStore, measur
   return outcome;
 }
 
-function verifyRecord(workload: CoreWorkload, measurements: Measurements, key: string, record: FieldMap, requested: Requested): void {
+function verifyRecord(
+  workload: CoreWorkload,
+  measurements: Measurements,
+  key: string,
+  record: FieldMap,
+  requested: Requested,
+): void {
   const start = performance.now();
   const problem = integrityProblem(workload, key, record, requested);
   measurements.measureCheck(problem === undefined ? 'OK' : 'UNEXPECTED_STATE', performance.now() - start, problem);
@@ -154,7 +197,12 @@ type Requested = readonly string[] | null;
  * asked for must be there (a record that lost a field is as corrupt as one with a wrong value,
  * and checking only the fields that came back would pass it) and hold YCSB's value for it.
  */
-function integrityProblem(workload: CoreWorkload, key: string, record: FieldMap, requested: Requested): string | undefined {
+function integrityProblem(
+  workload: CoreWorkload,
+  key: string,
+  record: FieldMap,
+  requested: Requested,
+): string | undefined {
   const missing = (requested ?? workload.fieldNames).filter((field) => !Object.hasOwn(record, field));
   if (missing.length > 0) return `record ${key} lacks ${missing.join(', ')}: failed its integrity check`;
   return workload.verify(key, record) ? undefined : `record ${key} failed its integrity check`;
@@ -164,7 +212,13 @@ function integrityProblem(workload: CoreWorkload, key: string, record: FieldMap,
  * Scans must come back in strictly ascending key order, starting at or after the start key; with
  * dataintegrity on (`requested` given), each record must also pass its integrity check.
  */
-function verifyScan(workload: CoreWorkload, measurements: Measurements, startKey: string, records: readonly KeyedRecord[], requested: Requested | undefined): void {
+function verifyScan(
+  workload: CoreWorkload,
+  measurements: Measurements,
+  startKey: string,
+  records: readonly KeyedRecord[],
+  requested: Requested | undefined,
+): void {
   const start = performance.now();
   let problem: string | undefined;
   let previous = startKey;

@@ -93,7 +93,9 @@ const MAX_PARAM_LENGTH = 16 * 1024;
 export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
-    ...(options.timeouts ? { requestTimeout: options.timeouts.requestMs, connectionTimeout: options.timeouts.idleMs } : {}),
+    ...(options.timeouts
+      ? { requestTimeout: options.timeouts.requestMs, connectionTimeout: options.timeouts.idleMs }
+      : {}),
     bodyLimit: options.bodyLimitBytes,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // `{"__proto__": …}` and `{"constructor": {"prototype": …}}` are refused, not stripped.
@@ -106,7 +108,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
       // (The reply's generic route types do not fit a handler that serves every route.)
       const send = reply as unknown as FastifyReply;
       if (error.code !== 'FST_ERR_BAD_URL') return send.send(error);
-      return send.code(400).send({ error: 'invalid parameter', parameter: 'path', in: 'path', message: `the path is not a valid URL: ${oneLine(error.message)}` });
+      return send
+        .code(400)
+        .send({
+          error: 'invalid parameter',
+          parameter: 'path',
+          in: 'path',
+          message: `the path is not a valid URL: ${oneLine(error.message)}`,
+        });
     },
   });
 
@@ -117,7 +126,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // promise and a microtask hop per request each.
   app.addHook('onResponse', (request, reply, done) => {
     const url = request.routeOptions.url;
-    if (!url?.startsWith(INTERNAL_PREFIX)) options.counter.record(url === undefined ? '(no route)' : `${request.method} ${url}`, reply.statusCode);
+    if (!url?.startsWith(INTERNAL_PREFIX))
+      options.counter.record(url === undefined ? '(no route)' : `${request.method} ${url}`, reply.statusCode);
     done();
   });
 
@@ -134,25 +144,36 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const errorSamples = new Set<string>();
   app.setErrorHandler((error: FastifyError | Error, _request, reply) => {
     if (error instanceof ValidationError) {
-      return reply.code(400).send({ error: 'invalid parameter', parameter: error.parameter, in: error.location, message: error.message });
+      return reply
+        .code(400)
+        .send({ error: 'invalid parameter', parameter: error.parameter, in: error.location, message: error.message });
     }
     if (error instanceof StoreUnavailableError) {
       return reply
         .code(503)
         .header('retry-after', String(error.retryAfterSeconds))
-        .send({ error: 'store unavailable', retryAfterSeconds: error.retryAfterSeconds, message: oneLine(error.message) });
+        .send({
+          error: 'store unavailable',
+          retryAfterSeconds: error.retryAfterSeconds,
+          message: oneLine(error.message),
+        });
     }
-    if (error instanceof UnsupportedError) return reply.code(501).send({ error: 'unsupported', message: error.message });
-    if (error instanceof ConflictError) return reply.code(409).send({ error: 'conflict', message: oneLine(error.message) });
+    if (error instanceof UnsupportedError)
+      return reply.code(501).send({ error: 'unsupported', message: error.message });
+    if (error instanceof ConflictError)
+      return reply.code(409).send({ error: 'conflict', message: oneLine(error.message) });
     const status = (error as FastifyError).statusCode;
     // Only Fastify's own errors (code FST_…) are about the request; drivers' errors may carry a
     // statusCode too (nano: 401, 404 from CouchDB; its 409 is a conflict, answered above) and are
     // store errors.
-    const fastifyOwn = typeof (error as FastifyError).code === 'string' && (error as FastifyError).code.startsWith('FST_');
+    const fastifyOwn =
+      typeof (error as FastifyError).code === 'string' && (error as FastifyError).code.startsWith('FST_');
     if (fastifyOwn && status !== undefined && status >= 400 && status < 500) {
       // Fastify's own refusals happen before a handler runs: unparsable or oversized body,
       // wrong content type, poisoned prototype keys. All are about the body.
-      return reply.code(status).send({ error: 'invalid request', parameter: 'body', in: 'body', message: oneLine(error.message) });
+      return reply
+        .code(status)
+        .send({ error: 'invalid request', parameter: 'body', in: 'body', message: oneLine(error.message) });
     }
     // A store error: the first few distinct messages go to stderr so a failing run explains itself.
     const message = oneLine(error.message);
@@ -164,10 +185,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ error: 'no such route', message: `${request.method} ${request.url.split('?')[0]} is not a route of this service` });
+    reply
+      .code(404)
+      .send({
+        error: 'no such route',
+        message: `${request.method} ${request.url.split('?')[0]} is not a route of this service`,
+      });
   });
 
-  if (options.layout !== null) registerYcsbRoutes(app, { gate: options.gate, layout: options.layout, maxValueLength: options.bodyLimitBytes });
+  if (options.layout !== null)
+    registerYcsbRoutes(app, { gate: options.gate, layout: options.layout, maxValueLength: options.bodyLimitBytes });
   options.extraRoutes?.(app);
 
   app.get(`${INTERNAL_PREFIX}health`, async (_request, reply) => {

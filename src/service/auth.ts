@@ -29,7 +29,9 @@ const TOKEN_PATTERN = /^[\x21-\x7e]+$/;
 /** Check a token given on the command line or in the environment; `source` names where it came from. */
 export function checkToken(token: string, source: string): string {
   if (token.length < MIN_TOKEN_LENGTH || !TOKEN_PATTERN.test(token)) {
-    throw new UserError(`${source}: the token must be at least ${MIN_TOKEN_LENGTH} visible ASCII characters without spaces (e.g. the output of openssl rand -hex 16)`);
+    throw new UserError(
+      `${source}: the token must be at least ${MIN_TOKEN_LENGTH} visible ASCII characters without spaces (e.g. the output of openssl rand -hex 16)`,
+    );
   }
   return token;
 }
@@ -48,11 +50,18 @@ export function requireToken(app: FastifyInstance, token: string): void {
     if (OPEN_ROUTES.has(request.routeOptions.url ?? '')) return done();
     const header = request.headers.authorization;
     const given = header !== undefined && header.startsWith('Bearer ') ? header.slice(7).trim() : null;
-    if (given !== null && given.length === expected.length && timingSafeEqual(Buffer.from(given), expected)) return done();
+    if (given !== null && given.length === expected.length && timingSafeEqual(Buffer.from(given), expected))
+      return done();
     // Answered here: the route never runs (a hook that sends does not call done).
     reply
       .code(401)
       .header('www-authenticate', `Bearer realm="docbench"${given === null ? '' : ', error="invalid_token"'}`)
-      .send({ error: 'unauthorized', message: given === null ? `send the service's token as Authorization: Bearer <token> (k6 scripts: -e ${TOKEN_ENV}=…)` : 'the token is not this service\'s' });
+      .send({
+        error: 'unauthorized',
+        message:
+          given === null
+            ? `send the service's token as Authorization: Bearer <token> (k6 scripts: -e ${TOKEN_ENV}=…)`
+            : "the token is not this service's",
+      });
   });
 }

@@ -42,7 +42,9 @@ export function runPrimary(config: ServeConfig, log: (line: string) => void): Pr
   const onMessage = (from: Worker, message: Message) => {
     if (message.docbench === 'stats-request') {
       const id = ++queryId;
-      const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected());
+      const workers = Object.values(cluster.workers ?? {}).filter(
+        (w): w is Worker => w !== undefined && w.isConnected(),
+      );
       const replies: ProcessStats[] = [];
       const answer = () => {
         if (!pending.delete(id)) return;
@@ -117,7 +119,8 @@ export async function runWorker(log: (line: string) => void): Promise<void> {
   let requestId = 0;
   const waiting = new Map<number, (stats: ServiceStats) => void>();
   process.on('message', (message: Message) => {
-    if (message.docbench === 'stats-query') process.send!({ docbench: 'stats-reply', id: message.id, stats: counter.snapshot() } satisfies Message);
+    if (message.docbench === 'stats-query')
+      process.send!({ docbench: 'stats-reply', id: message.id, stats: counter.snapshot() } satisfies Message);
     else if (message.docbench === 'stats-result') {
       waiting.get(message.id)?.(message.stats);
       waiting.delete(message.id);

@@ -30,7 +30,11 @@ const COUCHBASE_CONFLICTS = new Set(['DocumentExistsError', 'CasMismatchError'])
 /** True when `error`, or an error it wraps (`cause`), is one of the conflicts above. */
 export function isConflict(error: unknown): boolean {
   // A short walk: adapters wrap a driver error at most once or twice.
-  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    typeof e === 'object' && e !== null && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const { statusCode, code, name } = e as { statusCode?: unknown; code?: unknown; name?: unknown };
     if (statusCode === 409) return true;
     if (code === MONGODB_DUPLICATE_KEY && typeof name === 'string' && name.startsWith('Mongo')) return true;

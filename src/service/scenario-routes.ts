@@ -18,7 +18,9 @@ export interface ServedScenario {
 }
 
 /** The served scenarios with their settings (`-p <scenario>.*`) parsed by each scenario's rules; throws a WorkloadError naming a bad one. */
-export async function servedScenarios(config: Pick<ServeConfig, 'scenarios' | 'scenarioSettings'>): Promise<ServedScenario[]> {
+export async function servedScenarios(
+  config: Pick<ServeConfig, 'scenarios' | 'scenarioSettings'>,
+): Promise<ServedScenario[]> {
   const served: ServedScenario[] = [];
   for (const name of config.scenarios) {
     if (name === 'ycsb') continue;
@@ -43,6 +45,10 @@ export interface ScenarioRouteOptions {
 }
 
 /** Register the routes of the served scenarios other than YCSB (whose routes app.ts adds). */
-export function registerScenarioRoutes(app: FastifyInstance, served: readonly ServedScenario[], options: ScenarioRouteOptions): void {
+export function registerScenarioRoutes(
+  app: FastifyInstance,
+  served: readonly ServedScenario[],
+  options: ScenarioRouteOptions,
+): void {
   for (const s of served) s.service.register(app, { gate: options.gate, settings: s.settings, log: options.log });
 }

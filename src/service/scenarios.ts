@@ -11,10 +11,16 @@ import { SCENARIO_NAMES, scenarioEntry, scenariosOn, type ScenarioName } from '.
 export type ServedName = 'ycsb' | ScenarioName;
 
 /** Every name the service can serve, YCSB first. */
-export const SERVED_NAMES: readonly ServedName[] = ['ycsb', ...SCENARIO_NAMES.filter((name) => scenarioEntry(name).service !== undefined)];
+export const SERVED_NAMES: readonly ServedName[] = [
+  'ycsb',
+  ...SCENARIO_NAMES.filter((name) => scenarioEntry(name).service !== undefined),
+];
 
 /** Split `-p` assignments: `ecommerce.maxlimit=50` -> the scenario's own (`maxlimit=50`); the rest is YCSB's and the stores'. */
-export function splitScenarioSettings(assignments: readonly string[]): { ycsb: string[]; scenario: Partial<Record<ScenarioName, string[]>> } {
+export function splitScenarioSettings(assignments: readonly string[]): {
+  ycsb: string[];
+  scenario: Partial<Record<ScenarioName, string[]>>;
+} {
   const out: { ycsb: string[]; scenario: Partial<Record<ScenarioName, string[]>> } = { ycsb: [], scenario: {} };
   for (const a of assignments) {
     const dot = a.indexOf('.');

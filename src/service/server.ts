@@ -46,7 +46,10 @@ export interface ServiceProcessOptions {
 
 /** Table layout from the workload properties: the same names a direct run would use. */
 export function tableLayout(p: WorkloadProperties): TableLayout {
-  if (!/^[A-Za-z0-9_]+$/.test(p.table)) throw new WorkloadError(`-p table=${p.table}: the service needs a table name of letters, digits and _ (it is a URL path segment)`);
+  if (!/^[A-Za-z0-9_]+$/.test(p.table))
+    throw new WorkloadError(
+      `-p table=${p.table}: the service needs a table name of letters, digits and _ (it is a URL path segment)`,
+    );
   return { table: p.table, fieldNames: fieldNames(p.fieldnameprefix, p.fieldcount), maxScanLength: p.maxscanlength };
 }
 
@@ -90,7 +93,13 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
     layout,
     // Store settings stay private: they may carry credentials, and a client does not need them.
     workload: { name: workload.name, properties: { ...properties, passthrough: {} } },
-    service: { framework: `fastify ${packageVersion('fastify')}`, node: process.version, workers: config.workers, pool: config.pool, pid: process.pid },
+    service: {
+      framework: `fastify ${packageVersion('fastify')}`,
+      node: process.version,
+      workers: config.workers,
+      pool: config.pool,
+      pid: process.pid,
+    },
     machine: describeMachine(),
   });
 
@@ -140,7 +149,11 @@ export async function startService(options: ServiceProcessOptions): Promise<Runn
  * Stop on SIGTERM/SIGINT: finish what is in flight, close the store, exit 0. A second signal, or
  * requests that do not finish within the grace period, end the process at once.
  */
-export function exitOnSignals(service: RunningService, log: (line: string) => void, options = { forceOnRepeat: true }): void {
+export function exitOnSignals(
+  service: RunningService,
+  log: (line: string) => void,
+  options = { forceOnRepeat: true },
+): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -163,9 +176,16 @@ export function exitOnSignals(service: RunningService, log: (line: string) => vo
 function listenError(error: unknown, config: Pick<ServeConfig, 'host' | 'port'>): Error {
   const code = (error as NodeJS.ErrnoException).code;
   const where = `${config.host}:${config.port}`;
-  if (code === 'EADDRINUSE') return new StartFailedError(`cannot listen on ${where}: the port is in use (choose another with --port, or --port 0 for any free one)`);
-  if (code === 'EACCES') return new StartFailedError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges; choose another --port)`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new StartFailedError(`cannot listen on ${where}: no such address on this machine (--host)`);
+  if (code === 'EADDRINUSE')
+    return new StartFailedError(
+      `cannot listen on ${where}: the port is in use (choose another with --port, or --port 0 for any free one)`,
+    );
+  if (code === 'EACCES')
+    return new StartFailedError(
+      `cannot listen on ${where}: permission denied (ports below 1024 need privileges; choose another --port)`,
+    );
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new StartFailedError(`cannot listen on ${where}: no such address on this machine (--host)`);
   return error instanceof Error ? error : new Error(String(error));
 }
 

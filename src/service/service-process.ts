@@ -20,8 +20,14 @@ export interface ServiceProcess {
 }
 
 /** Start `docbench serve <args>` (give `--port 0` for a free port) and wait until it listens. */
-export function startServiceProcess(args: readonly string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [DOCBENCH_BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
+export function startServiceProcess(
+  args: readonly string[],
+  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [DOCBENCH_BIN, 'serve', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: options.env ?? process.env,
+  });
   let stdout = '';
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -39,7 +45,11 @@ export function startServiceProcess(args: readonly string[], options: { timeoutM
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void stop(1000);
-      reject(new StartFailedError(`docbench serve did not listen within ${(options.timeoutMs ?? 120_000) / 1000} s: ${stderr.trim().split('\n').at(-1) ?? ''}`));
+      reject(
+        new StartFailedError(
+          `docbench serve did not listen within ${(options.timeoutMs ?? 120_000) / 1000} s: ${stderr.trim().split('\n').at(-1) ?? ''}`,
+        ),
+      );
     }, options.timeoutMs ?? 120_000);
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
@@ -51,7 +61,11 @@ export function startServiceProcess(args: readonly string[], options: { timeoutM
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new StartFailedError(`docbench serve exited (code ${code}) before listening: ${stderr.trim().split('\n').slice(-3).join(' | ')}`));
+      reject(
+        new StartFailedError(
+          `docbench serve exited (code ${code}) before listening: ${stderr.trim().split('\n').slice(-3).join(' | ')}`,
+        ),
+      );
     });
   });
 }

@@ -70,7 +70,9 @@ export class RequestCounter {
     return {
       pid: process.pid,
       requests: this.requests,
-      routes: Object.fromEntries([...this.routes].map(([route, s]) => [route, { requests: s.requests, statuses: { ...s.statuses } }])),
+      routes: Object.fromEntries(
+        [...this.routes].map(([route, s]) => [route, { requests: s.requests, statuses: { ...s.statuses } }]),
+      ),
       cpuUserUs: cpu.user,
       cpuSystemUs: cpu.system,
       internalCpuUs: this.internalCpuUs,
@@ -96,5 +98,14 @@ export function combineStats(processes: readonly ProcessStats[], workers: number
       for (const [code, n] of Object.entries(s.statuses)) into.statuses[code] = (into.statuses[code] ?? 0) + n;
     }
   }
-  return { at: Date.now(), workers, requests, routes, cpuUserUs, cpuSystemUs, internalCpuUs, processes: [...processes] };
+  return {
+    at: Date.now(),
+    workers,
+    requests,
+    routes,
+    cpuUserUs,
+    cpuSystemUs,
+    internalCpuUs,
+    processes: [...processes],
+  };
 }

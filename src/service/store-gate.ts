@@ -84,7 +84,8 @@ export class StoreGate {
       return await call(store);
     } catch (error) {
       // Answers about the request or the data, not about the connection: no probe needed.
-      if (error instanceof ValidationError || error instanceof UnsupportedError || error instanceof WorkloadError) throw error;
+      if (error instanceof ValidationError || error instanceof UnsupportedError || error instanceof WorkloadError)
+        throw error;
       // The store answered, and said no: no probe either.
       if (isConflict(error)) throw new ConflictError(messageOf(error), { cause: error });
       if (await this.stillUp(store)) throw error;
@@ -160,7 +161,9 @@ export class StoreGate {
     if (this.store !== store) return;
     this.store = null;
     this.reason = messageOf(error);
-    this.options.log(`store unreachable: ${this.reason}; answering 503 and reconnecting every ${this.options.retryIntervalMs} ms`);
+    this.options.log(
+      `store unreachable: ${this.reason}; answering 503 and reconnecting every ${this.options.retryIntervalMs} ms`,
+    );
     // The old client may hold sockets or timers; it is not used again.
     void store.close().catch(() => {});
     this.schedule();
@@ -183,7 +186,10 @@ export class StoreGate {
     } catch (error) {
       const first = this.reason === 'not connected yet';
       this.reason = messageOf(error);
-      if (first) this.options.log(`store unreachable: ${this.reason}; answering 503 and retrying every ${this.options.retryIntervalMs} ms`);
+      if (first)
+        this.options.log(
+          `store unreachable: ${this.reason}; answering 503 and retrying every ${this.options.retryIntervalMs} ms`,
+        );
       this.schedule();
       return;
     }

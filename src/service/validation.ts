@@ -71,14 +71,25 @@ export const wholeNumberParam = (min: number, max: number) =>
 
 export function ycsbSchemas(layout: TableLayout, maxValueLength: number): YcsbSchemas {
   const known = new Set(layout.fieldNames);
-  const fieldName = z.string().refine((name) => known.has(name), { error: `must be one of ${describeFields(layout.fieldNames)}` });
+  const fieldName = z
+    .string()
+    .refine((name) => known.has(name), { error: `must be one of ${describeFields(layout.fieldNames)}` });
   // A non-empty map of known field names to strings; z.record refuses arrays and unknown keys.
   const values = z
-    .record(fieldName, z.string({ error: 'expected a string value' }).max(maxValueLength, `must be at most ${maxValueLength} characters`), {
-      error: 'expected an object of field name -> string value',
-    })
+    .record(
+      fieldName,
+      z
+        .string({ error: 'expected a string value' })
+        .max(maxValueLength, `must be at most ${maxValueLength} characters`),
+      {
+        error: 'expected an object of field name -> string value',
+      },
+    )
     .refine((record) => Object.keys(record).length > 0, { error: 'must set at least one field' });
-  const fieldsParam = z.string({ error: 'expected one comma-separated list' }).max(16 * 1024, 'is too long').optional();
+  const fieldsParam = z
+    .string({ error: 'expected one comma-separated list' })
+    .max(16 * 1024, 'is too long')
+    .optional();
   return {
     keyParams: z.object({ key: keySchema }).strict(),
     readQuery: z.object({ fields: fieldsParam }).strict(),
@@ -89,21 +100,34 @@ export function ycsbSchemas(layout: TableLayout, maxValueLength: number): YcsbSc
         count: z
           .string({ error: 'expected one whole number' })
           .regex(WHOLE_NUMBER, 'expected a whole number')
-          .refine((n) => Number(n) >= 1 && Number(n) <= layout.maxScanLength, { error: `must be between 1 and ${layout.maxScanLength}` }),
+          .refine((n) => Number(n) >= 1 && Number(n) <= layout.maxScanLength, {
+            error: `must be between 1 and ${layout.maxScanLength}`,
+          }),
         fields: fieldsParam,
       })
       .strict(),
     updateBody: values,
-    insertBody: z.object({ key: keySchema, fields: values }, { error: 'expected an object {"key": …, "fields": {…}}' }).strict(),
+    insertBody: z
+      .object({ key: keySchema, fields: values }, { error: 'expected an object {"key": …, "fields": {…}}' })
+      .strict(),
     fieldList(value) {
       if (value === undefined) return null;
       const names = value.split(',');
       if (names.length > layout.fieldNames.length) {
-        throw new ValidationError('fields', 'query', `lists ${names.length} names; ${layout.table} has ${layout.fieldNames.length} fields`);
+        throw new ValidationError(
+          'fields',
+          'query',
+          `lists ${names.length} names; ${layout.table} has ${layout.fieldNames.length} fields`,
+        );
       }
       const asked = new Set<string>();
       for (const name of names) {
-        if (!known.has(name)) throw new ValidationError('fields', 'query', `"${truncate(name)}" is not a field of ${layout.table}; expected ${describeFields(layout.fieldNames)}`);
+        if (!known.has(name))
+          throw new ValidationError(
+            'fields',
+            'query',
+            `"${truncate(name)}" is not a field of ${layout.table}; expected ${describeFields(layout.fieldNames)}`,
+          );
         asked.add(name);
       }
       // One list per set of fields, in the table's order, and every field as "all" (null): each
@@ -128,7 +152,8 @@ export function parseParameters<T>(schema: z.ZodType<T>, value: unknown, locatio
   }
   const parameter = truncate(issue.path.map(String).join('.')) || location;
   // A bad field name inside a record: the record's own issue says what was wrong with the name.
-  const message = issue.code === 'invalid_key' ? `invalid field name: ${issue.issues[0]?.message ?? 'not allowed'}` : issue.message;
+  const message =
+    issue.code === 'invalid_key' ? `invalid field name: ${issue.issues[0]?.message ?? 'not allowed'}` : issue.message;
   throw new ValidationError(parameter, location, `${parameter}: ${message}`);
 }
 

@@ -22,12 +22,21 @@ const planQuery = z
   })
   .strict();
 
-export function registerPlanRoute(app: FastifyInstance, options: { properties: WorkloadProperties; counter: RequestCounter }): void {
+export function registerPlanRoute(
+  app: FastifyInstance,
+  options: { properties: WorkloadProperties; counter: RequestCounter },
+): void {
   const p = options.properties;
   app.get('/_docbench/ycsb/plan', async (request, reply) => {
     const q = parseParameters(planQuery, request.query, 'query');
     const reason = unplannable(p);
-    if (reason !== null) return reply.code(409).send({ error: 'not plannable', message: `the service cannot decide ${p.table}'s operations in blocks: ${reason}; each VU decides its own` });
+    if (reason !== null)
+      return reply
+        .code(409)
+        .send({
+          error: 'not plannable',
+          message: `the service cannot decide ${p.table}'s operations in blocks: ${reason}; each VU decides its own`,
+        });
     // Drawing and serializing are synchronous: the CPU between these two readings is theirs alone.
     const before = process.cpuUsage();
     const body = planText(drawPlan(new CoreWorkload(p, new Random(p.seed, q.stream)), q.count));

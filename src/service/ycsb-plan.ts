@@ -56,15 +56,23 @@ export function planLines(text: string): { lines: string[]; count: number } {
 export const MAX_PLAN_BLOCK = 10_000;
 
 /** Why the service cannot decide this workload's operations in blocks, or null when it can. */
-export function unplannable(p: Pick<WorkloadProperties, 'insertproportion' | 'requestdistribution' | 'scankeysonly' | 'scanproportion'>): string | null {
-  if (p.scankeysonly && p.scanproportion > 0) return "its scans return keys only (scankeysonly=true), which the service's scan route does not offer";
-  if (p.insertproportion > 0) return 'it inserts (each insert moves the key space reads choose from, and is acknowledged by the VU that made it)';
+export function unplannable(
+  p: Pick<WorkloadProperties, 'insertproportion' | 'requestdistribution' | 'scankeysonly' | 'scanproportion'>,
+): string | null {
+  if (p.scankeysonly && p.scanproportion > 0)
+    return "its scans return keys only (scankeysonly=true), which the service's scan route does not offer";
+  if (p.insertproportion > 0)
+    return 'it inserts (each insert moves the key space reads choose from, and is acknowledged by the VU that made it)';
   if (p.requestdistribution === 'sequential') return 'its keys come in sequence (a counter through the whole run)';
   return null;
 }
 
 /** The query string and body of one operation on `key`, drawing what CoreWorkload draws, in its order. */
-export function requestParts(core: CoreWorkload, op: Exclude<OperationType, 'INSERT'>, key: string): { query: string; body: string } {
+export function requestParts(
+  core: CoreWorkload,
+  op: Exclude<OperationType, 'INSERT'>,
+  key: string,
+): { query: string; body: string } {
   switch (op) {
     case 'READ':
       return { query: fieldsQuery('?', core.readFields()), body: '' };

@@ -66,7 +66,8 @@ export function registerYcsbRoutes(app: FastifyInstance, options: YcsbRouteOptio
     const fields = s.fieldList(query.fields);
     const count = Number(query.count);
     const records = await gate.use((store) => store.scan(table, query.start, count, fields));
-    if (records.length === 0 && count > 0) return reply.code(404).send({ error: 'no record at or after start', start: query.start });
+    if (records.length === 0 && count > 0)
+      return reply.code(404).send({ error: 'no record at or after start', start: query.start });
     return { records };
   });
 }

@@ -62,7 +62,9 @@ export function loadConfig(given: string | undefined, env: NodeJS.ProcessEnv = p
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new ConfigError(`${file}: not valid JSON (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    throw new ConfigError(
+      `${file}: not valid JSON (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    );
   }
   return parseConfig(raw, file, env);
 }
@@ -74,7 +76,9 @@ export function parseConfig(raw: unknown, file: string, env: NodeJS.ProcessEnv =
     const issue = parsed.error.issues[0]!;
     const where = issue.path.join('.') || 'the document';
     const what = issue.code === 'unrecognized_keys' ? `unknown key "${issue.keys[0]}"` : issue.message;
-    throw new ConfigError(`${file}: ${where}: ${what}; expected {"stores": {"<store>": {"url": "…", "settings": {"<name>": value}}}}`);
+    throw new ConfigError(
+      `${file}: ${where}: ${what}; expected {"stores": {"<store>": {"url": "…", "settings": {"<name>": value}}}}`,
+    );
   }
   const stores = new Map<StoreName, StoreConfig>();
   for (const [name, entry] of Object.entries(parsed.data.stores)) {
@@ -96,7 +100,10 @@ export function parseConfig(raw: unknown, file: string, env: NodeJS.ProcessEnv =
 function qualified(store: StoreName, setting: string, where: string): string {
   const prefixes = settingsPrefixes(store);
   if (prefixes.some((p) => setting.startsWith(p))) return setting;
-  if (setting.includes('.')) throw new ConfigError(`${where}: "${setting}" is not a ${store} setting (they are named ${prefixes[0]}<name>, or <name> alone)`);
+  if (setting.includes('.'))
+    throw new ConfigError(
+      `${where}: "${setting}" is not a ${store} setting (they are named ${prefixes[0]}<name>, or <name> alone)`,
+    );
   return `${prefixes[0]}${setting}`;
 }
 

@@ -32,19 +32,33 @@ export interface ProcessesInput {
 
 export function chooseProcesses(input: ProcessesInput): ProcessesChoice {
   const { flag, property, threadcount } = input;
-  const given = flag !== undefined ? { value: flag, by: '--processes' } : property !== undefined ? { value: property, by: 'processes property' } : { value: 'auto' as const, by: 'default' };
+  const given =
+    flag !== undefined
+      ? { value: flag, by: '--processes' }
+      : property !== undefined
+        ? { value: property, by: 'processes property' }
+        : { value: 'auto' as const, by: 'default' };
   if (given.value !== 'auto') {
     const processes = Math.min(given.value, threadcount);
     const capped = processes < given.value ? `, capped by threadcount ${threadcount}` : '';
-    return { processes, reason: `${processes} process${processes > 1 ? 'es' : ''}: ${given.by} ${given.value}${capped}` };
+    return {
+      processes,
+      reason: `${processes} process${processes > 1 ? 'es' : ''}: ${given.by} ${given.value}${capped}`,
+    };
   }
   const how = given.by === 'default' ? 'auto (the default)' : `auto (${given.by})`;
   if (input.localStores.length > 0) {
     const local = input.localStores;
-    return { processes: 1, reason: `1 process: ${how}, because ${local.join(', ')} run${local.length > 1 ? '' : 's'} on this machine and share${local.length > 1 ? '' : 's'} its cores with the client` };
+    return {
+      processes: 1,
+      reason: `1 process: ${how}, because ${local.join(', ')} run${local.length > 1 ? '' : 's'} on this machine and share${local.length > 1 ? '' : 's'} its cores with the client`,
+    };
   }
   const cores = input.cores ?? availableParallelism();
   const processes = Math.max(1, Math.min(cores, threadcount));
   const cap = cores > threadcount ? `, capped by threadcount ${threadcount}` : '';
-  return { processes, reason: `${processes} process${processes > 1 ? 'es' : ''}: ${how}, every store is remote, so one per core (${cores} cores${cap})` };
+  return {
+    processes,
+    reason: `${processes} process${processes > 1 ? 'es' : ''}: ${how}, every store is remote, so one per core (${cores} cores${cap})`,
+  };
 }

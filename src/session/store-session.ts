@@ -33,7 +33,10 @@ export interface StoreRequest {
 }
 
 /** A YCSB workload's store settings and threadcount, as a store request. */
-export function requestOf(properties: { passthrough: Readonly<Record<string, string>>; threadcount: number }): StoreRequest {
+export function requestOf(properties: {
+  passthrough: Readonly<Record<string, string>>;
+  threadcount: number;
+}): StoreRequest {
   return { settings: properties.passthrough, concurrency: properties.threadcount };
 }
 
@@ -79,7 +82,11 @@ export async function openStore(name: string, url: string | undefined, request: 
   }
   // The store checks its URL and settings when it is made: a bad setting fails before any local
   // server is installed or started. The runner's concurrency sizes the connection pools.
-  const store = factory({ url: resolvedUrl, settings: settingsOf(storeName(name), request.settings), concurrency: request.concurrency });
+  const store = factory({
+    url: resolvedUrl,
+    settings: settingsOf(storeName(name), request.settings),
+    concurrency: request.concurrency,
+  });
   await start?.();
   await store.connect();
   return {
@@ -113,7 +120,10 @@ async function readStats(store: Store): Promise<{ stats: StoreStats; unread?: st
     }
   }
   const why = (lastError instanceof Error ? lastError.message : String(lastError)).replace(/\s+/g, ' ').slice(0, 200);
-  return { stats: { server: 'unknown', serverVersion: 'unknown', driver: 'unknown' }, unread: `server, version, driver and sizes (stats: ${why})` };
+  return {
+    stats: { server: 'unknown', serverVersion: 'unknown', driver: 'unknown' },
+    unread: `server, version, driver and sizes (stats: ${why})`,
+  };
 }
 
 function withTimeout<T>(pending: Promise<T>, ms: number): Promise<T> {
@@ -144,11 +154,18 @@ export async function describeStore(open: OpenStore): Promise<StoreInfo> {
   const { stats, unread } = await readStats(open.store);
   // A server that cannot say what it is (CouchbaseMock answers no version call) is named from
   // the local target docbench installed and started, and the result says so.
-  const fromTarget = stats.serverVersion === 'unknown' && open.targetProduct ? splitProduct(open.targetProduct) : undefined;
+  const fromTarget =
+    stats.serverVersion === 'unknown' && open.targetProduct ? splitProduct(open.targetProduct) : undefined;
   const extra = fromTarget ? { ...stats.extra, serverVersionFrom: 'the local target docbench installed' } : stats.extra;
   const standIn =
     stats.standIn ??
-    (open.targetStandIn ? { name: fromTarget?.name ?? open.targetStandIn.name, version: fromTarget?.version ?? stats.serverVersion, note: open.targetStandIn.note } : undefined);
+    (open.targetStandIn
+      ? {
+          name: fromTarget?.name ?? open.targetStandIn.name,
+          version: fromTarget?.version ?? stats.serverVersion,
+          note: open.targetStandIn.note,
+        }
+      : undefined);
   return {
     name: open.store.name,
     url: maskUrl(open.url),

@@ -44,7 +44,11 @@ export class StoreTargets {
    * `--url` for a store the command does not run, a plain `--url` with several stores) is a
    * one-line user error before anything starts.
    */
-  static resolve(flags: TargetFlags, stores: readonly string[], config: DocbenchConfig | null = loadConfig(flags.config)): StoreTargets {
+  static resolve(
+    flags: TargetFlags,
+    stores: readonly string[],
+    config: DocbenchConfig | null = loadConfig(flags.config),
+  ): StoreTargets {
     const urls = new Map<string, { url: string; from: UrlSource }>();
     // --docker names every store's server already: a --url beside it would silently win or lose.
     const given = flags.url ?? [];
@@ -54,12 +58,17 @@ export class StoreTargets {
       let store: string;
       if (named === undefined) {
         if (stores.length !== 1) {
-          throw new UsageError(`--url names one server (${maskUrl(url)}) and this command runs ${stores.length} stores (${stores.join(', ')}): say which with --url <store>=URL`);
+          throw new UsageError(
+            `--url names one server (${maskUrl(url)}) and this command runs ${stores.length} stores (${stores.join(', ')}): say which with --url <store>=URL`,
+          );
         }
         store = stores[0]!;
       } else {
         if (!isStoreName(named)) throw new UnknownStoreError(named, `--url ${named}=…`);
-        if (!stores.includes(named)) throw new UsageError(`--url ${named}=…: ${named} is not among the stores this command runs (${stores.join(', ')})`);
+        if (!stores.includes(named))
+          throw new UsageError(
+            `--url ${named}=…: ${named} is not among the stores this command runs (${stores.join(', ')})`,
+          );
         store = named;
       }
       if (urls.has(store)) throw new UsageError(`--url: ${store} is given two URLs; give one`);
@@ -72,7 +81,8 @@ export class StoreTargets {
         if (url !== undefined) urls.set(store, { url, from: '--docker' });
         // A store with no container but a local server keeps that server (HBase: Apache publishes
         // no official image, and docbench's local HBase is the real server).
-        else if (!hasLocalTarget(store)) throw new UsageError(`--docker: docker/compose.yaml has no server for "${store}"`);
+        else if (!hasLocalTarget(store))
+          throw new UsageError(`--docker: docker/compose.yaml has no server for "${store}"`);
         continue;
       }
       const configured = isStoreName(store) ? config?.stores.get(store)?.url : undefined;
@@ -110,7 +120,11 @@ export class StoreTargets {
 
   /** One line for stderr: where each store is, passwords masked. */
   describe(): string {
-    return this.stores.map((s) => `${s}: ${this.urls.has(s) ? `${maskUrl(this.urls.get(s)!.url)} (${this.sourceOf(s)})` : 'local server'}`).join('; ');
+    return this.stores
+      .map(
+        (s) => `${s}: ${this.urls.has(s) ? `${maskUrl(this.urls.get(s)!.url)} (${this.sourceOf(s)})` : 'local server'}`,
+      )
+      .join('; ');
   }
 }
 

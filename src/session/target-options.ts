@@ -10,6 +10,14 @@ export function addTargetOptions(command: Command, { several }: { several: boole
     ? "a store's server as <store>=URL, repeatable (e.g. --url couchdb=http://admin:pw@host:5984); default: the config file's, else docbench's local server, started if needed"
     : "the store's server: URL, or <store>=URL; default: the config file's, else docbench's local server, started if needed";
   return command
-    .addOption(new Option('--url <url>', urlHelp).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]))
-    .option('--config <file>', 'config file with stores, URLs and settings (default: ./docbench.config.json when it exists)');
+    .addOption(
+      new Option('--url <url>', urlHelp).argParser((value: string, previous: string[] | undefined) => [
+        ...(previous ?? []),
+        value,
+      ]),
+    )
+    .option(
+      '--config <file>',
+      'config file with stores, URLs and settings (default: ./docbench.config.json when it exists)',
+    );
 }

@@ -15,7 +15,11 @@ import type { OpenStore } from './store-session.ts';
  * core when every store of the command is remote, else one); never more than there are workers.
  * `localStores`: the command's stores that run on this machine (process-count.ts).
  */
-export function processesFor(flag: ProcessesSetting | undefined, p: WorkloadProperties, localStores: readonly string[]): ProcessesChoice {
+export function processesFor(
+  flag: ProcessesSetting | undefined,
+  p: WorkloadProperties,
+  localStores: readonly string[],
+): ProcessesChoice {
   return chooseProcesses({ flag, property: p.processes, threadcount: p.threadcount, localStores });
 }
 
@@ -24,12 +28,19 @@ export function processesFor(flag: ProcessesSetting | undefined, p: WorkloadProp
  * run on this event loop, with no start-up cost). Each connects to the URL the store was opened
  * with (its local server already started) with the same settings.
  */
-export async function openPool(open: OpenStore, name: string, p: WorkloadProperties, processes: number): Promise<ProcessPool | undefined> {
+export async function openPool(
+  open: OpenStore,
+  name: string,
+  p: WorkloadProperties,
+  processes: number,
+): Promise<ProcessPool | undefined> {
   if (processes <= 1) return undefined;
   const settings = settingsOf(storeName(name), p.passthrough);
   // BasicDB's in-memory records live in one process: loaded by one, unseen by the others.
   if (name === 'basic' && /^true$/i.test(settings['basic.store'] ?? settings['basicdb.store'] ?? '')) {
-    throw new UsageError('--processes: basic.store=true keeps records in one process\'s memory; use --processes 1 with it');
+    throw new UsageError(
+      "--processes: basic.store=true keeps records in one process's memory; use --processes 1 with it",
+    );
   }
   return ProcessPool.start({ store: name, url: open.url, settings, threadcount: p.threadcount, processes });
 }

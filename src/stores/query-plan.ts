@@ -60,7 +60,10 @@ const sumOf = (values: readonly (number | undefined)[]): number | undefined =>
  */
 export function combineEvidence(steps: readonly { label: string; plan: PlanEvidence }[]): PlanEvidence {
   const plans = steps.map((s) => s.plan);
-  const access = plans.reduce<PlanAccess>((worst, p) => (ACCESS_RANK[p.access] > ACCESS_RANK[worst] ? p.access : worst), 'key');
+  const access = plans.reduce<PlanAccess>(
+    (worst, p) => (ACCESS_RANK[p.access] > ACCESS_RANK[worst] ? p.access : worst),
+    'key',
+  );
   const last = plans.at(-1);
   const keysExamined = sumOf(plans.map((p) => p.keysExamined));
   const documentsExamined = sumOf(plans.map((p) => p.documentsExamined));

@@ -72,7 +72,8 @@ export const STORES = {
     dockerServices: ['couchbase', 'couchbase-init'],
   },
   hbase: {
-    summary: 'Apache HBase through its REST gateway, on a small REST client of docbench (HBase has no official Node.js driver)',
+    summary:
+      'Apache HBase through its REST gateway, on a small REST client of docbench (HBase has no official Node.js driver)',
     load: () => import('./hbase/index.ts'),
     localTarget: () => import('./hbase/local-target.ts'),
   },
@@ -123,7 +124,9 @@ export function dockerServices(name: StoreName): readonly string[] {
 
 export class UnknownStoreError extends UserError {
   constructor(name: string, where = 'store') {
-    super(`${where}: unknown store "${name}"${didYouMean(name, STORE_NAMES)}; expected one of ${STORE_NAMES.join(', ')}`);
+    super(
+      `${where}: unknown store "${name}"${didYouMean(name, STORE_NAMES)}; expected one of ${STORE_NAMES.join(', ')}`,
+    );
   }
 }
 

@@ -32,7 +32,12 @@ export function speaksTls(urlHost: string, port: number, timeoutMs = PROBE_TIMEO
  * The first bytes host:port answers to `hello` over plain TCP, or null when it answers nothing
  * within the time (or refuses, or closes). The caller checks they are its protocol's.
  */
-export function plainAnswer(urlHost: string, port: number, hello: Buffer | string, timeoutMs = PROBE_TIMEOUT_MS): Promise<Buffer | null> {
+export function plainAnswer(
+  urlHost: string,
+  port: number,
+  hello: Buffer | string,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const socket = tcpConnect({ host: unbracket(urlHost), port });
     const done = (answer: Buffer | null) => {
@@ -79,7 +84,8 @@ const WRONG_HOST = 'ERR_TLS_CERT_ALTNAME_INVALID';
  * The same errors by Node's text, for a driver that keeps only the text (nano): "self-signed
  * certificate in certificate chain", "unable to verify the first certificate", …
  */
-const UNTRUSTED_TEXT = /self[- ]signed certificate|unable to verify the first certificate|unable to get (local )?issuer certificate|certificate has expired|certificate is not yet valid/;
+const UNTRUSTED_TEXT =
+  /self[- ]signed certificate|unable to verify the first certificate|unable to get (local )?issuer certificate|certificate has expired|certificate is not yet valid/;
 const WRONG_HOST_TEXT = /does not match certificate's altnames/;
 
 /**
@@ -88,10 +94,15 @@ const WRONG_HOST_TEXT = /does not match certificate's altnames/;
  * (or names another host).
  */
 export function untrustedCertificate(error: unknown): string | undefined {
-  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    typeof e === 'object' && e !== null && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     const text = typeof message === 'string' ? message : String(code);
-    if (code === WRONG_HOST || WRONG_HOST_TEXT.test(text)) return `the server's TLS certificate is for another host name (${text}); connect with a name the certificate gives`;
+    if (code === WRONG_HOST || WRONG_HOST_TEXT.test(text))
+      return `the server's TLS certificate is for another host name (${text}); connect with a name the certificate gives`;
     if ((typeof code === 'string' && UNTRUSTED_CERTIFICATE.has(code)) || UNTRUSTED_TEXT.test(text)) {
       return `the server speaks TLS but its certificate is not trusted here (${text}); give the CA that signed it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`;
     }

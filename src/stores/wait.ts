@@ -19,13 +19,19 @@ export async function waitFor(what: string, done: () => Promise<boolean>, option
   const timeoutMs = options.timeoutMs ?? WAIT_MS;
   const deadline = performance.now() + timeoutMs;
   while (!(await done())) {
-    if (performance.now() > deadline) throw new Error(`${options.store}: gave up waiting for ${what} after ${timeoutMs / 1000} s`);
+    if (performance.now() > deadline)
+      throw new Error(`${options.store}: gave up waiting for ${what} after ${timeoutMs / 1000} s`);
     await sleep(options.intervalMs ?? 500);
   }
 }
 
 /** Call until it succeeds, while its error is `retryable` (e.g. what a just-created collection answers). */
-export async function retryWhile(what: string, call: () => Promise<unknown>, retryable: (error: unknown) => boolean, options: PollOptions): Promise<void> {
+export async function retryWhile(
+  what: string,
+  call: () => Promise<unknown>,
+  retryable: (error: unknown) => boolean,
+  options: PollOptions,
+): Promise<void> {
   const timeoutMs = options.timeoutMs ?? WAIT_MS;
   const deadline = performance.now() + timeoutMs;
   for (;;) {
@@ -34,7 +40,8 @@ export async function retryWhile(what: string, call: () => Promise<unknown>, ret
       return;
     } catch (error) {
       if (!retryable(error)) throw error;
-      if (performance.now() > deadline) throw new Error(`${options.store}: gave up waiting for ${what} after ${timeoutMs / 1000} s`, { cause: error });
+      if (performance.now() > deadline)
+        throw new Error(`${options.store}: gave up waiting for ${what} after ${timeoutMs / 1000} s`, { cause: error });
       await sleep(options.intervalMs ?? 500);
     }
   }

@@ -6,7 +6,8 @@
 import type { BatchInserter, FieldMap, KeyedRecord, Store, StoreStats, YcsbSchema } from './store.ts';
 
 /** The YCSB half of the Store contract, as a store folder's `ycsb.ts` implements it. */
-export type YcsbOperations = Pick<Store, 'prepare' | 'drop' | 'read' | 'scan' | 'update' | 'insert' | 'delete'> & BatchInserter;
+export type YcsbOperations = Pick<Store, 'prepare' | 'drop' | 'read' | 'scan' | 'update' | 'insert' | 'delete'> &
+  BatchInserter;
 
 export abstract class YcsbStore<H> implements Store<H>, BatchInserter {
   abstract readonly name: string;

@@ -9,7 +9,10 @@ import type { UrlSource } from '../session/store-targets.ts';
 import { differs, same, type DesignItem, type StudyContext, type StudyPreset } from './preset.ts';
 
 /** The stores of the run that would run on docbench's local server and whose local target can run a cluster, with its fewest nodes. */
-export async function clusterCapable(stores: readonly string[], sourceOf: (store: string) => UrlSource): Promise<{ store: string; minNodes: number }[]> {
+export async function clusterCapable(
+  stores: readonly string[],
+  sourceOf: (store: string) => UrlSource,
+): Promise<{ store: string; minNodes: number }[]> {
   const capable: { store: string; minNodes: number }[] = [];
   for (const store of stores) {
     if (sourceOf(store) !== 'local') continue;
@@ -20,7 +23,11 @@ export async function clusterCapable(stores: readonly string[], sourceOf: (store
 }
 
 /** Start each store's local cluster of `nodes` (as `docbench up <store> --nodes N`); `--url store=URL` for each. */
-export async function startStudyClusters(stores: readonly string[], nodes: number, log: (line: string) => void): Promise<string[]> {
+export async function startStudyClusters(
+  stores: readonly string[],
+  nodes: number,
+  log: (line: string) => void,
+): Promise<string[]> {
   const urls: string[] = [];
   for (const store of stores) {
     const cluster = (await localTarget(store)).cluster!;
@@ -31,20 +38,33 @@ export async function startStudyClusters(stores: readonly string[], nodes: numbe
 }
 
 /** How many nodes each store of the run has beside the paper's, when the paper ran clusters. */
-export function nodeItems(preset: StudyPreset, context: StudyContext, sourceOf: (store: string) => UrlSource): DesignItem[] {
+export function nodeItems(
+  preset: StudyPreset,
+  context: StudyContext,
+  sourceOf: (store: string) => UrlSource,
+): DesignItem[] {
   const { stores, nodes } = context;
   const clusterStores = context.clusterStores ?? [];
   if (preset.paperNodes === undefined || preset.paperNodes.count <= 1) return [];
   const paperNodes = preset.paperNodes.count;
   const paper = `${paperNodes} nodes per store (${preset.paperNodes.where})`;
   return stores.map((store) => {
-    if (sourceOf(store) !== 'local') return same(`nodes: ${store}`, paper, 'the server named for it: its deployment (nodes, replication) is in every result');
+    if (sourceOf(store) !== 'local')
+      return same(
+        `nodes: ${store}`,
+        paper,
+        'the server named for it: its deployment (nodes, replication) is in every result',
+      );
     if (nodes !== undefined && nodes > 1 && clusterStores.includes(store)) {
       const ran = `a local cluster of ${nodes} nodes on this one machine (--nodes ${nodes})`;
-      return nodes >= paperNodes ? same(`nodes: ${store}`, paper, ran) : differs(`nodes: ${store}`, paper, `${ran}: fewer nodes than the paper`);
+      return nodes >= paperNodes
+        ? same(`nodes: ${store}`, paper, ran)
+        : differs(`nodes: ${store}`, paper, `${ran}: fewer nodes than the paper`);
     }
     const able = context.clusterable?.find((c) => c.store === store);
-    const why = able ? `; --nodes ${Math.max(paperNodes, able.minNodes)} runs it on a local cluster (of at least ${able.minNodes})` : ": docbench's local target for it runs one node only";
+    const why = able
+      ? `; --nodes ${Math.max(paperNodes, able.minNodes)} runs it on a local cluster (of at least ${able.minNodes})`
+      : ": docbench's local target for it runs one node only";
     return differs(`nodes: ${store}`, paper, `one node, fewer than the paper${why}`);
   });
 }

@@ -33,17 +33,37 @@ async function localInfo(store: string): Promise<TargetInfo | undefined> {
 export type StoreSource = (store: string) => UrlSource;
 
 /** One item per store: the paper's product beside what this run uses for it. */
-export async function storeItems(preset: StudyPreset, stores: readonly string[], sourceOf: StoreSource, clusterStores: readonly string[] = [], nodes?: number): Promise<DesignItem[]> {
+export async function storeItems(
+  preset: StudyPreset,
+  stores: readonly string[],
+  sourceOf: StoreSource,
+  clusterStores: readonly string[] = [],
+  nodes?: number,
+): Promise<DesignItem[]> {
   const items: DesignItem[] = [];
   for (const paper of preset.paperStores) {
     const said = `${paper.product} (${paper.where})`;
     if (!isStoreName(paper.store)) {
-      items.push(differs(`store: ${paper.store}`, said, `not run: docbench has no ${paper.store} store, so this run leaves out one of the paper's ${preset.paperStores.length} stores`));
+      items.push(
+        differs(
+          `store: ${paper.store}`,
+          said,
+          `not run: docbench has no ${paper.store} store, so this run leaves out one of the paper's ${preset.paperStores.length} stores`,
+        ),
+      );
     } else if (!stores.includes(paper.store)) {
       items.push(differs(`store: ${paper.store}`, said, 'not run: --stores left it out'));
     } else if (sourceOf(paper.store) !== 'local') {
-      const by = { '--url': '--url', '--docker': '--docker (docker/compose.yaml)', config: 'the config file' }[sourceOf(paper.store) as '--url' | '--docker' | 'config'];
-      items.push(differs(`store: ${paper.store}`, said, `the server named by ${by}; its product and version are in every result`));
+      const by = { '--url': '--url', '--docker': '--docker (docker/compose.yaml)', config: 'the config file' }[
+        sourceOf(paper.store) as '--url' | '--docker' | 'config'
+      ];
+      items.push(
+        differs(
+          `store: ${paper.store}`,
+          said,
+          `the server named by ${by}; its product and version are in every result`,
+        ),
+      );
     } else {
       const info = await localInfo(paper.store);
       const what = info?.product ?? `docbench's local ${paper.store} server`;
@@ -59,19 +79,38 @@ export async function storeItems(preset: StudyPreset, stores: readonly string[],
     }
   }
   for (const store of stores.filter((s) => !preset.paperStores.some((p) => p.store === s))) {
-    items.push(differs(`store: ${store}`, 'not one of the paper\'s stores', `run as well (--stores)${sourceOf(store) === 'local' ? ", on docbench's local server" : ''}`));
+    items.push(
+      differs(
+        `store: ${store}`,
+        "not one of the paper's stores",
+        `run as well (--stores)${sourceOf(store) === 'local' ? ", on docbench's local server" : ''}`,
+      ),
+    );
   }
   return items;
 }
 
 /** The paper's design beside this run, stores included. */
-export async function studyDesign(preset: StudyPreset, context: StudyContext, sourceOf: StoreSource): Promise<DesignItem[]> {
+export async function studyDesign(
+  preset: StudyPreset,
+  context: StudyContext,
+  sourceOf: StoreSource,
+): Promise<DesignItem[]> {
   const clustered = context.clusterStores ?? [];
-  return [...(await storeItems(preset, context.stores, sourceOf, clustered, context.nodes)), ...nodeItems(preset, context, sourceOf), ...preset.design(context)];
+  return [
+    ...(await storeItems(preset, context.stores, sourceOf, clustered, context.nodes)),
+    ...nodeItems(preset, context, sourceOf),
+    ...preset.design(context),
+  ];
 }
 
 /** What every result of the run keeps: the study and the items that differ. */
-export function studyInfo(preset: StudyPreset, context: StudyContext, design: readonly DesignItem[], step?: string): StudyInfo {
+export function studyInfo(
+  preset: StudyPreset,
+  context: StudyContext,
+  design: readonly DesignItem[],
+  step?: string,
+): StudyInfo {
   return {
     name: preset.name,
     title: preset.title,

@@ -34,7 +34,16 @@ export function cellText(all: Cell, measure: Measure, statistic: Statistic, digi
  * Rows: workloads; columns: each store at each value of `column` (records or threads); cells:
  * the statistic [min–max] of the measure over repetitions.
  */
-export function pivotTable(results: readonly Result[], title: string, note: string, measure: Measure, column: 'records' | 'threads', statistic: Statistic, keep: (cell: Cell) => boolean = () => true, digits = 2): FigureTable | undefined {
+export function pivotTable(
+  results: readonly Result[],
+  title: string,
+  note: string,
+  measure: Measure,
+  column: 'records' | 'threads',
+  statistic: Statistic,
+  keep: (cell: Cell) => boolean = () => true,
+  digits = 2,
+): FigureTable | undefined {
   const cells = runCells(results).filter(keep);
   if (cells.length === 0) return undefined;
   const values = distinct(cells.map((c) => c[column])).sort((a, b) => (a ?? 0) - (b ?? 0));
@@ -53,7 +62,14 @@ export function pivotTable(results: readonly Result[], title: string, note: stri
 
 /** A figure made of failed calls is not a figure of the store doing the work: say so in the cell. */
 export function notOkSuffix(cell: Cell): string {
-  const notOk = cell.runs.reduce((n, r) => n + Object.entries(r.returns).filter(([s]) => s !== 'OK').reduce((m, [, k]) => m + (k ?? 0), 0), 0);
+  const notOk = cell.runs.reduce(
+    (n, r) =>
+      n +
+      Object.entries(r.returns)
+        .filter(([s]) => s !== 'OK')
+        .reduce((m, [, k]) => m + (k ?? 0), 0),
+    0,
+  );
   const all = cell.runs.reduce((n, r) => n + Object.values(r.returns).reduce((m, k) => m + (k ?? 0), 0), 0);
   const percent = Math.round((notOk / Math.max(1, all)) * 100);
   return notOk > 0 ? ` (${percent > 0 ? `${percent}%` : '<1%'} not OK)` : '';
@@ -61,20 +77,40 @@ export function notOkSuffix(cell: Cell): string {
 
 /** Load results per store and record count: time, rate, one row each (a load is one run). */
 export function loadCells(results: readonly Result[], keep: (r: Result) => boolean = () => true): Cell[] {
-  return cellsOf(results.filter((r) => r.phase === 'load' && keep(r))).sort((a, b) => a.series.localeCompare(b.series) || (a.records ?? 0) - (b.records ?? 0));
+  return cellsOf(results.filter((r) => r.phase === 'load' && keep(r))).sort(
+    (a, b) => a.series.localeCompare(b.series) || (a.records ?? 0) - (b.records ?? 0),
+  );
 }
 
 /** Load time (s) and rate per store and record count. */
-export function loadTable(results: readonly Result[], title: string, note: string, keep: (r: Result) => boolean = () => true): FigureTable | undefined {
+export function loadTable(
+  results: readonly Result[],
+  title: string,
+  note: string,
+  keep: (r: Result) => boolean = () => true,
+): FigureTable | undefined {
   const cells = loadCells(results, keep);
   if (cells.length === 0) return undefined;
-  const rows = cells.map((c) => [c.series, c.records?.toLocaleString('en-US') ?? '', String(c.runs.length), spreadText(runtimeSecondsOf(c), 2, 'mean'), spreadText(throughputOf(c), 0, 'mean')]);
-  return { title, note, header: ['store', 'records', 'loads', 'load time s (mean [min–max])', 'records/s (mean [min–max])'], rows };
+  const rows = cells.map((c) => [
+    c.series,
+    c.records?.toLocaleString('en-US') ?? '',
+    String(c.runs.length),
+    spreadText(runtimeSecondsOf(c), 2, 'mean'),
+    spreadText(throughputOf(c), 0, 'mean'),
+  ]);
+  return {
+    title,
+    note,
+    header: ['store', 'records', 'loads', 'load time s (mean [min–max])', 'records/s (mean [min–max])'],
+    rows,
+  };
 }
 
 /** A figure with its unit for a table cell, or '' when there is none. */
 export function figure(value: number | undefined, digits = 2): string {
-  return value === undefined || !Number.isFinite(value) ? '' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+  return value === undefined || !Number.isFinite(value)
+    ? ''
+    : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 }
 
 export function present(tables: readonly (FigureTable | undefined)[]): FigureTable[] {

@@ -38,18 +38,26 @@ export interface Estimate {
 export function estimateStep(step: StudyStep): Estimate {
   if (step.kind === 'scenario') {
     const { records, bytesPerRecord, loaded, runSeconds, runs } = step.cost;
-    return { runs, loaded, diskBytes: records * bytesPerRecord, seconds: loaded / ASSUMED_RATES.loadRecordsPerSecond + runSeconds };
+    return {
+      runs,
+      loaded,
+      diskBytes: records * bytesPerRecord,
+      seconds: loaded / ASSUMED_RATES.loadRecordsPerSecond + runSeconds,
+    };
   }
   const plan = step.plan;
   const base = [...SWEEP_DEFAULTS, ...plan.overrides];
-  const workloads = new Map(plan.workloads.map((w) => [w, workloadAt(plan, base, w, plan.records[0]!, plan.threads[0]!).properties]));
+  const workloads = new Map(
+    plan.workloads.map((w) => [w, workloadAt(plan, base, w, plan.records[0]!, plan.threads[0]!).properties]),
+  );
   const cells = planCells(plan, (w) => workloads.get(w)!.insertproportion > 0);
   let seconds = 0;
   let loaded = 0;
   for (const cell of cells) {
     const p = workloadAt(plan, base, cell.workload, cell.records, cell.threads).properties;
     if (cell.freshLoad) loaded += cell.records;
-    const perOperation = p.scanproportion / ASSUMED_RATES.scansPerSecond + (1 - p.scanproportion) / ASSUMED_RATES.operationsPerSecond;
+    const perOperation =
+      p.scanproportion / ASSUMED_RATES.scansPerSecond + (1 - p.scanproportion) / ASSUMED_RATES.operationsPerSecond;
     const uncapped = p.operationcount * perOperation;
     seconds += p.maxexecutiontime > 0 ? Math.min(uncapped, p.maxexecutiontime) : uncapped;
   }
@@ -71,7 +79,12 @@ export function estimateSteps(steps: readonly StudyStep[]): Estimate {
     const e = estimateStep(step);
     const dataset = step.kind === 'scenario' ? step.cost.dataset : 'ycsb';
     disk.set(dataset, Math.max(disk.get(dataset) ?? 0, e.diskBytes));
-    total = { runs: total.runs + e.runs, loaded: total.loaded + e.loaded, diskBytes: 0, seconds: total.seconds + e.seconds };
+    total = {
+      runs: total.runs + e.runs,
+      loaded: total.loaded + e.loaded,
+      diskBytes: 0,
+      seconds: total.seconds + e.seconds,
+    };
   }
   return { ...total, diskBytes: [...disk.values()].reduce((a, b) => a + b, 0) };
 }

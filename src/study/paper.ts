@@ -86,9 +86,15 @@ export interface PaperStore {
 }
 
 /** Whether a check holds: the paper's figures agree with each other as it says they do. */
-export function checkHolds(check: ArithmeticCheck, cell: PublishedLookup): { holds: boolean; printed: number; computed: number } {
+export function checkHolds(
+  check: ArithmeticCheck,
+  cell: PublishedLookup,
+): { holds: boolean; printed: number; computed: number } {
   const printed = check.printed(cell);
   const computed = check.computed(cell);
-  const holds = check.relation === 'at least' ? computed >= printed - check.tolerance : Math.abs(computed - printed) <= check.tolerance;
+  const holds =
+    check.relation === 'at least'
+      ? computed >= printed - check.tolerance
+      : Math.abs(computed - printed) <= check.tolerance;
   return { holds, printed, computed };
 }

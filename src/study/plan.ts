@@ -11,16 +11,25 @@ import { SCALES, type DesignItem, type Scale, type StudyContext, type StudyPrese
 import { arithmeticTable, figuresMarkdown, publishedFigures } from './published-tables.ts';
 import { sweepCommandOf } from './scenario-sweep-plan.ts';
 
-const override = (overrides: readonly string[], key: string) => overrides.filter((o) => o.startsWith(`${key}=`)).at(-1)?.slice(key.length + 1);
+const override = (overrides: readonly string[], key: string) =>
+  overrides
+    .filter((o) => o.startsWith(`${key}=`))
+    .at(-1)
+    ?.slice(key.length + 1);
 
 /** One step in words: what runs, with which settings, and the command when it is one. */
 function stepText(step: StudyStep, index: number): string {
   const e = estimateStep(step);
   const cost = `${e.runs.toLocaleString('en-US')} runs, ${e.loaded.toLocaleString('en-US')} records loaded, about ${formatDuration(e.seconds)}`;
-  if (step.kind === 'scenario') return `${index}. ${step.name}: ${step.what}\n   docbench ${sweepCommandOf(step.plan).join(' ')}\n   ${cost}`;
+  if (step.kind === 'scenario')
+    return `${index}. ${step.name}: ${step.what}\n   docbench ${sweepCommandOf(step.plan).join(' ')}\n   ${cost}`;
   const p = step.plan;
   const operations =
-    p.operationsPerRecord !== undefined ? (p.operationsPerRecord === 1 ? 'as many as records' : `${p.operationsPerRecord * 100}% of the records`) : Number(override(p.overrides, 'operationcount') ?? 10_000).toLocaleString('en-US');
+    p.operationsPerRecord !== undefined
+      ? p.operationsPerRecord === 1
+        ? 'as many as records'
+        : `${p.operationsPerRecord * 100}% of the records`
+      : Number(override(p.overrides, 'operationcount') ?? 10_000).toLocaleString('en-US');
   const cap = override(p.overrides, 'maxexecutiontime');
   const settings = [
     `stores: ${p.stores.join(', ')}`,
@@ -37,7 +46,10 @@ function stepText(step: StudyStep, index: number): string {
 }
 
 function designTable(design: readonly DesignItem[]): string {
-  return markdownTable(['item', 'the paper (its words, where)', 'this run', ''], design.map((d) => [d.item, d.paper, d.docbench, d.same ? 'as the paper' : 'DIFFERS']));
+  return markdownTable(
+    ['item', 'the paper (its words, where)', 'this run', ''],
+    design.map((d) => [d.item, d.paper, d.docbench, d.same ? 'as the paper' : 'DIFFERS']),
+  );
 }
 
 export interface ScaleVerdict {
@@ -47,7 +59,11 @@ export interface ScaleVerdict {
 }
 
 /** Whether `full` can run here: its data must fit the disk of the local servers (remote ones cannot be checked). */
-export function fullVerdict(estimate: Estimate, free: { bytes: number; where: string } | undefined, anyLocal: boolean): string | undefined {
+export function fullVerdict(
+  estimate: Estimate,
+  free: { bytes: number; where: string } | undefined,
+  anyLocal: boolean,
+): string | undefined {
   if (!anyLocal || free === undefined || estimate.diskBytes <= free.bytes) return undefined;
   return `the paper's sizes need about ${bytesText(estimate.diskBytes)} of data on disk (before each store's own overhead), and ${free.where} has ${bytesText(free.bytes)} free; it would take about ${formatDuration(estimate.seconds)} at the assumed rates`;
 }
@@ -75,7 +91,10 @@ export function renderPlan({ preset, context, design, verdicts }: PlanInput): st
       refused ? `REFUSED here: ${refused}` : 'runs here',
     ];
   });
-  const variants = preset.variants.length > 0 ? preset.variants.map((v) => `- \`--variant ${v.name}\`: ${v.description}`).join('\n') : '- none';
+  const variants =
+    preset.variants.length > 0
+      ? preset.variants.map((v) => `- \`--variant ${v.name}\`: ${v.description}`).join('\n')
+      : '- none';
   return [
     `# ${preset.title}`,
     '',
@@ -107,5 +126,7 @@ export function renderPlan({ preset, context, design, verdicts }: PlanInput): st
 
 /** Each scale's estimate for the context's stores and variant. */
 export function scaleEstimates(preset: StudyPreset, context: StudyContext): Record<Scale, Estimate> {
-  return Object.fromEntries(SCALES.map((scale) => [scale, estimateSteps(preset.steps({ ...context, scale }))])) as Record<Scale, Estimate>;
+  return Object.fromEntries(
+    SCALES.map((scale) => [scale, estimateSteps(preset.steps({ ...context, scale }))]),
+  ) as Record<Scale, Estimate>;
 }

@@ -88,8 +88,18 @@ export interface StudyPreset {
 
 export const by = <T>(scale: Scale, values: Record<Scale, T>): T => values[scale];
 
-export function sweepStep(name: string, what: string, stores: readonly string[], plan: Omit<SweepPlanInput, 'stores' | 'reload' | 'extraFiles' | 'overrides'> & Partial<SweepPlanInput>): StudyStep {
-  return { kind: 'sweep', name, what, plan: { stores: [...stores], reload: false, extraFiles: [], overrides: [], ...plan } };
+export function sweepStep(
+  name: string,
+  what: string,
+  stores: readonly string[],
+  plan: Omit<SweepPlanInput, 'stores' | 'reload' | 'extraFiles' | 'overrides'> & Partial<SweepPlanInput>,
+): StudyStep {
+  return {
+    kind: 'sweep',
+    name,
+    what,
+    plan: { stores: [...stores], reload: false, extraFiles: [], overrides: [], ...plan },
+  };
 }
 
 /** A scenario sweep step: the scenario by its name in the SCENARIOS table, checked as `docbench sweep --scenario` checks it. */
@@ -98,13 +108,25 @@ export function scenarioStep(name: string, what: string, ask: ScenarioSweepAsk, 
 }
 
 /** A design item where this run does what the paper did. */
-export const same = (item: string, paper: string, docbench: string): DesignItem => ({ item, paper, docbench, same: true });
+export const same = (item: string, paper: string, docbench: string): DesignItem => ({
+  item,
+  paper,
+  docbench,
+  same: true,
+});
 /** A design item where it does not. */
-export const differs = (item: string, paper: string, docbench: string): DesignItem => ({ item, paper, docbench, same: false });
+export const differs = (item: string, paper: string, docbench: string): DesignItem => ({
+  item,
+  paper,
+  docbench,
+  same: false,
+});
 
 /** `values` at this scale, with "as the paper" when they are the paper's (full). */
 export function sizes(scale: Scale, item: string, paper: string, docbench: string): DesignItem {
-  return scale === 'full' ? same(item, paper, docbench) : differs(item, paper, `${docbench} (--scale ${scale}; --scale full runs the paper's)`);
+  return scale === 'full'
+    ? same(item, paper, docbench)
+    : differs(item, paper, `${docbench} (--scale ${scale}; --scale full runs the paper's)`);
 }
 
 /** What the run's stores run on, in words: one node each, or some on local clusters (`--nodes`). */

@@ -30,6 +30,8 @@ export class SweepProgress {
     const width = 20;
     const filled = Math.round((this.done / this.total) * width);
     const percent = Math.floor((this.done / this.total) * 100);
-    this.write(`[sweep ${'#'.repeat(filled)}${'.'.repeat(width - filled)} ${this.done}/${this.total} ${percent}%] ${what} · elapsed ${formatDuration(elapsed)} · ETA ${formatDuration(eta)}\n`);
+    this.write(
+      `[sweep ${'#'.repeat(filled)}${'.'.repeat(width - filled)} ${this.done}/${this.total} ${percent}%] ${what} · elapsed ${formatDuration(elapsed)} · ETA ${formatDuration(eta)}\n`,
+    );
   }
 }

@@ -22,14 +22,25 @@ export function publishedFigures(preset: StudyPreset): FigureTable[] {
 }
 
 /** The paper's arithmetic: how many of its figures agree, and every one that does not. */
-export function arithmeticSummary(preset: StudyPreset): { holding: number; total: number; off: { claim: string; where: string; printed: number; computed: number; discrepancy: string }[] } {
+export function arithmeticSummary(preset: StudyPreset): {
+  holding: number;
+  total: number;
+  off: { claim: string; where: string; printed: number; computed: number; discrepancy: string }[];
+} {
   const cell = lookupIn(preset.published);
   const off = [];
   let holding = 0;
   for (const check of preset.checks) {
     const { holds, printed, computed } = checkHolds(check, cell);
     if (holds) holding += 1;
-    else off.push({ claim: check.claim, where: check.where, printed, computed, discrepancy: check.discrepancy ?? 'not explained' });
+    else
+      off.push({
+        claim: check.claim,
+        where: check.where,
+        printed,
+        computed,
+        discrepancy: check.discrepancy ?? 'not explained',
+      });
   }
   return { holding, total: preset.checks.length, off };
 }
@@ -64,6 +75,16 @@ export function deviationsTable(preset: StudyPreset, deviations: readonly Deviat
 /** Figure tables as Markdown sections (study.md, the terminal, --plan). */
 export function figuresMarkdown(figures: readonly FigureTable[]): string {
   // A column of figures is right-aligned; one of words stays left.
-  const align = (f: FigureTable) => f.header.map((_, i) => (i > 0 && f.rows.every((r) => (r[i] ?? '') === '' || /^[≈\d]/.test(r[i]!)) ? ('right' as const) : ('left' as const)));
-  return figures.map((f) => `## ${f.title}\n\n${f.note}\n\n${f.rows.length > 0 ? markdownTable(f.header, f.rows, align(f)) : '(none)\n'}`).join('\n');
+  const align = (f: FigureTable) =>
+    f.header.map((_, i) =>
+      i > 0 && f.rows.every((r) => (r[i] ?? '') === '' || /^[≈\d]/.test(r[i]!))
+        ? ('right' as const)
+        : ('left' as const),
+    );
+  return figures
+    .map(
+      (f) =>
+        `## ${f.title}\n\n${f.note}\n\n${f.rows.length > 0 ? markdownTable(f.header, f.rows, align(f)) : '(none)\n'}`,
+    )
+    .join('\n');
 }

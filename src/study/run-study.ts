@@ -30,8 +30,13 @@ export class StudyError extends UserError {}
 export function studyPreset(name: string): StudyPreset {
   const preset = STUDIES.find((s) => s.name === name);
   if (preset) return preset;
-  const hint = closestName(name, STUDIES.map((s) => s.name));
-  throw new StudyError(`study: unknown study "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; the studies are ${STUDIES.map((s) => s.name).join(', ')}`);
+  const hint = closestName(
+    name,
+    STUDIES.map((s) => s.name),
+  );
+  throw new StudyError(
+    `study: unknown study "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; the studies are ${STUDIES.map((s) => s.name).join(', ')}`,
+  );
 }
 
 export interface StudyOptions {
@@ -48,25 +53,49 @@ export interface StudyOptions {
 }
 
 /** The preset's context for these options, every mistake a one-line error before anything runs. */
-function contextOf(preset: StudyPreset, options: Pick<StudyOptions, 'scale' | 'stores' | 'variant' | 'nodes'>): StudyContext {
+function contextOf(
+  preset: StudyPreset,
+  options: Pick<StudyOptions, 'scale' | 'stores' | 'variant' | 'nodes'>,
+): StudyContext {
   if (options.variant !== undefined && !preset.variants.some((v) => v.name === options.variant)) {
     const names = preset.variants.map((v) => v.name);
-    throw new StudyError(`study ${preset.name}: --variant ${options.variant}: ${names.length > 0 ? `expected one of ${names.join(', ')}` : 'this study has no named variants'}`);
+    throw new StudyError(
+      `study ${preset.name}: --variant ${options.variant}: ${names.length > 0 ? `expected one of ${names.join(', ')}` : 'this study has no named variants'}`,
+    );
   }
   const stores = options.stores ?? paperStoresHere(preset);
-  if (stores.length === 0) throw new StudyError(`study ${preset.name}: none of the paper's stores (${preset.paperStores.map((s) => s.store).join(', ')}) is a docbench store; name some with --stores`);
-  return { scale: options.scale, stores, variant: options.variant, ...(options.nodes !== undefined ? { nodes: options.nodes } : {}) };
+  if (stores.length === 0)
+    throw new StudyError(
+      `study ${preset.name}: none of the paper's stores (${preset.paperStores.map((s) => s.store).join(', ')}) is a docbench store; name some with --stores`,
+    );
+  return {
+    scale: options.scale,
+    stores,
+    variant: options.variant,
+    ...(options.nodes !== undefined ? { nodes: options.nodes } : {}),
+  };
 }
 
 /** The context, where each store is, and the design beside it. */
-async function prepare(preset: StudyPreset, options: StudyOptions): Promise<{ context: StudyContext; targets: StoreTargets; design: DesignItem[] }> {
+async function prepare(
+  preset: StudyPreset,
+  options: StudyOptions,
+): Promise<{ context: StudyContext; targets: StoreTargets; design: DesignItem[] }> {
   const bare = contextOf(preset, options);
-  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, bare.stores, loadConfig(options.config)).checkDocker();
+  const targets = StoreTargets.resolve(
+    { url: options.url, config: options.config, docker: options.docker },
+    bare.stores,
+    loadConfig(options.config),
+  ).checkDocker();
   const sourceOf = (s: string) => targets.sourceOf(s);
   const clusterable = await clusterCapable(bare.stores, sourceOf);
   const nodes = options.nodes ?? 1;
   // Below a store's fewest nodes (a Redis Cluster's 3 masters) it stays on its one node, and is said to.
-  const context: StudyContext = { ...bare, clusterable, ...(nodes > 1 ? { clusterStores: clusterable.filter((c) => c.minNodes <= nodes).map((c) => c.store) } : {}) };
+  const context: StudyContext = {
+    ...bare,
+    clusterable,
+    ...(nodes > 1 ? { clusterStores: clusterable.filter((c) => c.minNodes <= nodes).map((c) => c.store) } : {}),
+  };
   const design = await studyDesign(preset, context, sourceOf);
   return { context, targets, design };
 }
@@ -78,7 +107,10 @@ export async function planStudy(preset: StudyPreset, options: StudyOptions): Pro
   const free = freeLocalDisk();
   const estimates = scaleEstimates(preset, context);
   const verdicts = Object.fromEntries(
-    Object.entries(estimates).map(([scale, estimate]) => [scale, { estimate, ...(scale === 'full' ? { refused: fullVerdict(estimate, free, anyLocal) } : {}) }]),
+    Object.entries(estimates).map(([scale, estimate]) => [
+      scale,
+      { estimate, ...(scale === 'full' ? { refused: fullVerdict(estimate, free, anyLocal) } : {}) },
+    ]),
   ) as Parameters<typeof renderPlan>[0]['verdicts'];
   return renderPlan({ preset, context, design, verdicts });
 }
@@ -95,26 +127,48 @@ function stampResults(dir: string, study: NonNullable<Result['study']>): void {
   for (const { path, result } of loaded) writeResult(path, { ...result, study });
 }
 
-export async function runStudy(preset: StudyPreset, options: StudyOptions): Promise<{ results: Result[]; report: string | undefined; seconds: number }> {
+export async function runStudy(
+  preset: StudyPreset,
+  options: StudyOptions,
+): Promise<{ results: Result[]; report: string | undefined; seconds: number }> {
   const started = Date.now();
   const { context, targets, design } = await prepare(preset, options);
   const steps = preset.steps(context);
   if (context.scale === 'full') {
-    const refused = fullVerdict(estimateSteps(steps), freeLocalDisk(), context.stores.some((s) => targets.sourceOf(s) === 'local'));
-    if (refused) throw new StudyError(`study ${preset.name} --scale full: refused: ${refused}. Run --scale small, or name servers with room for it (--url, --docker)`);
+    const refused = fullVerdict(
+      estimateSteps(steps),
+      freeLocalDisk(),
+      context.stores.some((s) => targets.sourceOf(s) === 'local'),
+    );
+    if (refused)
+      throw new StudyError(
+        `study ${preset.name} --scale full: refused: ${refused}. Run --scale small, or name servers with room for it (--url, --docker)`,
+      );
   }
   const info = (step?: string) => studyInfo(preset, context, design, step);
   // `--nodes N`: the clusters are started now, and every step is pointed at them by URL.
-  const clusterUrls = context.nodes !== undefined && context.clusterStores ? await startStudyClusters(context.clusterStores, context.nodes, (line) => process.stderr.write(`${line}\n`)) : [];
+  const clusterUrls =
+    context.nodes !== undefined && context.clusterStores
+      ? await startStudyClusters(context.clusterStores, context.nodes, (line) => process.stderr.write(`${line}\n`))
+      : [];
   if (clusterUrls.length > 0) options = { ...options, url: [...(options.url ?? []), ...clusterUrls] };
   // The deviations come first: before any result, a reader knows how this run differs from the paper.
   const deviations = deviationsTable(preset, info().deviations);
   process.stdout.write(`${figuresMarkdown([deviations])}\n`);
   for (const [i, step] of steps.entries()) {
     const dir = join(options.outDir, step.name);
-    process.stderr.write(`study ${preset.name} (${context.scale}): step ${i + 1}/${steps.length} ${step.name}: ${step.what}\n`);
+    process.stderr.write(
+      `study ${preset.name} (${context.scale}): step ${i + 1}/${steps.length} ${step.name}: ${step.what}\n`,
+    );
     // A step's sweep resumes from its own state file: a resumed study skips the cells done.
-    await runSweep(step.plan, { outDir: dir, status: options.status, ...(options.url ? { url: options.url } : {}), ...(options.config ? { config: options.config } : {}), docker: options.docker ?? false, report: { title: `${preset.title}: step ${step.name}`, study: info(step.name) } });
+    await runSweep(step.plan, {
+      outDir: dir,
+      status: options.status,
+      ...(options.url ? { url: options.url } : {}),
+      ...(options.config ? { config: options.config } : {}),
+      docker: options.docker ?? false,
+      report: { title: `${preset.title}: step ${step.name}`, study: info(step.name) },
+    });
     stampResults(dir, info(step.name));
   }
   const results = loadResults([options.outDir]).map((l) => l.result);
@@ -129,6 +183,8 @@ export async function runStudy(preset: StudyPreset, options: StudyOptions): Prom
     study: info(),
   });
   const seconds = (Date.now() - started) / 1000;
-  process.stderr.write(`study ${preset.name} (${context.scale}): ${results.length} results in ${formatDuration(seconds)}; ${options.outDir}\n`);
+  process.stderr.write(
+    `study ${preset.name} (${context.scale}): ${results.length} results in ${formatDuration(seconds)}; ${options.outDir}\n`,
+  );
   return { results, report, seconds };
 }

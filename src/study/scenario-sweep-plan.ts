@@ -37,17 +37,28 @@ export function scenarioPlan(ask: ScenarioSweepAsk): SweepPlanInput {
   const sweep = scenarioSweepOf(ask.scenario);
   const runsOn = entry.stores() as readonly string[];
   for (const store of ask.stores) {
-    if (!runsOn.includes(store)) throw new SweepError(`--stores: the ${name} scenario runs on ${runsOn.join(', ')}; got "${store}"`);
+    if (!runsOn.includes(store))
+      throw new SweepError(`--stores: the ${name} scenario runs on ${runsOn.join(', ')}; got "${store}"`);
   }
   const known = sweep.workloads(ask.scenario);
-  if (ask.workloads !== undefined && known.fixed) throw new SweepError(`--workloads: the ${name} scenario has one workload (${known.names.join(', ')}); leave --workloads out`);
+  if (ask.workloads !== undefined && known.fixed)
+    throw new SweepError(
+      `--workloads: the ${name} scenario has one workload (${known.names.join(', ')}); leave --workloads out`,
+    );
   for (const w of ask.workloads ?? []) {
-    if (!known.names.includes(w)) throw new SweepError(`--workloads: unknown ${name} workload "${w}"; expected one of ${known.names.join(', ')}`);
+    if (!known.names.includes(w))
+      throw new SweepError(`--workloads: unknown ${name} workload "${w}"; expected one of ${known.names.join(', ')}`);
   }
-  if (ask.sizes !== undefined && sweep.size === undefined) throw new SweepError(`--sizes: a ${name} scenario's size is its own (${name === 'file' ? "each collection's count in the file" : 'fixed'}); leave --sizes out`);
+  if (ask.sizes !== undefined && sweep.size === undefined)
+    throw new SweepError(
+      `--sizes: a ${name} scenario's size is its own (${name === 'file' ? "each collection's count in the file" : 'fixed'}); leave --sizes out`,
+    );
   for (const setting of ask.settings) {
     const key = setting.slice(0, Math.max(0, setting.indexOf('='))).trim();
-    if (sweep.perCell.includes(key)) throw new SweepError(`-p ${key}: a sweep sets it per cell; use ${key === 'threadcount' ? '--threads' : '--sizes'}`);
+    if (sweep.perCell.includes(key))
+      throw new SweepError(
+        `-p ${key}: a sweep sets it per cell; use ${key === 'threadcount' ? '--threads' : '--sizes'}`,
+      );
   }
   return {
     stores: [...ask.stores],
@@ -79,7 +90,14 @@ export function seedFile(cell: SweepCell): string {
 }
 
 function specOf(plan: SweepPlanInput, cell: SweepCell, threads: number): SweepCellSpec {
-  return { scenario: plan.scenario!, store: cell.store, workload: cell.workload, size: cell.records, threads, settings: plan.overrides };
+  return {
+    scenario: plan.scenario!,
+    store: cell.store,
+    workload: cell.workload,
+    size: cell.records,
+    threads,
+    settings: plan.overrides,
+  };
 }
 
 /**
@@ -87,14 +105,40 @@ function specOf(plan: SweepPlanInput, cell: SweepCell, threads: number): SweepCe
  * count (loading is preparation, not a measured cell); undefined when the row has no seed (each
  * run seeds its own). With the store's target, `-q` and its result file below `outDir`.
  */
-export function seedCommand(plan: SweepPlanInput, sweep: ScenarioSweep, cell: SweepCell, target: readonly string[], outDir: string, quiet = true): string[] | undefined {
+export function seedCommand(
+  plan: SweepPlanInput,
+  sweep: ScenarioSweep,
+  cell: SweepCell,
+  target: readonly string[],
+  outDir: string,
+  quiet = true,
+): string[] | undefined {
   if (sweep.seed === undefined) return undefined;
-  return [...sweep.seed(specOf(plan, cell, Math.max(...plan.threads))), ...target, ...(quiet ? ['-q'] : []), '--out', join(outDir, seedFile(cell))];
+  return [
+    ...sweep.seed(specOf(plan, cell, Math.max(...plan.threads))),
+    ...target,
+    ...(quiet ? ['-q'] : []),
+    '--out',
+    join(outDir, seedFile(cell)),
+  ];
 }
 
 /** The command of one run, with the store's target, `-q` (unless the sweep shows status lines) and its folder below `outDir`. */
-export function runCommand(plan: SweepPlanInput, sweep: ScenarioSweep, cell: SweepCell, target: readonly string[], outDir: string, quiet = true): string[] {
-  return [...sweep.run(specOf(plan, cell, cell.threads)), ...target, ...(quiet ? ['-q'] : []), '--out-dir', join(outDir, cellDir(cell))];
+export function runCommand(
+  plan: SweepPlanInput,
+  sweep: ScenarioSweep,
+  cell: SweepCell,
+  target: readonly string[],
+  outDir: string,
+  quiet = true,
+): string[] {
+  return [
+    ...sweep.run(specOf(plan, cell, cell.threads)),
+    ...target,
+    ...(quiet ? ['-q'] : []),
+    '--out-dir',
+    join(outDir, cellDir(cell)),
+  ];
 }
 
 /**
@@ -103,7 +147,9 @@ export function runCommand(plan: SweepPlanInput, sweep: ScenarioSweep, cell: Swe
  * (other data may share it).
  */
 export function ownSize(properties: Readonly<Record<string, unknown>>): number | undefined {
-  const counts = Object.entries(properties).filter(([key, value]) => key.startsWith('collection.') && typeof value === 'number');
+  const counts = Object.entries(properties).filter(
+    ([key, value]) => key.startsWith('collection.') && typeof value === 'number',
+  );
   return counts.length === 0 ? undefined : counts.reduce((sum, [, value]) => sum + (value as number), 0);
 }
 
@@ -112,10 +158,17 @@ export function sweepCommandOf(plan: SweepPlanInput): string[] {
   const sweep = scenarioSweepOf(plan.scenario!);
   const fixed = sweep.workloads(plan.scenario!).fixed === true;
   return [
-    'sweep', '--scenario', plan.scenario!, '--stores', plan.stores.join(','),
+    'sweep',
+    '--scenario',
+    plan.scenario!,
+    '--stores',
+    plan.stores.join(','),
     ...(fixed ? [] : ['--workloads', plan.workloads.join(',')]),
     ...(sweep.size === undefined ? [] : ['--sizes', plan.records.join(',')]),
-    '--threads', plan.threads.join(','), '--repetitions', String(plan.repetitions),
+    '--threads',
+    plan.threads.join(','),
+    '--repetitions',
+    String(plan.repetitions),
     ...(plan.reload ? ['--reload'] : []),
     ...plan.overrides.flatMap((o) => ['-p', o]),
   ];

@@ -22,7 +22,12 @@ export interface LineChart {
 const round = (v: number) => Math.round(v * 10) / 10;
 
 /** One line per store: the measure at each record (or thread) count its cells hold. */
-export function linesChart(results: readonly Result[], cells: readonly Cell[], measure: Measure, chart: LineChart): ChartSpec | undefined {
+export function linesChart(
+  results: readonly Result[],
+  cells: readonly Cell[],
+  measure: Measure,
+  chart: LineChart,
+): ChartSpec | undefined {
   const shown = cells.filter((c) => c[chart.x] !== undefined);
   if (shown.length === 0) return undefined;
   return {
@@ -31,7 +36,11 @@ export function linesChart(results: readonly Result[], cells: readonly Cell[], m
     title: chart.title,
     subtitle: [...contextLines(results), `the ${chart.statistic} of the repetitions`],
     type: 'line',
-    x: { title: chart.x === 'records' ? 'records (log scale)' : 'client threads', scale: chart.x === 'records' ? 'logarithmic' : 'linear', format: 'number' },
+    x: {
+      title: chart.x === 'records' ? 'records (log scale)' : 'client threads',
+      scale: chart.x === 'records' ? 'logarithmic' : 'linear',
+      format: 'number',
+    },
     y: { title: chart.yTitle, scale: 'linear', format: chart.yFormat ?? 'number' },
     datasets: distinct(shown.map((c) => c.series)).map((series) => {
       const mine = shown.filter((c) => c.series === series).sort((a, b) => (a[chart.x] ?? 0) - (b[chart.x] ?? 0));

@@ -41,9 +41,21 @@ export interface SweepPlanInput {
 export { SWEEP_DEFAULTS } from './sweep-defaults.ts';
 
 /** A workload at one record count and thread count, on top of `base` (-p defaults and overrides). */
-export function workloadAt(plan: SweepPlanInput, base: readonly string[], workload: string, records: number, threads: number): LoadedWorkload {
-  const operations = plan.operationsPerRecord !== undefined ? [`operationcount=${Math.max(1, Math.round(records * plan.operationsPerRecord))}`] : [];
-  return loadWorkload([workload, ...plan.extraFiles], [...base, `recordcount=${records}`, `threadcount=${threads}`, ...operations]);
+export function workloadAt(
+  plan: SweepPlanInput,
+  base: readonly string[],
+  workload: string,
+  records: number,
+  threads: number,
+): LoadedWorkload {
+  const operations =
+    plan.operationsPerRecord !== undefined
+      ? [`operationcount=${Math.max(1, Math.round(records * plan.operationsPerRecord))}`]
+      : [];
+  return loadWorkload(
+    [workload, ...plan.extraFiles],
+    [...base, `recordcount=${records}`, `threadcount=${threads}`, ...operations],
+  );
 }
 
 export interface SweepCell {
@@ -79,7 +91,15 @@ export function planCells(plan: SweepPlanInput, inserts: (workload: string) => b
           for (let repetition = 1; repetition <= plan.repetitions; repetition++) {
             const freshLoad = !loaded || plan.reload || inserts(workload);
             loaded = true;
-            cells.push({ id: cellId({ store, workload, records, threads, repetition }), store, workload, records, threads, repetition, freshLoad });
+            cells.push({
+              id: cellId({ store, workload, records, threads, repetition }),
+              store,
+              workload,
+              records,
+              threads,
+              repetition,
+              freshLoad,
+            });
           }
         }
       }
@@ -113,9 +133,14 @@ export function readState(dir: string, plan: SweepPlanInput): Set<string> {
   const { repetitions: savedRepetitions, ...saved } = state.plan ?? ({} as SweepPlanInput);
   // More repetitions extend a finished sweep; anything else is a different sweep.
   if (JSON.stringify(given) !== JSON.stringify(saved)) {
-    throw new SweepError(`--out-dir ${dir} holds a different sweep (${STATE_FILE}); use another --out-dir, or repeat the same stores, workloads, records, threads and -p to resume it`);
+    throw new SweepError(
+      `--out-dir ${dir} holds a different sweep (${STATE_FILE}); use another --out-dir, or repeat the same stores, workloads, records, threads and -p to resume it`,
+    );
   }
-  if (givenRepetitions < savedRepetitions) process.stderr.write(`sweep: ${dir} was planned with ${savedRepetitions} repetitions; running ${givenRepetitions}\n`);
+  if (givenRepetitions < savedRepetitions)
+    process.stderr.write(
+      `sweep: ${dir} was planned with ${savedRepetitions} repetitions; running ${givenRepetitions}\n`,
+    );
   return new Set(state.done);
 }
 

@@ -35,12 +35,22 @@ export interface SweepOptions {
 export async function runSweep(plan: SweepPlanInput, options: SweepOptions): Promise<Result[]> {
   for (const store of plan.stores) storeName(store, '--stores');
   const config = loadConfig(options.config);
-  const targets = StoreTargets.resolve({ url: options.url, config: options.config, docker: options.docker }, plan.stores, config).checkDocker();
+  const targets = StoreTargets.resolve(
+    { url: options.url, config: options.config, docker: options.docker },
+    plan.stores,
+    config,
+  ).checkDocker();
   // Every cell is planned (and every workload checked) before a store is touched.
-  const sweep: SweepCells = plan.scenario !== undefined ? scenarioCells(plan, targets, options.config, options.outDir, options.status) : ycsbCells(plan, targets, options.outDir, options.status);
+  const sweep: SweepCells =
+    plan.scenario !== undefined
+      ? scenarioCells(plan, targets, options.config, options.outDir, options.status)
+      : ycsbCells(plan, targets, options.outDir, options.status);
   const done = readState(options.outDir, plan);
   const pending = sweep.cells.filter((c) => !done.has(c.id));
-  if (done.size > 0) process.stderr.write(`sweep: resuming ${options.outDir}: ${sweep.cells.length - pending.length} of ${sweep.cells.length} runs already done\n`);
+  if (done.size > 0)
+    process.stderr.write(
+      `sweep: resuming ${options.outDir}: ${sweep.cells.length - pending.length} of ${sweep.cells.length} runs already done\n`,
+    );
   writeState(options.outDir, plan, done);
   const progress = new SweepProgress(sweep.cells.length, sweep.cells.length - pending.length);
   // A signal stops the cell in hand, which keeps what it measured; no other cell starts.
@@ -70,7 +80,8 @@ export async function runSweep(plan: SweepPlanInput, options: SweepOptions): Pro
       }
     }
   });
-  if (interrupts.signal !== undefined) process.stderr.write(`sweep: interrupted; run the same command again to resume ${options.outDir}\n`);
+  if (interrupts.signal !== undefined)
+    process.stderr.write(`sweep: interrupted; run the same command again to resume ${options.outDir}\n`);
   const results = loadResults([options.outDir]).map((l) => l.result);
   const summary = renderSweepSummary(results, sweep.unit);
   writeFileAtomic(join(options.outDir, 'sweep.md'), summary);

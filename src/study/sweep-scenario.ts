@@ -12,7 +12,15 @@ import type { Result } from '../results/schema.ts';
 import { writeResult } from '../results/write.ts';
 import type { StoreTargets } from '../session/store-targets.ts';
 import { commandText, runDocbenchChild } from './docbench-child.ts';
-import { cellDir, ownSize, runCommand, scenarioSweepOf, seedCommand, seedFile, sizeUnit } from './scenario-sweep-plan.ts';
+import {
+  cellDir,
+  ownSize,
+  runCommand,
+  scenarioSweepOf,
+  seedCommand,
+  seedFile,
+  sizeUnit,
+} from './scenario-sweep-plan.ts';
 import type { SweepCells } from './sweep-cells.ts';
 import { planCells, SweepError, type SweepCell, type SweepPlanInput } from './sweep-plan.ts';
 
@@ -23,7 +31,8 @@ import { planCells, SweepError, type SweepCell, type SweepPlanInput } from './sw
 export function childTargetArgs(store: string, targets: StoreTargets, config: string | undefined): string[] {
   const source = targets.sourceOf(store);
   const url = targets.urlOf(store);
-  const urlArgs = url !== undefined && (source === '--url' || source === '--docker') ? ['--url', `${store}=${url}`] : [];
+  const urlArgs =
+    url !== undefined && (source === '--url' || source === '--docker') ? ['--url', `${store}=${url}`] : [];
   return [...urlArgs, ...(config !== undefined ? ['--config', config] : [])];
 }
 
@@ -36,7 +45,13 @@ function resultsIn(dir: string): { path: string; result: Result }[] {
   }
 }
 
-export function scenarioCells(plan: SweepPlanInput, targets: StoreTargets, config: string | undefined, outDir: string, status: boolean): SweepCells {
+export function scenarioCells(
+  plan: SweepPlanInput,
+  targets: StoreTargets,
+  config: string | undefined,
+  outDir: string,
+  status: boolean,
+): SweepCells {
   const sweep = scenarioSweepOf(plan.scenario!);
   const unit = sizeUnit(sweep);
   return {
@@ -53,7 +68,10 @@ export function scenarioCells(plan: SweepPlanInput, targets: StoreTargets, confi
             rmSync(join(outDir, seedFile(cell)), { force: true });
             return;
           }
-          if (child.code !== 0) throw new SweepError(`${commandText(args)} failed (exit ${child.code})${child.error ? `: ${child.error}` : ''}`);
+          if (child.code !== 0)
+            throw new SweepError(
+              `${commandText(args)} failed (exit ${child.code})${child.error ? `: ${child.error}` : ''}`,
+            );
         },
         async run(cell: SweepCell) {
           const args = runCommand(plan, sweep, cell, target, outDir, !status);
@@ -67,19 +85,28 @@ export function scenarioCells(plan: SweepPlanInput, targets: StoreTargets, confi
           }
           const written = resultsIn(dir);
           // A run that wrote results and then failed (a wrong answer) is kept: its results say so.
-          if (child.code !== 0 && written.length === 0) throw new SweepError(`${commandText(args)} failed (exit ${child.code})${child.error ? `: ${child.error}` : ''}`);
+          if (child.code !== 0 && written.length === 0)
+            throw new SweepError(
+              `${commandText(args)} failed (exit ${child.code})${child.error ? `: ${child.error}` : ''}`,
+            );
           for (const { path, result } of written) {
             result.workload.properties[REPETITION_PROPERTY] = cell.repetition;
             const size = sweep.size === undefined ? ownSize(result.workload.properties) : undefined;
-            if (size !== undefined && result.workload.properties.size === undefined) result.workload.properties.size = size;
+            if (size !== undefined && result.workload.properties.size === undefined)
+              result.workload.properties.size = size;
             writeResult(path, result);
           }
           const results = written.map((w) => w.result);
           const runs = results.filter((r) => r.phase === 'run');
-          const rate = runs.map((r) => `${Math.round(r.overall.throughputOpsPerSec).toLocaleString('en-US')} ops/s`).join(', ');
+          const rate = runs
+            .map((r) => `${Math.round(r.overall.throughputOpsPerSec).toLocaleString('en-US')} ops/s`)
+            .join(', ');
           const size = sweep.size === undefined ? '' : ` ${cell.records.toLocaleString('en-US')} ${unit}`;
           const failed = child.code !== 0 ? ` (exit ${child.code}${child.error ? `: ${child.error}` : ''})` : '';
-          return { results, line: `${cell.store} ${cell.workload}${size} ${cell.threads} threads rep ${cell.repetition}: ${rate || 'no run result'}${failed}` };
+          return {
+            results,
+            line: `${cell.store} ${cell.workload}${size} ${cell.threads} threads rep ${cell.repetition}: ${rate || 'no run result'}${failed}`,
+          };
         },
         close: async () => {},
       };

@@ -27,7 +27,11 @@ export function ycsbCells(plan: SweepPlanInput, targets: StoreTargets, outDir: s
     unit: 'records',
     cells: planCells(plan, (w) => first.get(w)!.properties.insertproportion > 0),
     async open(store) {
-      const open = await openStore(store, targets.urlOf(store), requestOf(workloadAt(plan, base, plan.workloads[0]!, plan.records[0]!, maxThreads).properties));
+      const open = await openStore(
+        store,
+        targets.urlOf(store),
+        requestOf(workloadAt(plan, base, plan.workloads[0]!, plan.records[0]!, maxThreads).properties),
+      );
       return {
         load: (cell) => loadCell(open, plan, base, cell, maxThreads, outDir, status),
         run: (cell) => runCell(open, plan, base, cell, outDir, status),
@@ -37,7 +41,15 @@ export function ycsbCells(plan: SweepPlanInput, targets: StoreTargets, outDir: s
   };
 }
 
-async function loadCell(open: OpenStore, plan: SweepPlanInput, base: readonly string[], cell: SweepCell, maxThreads: number, outDir: string, status: boolean): Promise<void> {
+async function loadCell(
+  open: OpenStore,
+  plan: SweepPlanInput,
+  base: readonly string[],
+  cell: SweepCell,
+  maxThreads: number,
+  outDir: string,
+  status: boolean,
+): Promise<void> {
   // Loaded with every thread the sweep uses: the load is preparation here, not a measured cell.
   const loaded = workloadAt(plan, base, cell.workload, cell.records, maxThreads);
   const p = loaded.properties;
@@ -45,23 +57,61 @@ async function loadCell(open: OpenStore, plan: SweepPlanInput, base: readonly st
   const schema = { table: core.table, fieldNames: core.fieldNames };
   await open.store.drop(schema);
   await open.store.prepare(schema);
-  const outcome = await runLoadPhase({ store: open.store, workload: core, properties: p, status, label: `[${cell.store} load ${cell.records}]` });
+  const outcome = await runLoadPhase({
+    store: open.store,
+    workload: core,
+    properties: p,
+    status,
+    label: `[${cell.store} load ${cell.records}]`,
+  });
   if (interrupts.signal !== undefined) return;
-  const result = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: `load-${cell.records}`, workloadFile: loaded.files.join(' '), properties: p, overrides: [...base], store: await describeStore(open) });
-  writeResult(join(outDir, 'loads', `${cell.store}-r${cell.records}-before-${cell.id.replace(/\//g, '_')}.json`), result);
+  const result = buildResult(outcome, {
+    kind: 'ycsb',
+    mode: 'direct',
+    workloadName: `load-${cell.records}`,
+    workloadFile: loaded.files.join(' '),
+    properties: p,
+    overrides: [...base],
+    store: await describeStore(open),
+  });
+  writeResult(
+    join(outDir, 'loads', `${cell.store}-r${cell.records}-before-${cell.id.replace(/\//g, '_')}.json`),
+    result,
+  );
 }
 
-async function runCell(open: OpenStore, plan: SweepPlanInput, base: readonly string[], cell: SweepCell, outDir: string, status: boolean): Promise<CellRun | undefined> {
+async function runCell(
+  open: OpenStore,
+  plan: SweepPlanInput,
+  base: readonly string[],
+  cell: SweepCell,
+  outDir: string,
+  status: boolean,
+): Promise<CellRun | undefined> {
   const loaded = workloadAt(plan, base, cell.workload, cell.records, cell.threads);
   const p = loaded.properties;
   // Each repetition draws other keys: the same seed would replay the same operations.
   const core = new CoreWorkload(p, new Random(p.seed + cell.repetition - 1));
   const meter = await startServerCostMeter(cell.store, open.local);
-  const outcome = await runTransactionPhase({ store: open.store, workload: core, properties: p, status, label: `[${cell.store} ${loaded.name} t${cell.threads} rep${cell.repetition}]` });
+  const outcome = await runTransactionPhase({
+    store: open.store,
+    workload: core,
+    properties: p,
+    status,
+    label: `[${cell.store} ${loaded.name} t${cell.threads} rep${cell.repetition}]`,
+  });
   const serverCost = meter?.stop();
   // An interrupted run is no measurement of the cell: it runs again when the sweep resumes.
   if (interrupts.signal !== undefined) return undefined;
-  const result = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: loaded.name, workloadFile: loaded.files.join(' '), properties: p, overrides: [...base], store: await describeStore(open) });
+  const result = buildResult(outcome, {
+    kind: 'ycsb',
+    mode: 'direct',
+    workloadName: loaded.name,
+    workloadFile: loaded.files.join(' '),
+    properties: p,
+    overrides: [...base],
+    store: await describeStore(open),
+  });
   result.workload.properties[REPETITION_PROPERTY] = cell.repetition;
   const withCost: Result = serverCost ? { ...result, serverCost } : result;
   writeResult(join(outDir, cellFile(cell, loaded.name)), withCost);

@@ -40,7 +40,10 @@ export interface WorkloadCounters {
 
 /** The counters of a client whose workers all share one CoreWorkload. */
 export function localCounters(p: WorkloadProperties): WorkloadCounters {
-  return { loadKeys: new CounterGenerator(p.insertstart), transactionInserts: new AcknowledgedCounterGenerator(p.recordcount) };
+  return {
+    loadKeys: new CounterGenerator(p.insertstart),
+    transactionInserts: new AcknowledgedCounterGenerator(p.recordcount),
+  };
 }
 
 export class CoreWorkload {
@@ -115,13 +118,20 @@ export class CoreWorkload {
         this.keyChooser = new HotspotGenerator(random, lower, upper, p.hotspotdatafraction, p.hotspotopnfraction);
         break;
       case 'exponential':
-        this.keyChooser = new ExponentialGenerator(random, p['exponential.percentile'], p.recordcount * p['exponential.frac']);
+        this.keyChooser = new ExponentialGenerator(
+          random,
+          p['exponential.percentile'],
+          p.recordcount * p['exponential.frac'],
+        );
         break;
     }
     this.keyChooserIsExponential = p.requestdistribution === 'exponential';
     const chooser = this.operationChooser;
     this.operationsAhead = new DrawsAhead(() => chooser.nextValue());
-    this.keysAhead = p.requestdistribution === 'latest' ? undefined : new KeysAhead(this.keyChooser, this.keyChooserIsExponential ? undefined : (n) => this.keyName(n));
+    this.keysAhead =
+      p.requestdistribution === 'latest'
+        ? undefined
+        : new KeysAhead(this.keyChooser, this.keyChooserIsExponential ? undefined : (n) => this.keyName(n));
     this.fieldChooser = new UniformGenerator(random, 0, p.fieldcount - 1);
     this.scanLength =
       p.scanlengthdistribution === 'uniform'
@@ -162,7 +172,9 @@ export class CoreWorkload {
   nextTransactionKey(): string {
     const keyNumber = this.nextKeyNumber();
     // Named in the batch it was drawn in, except where the number is not the raw draw.
-    return this.keysAhead !== undefined && !this.keyChooserIsExponential ? this.keysAhead.lastName() : this.keyName(keyNumber);
+    return this.keysAhead !== undefined && !this.keyChooserIsExponential
+      ? this.keysAhead.lastName()
+      : this.keyName(keyNumber);
   }
 
   nextKeyNumber(): number {
@@ -224,7 +236,12 @@ export class CoreWorkload {
     let count = 0;
     const size = this.p.fieldlength;
     for (const field in fields) {
-      if (this.p.failovercheck ? writeOf(key, field, fields[field]!, size) < 0 : fields[field] !== deterministicValue(key, field, size)) return false;
+      if (
+        this.p.failovercheck
+          ? writeOf(key, field, fields[field]!, size) < 0
+          : fields[field] !== deterministicValue(key, field, size)
+      )
+        return false;
       count++;
     }
     return count > 0;
@@ -235,11 +252,17 @@ export class CoreWorkload {
    * writeallfields) or one chosen as `buildUpdate` chooses it, each the value of its next write,
    * registered with `writes` (runner/acknowledged-writes.ts).
    */
-  buildTrackedValues(key: string, keyNumber: number, writes: { add(keyNumber: number, field: number): number }, allFields: boolean): FieldMap {
+  buildTrackedValues(
+    key: string,
+    keyNumber: number,
+    writes: { add(keyNumber: number, field: number): number },
+    allFields: boolean,
+  ): FieldMap {
     const values: FieldMap = {};
     const size = this.p.fieldlength;
     if (allFields || this.p.writeallfields) {
-      for (let i = 0; i < this.fieldNames.length; i++) values[this.fieldNames[i]!] = versionedValue(key, this.fieldNames[i]!, writes.add(keyNumber, i), size);
+      for (let i = 0; i < this.fieldNames.length; i++)
+        values[this.fieldNames[i]!] = versionedValue(key, this.fieldNames[i]!, writes.add(keyNumber, i), size);
     } else {
       const i = this.fieldChooser.nextValue();
       values[this.fieldNames[i]!] = versionedValue(key, this.fieldNames[i]!, writes.add(keyNumber, i), size);

@@ -47,11 +47,14 @@ function exportFormatOf(className: string): ExportFormat | undefined {
 
 /** YCSB's measurement types docbench does not record, each with what to use instead. */
 const OTHER_MEASUREMENT_TYPES: Record<string, string> = {
-  histogram: 'docbench records HDR histograms (measurementtype=hdrhistogram, the default); pick the percentiles printed with hdrhistogram.percentiles',
-  'hdrhistogram+histogram': 'docbench records HDR histograms only (measurementtype=hdrhistogram); pick the percentiles printed with hdrhistogram.percentiles',
+  histogram:
+    'docbench records HDR histograms (measurementtype=hdrhistogram, the default); pick the percentiles printed with hdrhistogram.percentiles',
+  'hdrhistogram+histogram':
+    'docbench records HDR histograms only (measurementtype=hdrhistogram); pick the percentiles printed with hdrhistogram.percentiles',
   'hdrhistogram+raw': 'docbench keeps no raw per-operation latencies; use measurementtype=hdrhistogram (the default)',
   raw: 'docbench keeps no raw per-operation latencies; use measurementtype=hdrhistogram (the default)',
-  timeseries: "docbench always records a one-second time series in the result file (--out, `timeSeries`) next to its HDR histograms; use measurementtype=hdrhistogram (the default)",
+  timeseries:
+    'docbench always records a one-second time series in the result file (--out, `timeSeries`) next to its HDR histograms; use measurementtype=hdrhistogram (the default)',
 };
 
 /**
@@ -146,7 +149,10 @@ export const workloadPropertiesSchema = z
       .string()
       .transform((v, ctx) => {
         if (v.replace(/^com\.yahoo\.ycsb\./, 'site.ycsb.') === CORE_WORKLOAD) return CORE_WORKLOAD;
-        ctx.addIssue({ code: 'custom', message: `expected ${CORE_WORKLOAD}: docbench runs YCSB's CoreWorkload; application workloads are scenarios (--scenario)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected ${CORE_WORKLOAD}: docbench runs YCSB's CoreWorkload; application workloads are scenarios (--scenario)`,
+        });
         return z.NEVER;
       })
       .default(CORE_WORKLOAD),
@@ -156,7 +162,10 @@ export const workloadPropertiesSchema = z
       .transform((v, ctx) => {
         const store = storeOfYcsbBinding(v);
         if (store) return store;
-        ctx.addIssue({ code: 'custom', message: `expected a docbench store (${STORE_NAMES.join(', ')}) or one of YCSB's bindings for them (${Object.keys(YCSB_BINDINGS).join(', ')})` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected a docbench store (${STORE_NAMES.join(', ')}) or one of YCSB's bindings for them (${Object.keys(YCSB_BINDINGS).join(', ')})`,
+        });
         return z.NEVER;
       })
       .optional(),
@@ -166,7 +175,10 @@ export const workloadPropertiesSchema = z
       .transform((v, ctx) => {
         const format = exportFormatOf(v);
         if (format) return format;
-        ctx.addIssue({ code: 'custom', message: `expected one of YCSB's exporters: ${Object.values(YCSB_EXPORTERS).join(', ')}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected one of YCSB's exporters: ${Object.values(YCSB_EXPORTERS).join(', ')}`,
+        });
         return z.NEVER;
       })
       .default('text'),
@@ -181,7 +193,12 @@ export const workloadPropertiesSchema = z
       .transform((v, ctx) => {
         if (v === 'hdrhistogram') return v;
         const instead = OTHER_MEASUREMENT_TYPES[v];
-        ctx.addIssue({ code: 'custom', message: instead ? `not supported: ${instead}` : `expected hdrhistogram (YCSB's other types: ${Object.keys(OTHER_MEASUREMENT_TYPES).join(', ')}, are not supported)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: instead
+            ? `not supported: ${instead}`
+            : `expected hdrhistogram (YCSB's other types: ${Object.keys(OTHER_MEASUREMENT_TYPES).join(', ')}, are not supported)`,
+        });
         return z.NEVER;
       })
       .default('hdrhistogram'),
@@ -227,16 +244,44 @@ export interface RawProperties {
  * recorded), because docbench then does exactly what YCSB does.
  */
 const UNSUPPORTED_YCSB_KEYS: Record<string, { accepted?: string; instead: string }> = {
-  'measurement.raw.output_file': { instead: 'it belongs to measurementtype=raw, which docbench does not support (it records HDR histograms)' },
-  'measurement.raw.no_summary': { instead: 'it belongs to measurementtype=raw, which docbench does not support (it records HDR histograms)' },
-  'histogram.buckets': { instead: 'it belongs to measurementtype=histogram, which docbench does not support; pick the percentiles printed with hdrhistogram.percentiles' },
-  'timeseries.granularity': { instead: 'it belongs to measurementtype=timeseries; docbench always records a one-second time series in the result file (--out, `timeSeries`)' },
-  fieldlengthhistogram: { instead: 'fieldlengthdistribution=histogram is not supported; use constant, uniform or zipfian with fieldlength and minfieldlength' },
-  core_workload_insertion_retry_limit: { accepted: '0', instead: 'docbench does not retry failed inserts: each one is counted (INSERT-FAILED, Return=ERROR) so the failure shows; set 0 or remove it' },
-  core_workload_insertion_retry_interval: { instead: 'it belongs to core_workload_insertion_retry_limit > 0: docbench does not retry failed inserts' },
-  readallfieldsbyname: { accepted: 'false', instead: 'docbench reads all fields by asking for the whole record (readallfieldsbyname=false); set false or remove it' },
-  dotransactions: { instead: 'docbench takes the phase from its command: `docbench load` or `docbench run` (YCSB\'s -load and -t work too)' },
-  'maxexecutiontime.warmup': { instead: 'use warmuptime (seconds at the start of the run phase that run but are not recorded)' },
+  'measurement.raw.output_file': {
+    instead: 'it belongs to measurementtype=raw, which docbench does not support (it records HDR histograms)',
+  },
+  'measurement.raw.no_summary': {
+    instead: 'it belongs to measurementtype=raw, which docbench does not support (it records HDR histograms)',
+  },
+  'histogram.buckets': {
+    instead:
+      'it belongs to measurementtype=histogram, which docbench does not support; pick the percentiles printed with hdrhistogram.percentiles',
+  },
+  'timeseries.granularity': {
+    instead:
+      'it belongs to measurementtype=timeseries; docbench always records a one-second time series in the result file (--out, `timeSeries`)',
+  },
+  fieldlengthhistogram: {
+    instead:
+      'fieldlengthdistribution=histogram is not supported; use constant, uniform or zipfian with fieldlength and minfieldlength',
+  },
+  core_workload_insertion_retry_limit: {
+    accepted: '0',
+    instead:
+      'docbench does not retry failed inserts: each one is counted (INSERT-FAILED, Return=ERROR) so the failure shows; set 0 or remove it',
+  },
+  core_workload_insertion_retry_interval: {
+    instead: 'it belongs to core_workload_insertion_retry_limit > 0: docbench does not retry failed inserts',
+  },
+  readallfieldsbyname: {
+    accepted: 'false',
+    instead:
+      'docbench reads all fields by asking for the whole record (readallfieldsbyname=false); set false or remove it',
+  },
+  dotransactions: {
+    instead:
+      "docbench takes the phase from its command: `docbench load` or `docbench run` (YCSB's -load and -t work too)",
+  },
+  'maxexecutiontime.warmup': {
+    instead: 'use warmuptime (seconds at the start of the run phase that run but are not recorded)',
+  },
 };
 
 /** Prefixes of store settings, passed to the store untouched (each store checks its own). */
@@ -291,7 +336,9 @@ export function resolveProperties(raw: RawProperties): WorkloadProperties {
     if (KNOWN_KEYS.includes(key)) known[key] = value;
     else if (unsupported) {
       if (unsupported.accepted !== value.toLowerCase()) {
-        throw new WorkloadError(`${raw.origin.get(key) ?? key}: property "${key}" = "${value}" is not supported: ${unsupported.instead}`);
+        throw new WorkloadError(
+          `${raw.origin.get(key) ?? key}: property "${key}" = "${value}" is not supported: ${unsupported.instead}`,
+        );
       }
       passthrough[key] = value;
     } else if (PASSTHROUGH_PREFIXES.some((p) => key.startsWith(p))) passthrough[key] = value;
@@ -328,10 +375,14 @@ export function resolveProperties(raw: RawProperties): WorkloadProperties {
     );
   }
   if (p.minfieldlength > p.fieldlength) {
-    throw new WorkloadError(`${where('minfieldlength')}: minfieldlength (${p.minfieldlength}) exceeds fieldlength (${p.fieldlength})`);
+    throw new WorkloadError(
+      `${where('minfieldlength')}: minfieldlength (${p.minfieldlength}) exceeds fieldlength (${p.fieldlength})`,
+    );
   }
   if (p.minscanlength > p.maxscanlength) {
-    throw new WorkloadError(`${where('minscanlength')}: minscanlength (${p.minscanlength}) exceeds maxscanlength (${p.maxscanlength})`);
+    throw new WorkloadError(
+      `${where('minscanlength')}: minscanlength (${p.minscanlength}) exceeds maxscanlength (${p.maxscanlength})`,
+    );
   }
   if (p.dataintegrity && p.fieldlengthdistribution !== 'constant') {
     throw new WorkloadError(
@@ -354,7 +405,9 @@ export function resolveProperties(raw: RawProperties): WorkloadProperties {
  */
 export function checkDbProperty(p: WorkloadProperties, store: string): void {
   if (p.db !== undefined && p.db !== store) {
-    throw new WorkloadError(`property "db" names the store ${p.db}, but --store is ${store}; remove db or make the two agree`);
+    throw new WorkloadError(
+      `property "db" names the store ${p.db}, but --store is ${store}; remove db or make the two agree`,
+    );
   }
 }
 

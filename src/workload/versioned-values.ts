@@ -28,5 +28,3 @@ export function writeOf(key: string, field: string, value: string, size: number)
   }
   return versionedValue(key, field, n, size) === value ? n : -1;
 }
-
-

@@ -1,6 +1,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { applyOverride, parsePropertiesText, resolveProperties, WorkloadError, type RawProperties, type WorkloadProperties } from './properties.ts';
+import {
+  applyOverride,
+  parsePropertiesText,
+  resolveProperties,
+  WorkloadError,
+  type RawProperties,
+  type WorkloadProperties,
+} from './properties.ts';
 import { projectPath } from '../common/project-root.ts';
 
 /** The workload files shipped with docbench (YCSB's A–F, Carvalho et al. 2023's G and H, record-shape presets). */
@@ -13,14 +20,17 @@ export const FIXTURE_WORKLOADS_DIR = projectPath('fixtures', 'workloads');
  */
 export function resolveWorkloadPath(given: string): string {
   if (existsSync(given)) {
-    if (statSync(given).isDirectory()) throw new WorkloadError(`workload file ${given} is a directory; expected a .properties file`);
+    if (statSync(given).isDirectory())
+      throw new WorkloadError(`workload file ${given} is a directory; expected a .properties file`);
     return resolve(given);
   }
   const name = dirname(given) === 'workloads' ? basename(given) : given;
   const candidates = [name, `workload${name}`, join('presets', name)].map((n) => join(FIXTURE_WORKLOADS_DIR, n));
   const found = candidates.find((c) => existsSync(c) && statSync(c).isFile());
   if (found) return found;
-  throw new WorkloadError(`workload file ${given} not found (neither a path nor a shipped workload such as workloada … workloadh)`);
+  throw new WorkloadError(
+    `workload file ${given} not found (neither a path nor a shipped workload such as workloada … workloadh)`,
+  );
 }
 
 export interface LoadedWorkload {

@@ -19,26 +19,55 @@ const dir = mkdtempSync(join(tmpdir(), 'docbench-capacity-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const skip = testsStore('redis') ? false : 'redis is not among the stores under test';
-const common = ['--stores', 'redis', '-P', 'workloada', '-p', 'recordcount=500', '-p', 'table=capacitytest', '--threads', '8', '--warmup', '1', '--min-seconds', '2', '--max-seconds', '3', '-q'];
+const common = [
+  '--stores',
+  'redis',
+  '-P',
+  'workloada',
+  '-p',
+  'recordcount=500',
+  '-p',
+  'table=capacitytest',
+  '--threads',
+  '8',
+  '--warmup',
+  '1',
+  '--min-seconds',
+  '2',
+  '--max-seconds',
+  '3',
+  '-q',
+];
 
 describe('docbench capacity', { skip }, () => {
   it('writes each step, the curve as rows judged from the step results, a table and a report', () => {
     const out = join(dir, 'held');
-    const run = runDocbench(['capacity', ...common, '--slo', 'p99<=5s', '--start', '100', '--max-steps', '2', '--out-dir', out], { timeoutMs: 180_000 });
+    const run = runDocbench(
+      ['capacity', ...common, '--slo', 'p99<=5s', '--start', '100', '--max-steps', '2', '--out-dir', out],
+      { timeoutMs: 180_000 },
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /highest rate that held \(ops\/s\)/);
     const summary = capacitySummarySchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
     assert.equal(summary.stores.length, 1);
     const redis = summary.stores[0]!;
     assert.equal(redis.store.name, 'redis');
-    assert.deepEqual(redis.steps.map((s) => s.targetOpsPerSec), [100, 200]);
+    assert.deepEqual(
+      redis.steps.map((s) => s.targetOpsPerSec),
+      [100, 200],
+    );
     assert.equal(redis.highestHeldOpsPerSec, 200, 'a 5 s budget holds at 200 ops/s');
     for (const step of redis.steps) {
       const result = resultSchema.parse(JSON.parse(readFileSync(join(out, step.file), 'utf8')));
       assert.equal(result.workload.properties.target, step.targetOpsPerSec);
       assert.equal(result.verdict!.status, 'valid');
       assert.ok(result.operationSeries!.t.length >= 2, 'a per-operation series every second');
-      for (const judged of step.judged) assert.equal(judged.valueUs, latencyPercentile([result], judged.row, judged.percentile), `${judged.row}: the one percentile`);
+      for (const judged of step.judged)
+        assert.equal(
+          judged.valueUs,
+          latencyPercentile([result], judged.row, judged.percentile),
+          `${judged.row}: the one percentile`,
+        );
       assert.deepEqual(judgedRows(step), ['Intended-READ', 'Intended-UPDATE']);
     }
     assert.ok(existsSync(join(out, 'report.html')));
@@ -47,11 +76,33 @@ describe('docbench capacity', { skip }, () => {
 
   it('stops a step early once its budget is certain to be missed, and never counts it as held', () => {
     const out = join(dir, 'blown');
-    const run = runDocbench(['capacity', ...common, '--slo', 'p99<=1us', '--start', '400', '--max-steps', '2', '--min-seconds', '10', '--max-seconds', '10', '--out-dir', out], { timeoutMs: 180_000 });
+    const run = runDocbench(
+      [
+        'capacity',
+        ...common,
+        '--slo',
+        'p99<=1us',
+        '--start',
+        '400',
+        '--max-steps',
+        '2',
+        '--min-seconds',
+        '10',
+        '--max-seconds',
+        '10',
+        '--out-dir',
+        out,
+      ],
+      { timeoutMs: 180_000 },
+    );
     assert.equal(run.code, 0, run.stderr);
     const summary = capacitySummarySchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
     const redis = summary.stores[0]!;
-    assert.deepEqual(redis.steps.map((s) => s.targetOpsPerSec), [400, 200], 'a failed first step halves the rate');
+    assert.deepEqual(
+      redis.steps.map((s) => s.targetOpsPerSec),
+      [400, 200],
+      'a failed first step halves the rate',
+    );
     assert.equal(redis.highestHeldOpsPerSec, undefined);
     for (const step of redis.steps) {
       assert.equal(step.held, false);
@@ -63,9 +114,12 @@ describe('docbench capacity', { skip }, () => {
 });
 
 describe('docbench capacity --http (k6 against docbench serve)', { skip }, () => {
-  it('runs each step through k6\'s open model and judges k6\'s request durations, dropped iterations as failures', () => {
+  it("runs each step through k6's open model and judges k6's request durations, dropped iterations as failures", () => {
     const out = join(dir, 'http');
-    const run = runDocbench(['capacity', ...common, '--http', '--slo', 'p99<=5s', '--start', '50', '--max-steps', '2', '--out-dir', out], { timeoutMs: 300_000 });
+    const run = runDocbench(
+      ['capacity', ...common, '--http', '--slo', 'p99<=5s', '--start', '50', '--max-steps', '2', '--out-dir', out],
+      { timeoutMs: 300_000 },
+    );
     assert.equal(run.code, 0, run.stderr);
     const summary = capacitySummarySchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
     const redis = summary.stores[0]!;
@@ -75,18 +129,28 @@ describe('docbench capacity --http (k6 against docbench serve)', { skip }, () =>
     // and the summary follow from those judgements.
     assert.equal(redis.steps.length, 2);
     assert.equal(redis.steps[0]!.targetOpsPerSec, 50);
-    assert.equal(redis.steps[1]!.targetOpsPerSec, redis.steps[0]!.held ? 100 : 25, 'a held step doubles the rate, a failed one halves it');
+    assert.equal(
+      redis.steps[1]!.targetOpsPerSec,
+      redis.steps[0]!.held ? 100 : 25,
+      'a held step doubles the rate, a failed one halves it',
+    );
     const held = redis.steps.filter((s) => s.held).map((s) => s.targetOpsPerSec);
     assert.equal(redis.highestHeldOpsPerSec, held.length > 0 ? Math.max(...held) : undefined);
     for (const step of redis.steps) {
       const withinBudget = step.judged.every((j) => j.ok === j.valueUs <= j.limitUs) && step.judged.every((j) => j.ok);
-      if (step.held) assert.ok(withinBudget && step.errorRate <= summary.errorBudget, `step ${step.step} held within its budgets`);
+      if (step.held)
+        assert.ok(withinBudget && step.errorRate <= summary.errorBudget, `step ${step.step} held within its budgets`);
       else assert.ok(step.why.length > 0, `step ${step.step}: a step that did not hold says why`);
       const result = resultSchema.parse(JSON.parse(readFileSync(join(out, step.file), 'utf8')));
       assert.equal(result.mode, 'http');
       assert.equal(typeof result.workload.properties['capacity.dropped'], 'number', 'dropped iterations recorded');
       assert.deepEqual(judgedRows(step), ['READ', 'UPDATE'], "k6's own rows: there is no Intended- row end to end");
-      for (const judged of step.judged) assert.equal(judged.valueUs, latencyPercentile([result], judged.row, judged.percentile), `${judged.row}: k6's percentile as every output shows it`);
+      for (const judged of step.judged)
+        assert.equal(
+          judged.valueUs,
+          latencyPercentile([result], judged.row, judged.percentile),
+          `${judged.row}: k6's percentile as every output shows it`,
+        );
       assert.ok(result.notes.some((n) => n.includes('warmed the service up')));
     }
   });

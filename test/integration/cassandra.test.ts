@@ -35,7 +35,10 @@ describe('cassandra connection', { timeout: 120_000 }, () => {
   async function connectFailure(url: string): Promise<string> {
     const store = createStore({ url, settings: {}, concurrency: 1 });
     try {
-      const error = await store.connect().then(() => undefined, (e: unknown) => e);
+      const error = await store.connect().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof UnreachableError, `expected UnreachableError, got ${String(error)}`);
       return error.message;
     } finally {
@@ -45,7 +48,10 @@ describe('cassandra connection', { timeout: 120_000 }, () => {
 
   it('a refused connection: one line naming the host, the password masked', async () => {
     const message = await connectFailure('cassandra://admin:s3cret@127.0.0.1:1/?datacenter=datacenter1');
-    assert.match(message, /^cannot reach cassandra at cassandra:\/\/admin:\*\*\*@127\.0\.0\.1:1\/\?datacenter=datacenter1: 127\.0\.0\.1:1: connection refused/);
+    assert.match(
+      message,
+      /^cannot reach cassandra at cassandra:\/\/admin:\*\*\*@127\.0\.0\.1:1\/\?datacenter=datacenter1: 127\.0\.0\.1:1: connection refused/,
+    );
     assert.doesNotMatch(message, /s3cret|\n/);
   });
 
@@ -58,7 +64,11 @@ describe('cassandra connection', { timeout: 120_000 }, () => {
     // The driver used to keep this failed attempt's control connection open (see connection.ts).
     // Closing is a half-close the server acknowledges, so wait for it; the driver itself destroys
     // an unacknowledged socket after its 5 s connect timeout, so a minute only catches a leak.
-    await waitFor('the failed attempt\'s socket to close', async () => openSockets() <= before, { store: 'cassandra', timeoutMs: 60_000, intervalMs: 50 });
+    await waitFor("the failed attempt's socket to close", async () => openSockets() <= before, {
+      store: 'cassandra',
+      timeoutMs: 60_000,
+      intervalMs: 50,
+    });
   });
 
   it('a host name that does not resolve: says so', async () => {
@@ -66,9 +76,10 @@ describe('cassandra connection', { timeout: 120_000 }, () => {
     assert.match(message, /none of no-such-host\.invalid:9042 resolves to an address \(check the host names\)$/);
   });
 
-  it('sizes its connection pool from the caller\'s concurrency (no docbench.threadcount)', () => {
+  it("sizes its connection pool from the caller's concurrency (no docbench.threadcount)", () => {
     const poolOf = (concurrency: number) =>
-      clientOptions(cassandraConfig({ url: 'cassandra://127.0.0.1:1/', settings: {}, concurrency })).pooling?.coreConnectionsPerHost?.[cassandra.types.distance.local];
+      clientOptions(cassandraConfig({ url: 'cassandra://127.0.0.1:1/', settings: {}, concurrency })).pooling
+        ?.coreConnectionsPerHost?.[cassandra.types.distance.local];
     assert.equal(poolOf(1), 1);
     assert.equal(poolOf(16), 1);
     assert.equal(poolOf(64), 2);
@@ -77,17 +88,63 @@ describe('cassandra connection', { timeout: 120_000 }, () => {
 
 describe('cassandra settings through the CLI', { timeout: 120_000 }, () => {
   it('an unknown cassandra.* setting: exit 2, one line, no stack trace', () => {
-    const r = runDocbench(['run', '--store', 'cassandra', '-P', 'workloada', '-p', 'cassandra.nosuch=1', '-p', 'operationcount=1']);
+    const r = runDocbench([
+      'run',
+      '--store',
+      'cassandra',
+      '-P',
+      'workloada',
+      '-p',
+      'cassandra.nosuch=1',
+      '-p',
+      'operationcount=1',
+    ]);
     assertUserError(r, /unknown setting cassandra\.nosuch; cassandra understands cassandra\.keyspace, /);
   });
 
   it('a typo gets a did-you-mean; a bad value names the key', () => {
-    assertUserError(runDocbench(['run', '--store', 'cassandra', '-P', 'workloada', '-p', 'cassandra.keyspce=x', '-p', 'operationcount=1']), /did you mean "cassandra\.keyspace"\?/);
-    assertUserError(runDocbench(['run', '--store', 'cassandra', '-P', 'workloada', '-p', 'cassandra.scanbucketlength=six', '-p', 'operationcount=1']), /cassandra\.scanbucketlength=six: expected a whole number >= 1/);
+    assertUserError(
+      runDocbench([
+        'run',
+        '--store',
+        'cassandra',
+        '-P',
+        'workloada',
+        '-p',
+        'cassandra.keyspce=x',
+        '-p',
+        'operationcount=1',
+      ]),
+      /did you mean "cassandra\.keyspace"\?/,
+    );
+    assertUserError(
+      runDocbench([
+        'run',
+        '--store',
+        'cassandra',
+        '-P',
+        'workloada',
+        '-p',
+        'cassandra.scanbucketlength=six',
+        '-p',
+        'operationcount=1',
+      ]),
+      /cassandra\.scanbucketlength=six: expected a whole number >= 1/,
+    );
   });
 
   it('a bad --url: exit 2, one line, password masked', () => {
-    const r = runDocbench(['run', '--store', 'cassandra', '--url', 'cassandra://admin:s3cret@127.0.0.1:port/', '-P', 'workloada', '-p', 'operationcount=1']);
+    const r = runDocbench([
+      'run',
+      '--store',
+      'cassandra',
+      '--url',
+      'cassandra://admin:s3cret@127.0.0.1:port/',
+      '-P',
+      'workloada',
+      '-p',
+      'operationcount=1',
+    ]);
     assertUserError(r, /the URL "cassandra:\/\/admin:\*\*\*@127\.0\.0\.1:port\/" has the port "port"/);
     assert.doesNotMatch(r.stderr, /s3cret/);
   });

@@ -24,7 +24,11 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 function forwardable(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || ['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(name)) continue;
+    if (
+      value === undefined ||
+      ['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(name)
+    )
+      continue;
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
@@ -40,7 +44,10 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
   let base: string;
 
   /** A request straight to the server (not through the adapter). */
-  async function couch(path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+  async function couch(
+    path: string,
+    init: { method?: string; body?: unknown } = {},
+  ): Promise<{ status: number; body: any }> {
     const response = await fetch(`${base}/${DATABASE}/${path}`, {
       method: init.method ?? 'GET',
       headers: { authorization, 'content-type': 'application/json' },
@@ -50,7 +57,12 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
     return { status: response.status, body: await response.json() };
   }
 
-  const open = (storeUrl: string) => createStore({ url: storeUrl, settings: { 'couchdb.database': DATABASE, 'couchdb.maxsockets': '8' }, concurrency: 1 });
+  const open = (storeUrl: string) =>
+    createStore({
+      url: storeUrl,
+      settings: { 'couchdb.database': DATABASE, 'couchdb.maxsockets': '8' },
+      concurrency: 1,
+    });
 
   before(async () => {
     const status = await couchdbTarget.start(log);
@@ -90,7 +102,10 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
 
   it('inserting an existing key is an error and leaves the document as it was', async () => {
     await store.insert(TABLE, 'a-dup', fields('first'));
-    await assert.rejects(store.insert(TABLE, 'a-dup', fields('second')), (e: Error & { statusCode?: number }) => e.statusCode === 409);
+    await assert.rejects(
+      store.insert(TABLE, 'a-dup', fields('second')),
+      (e: Error & { statusCode?: number }) => e.statusCode === 409,
+    );
     assert.deepEqual(await store.read(TABLE, 'a-dup', null), fields('first'));
   });
 
@@ -115,7 +130,10 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
         try {
           if (req.method === 'PUT' && req.url === `/${DATABASE}/a-conflict`) {
             const current = await couch('a-conflict');
-            const written = await couch('a-conflict', { method: 'PUT', body: { ...current.body, field0: 'other-writer' } });
+            const written = await couch('a-conflict', {
+              method: 'PUT',
+              body: { ...current.body, field0: 'other-writer' },
+            });
             assert.equal(written.status, 201);
             interleaved++;
           }
@@ -126,7 +144,9 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
             body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
             dispatcher: direct,
           });
-          res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+          res.writeHead(upstream.status, {
+            'content-type': upstream.headers.get('content-type') ?? 'application/json',
+          });
           res.end(Buffer.from(await upstream.arrayBuffer()));
         } catch (error) {
           res.writeHead(502).end(String(error));
@@ -153,7 +173,9 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
   it('concurrent updates of one record: every reported success is a stored revision, every failure a conflict', async () => {
     await store.insert(TABLE, 'a-race', fields('race'));
     const writers = 8;
-    const outcomes = await Promise.allSettled(Array.from({ length: writers }, (_, i) => store.update(TABLE, 'a-race', { field1: `w${i}` })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: writers }, (_, i) => store.update(TABLE, 'a-race', { field1: `w${i}` })),
+    );
     const succeeded = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
     for (const o of outcomes) {
       if (o.status === 'fulfilled') assert.equal(o.value, true);
@@ -180,7 +202,10 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
     while (keys.size < 250) keys.add(`sk${Math.floor(Math.random() * 1_000_000)}`);
     const shuffled = [...keys].sort(() => Math.random() - 0.5);
     for (let i = 0; i < shuffled.length; i += 50) {
-      await store.insertMany(TABLE, shuffled.slice(i, i + 50).map((key) => ({ key, fields: fields(key) })));
+      await store.insertMany(
+        TABLE,
+        shuffled.slice(i, i + 50).map((key) => ({ key, fields: fields(key) })),
+      );
     }
     // CouchDB orders _all_docs by raw UTF-8 bytes; for these ASCII keys that is JS string order.
     const sorted = [...keys].sort();
@@ -189,7 +214,8 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
     for (const start of starts) {
       const records = await store.scan(TABLE, start, 50, null);
       const got = records.map((r) => r.key);
-      for (let i = 1; i < got.length; i++) assert.ok(got[i - 1]! < got[i]!, `not ascending at ${i}: ${got[i - 1]} then ${got[i]}`);
+      for (let i = 1; i < got.length; i++)
+        assert.ok(got[i - 1]! < got[i]!, `not ascending at ${i}: ${got[i - 1]} then ${got[i]}`);
       assert.deepEqual(got, expectFrom(start, 50), `scan from ${start}`);
       for (const r of records) assert.deepEqual(r.fields, fields(r.key));
     }
@@ -225,7 +251,10 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
 
   it('stats: server, version, driver, record count and size on disk from the server', async () => {
     const before = await store.stats();
-    await store.insertMany(TABLE, ['c-1', 'c-2', 'c-3', 'c-4', 'c-5'].map((key) => ({ key, fields: fields(key) })));
+    await store.insertMany(
+      TABLE,
+      ['c-1', 'c-2', 'c-3', 'c-4', 'c-5'].map((key) => ({ key, fields: fields(key) })),
+    );
     const stats = await store.stats();
     assert.ok(stats.server.length > 0);
     assert.match(stats.serverVersion, /^\d+\.\d+/);
@@ -255,7 +284,13 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
     wrong.password = 'not-the-password';
     const bad = open(wrong.toString());
     try {
-      await assert.rejects(bad.connect(), (e: Error) => e instanceof AccessDeniedError && /refused the user name or password in the URL \(401 /.test(e.message) && !e.message.includes('not-the-password'));
+      await assert.rejects(
+        bad.connect(),
+        (e: Error) =>
+          e instanceof AccessDeniedError &&
+          /refused the user name or password in the URL \(401 /.test(e.message) &&
+          !e.message.includes('not-the-password'),
+      );
     } finally {
       await bad.close();
     }
@@ -267,7 +302,11 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
     anonymous.password = '';
     const bad = open(anonymous.toString());
     try {
-      await assert.rejects(bad.connect(), (e: Error) => e instanceof AccessDeniedError && /the URL has no login/.test(e.message) && !e.message.includes('\n'));
+      await assert.rejects(
+        bad.connect(),
+        (e: Error) =>
+          e instanceof AccessDeniedError && /the URL has no login/.test(e.message) && !e.message.includes('\n'),
+      );
     } finally {
       await bad.close();
     }
@@ -277,10 +316,22 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
     const elsewhere = createStore({ url, settings: { 'couchdb.database': `${DATABASE}_never_made` }, concurrency: 1 });
     try {
       await elsewhere.connect();
-      await assert.rejects(elsewhere.read(TABLE, 'k', null), (e: unknown) => (e as { statusCode?: number }).statusCode === 404);
-      await assert.rejects(elsewhere.update(TABLE, 'k', fields('x')), (e: unknown) => (e as { statusCode?: number }).statusCode === 404);
-      await assert.rejects(elsewhere.delete(TABLE, 'k'), (e: unknown) => (e as { statusCode?: number }).statusCode === 404);
-      await assert.rejects(elsewhere.checkTable(SCHEMA), /the database "docbench_itest_\d+_never_made" does not exist; load it first/);
+      await assert.rejects(
+        elsewhere.read(TABLE, 'k', null),
+        (e: unknown) => (e as { statusCode?: number }).statusCode === 404,
+      );
+      await assert.rejects(
+        elsewhere.update(TABLE, 'k', fields('x')),
+        (e: unknown) => (e as { statusCode?: number }).statusCode === 404,
+      );
+      await assert.rejects(
+        elsewhere.delete(TABLE, 'k'),
+        (e: unknown) => (e as { statusCode?: number }).statusCode === 404,
+      );
+      await assert.rejects(
+        elsewhere.checkTable(SCHEMA),
+        /the database "docbench_itest_\d+_never_made" does not exist; load it first/,
+      );
     } finally {
       await elsewhere.close();
     }
@@ -290,7 +341,14 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
     const port = await closedPort();
     const nowhere = createStore({ url: `http://admin:secret@127.0.0.1:${port}`, settings: {}, concurrency: 1 });
     try {
-      await assert.rejects(nowhere.connect(), (e: Error) => e instanceof UnreachableError && /connection refused/.test(e.message) && !e.message.includes('secret') && !e.message.includes('\n'));
+      await assert.rejects(
+        nowhere.connect(),
+        (e: Error) =>
+          e instanceof UnreachableError &&
+          /connection refused/.test(e.message) &&
+          !e.message.includes('secret') &&
+          !e.message.includes('\n'),
+      );
     } finally {
       await nowhere.close();
     }
@@ -300,10 +358,18 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
     const silent = createTcpServer(() => {}); // accepts the connection, never says a word
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as AddressInfo).port;
-    const mute = createStore({ url: `http://admin:secret@127.0.0.1:${port}`, settings: { 'couchdb.connecttimeout': '500' }, concurrency: 1 });
+    const mute = createStore({
+      url: `http://admin:secret@127.0.0.1:${port}`,
+      settings: { 'couchdb.connecttimeout': '500' },
+      concurrency: 1,
+    });
     const started = Date.now();
     try {
-      await assert.rejects(mute.connect(), (e: Error) => e instanceof UnreachableError && /no answer within 500 ms \(couchdb\.connecttimeout\)/.test(e.message));
+      await assert.rejects(
+        mute.connect(),
+        (e: Error) =>
+          e instanceof UnreachableError && /no answer within 500 ms \(couchdb\.connecttimeout\)/.test(e.message),
+      );
       // The point of this test is that the timeout applies at all: without it the request would
       // wait for undici's 300 s headers timeout. 60 s is far from anything load can add to 0.5 s.
       assert.ok(Date.now() - started < 60_000, `took ${Date.now() - started} ms`);
@@ -314,8 +380,14 @@ describe('CouchDB adapter on the local target', { timeout: 180_000 }, () => {
   });
 
   it('the CLI: an unknown couchdb.* setting is one line, exit 2, no stack trace', () => {
-    const r = runDocbench(['run', '--store', 'couchdb', '-P', 'workloada', '-p', 'couchdb.nosuch=1', '-p', 'operationcount=1'], { timeoutMs: 120_000 });
-    assertUserError(r, /unknown setting couchdb\.nosuch; couchdb understands couchdb\.database, couchdb\.maxsockets, couchdb\.connecttimeout/);
+    const r = runDocbench(
+      ['run', '--store', 'couchdb', '-P', 'workloada', '-p', 'couchdb.nosuch=1', '-p', 'operationcount=1'],
+      { timeoutMs: 120_000 },
+    );
+    assertUserError(
+      r,
+      /unknown setting couchdb\.nosuch; couchdb understands couchdb\.database, couchdb\.maxsockets, couchdb\.connecttimeout/,
+    );
   });
 });
 

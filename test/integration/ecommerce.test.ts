@@ -22,7 +22,13 @@ import { customerCore, generateCustomer } from '../../scenarios/ecommerce/genera
 import { customerId, orderId, type Dataset } from '../../scenarios/ecommerce/model.ts';
 import { EcommerceOracle } from '../../scenarios/ecommerce/oracle.ts';
 import { seedEcommerce } from '../../scenarios/ecommerce/seed.ts';
-import { ecommerceDialect, ecommerceWorkload, readDataset, restoreSeededState, runEcommerce } from '../../scenarios/ecommerce/session.ts';
+import {
+  ecommerceDialect,
+  ecommerceWorkload,
+  readDataset,
+  restoreSeededState,
+  runEcommerce,
+} from '../../scenarios/ecommerce/session.ts';
 import type { QueryKind } from '../../scenarios/ecommerce/queries.ts';
 import { parseSettings } from '../../scenarios/ecommerce/settings.ts';
 import { runDocbenchAsync } from '../support/forwarder.ts';
@@ -58,8 +64,19 @@ for (const store of STORES) {
     });
 
     it('seeds customers and orders in bulk and writes the manifest last', async () => {
-      const { outcome, manifest } = await seedEcommerce({ store: open.store, dataset: DATASET, batchSize: 100, concurrency: 4, progress: false, label: `[${store}]` });
-      assert.equal(count(outcome.measurements.statusCounts('INSERT-BATCH'), 'OK'), 3, 'three bulk writes of 100 customers');
+      const { outcome, manifest } = await seedEcommerce({
+        store: open.store,
+        dataset: DATASET,
+        batchSize: 100,
+        concurrency: 4,
+        progress: false,
+        label: `[${store}]`,
+      });
+      assert.equal(
+        count(outcome.measurements.statusCounts('INSERT-BATCH'), 'OK'),
+        3,
+        'three bulk writes of 100 customers',
+      );
       assert.equal(count(outcome.measurements.statusCounts('INSERT-BATCH'), 'ERROR'), 0);
       assert.deepEqual({ ...manifest, seededAt: '' }, { ...(await readDataset(dialect, store)), seededAt: '' });
       assert.equal(manifest.signupsUpTo, DATASET.customers);
@@ -81,7 +98,12 @@ for (const store of STORES) {
     for (const { workload: name, kind, extra = [] } of CASES) {
       it(`${name}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}: every variant answers as the oracle does (UNSUPPORTED where the target has no queries)`, async () => {
         const row = kind.toUpperCase();
-        const { runs } = await runEcommerce({ store: open.store, workload: ecommerceWorkload(name), settings: parseSettings([`operationcount=${OPERATIONS}`, 'threadcount=4', ...extra]), status: false });
+        const { runs } = await runEcommerce({
+          store: open.store,
+          workload: ecommerceWorkload(name),
+          settings: parseSettings([`operationcount=${OPERATIONS}`, 'threadcount=4', ...extra]),
+          status: false,
+        });
         assert.equal(runs.length, dialect.variants[kind].length, 'one run per variant');
         for (const run of runs) {
           const m = run.outcome.measurements;
@@ -92,32 +114,61 @@ for (const store of STORES) {
           assert.deepEqual([plan.query, plan.variant], [kind, run.variants[kind]]);
           assert.ok(plan.parameters?.startsWith('{'), 'the parameters the plan was taken with');
           if (hasQueries(open)) {
-            assert.ok(plan.access === 'index' || plan.access === 'key', `${plan.variant}: ${plan.access} ${plan.warnings.join('; ')} ${plan.raw}`);
-            assert.ok(plan.used.length > 0 && !plan.flagged, `${plan.variant} names what served it: ${plan.used.join(', ')}`);
+            assert.ok(
+              plan.access === 'index' || plan.access === 'key',
+              `${plan.variant}: ${plan.access} ${plan.warnings.join('; ')} ${plan.raw}`,
+            );
+            assert.ok(
+              plan.used.length > 0 && !plan.flagged,
+              `${plan.variant} names what served it: ${plan.used.join(', ')}`,
+            );
           } else {
             assert.equal(plan.access, 'unknown');
             assert.match(plan.warnings.join('; '), /^no plan: /);
           }
           if (hasQueries(open)) {
-            assert.equal(count(m.statusCounts(row), 'OK'), OPERATIONS, `${JSON.stringify(run.variants)}: ${m.errorSamples(row).join('; ')}`);
+            assert.equal(
+              count(m.statusCounts(row), 'OK'),
+              OPERATIONS,
+              `${JSON.stringify(run.variants)}: ${m.errorSamples(row).join('; ')}`,
+            );
             assert.equal(count(m.statusCounts('VERIFY'), 'OK'), OPERATIONS, 'every answer checked');
           } else {
             const unsupported = count(m.statusCounts(row), 'UNSUPPORTED');
-            assert.ok(unsupported >= 1 && unsupported <= 4, `a query the stand-in cannot run is UNSUPPORTED, never a success; the run stops once every worker saw it (${unsupported})`);
+            assert.ok(
+              unsupported >= 1 && unsupported <= 4,
+              `a query the stand-in cannot run is UNSUPPORTED, never a success; the run stops once every worker saw it (${unsupported})`,
+            );
             assert.equal(count(m.statusCounts(row), 'OK'), 0);
-            assert.ok(run.outcome.notes.some((n) => /stopped after \d+ operations: every operation of this workload is UNSUPPORTED/.test(n)), run.outcome.notes.join('; '));
+            assert.ok(
+              run.outcome.notes.some((n) =>
+                /stopped after \d+ operations: every operation of this workload is UNSUPPORTED/.test(n),
+              ),
+              run.outcome.notes.join('; '),
+            );
           }
         }
       });
     }
 
     it('mix: pages stay right while customers sign up and change; the next run starts from the seeded state', async () => {
-      const { runs } = await runEcommerce({ store: open.store, workload: ecommerceWorkload('mix'), settings: parseSettings(['operationcount=300', 'threadcount=4', 'seed=9', 'readbacksample=0.5']), status: false });
+      const { runs } = await runEcommerce({
+        store: open.store,
+        workload: ecommerceWorkload('mix'),
+        settings: parseSettings(['operationcount=300', 'threadcount=4', 'seed=9', 'readbacksample=0.5']),
+        status: false,
+      });
       for (const run of runs) {
         const m = run.outcome.measurements;
         assert.equal(run.mismatch, undefined, run.mismatch);
-        assert.ok(count(m.statusCounts('CUSTOMER-INSERT'), 'OK') > 0, `sign-ups inserted: ${m.errorSamples('CUSTOMER-INSERT').join('; ')}`);
-        assert.ok(count(m.statusCounts('CUSTOMER-UPDATE'), 'OK') > 0, `customers updated: ${m.errorSamples('CUSTOMER-UPDATE').join('; ')}`);
+        assert.ok(
+          count(m.statusCounts('CUSTOMER-INSERT'), 'OK') > 0,
+          `sign-ups inserted: ${m.errorSamples('CUSTOMER-INSERT').join('; ')}`,
+        );
+        assert.ok(
+          count(m.statusCounts('CUSTOMER-UPDATE'), 'OK') > 0,
+          `customers updated: ${m.errorSamples('CUSTOMER-UPDATE').join('; ')}`,
+        );
         assert.ok(count(m.statusCounts('READBACK'), 'OK') > 0, 'a sample of the writes was read back and checked');
         assert.equal(count(m.statusCounts('VERIFY'), 'UNEXPECTED_STATE'), 0);
       }
@@ -131,22 +182,47 @@ for (const store of STORES) {
       if (hasQueries(open)) {
         const country = customerCore(DATASET, DATASET.customers).country;
         const page = { country, offset: 0, limit: oracle.countryCount(country) + 5 };
-        assert.deepEqual(await dialect.pagination(dialect.variants.pagination[0]!.name, page), oracle.page(page), 'the removed sign-up left no index entry');
+        assert.deepEqual(
+          await dialect.pagination(dialect.variants.pagination[0]!.name, page),
+          oracle.page(page),
+          'the removed sign-up left no index entry',
+        );
       }
     });
 
     it('mix in two worker processes: every answer checked in each, sign-ups seen across them, one merged result', async () => {
       const pool = await ProcessPool.start({ store, url: open.url, settings: {}, threadcount: 4, processes: 2 });
       try {
-        const settings = parseSettings(['operationcount=300', 'threadcount=4', 'seed=12', 'readbacksample=0.5', 'paginationproportion=0.6', 'customerinsertproportion=0.3', 'customerupdateproportion=0.1']);
-        const { runs } = await runEcommerce({ store: open.store, workload: ecommerceWorkload('mix'), settings, status: false, pool });
+        const settings = parseSettings([
+          'operationcount=300',
+          'threadcount=4',
+          'seed=12',
+          'readbacksample=0.5',
+          'paginationproportion=0.6',
+          'customerinsertproportion=0.3',
+          'customerupdateproportion=0.1',
+        ]);
+        const { runs } = await runEcommerce({
+          store: open.store,
+          workload: ecommerceWorkload('mix'),
+          settings,
+          status: false,
+          pool,
+        });
         for (const run of runs) {
           const m = run.outcome.measurements;
           assert.equal(run.mismatch, undefined, run.mismatch);
           assert.equal(run.outcome.processes, 2);
-          const done = [...m.statusCounts('PAGINATION').values(), ...m.statusCounts('CUSTOMER-INSERT').values(), ...m.statusCounts('CUSTOMER-UPDATE').values()].reduce((a, b) => a + b, 0);
+          const done = [
+            ...m.statusCounts('PAGINATION').values(),
+            ...m.statusCounts('CUSTOMER-INSERT').values(),
+            ...m.statusCounts('CUSTOMER-UPDATE').values(),
+          ].reduce((a, b) => a + b, 0);
           assert.equal(done, 300, 'the two processes ran the operation count between them');
-          assert.ok(count(m.statusCounts('CUSTOMER-INSERT'), 'OK') > 0, `sign-ups inserted: ${m.errorSamples('CUSTOMER-INSERT').join('; ')}`);
+          assert.ok(
+            count(m.statusCounts('CUSTOMER-INSERT'), 'OK') > 0,
+            `sign-ups inserted: ${m.errorSamples('CUSTOMER-INSERT').join('; ')}`,
+          );
           assert.ok(count(m.statusCounts('READBACK'), 'OK') > 0, 'a sample of the writes was read back and checked');
           assert.equal(count(m.statusCounts('VERIFY'), 'UNEXPECTED_STATE'), 0);
         }
@@ -161,7 +237,11 @@ for (const store of STORES) {
     it('key-value operations: documents read back whole, and the error cases say so', async () => {
       assert.equal(oracle.checkCustomer(7, await dialect.readCustomer(customerId(7))), undefined);
       assert.equal(oracle.checkOrder(7, 3, await dialect.readOrder(orderId(7, 3))), undefined);
-      assert.equal(await dialect.readCustomer(customerId(DATASET.customers + 999)), null, 'a missing customer reads as null');
+      assert.equal(
+        await dialect.readCustomer(customerId(DATASET.customers + 999)),
+        null,
+        'a missing customer reads as null',
+      );
       assert.equal(await dialect.readOrder(orderId(7, 99)), null, 'a missing order reads as null');
       const patch = { ballance_current: '$1.00', linear_score: 1, weighted_score: 2, isActive: false };
       assert.equal(await dialect.updateCustomer(customerId(7), patch), true);
@@ -171,8 +251,15 @@ for (const store of STORES) {
       assert.equal(oracle.checkCustomer(7, updated), undefined, 'an update changes the patched fields only');
       if (store !== 'cassandra') {
         // Every Cassandra write is an upsert: it cannot tell a missing row without a lightweight transaction.
-        assert.equal(await dialect.updateCustomer(customerId(DATASET.customers + 999), patch), false, 'updating a missing customer reports it');
-        await assert.rejects(dialect.insertCustomer(generateCustomer(DATASET, 7)), 'inserting an existing id is an error');
+        assert.equal(
+          await dialect.updateCustomer(customerId(DATASET.customers + 999), patch),
+          false,
+          'updating a missing customer reports it',
+        );
+        await assert.rejects(
+          dialect.insertCustomer(generateCustomer(DATASET, 7)),
+          'inserting an existing id is an error',
+        );
       }
     });
 
@@ -184,7 +271,24 @@ for (const store of STORES) {
         // (a blocked event loop keeps keep-alive sockets the server has closed, and the next call fails).
         // On Redis the workers are spread over two processes: --processes reaches the scenario's run loop.
         const processes = store === 'redis' ? ['--processes', '2', '--threads', '2'] : [];
-        const cli = await runDocbenchAsync(['run', '--scenario', 'ecommerce', '--store', store, '--workload', 'join', '-p', 'operationcount=50', ...processes, '-q', '--out', out], { timeoutMs: 240_000 });
+        const cli = await runDocbenchAsync(
+          [
+            'run',
+            '--scenario',
+            'ecommerce',
+            '--store',
+            store,
+            '--workload',
+            'join',
+            '-p',
+            'operationcount=50',
+            ...processes,
+            '-q',
+            '--out',
+            out,
+          ],
+          { timeoutMs: 240_000 },
+        );
         // A target that cannot run the JOIN (the Couchbase stand-in has no SQL++) measured nothing:
         // its results are still written, and the run ends as INVALID with exit 2.
         if (/INVALID: all \d+ JOIN operations were UNSUPPORTED/.test(cli.stderr)) assert.equal(cli.code, 2, cli.stderr);
@@ -203,7 +307,11 @@ for (const store of STORES) {
           const joinRow = result.operations.find((o) => o.name === 'JOIN');
           assert.ok(joinRow, 'a JOIN row');
           if (hasQueries(open)) assert.equal(joinRow.returns?.OK, 50);
-          else assert.ok((joinRow.returns?.UNSUPPORTED ?? 0) >= 1 && joinRow.returns?.OK === undefined, JSON.stringify(joinRow.returns));
+          else
+            assert.ok(
+              (joinRow.returns?.UNSUPPORTED ?? 0) >= 1 && joinRow.returns?.OK === undefined,
+              JSON.stringify(joinRow.returns),
+            );
         }
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -211,33 +319,80 @@ for (const store of STORES) {
     });
 
     it('without secondary indexes (--no-indexes) every answer is still right, and the plans say how the store found them', async () => {
-      await seedEcommerce({ store: open.store, dataset: DATASET, batchSize: 100, concurrency: 4, progress: false, label: `[${store}]`, indexes: false });
+      await seedEcommerce({
+        store: open.store,
+        dataset: DATASET,
+        batchSize: 100,
+        concurrency: 4,
+        progress: false,
+        label: `[${store}]`,
+        indexes: false,
+      });
       assert.equal((await readDataset(dialect, store)).indexes, false, 'the manifest records it');
-      for (const [name, extra] of [['join', []], ['pagination', ['ordered=false']], ['page', []]] as const) {
-        const { runs } = await runEcommerce({ store: open.store, workload: ecommerceWorkload(name), settings: parseSettings(['operationcount=40', 'threadcount=2', ...extra]), status: false });
+      for (const [name, extra] of [
+        ['join', []],
+        ['pagination', ['ordered=false']],
+        ['page', []],
+      ] as const) {
+        const { runs } = await runEcommerce({
+          store: open.store,
+          workload: ecommerceWorkload(name),
+          settings: parseSettings(['operationcount=40', 'threadcount=2', ...extra]),
+          status: false,
+        });
         for (const run of runs) {
           assert.equal(run.mismatch, undefined, run.mismatch);
           const plan = run.plans[0]!;
           if (!hasQueries(open)) continue;
-          assert.equal(count(run.outcome.measurements.statusCounts('VERIFY'), 'OK'), 40, `${name} ${plan.variant}: every answer checked`);
+          assert.equal(
+            count(run.outcome.measurements.statusCounts('VERIFY'), 'OK'),
+            40,
+            `${name} ${plan.variant}: every answer checked`,
+          );
           // MongoDB, CouchDB's Mango and Couchbase have no index to use now; query tables, index sets and views are the data model.
-          if (store === 'mongodb' || (store === 'couchdb' && plan.variant === 'mango')) assert.equal(plan.access, 'scan', `${name} ${plan.variant}: ${plan.raw}`);
+          if (store === 'mongodb' || (store === 'couchdb' && plan.variant === 'mango'))
+            assert.equal(plan.access, 'scan', `${name} ${plan.variant}: ${plan.raw}`);
           assert.equal(plan.flagged, false, 'a scan with no index built for it is not flagged');
         }
       }
       if (store === 'couchdb') {
-        const { runs } = await runEcommerce({ store: open.store, workload: ecommerceWorkload('pagination'), settings: parseSettings(['operationcount=10']), status: false });
-        assert.ok(count(runs[0]!.outcome.measurements.statusCounts('PAGINATION'), 'UNSUPPORTED') >= 1, 'CouchDB cannot sort a _find without an index');
+        const { runs } = await runEcommerce({
+          store: open.store,
+          workload: ecommerceWorkload('pagination'),
+          settings: parseSettings(['operationcount=10']),
+          status: false,
+        });
+        assert.ok(
+          count(runs[0]!.outcome.measurements.statusCounts('PAGINATION'), 'UNSUPPORTED') >= 1,
+          'CouchDB cannot sort a _find without an index',
+        );
       }
     });
 
     it("Altoros 2022's pagination: no ORDER BY, on an address.country-only index, every page checked as a set", async () => {
       const settings = parseSettings(['operationcount=40', 'threadcount=2', 'ordered=false']);
-      assert.equal(settings.paginationindex, 'country', "the unordered page seeds the study's index unless told otherwise");
-      const { manifest } = await seedEcommerce({ store: open.store, dataset: DATASET, batchSize: 100, concurrency: 4, progress: false, label: `[${store}]`, paginationIndex: settings.paginationindex });
+      assert.equal(
+        settings.paginationindex,
+        'country',
+        "the unordered page seeds the study's index unless told otherwise",
+      );
+      const { manifest } = await seedEcommerce({
+        store: open.store,
+        dataset: DATASET,
+        batchSize: 100,
+        concurrency: 4,
+        progress: false,
+        label: `[${store}]`,
+        paginationIndex: settings.paginationindex,
+      });
       assert.equal((await readDataset(dialect, store)).paginationIndex, 'country', 'the manifest records it');
       assert.equal(manifest.paginationIndex, 'country');
-      const { runs } = await runEcommerce({ store: open.store, workload: ecommerceWorkload('pagination'), settings, status: false });
+      const { runs } = await runEcommerce({
+        store: open.store,
+        workload: ecommerceWorkload('pagination'),
+        settings,
+        status: false,
+      });
       for (const run of runs) {
         assert.equal(run.mismatch, undefined, run.mismatch);
         if (!hasQueries(open)) continue;
@@ -248,8 +403,16 @@ for (const store of STORES) {
         if (store === 'couchdb') assert.match(plan.used.join(' '), /by-country-only/, plan.raw);
       }
       if (store === 'couchdb') {
-        const { runs: ordered } = await runEcommerce({ store: open.store, workload: ecommerceWorkload('pagination'), settings: parseSettings(['operationcount=10', 'paginationindex=country']), status: false });
-        assert.ok(count(ordered[0]!.outcome.measurements.statusCounts('PAGINATION'), 'UNSUPPORTED') >= 1, 'CouchDB cannot sort by id on an index without it');
+        const { runs: ordered } = await runEcommerce({
+          store: open.store,
+          workload: ecommerceWorkload('pagination'),
+          settings: parseSettings(['operationcount=10', 'paginationindex=country']),
+          status: false,
+        });
+        assert.ok(
+          count(ordered[0]!.outcome.measurements.statusCounts('PAGINATION'), 'UNSUPPORTED') >= 1,
+          'CouchDB cannot sort by id on an index without it',
+        );
       }
     });
   });

@@ -30,7 +30,10 @@ interface Running {
 }
 
 function startDocbench(args: readonly string[]): Running {
-  const child = spawn(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -44,7 +47,11 @@ function startDocbench(args: readonly string[]): Running {
 }
 
 /** Status lines printed so far (one per second with status.interval=1). */
-const statusLines = (run: Running) => run.stderr().split('\n').filter((line) => / \d+ sec: /.test(line)).length;
+const statusLines = (run: Running) =>
+  run
+    .stderr()
+    .split('\n')
+    .filter((line) => / \d+ sec: /.test(line)).length;
 
 function readResult(path: string): Result {
   return resultSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
@@ -52,7 +59,18 @@ function readResult(path: string): Result {
 
 // One process unless a test asks for two (a later --processes wins): these runs reach servers on
 // this machine by --url, which --processes auto would take for remote ones and spread over the cores.
-const RUN = ['-P', 'workloada', '-p', 'recordcount=500', '-p', 'status.interval=1', '--threads', '4', '--processes', '1'];
+const RUN = [
+  '-P',
+  'workloada',
+  '-p',
+  'recordcount=500',
+  '-p',
+  'status.interval=1',
+  '--threads',
+  '4',
+  '--processes',
+  '1',
+];
 
 async function loaded(server: PrivateServer, store: string): Promise<void> {
   await server.start();
@@ -72,7 +90,13 @@ async function outage(run: Running, server: PrivateServer, after: number, downFo
 
 /** What the result file said about the fault, for the test's log. */
 function summary(result: Result): string {
-  return JSON.stringify({ operations: result.overall.operations, returns: result.returns, partial: result.partial, faults: result.faults, unread: result.store.unread });
+  return JSON.stringify({
+    operations: result.overall.operations,
+    returns: result.returns,
+    partial: result.partial,
+    faults: result.faults,
+    unread: result.store.unread,
+  });
 }
 
 function assertRecovered(result: Result, text: string, outageStatuses: readonly string[]): void {
@@ -86,11 +110,22 @@ function assertRecovered(result: Result, text: string, outageStatuses: readonly 
   assert.equal(faults.outages.at(-1)!.recovered, true, 'the run recovered');
   // Operations succeeded before the outage and after it.
   const ok = (p: Result['timeSeries'][number]) => p.operations - (p.failed ?? 0);
-  assert.ok(result.timeSeries.some((p) => p.t <= first.fromSecond && ok(p) > 0), 'operations before the outage');
-  assert.ok(result.timeSeries.some((p) => p.t > faults.outages.at(-1)!.toSecond && ok(p) > 0), 'operations after the recovery');
+  assert.ok(
+    result.timeSeries.some((p) => p.t <= first.fromSecond && ok(p) > 0),
+    'operations before the outage',
+  );
+  assert.ok(
+    result.timeSeries.some((p) => p.t > faults.outages.at(-1)!.toSecond && ok(p) > 0),
+    'operations after the recovery',
+  );
   // Failures are not throughput: OVERALL counts only the operations that did their work.
-  const okOperations = Object.entries(result.returns).filter(([s]) => s === 'OK' || s === 'NOT_FOUND').reduce((n, [, c]) => n + c, 0);
-  assert.ok(result.overall.operations <= okOperations, `${result.overall.operations} operations, ${okOperations} OK/NOT_FOUND calls`);
+  const okOperations = Object.entries(result.returns)
+    .filter(([s]) => s === 'OK' || s === 'NOT_FOUND')
+    .reduce((n, [, c]) => n + c, 0);
+  assert.ok(
+    result.overall.operations <= okOperations,
+    `${result.overall.operations} operations, ${okOperations} OK/NOT_FOUND calls`,
+  );
   assert.equal(result.partial, undefined);
   assert.match(text, /^# OUTAGE: the store was out of reach from /m);
   assert.match(text, /^\[OVERALL\], Throughput\(ops\/sec\), /m);
@@ -103,18 +138,39 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
     try {
       await loaded(redis, 'redis');
       const out = join(dir, 'redis-outage.json');
-      const run = startDocbench(['run', '--store', 'redis', '--url', redis.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=12', '--target', '1000', '--processes', '2', '--out', out]);
+      const run = startDocbench([
+        'run',
+        '--store',
+        'redis',
+        '--url',
+        redis.url,
+        ...RUN,
+        '-p',
+        'operationcount=0',
+        '-p',
+        'maxexecutiontime=12',
+        '--target',
+        '1000',
+        '--processes',
+        '2',
+        '--out',
+        out,
+      ]);
       await outage(run, redis, 2, 3);
       assert.equal(await run.exit, 0, run.stderr());
       t.diagnostic(summary(readResult(out)));
       assertRecovered(readResult(out), run.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT']);
-      assert.match(run.stderr(), / \d+ failed \(\d+% errors now\); /, 'the status line shows the failures and the error rate');
+      assert.match(
+        run.stderr(),
+        / \d+ failed \(\d+% errors now\); /,
+        'the status line shows the failures and the error rate',
+      );
     } finally {
       await redis.dispose();
     }
   });
 
-  it('MongoDB (stand-in) killed and restarted: the same, through the driver\'s own reconnection', async (t) => {
+  it("MongoDB (stand-in) killed and restarted: the same, through the driver's own reconnection", async (t) => {
     const mongodb = await privateMongodb();
     if (mongodb.missing) return t.skip(mongodb.missing);
     try {
@@ -123,7 +179,24 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
       // The driver holds an operation while it selects a server, and retries a read once: with
       // its 5 s default a 3 s outage can pass without one failure (a restart that is quick
       // enough hides it). A 1 s selection timeout makes operations during the outage fail.
-      const run = startDocbench(['run', '--store', 'mongodb', '--url', mongodb.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=20', '-p', 'mongodb.serverSelectionTimeoutMS=1000', '--target', '200', '--out', out]);
+      const run = startDocbench([
+        'run',
+        '--store',
+        'mongodb',
+        '--url',
+        mongodb.url,
+        ...RUN,
+        '-p',
+        'operationcount=0',
+        '-p',
+        'maxexecutiontime=20',
+        '-p',
+        'mongodb.serverSelectionTimeoutMS=1000',
+        '--target',
+        '200',
+        '--out',
+        out,
+      ]);
       await outage(run, mongodb, 2, 3);
       assert.equal(await run.exit, 0, run.stderr());
       t.diagnostic(summary(readResult(out)));
@@ -139,16 +212,39 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
     try {
       await loaded(redis, 'redis');
       const out = join(dir, 'redis-budget.json');
-      const run = startDocbench(['run', '--store', 'redis', '--url', redis.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=60', '-p', 'maxerrorrate=0.2', '--target', '500', '--out', out]);
+      const run = startDocbench([
+        'run',
+        '--store',
+        'redis',
+        '--url',
+        redis.url,
+        ...RUN,
+        '-p',
+        'operationcount=0',
+        '-p',
+        'maxexecutiontime=60',
+        '-p',
+        'maxerrorrate=0.2',
+        '--target',
+        '500',
+        '--out',
+        out,
+      ]);
       await outage(run, redis, 2);
       assert.equal(await run.exit, 2, run.stderr());
       const lastLine = run.stderr().trim().split('\n').at(-1)!;
-      assert.match(lastLine, /^docbench: redis workloada run: INVALID: stopped after .*over the error budget \(maxerrorrate=0\.2\)/);
+      assert.match(
+        lastLine,
+        /^docbench: redis workloada run: INVALID: stopped after .*over the error budget \(maxerrorrate=0\.2\)/,
+      );
       const result = readResult(out);
       t.diagnostic(summary(result));
       assert.equal(result.partial?.reason, 'error-budget');
       assert.ok(result.faults!.errorRate > 0.2);
-      assert.ok((result.store.unread ?? []).some((what) => what.startsWith('server, version')), JSON.stringify(result.store));
+      assert.ok(
+        (result.store.unread ?? []).some((what) => what.startsWith('server, version')),
+        JSON.stringify(result.store),
+      );
       assert.match(run.stdout(), /^# PARTIAL RESULT: stopped after /m);
     } finally {
       await redis.dispose();
@@ -161,7 +257,26 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
     try {
       await loaded(redis, 'redis');
       const out = join(dir, 'redis-abort.json');
-      const run = startDocbench(['run', '--store', 'redis', '--url', redis.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=60', '--on-error', 'abort', '--target', '500', '--processes', '2', '--out', out]);
+      const run = startDocbench([
+        'run',
+        '--store',
+        'redis',
+        '--url',
+        redis.url,
+        ...RUN,
+        '-p',
+        'operationcount=0',
+        '-p',
+        'maxexecutiontime=60',
+        '--on-error',
+        'abort',
+        '--target',
+        '500',
+        '--processes',
+        '2',
+        '--out',
+        out,
+      ]);
       await outage(run, redis, 2);
       assert.equal(await run.exit, 2, run.stderr());
       const result = readResult(out);
@@ -183,10 +298,31 @@ describe('HBase dying mid-run: its gateway, then its region server', { concurren
       await hbase.master.start();
       await hbase.gateway.start();
       // Serving once a write goes through (the region server's regions online): the load retries its prepare until then.
-      await waitFor(() => runDocbench(['load', '--store', 'hbase', '--url', hbase.url, ...RUN, '--fresh', '-q'], { timeoutMs: 120_000 }).code === 0, 'a first load', { everyMs: 2000, limitMs: 180_000 });
+      await waitFor(
+        () =>
+          runDocbench(['load', '--store', 'hbase', '--url', hbase.url, ...RUN, '--fresh', '-q'], { timeoutMs: 120_000 })
+            .code === 0,
+        'a first load',
+        { everyMs: 2000, limitMs: 180_000 },
+      );
 
       const gatewayOut = join(dir, 'hbase-gateway-outage.json');
-      const gatewayRun = startDocbench(['run', '--store', 'hbase', '--url', hbase.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=45', '--target', '200', '--out', gatewayOut]);
+      const gatewayRun = startDocbench([
+        'run',
+        '--store',
+        'hbase',
+        '--url',
+        hbase.url,
+        ...RUN,
+        '-p',
+        'operationcount=0',
+        '-p',
+        'maxexecutiontime=45',
+        '--target',
+        '200',
+        '--out',
+        gatewayOut,
+      ]);
       await outage(gatewayRun, hbase.gateway, 2, 3);
       assert.equal(await gatewayRun.exit, 0, gatewayRun.stderr());
       t.diagnostic(summary(readResult(gatewayOut)));
@@ -195,12 +331,30 @@ describe('HBase dying mid-run: its gateway, then its region server', { concurren
       // The gateway stays up and answers 503 once its HBase client gives up; a restarted HBase replays its WAL first.
       // Both runs last long enough for a JVM to restart on a loaded machine (tens of seconds).
       const serverOut = join(dir, 'hbase-regionserver-outage.json');
-      const serverRun = startDocbench(['run', '--store', 'hbase', '--url', hbase.url, ...RUN, '-p', 'operationcount=0', '-p', 'maxexecutiontime=120', '--target', '200', '--out', serverOut]);
+      const serverRun = startDocbench([
+        'run',
+        '--store',
+        'hbase',
+        '--url',
+        hbase.url,
+        ...RUN,
+        '-p',
+        'operationcount=0',
+        '-p',
+        'maxexecutiontime=120',
+        '--target',
+        '200',
+        '--out',
+        serverOut,
+      ]);
       await outage(serverRun, hbase.master, 2, 3);
       assert.equal(await serverRun.exit, 0, serverRun.stderr());
       t.diagnostic(summary(readResult(serverOut)));
       assertRecovered(readResult(serverOut), serverRun.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT']);
-      assert.ok((readResult(serverOut).returns.SERVICE_UNAVAILABLE ?? 0) > 0, 'the gateway\'s 503 is SERVICE_UNAVAILABLE');
+      assert.ok(
+        (readResult(serverOut).returns.SERVICE_UNAVAILABLE ?? 0) > 0,
+        "the gateway's 503 is SERVICE_UNAVAILABLE",
+      );
     } finally {
       await hbase.dispose();
     }
@@ -208,9 +362,30 @@ describe('HBase dying mid-run: its gateway, then its region server', { concurren
 });
 
 describe('interrupts', { concurrency: false, timeout: 300_000 }, () => {
-  const longRun = (out: string) => ['run', '--store', 'basic', '-P', 'workloada', '-p', 'operationcount=0', '-p', 'maxexecutiontime=120', '-p', 'status.interval=1', '--target', '1000', '--processes', '2', '--out', out];
+  const longRun = (out: string) => [
+    'run',
+    '--store',
+    'basic',
+    '-P',
+    'workloada',
+    '-p',
+    'operationcount=0',
+    '-p',
+    'maxexecutiontime=120',
+    '-p',
+    'status.interval=1',
+    '--target',
+    '1000',
+    '--processes',
+    '2',
+    '--out',
+    out,
+  ];
 
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     it(`${signal} mid-run (2 processes): exit ${code}, YCSB text and a result marked partial`, async () => {
       const out = join(dir, `${signal}.json`);
       const run = startDocbench(longRun(out));
@@ -233,7 +408,11 @@ describe('interrupts', { concurrency: false, timeout: 300_000 }, () => {
     run.signal('SIGINT');
     run.signal('SIGINT');
     assert.equal(await run.exit, 130, run.stderr());
-    assert.deepEqual(readdirSync(outDir).filter((f) => f !== 'r.json'), [], 'no temporary file left');
+    assert.deepEqual(
+      readdirSync(outDir).filter((f) => f !== 'r.json'),
+      [],
+      'no temporary file left',
+    );
     // Either no result (the second signal came first) or a whole one.
     if (existsSync(out)) assert.equal(readResult(out).partial?.reason, 'SIGINT');
   });

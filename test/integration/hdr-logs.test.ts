@@ -18,10 +18,37 @@ const dir = mkdtempSync(join(tmpdir(), 'docbench-hdr-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('HdrHistogram interval logs', () => {
-  it('writes one log per row that HdrHistogram\'s Java reader reads back with the result\'s counts and percentiles', () => {
+  it("writes one log per row that HdrHistogram's Java reader reads back with the result's counts and percentiles", () => {
     const out = join(dir, 'run.json');
     const prefix = join(dir, 'logs', 'run1-');
-    const run = runDocbench(['run', '--store', 'basic', '-P', 'workloada', '-p', 'recordcount=500', '-p', 'operationcount=0', '-p', 'maxexecutiontime=4', '-p', 'status.interval=1', '-p', 'target=800', '--threads', '4', '--processes', '2', '-q', '--out', out, '-p', 'hdrhistogram.fileoutput=true', '-p', `hdrhistogram.output.path=${prefix}`]);
+    const run = runDocbench([
+      'run',
+      '--store',
+      'basic',
+      '-P',
+      'workloada',
+      '-p',
+      'recordcount=500',
+      '-p',
+      'operationcount=0',
+      '-p',
+      'maxexecutiontime=4',
+      '-p',
+      'status.interval=1',
+      '-p',
+      'target=800',
+      '--threads',
+      '4',
+      '--processes',
+      '2',
+      '-q',
+      '--out',
+      out,
+      '-p',
+      'hdrhistogram.fileoutput=true',
+      '-p',
+      `hdrhistogram.output.path=${prefix}`,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const result = resultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     const series = result.operationSeries!;
@@ -41,15 +68,44 @@ describe('HdrHistogram interval logs', () => {
           assert.equal(interval.p50, row.p50Us[k], `${row.name} interval ${k}: p50`);
         }
         // Start and length are written to the ms, each rounded: their sum may be 1 ms off.
-        assert.ok(Math.abs(interval.endMs - Date.parse(result.startedAt) - series.t[k]! * 1000) <= 1.5, `${row.name} interval ${k}: ends at the point's time`);
+        assert.ok(
+          Math.abs(interval.endMs - Date.parse(result.startedAt) - series.t[k]! * 1000) <= 1.5,
+          `${row.name} interval ${k}: ends at the point's time`,
+        );
       });
     }
   });
 
   it('refuses an output path under a file before the run, in one line', () => {
     const file = join(dir, 'not-a-folder');
-    runDocbench(['run', '--store', 'basic', '-P', 'workloada', '-p', 'operationcount=10', '-q', '--out', join(dir, 'x.json')]);
-    const r = runDocbench(['run', '--store', 'basic', '-P', 'workloada', '-p', 'operationcount=10', '-q', '-p', 'hdrhistogram.fileoutput=true', '-p', `hdrhistogram.output.path=${join(dir, 'x.json')}/sub/`, '--out', file]);
+    runDocbench([
+      'run',
+      '--store',
+      'basic',
+      '-P',
+      'workloada',
+      '-p',
+      'operationcount=10',
+      '-q',
+      '--out',
+      join(dir, 'x.json'),
+    ]);
+    const r = runDocbench([
+      'run',
+      '--store',
+      'basic',
+      '-P',
+      'workloada',
+      '-p',
+      'operationcount=10',
+      '-q',
+      '-p',
+      'hdrhistogram.fileoutput=true',
+      '-p',
+      `hdrhistogram.output.path=${join(dir, 'x.json')}/sub/`,
+      '--out',
+      file,
+    ]);
     assertUserError(r, /hdrhistogram\.output\.path=.*is not a directory/, file);
   });
 });

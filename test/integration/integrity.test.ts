@@ -44,8 +44,32 @@ const PROPERTIES = [
   'threadcount=1',
 ].flatMap((p) => ['-p', p]);
 /** Read every record exactly once, in key-number order. */
-const READ_EACH_ONCE = ['-p', 'readproportion=1', '-p', 'updateproportion=0', '-p', 'requestdistribution=sequential', '-p', `operationcount=${RECORDS}`];
-const SCAN_ALL = ['-p', 'readproportion=0', '-p', 'updateproportion=0', '-p', 'scanproportion=1', '-p', `minscanlength=${RECORDS}`, '-p', `maxscanlength=${RECORDS}`, '-p', 'requestdistribution=sequential', '-p', `operationcount=${RECORDS}`];
+const READ_EACH_ONCE = [
+  '-p',
+  'readproportion=1',
+  '-p',
+  'updateproportion=0',
+  '-p',
+  'requestdistribution=sequential',
+  '-p',
+  `operationcount=${RECORDS}`,
+];
+const SCAN_ALL = [
+  '-p',
+  'readproportion=0',
+  '-p',
+  'updateproportion=0',
+  '-p',
+  'scanproportion=1',
+  '-p',
+  `minscanlength=${RECORDS}`,
+  '-p',
+  `maxscanlength=${RECORDS}`,
+  '-p',
+  'requestdistribution=sequential',
+  '-p',
+  `operationcount=${RECORDS}`,
+];
 
 /** Two ways to corrupt a record, done directly through each store's driver (never through docbench's adapter). */
 interface Corrupter {
@@ -55,12 +79,17 @@ interface Corrupter {
 
 const CORRUPTERS: Record<Exclude<StoreName, 'basic'>, (handle: never) => Corrupter> = {
   redis: (redis: RedisHandle) => ({
-    changeValue: async (key, field) => void (await redis.call(['HSET', `${TABLE}:${key}`, field, 'corrupted on purpose'])),
+    changeValue: async (key, field) =>
+      void (await redis.call(['HSET', `${TABLE}:${key}`, field, 'corrupted on purpose'])),
     removeField: async (key, field) => void (await redis.call(['HDEL', `${TABLE}:${key}`, field])),
   }),
   mongodb: (mongo: MongodbHandle) => ({
-    changeValue: async (key, field) => void (await mongo.collection<{ _id: string }>(TABLE).updateOne({ _id: key }, { $set: { [field]: 'corrupted on purpose' } })),
-    removeField: async (key, field) => void (await mongo.collection<{ _id: string }>(TABLE).updateOne({ _id: key }, { $unset: { [field]: '' } })),
+    changeValue: async (key, field) =>
+      void (await mongo
+        .collection<{ _id: string }>(TABLE)
+        .updateOne({ _id: key }, { $set: { [field]: 'corrupted on purpose' } })),
+    removeField: async (key, field) =>
+      void (await mongo.collection<{ _id: string }>(TABLE).updateOne({ _id: key }, { $unset: { [field]: '' } })),
   }),
   couchdb: (couch: CouchdbHandle) => {
     const rewrite = async (key: string, change: (doc: Record<string, unknown>) => void) => {
@@ -76,12 +105,24 @@ const CORRUPTERS: Record<Exclude<StoreName, 'basic'>, (handle: never) => Corrupt
   },
   cassandra: (cql: CassandraHandle) => {
     const where = async (key: string) => {
-      const row = (await cql.client.execute(`SELECT bucket FROM ${cql.table(TABLE)} WHERE y_id = ? ALLOW FILTERING`, [key])).first();
+      const row = (
+        await cql.client.execute(`SELECT bucket FROM ${cql.table(TABLE)} WHERE y_id = ? ALLOW FILTERING`, [key])
+      ).first();
       return [row.get('bucket') as string, key];
     };
     return {
-      changeValue: async (key, field) => void (await cql.client.execute(`UPDATE ${cql.table(TABLE)} SET "${field}" = ? WHERE bucket = ? AND y_id = ?`, ['corrupted on purpose', ...(await where(key))], { prepare: true })),
-      removeField: async (key, field) => void (await cql.client.execute(`DELETE "${field}" FROM ${cql.table(TABLE)} WHERE bucket = ? AND y_id = ?`, await where(key), { prepare: true })),
+      changeValue: async (key, field) =>
+        void (await cql.client.execute(
+          `UPDATE ${cql.table(TABLE)} SET "${field}" = ? WHERE bucket = ? AND y_id = ?`,
+          ['corrupted on purpose', ...(await where(key))],
+          { prepare: true },
+        )),
+      removeField: async (key, field) =>
+        void (await cql.client.execute(
+          `DELETE "${field}" FROM ${cql.table(TABLE)} WHERE bucket = ? AND y_id = ?`,
+          await where(key),
+          { prepare: true },
+        )),
     };
   },
   couchbase: (cb: CouchbaseHandle) => {
@@ -97,13 +138,16 @@ const CORRUPTERS: Record<Exclude<StoreName, 'basic'>, (handle: never) => Corrupt
     };
   },
   hbase: (hbase: HbaseHandle) => ({
-    changeValue: (key, field) => hbase.put(TABLE, [{ key, cells: [{ column: `${hbase.family}:${field}`, value: 'corrupted on purpose' }] }]),
+    changeValue: (key, field) =>
+      hbase.put(TABLE, [{ key, cells: [{ column: `${hbase.family}:${field}`, value: 'corrupted on purpose' }] }]),
     removeField: (key, field) => hbase.deleteRow(TABLE, key, [`${hbase.family}:${field}`]),
   }),
 };
 
 function runResult(store: string, args: readonly string[], out: string): { result: Result; stdout: string } {
-  const r = runDocbench(['run', '--store', store, '-P', 'workloadc', ...PROPERTIES, ...args, '--out', out, '-q'], { timeoutMs: 180_000 });
+  const r = runDocbench(['run', '--store', store, '-P', 'workloadc', ...PROPERTIES, ...args, '--out', out, '-q'], {
+    timeoutMs: 180_000,
+  });
   // Wrong answers make the run invalid: it still prints and writes its result, then exits 2 with one line saying why.
   assert.equal(r.code, 2, `docbench run on ${store}: ${r.stderr}`);
   assert.match(r.stderr, /^docbench: \S+ workloadc run: INVALID: /m);
@@ -115,7 +159,13 @@ const verifyReturns = (result: Result) => result.operations.find((o) => o.name =
 for (const storeName of TEST_STORES.filter((s): s is Exclude<StoreName, 'basic'> => s in CORRUPTERS)) {
   describe(`dataintegrity catches corruption on ${storeName}`, { timeout: 600_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'docbench-integrity-'));
-    const keys = new CoreWorkload(loadWorkload(['workloadc'], PROPERTIES.filter((a) => a !== '-p')).properties, new Random(1));
+    const keys = new CoreWorkload(
+      loadWorkload(
+        ['workloadc'],
+        PROPERTIES.filter((a) => a !== '-p'),
+      ).properties,
+      new Random(1),
+    );
     const changed = keys.keyName(FIRST + 3);
     const stripped = keys.keyName(FIRST + 11);
     /**
@@ -135,7 +185,9 @@ for (const storeName of TEST_STORES.filter((s): s is Exclude<StoreName, 'basic'>
     };
 
     before(async () => {
-      const load = runDocbench(['load', '--store', storeName, '-P', 'workloadc', ...PROPERTIES, '--fresh', '-q'], { timeoutMs: 180_000 });
+      const load = runDocbench(['load', '--store', storeName, '-P', 'workloadc', ...PROPERTIES, '--fresh', '-q'], {
+        timeoutMs: 180_000,
+      });
       assert.equal(load.code, 0, `load: ${load.stderr}`);
       await withStore(async (store) => {
         const corrupt = (CORRUPTERS[storeName] as (handle: unknown) => Corrupter)(store.handle);
@@ -148,7 +200,8 @@ for (const storeName of TEST_STORES.filter((s): s is Exclude<StoreName, 'basic'>
       rmSync(dir, { recursive: true, force: true });
       await withStore(async (store) => {
         // The Couchbase stand-in cannot drop: remove this file's records one by one.
-        if (storeName === 'couchbase') for (let i = 0; i < RECORDS; i++) await store.delete(TABLE, keys.keyName(FIRST + i)).catch(() => false);
+        if (storeName === 'couchbase')
+          for (let i = 0; i < RECORDS; i++) await store.delete(TABLE, keys.keyName(FIRST + i)).catch(() => false);
         else await store.drop({ table: TABLE, fieldNames: [] });
       });
     });
@@ -159,18 +212,31 @@ for (const storeName of TEST_STORES.filter((s): s is Exclude<StoreName, 'basic'>
       assert.deepEqual(verifyReturns(result), { OK: RECORDS - 2, UNEXPECTED_STATE: 2 });
       assert.equal(result.returns.UNEXPECTED_STATE, 2);
       assert.match(stdout, /^\[VERIFY\], Return=UNEXPECTED_STATE, 2$/m);
-      assert.deepEqual(result.verdict?.reasons.map((r) => r.code), ['wrong-answers']);
+      assert.deepEqual(
+        result.verdict?.reasons.map((r) => r.code),
+        ['wrong-answers'],
+      );
       assert.match(stdout, /^# VERDICT: INVALID: 2 answers failed their check/m);
       const samples = result.operations.find((o) => o.name === 'VERIFY')?.errorSamples ?? [];
-      assert.ok(samples.some((s) => s.includes(changed)), `names ${changed}: ${samples.join('; ')}`);
-      assert.ok(samples.some((s) => s.includes(stripped) && s.includes('field1')), `names ${stripped} and field1: ${samples.join('; ')}`);
+      assert.ok(
+        samples.some((s) => s.includes(changed)),
+        `names ${changed}: ${samples.join('; ')}`,
+      );
+      assert.ok(
+        samples.some((s) => s.includes(stripped) && s.includes('field1')),
+        `names ${stripped} and field1: ${samples.join('; ')}`,
+      );
     });
 
     it('scans: a scan over a corrupt record is UNEXPECTED_STATE (or the store cannot scan at all)', () => {
       const { result } = runResult(storeName, SCAN_ALL, join(dir, 'scans.json'));
       const scans = result.operations.find((o) => o.name === 'SCAN')?.returns ?? {};
       // The Couchbase stand-in has no SQL++: every scan UNSUPPORTED, and the verdict says so.
-      if (scans.UNSUPPORTED === RECORDS) return assert.deepEqual(result.verdict?.reasons.map((r) => r.code), ['unsupported']);
+      if (scans.UNSUPPORTED === RECORDS)
+        return assert.deepEqual(
+          result.verdict?.reasons.map((r) => r.code),
+          ['unsupported'],
+        );
       assert.ok(result.verdict?.reasons.some((r) => r.code === 'wrong-answers'));
       assert.deepEqual(scans, { OK: RECORDS });
       // A scan from the smallest key covers every record, so at least one scan meets the corruption.

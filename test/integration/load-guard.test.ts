@@ -22,7 +22,24 @@ import { testsStore } from '../support/stores.ts';
 const RECORDS = 300;
 // Bulk writes of 100 (YCSB's default is one insert per record): three batches, so a failed batch is easy to place.
 const load = (store: string, table: string, ...extra: string[]) =>
-  runDocbench(['load', '--store', store, '-P', 'workloada', '-p', `recordcount=${RECORDS}`, '-p', 'batchsize=100', '-p', `table=${table}`, '-q', ...extra], { timeoutMs: 120_000 });
+  runDocbench(
+    [
+      'load',
+      '--store',
+      store,
+      '-P',
+      'workloada',
+      '-p',
+      `recordcount=${RECORDS}`,
+      '-p',
+      'batchsize=100',
+      '-p',
+      `table=${table}`,
+      '-q',
+      ...extra,
+    ],
+    { timeoutMs: 120_000 },
+  );
 const keyName = (n: number) => new CoreWorkload(loadWorkload(['workloada'], []).properties, new Random(1)).keyName(n);
 
 /**
@@ -42,11 +59,18 @@ async function withStore(name: string, use: (store: Store) => Promise<unknown>):
 
 /** Drop the tables a suite loaded into, once it is done. */
 function dropAfter(name: string, tables: readonly string[]): void {
-  after(() => withStore(name, async (store) => Promise.all(tables.map((table) => store.drop({ table, fieldNames: [] })))));
+  after(() =>
+    withStore(name, async (store) => Promise.all(tables.map((table) => store.drop({ table, fieldNames: [] })))),
+  );
 }
 
 function assertRefused(store: string, table: string, r: ReturnType<typeof runDocbench>, nextStart: number): void {
-  assertUserError(r, new RegExp(`^docbench: ${store}: table "${table}" already holds the records this load would write \\(user\\d+ is there\\); load with --fresh .*-p table=<name>.*-p insertstart=${nextStart}\\)$`));
+  assertUserError(
+    r,
+    new RegExp(
+      `^docbench: ${store}: table "${table}" already holds the records this load would write \\(user\\d+ is there\\); load with --fresh .*-p table=<name>.*-p insertstart=${nextStart}\\)$`,
+    ),
+  );
   assert.equal(r.stdout, '', 'no YCSB text: nothing was loaded');
 }
 
@@ -65,17 +89,37 @@ if (testsStore('redis')) {
     it('a second load is refused in one line; --fresh, or insertstart after the records, loads', () => {
       assertLoaded(load('redis', table, '--fresh'), 3);
       assertRefused('redis', table, load('redis', table), RECORDS);
-      assertLoaded(load('redis', table, '-p', `insertstart=${RECORDS}`, '-p', `insertcount=${RECORDS}`, '-p', `recordcount=${2 * RECORDS}`), 3);
+      assertLoaded(
+        load(
+          'redis',
+          table,
+          '-p',
+          `insertstart=${RECORDS}`,
+          '-p',
+          `insertcount=${RECORDS}`,
+          '-p',
+          `recordcount=${2 * RECORDS}`,
+        ),
+        3,
+      );
       assertLoaded(load('redis', table, '--fresh'), 3);
     });
 
     it('a load whose writes fail says so in the YCSB text and exits non-zero', async () => {
       // A string where the load will write record 150's hash: that batch fails with WRONGTYPE.
-      await withStore('redis', (store) => (store.handle as RedisHandle).call(['SET', `${broken}:${keyName(150)}`, 'not a hash']));
+      await withStore('redis', (store) =>
+        (store.handle as RedisHandle).call(['SET', `${broken}:${keyName(150)}`, 'not a hash']),
+      );
       const r = load('redis', broken);
       assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr, /^docbench: redis: the load failed: 100 of 300 records were not written \(counting each failed batch whole\) \(first error: WRONGTYPE [^\n]*\)\n$/);
-      assert.match(r.stdout, /^# LOAD FAILED: 100 of 300 records were not written .*the figures below count the failed writes too/m);
+      assert.match(
+        r.stderr,
+        /^docbench: redis: the load failed: 100 of 300 records were not written \(counting each failed batch whole\) \(first error: WRONGTYPE [^\n]*\)\n$/,
+      );
+      assert.match(
+        r.stdout,
+        /^# LOAD FAILED: 100 of 300 records were not written .*the figures below count the failed writes too/m,
+      );
       assert.match(r.stdout, /^\[INSERT-BATCH\], Return=ERROR, 1$/m);
     });
   });
@@ -97,7 +141,10 @@ if (testsStore('mongodb')) {
       assertLoaded(load('mongodb', table, '--fresh', '-p', 'insertstart=3', '-p', `insertcount=${RECORDS - 3}`), 3);
       const r = load('mongodb', table);
       assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr, /^docbench: mongodb: the load failed: 300 of 300 records were not written \(counting each failed batch whole\) \(first error: E11000 duplicate key[^\n]*\)\n$/);
+      assert.match(
+        r.stderr,
+        /^docbench: mongodb: the load failed: 300 of 300 records were not written \(counting each failed batch whole\) \(first error: E11000 duplicate key[^\n]*\)\n$/,
+      );
       assert.match(r.stdout, /^# LOAD FAILED: 300 of 300 records/m);
       assert.match(r.stdout, /^\[INSERT-BATCH\], Return=ERROR, 3$/m);
     });

@@ -24,7 +24,12 @@ const root = join(import.meta.dirname, '..', '..');
 
 /** `docbench args…` with extra environment variables (runDocbench passes this process's own). */
 function docbench(env: Record<string, string>, ...args: string[]): CliRun {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, ...env },
+  });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -76,7 +81,10 @@ if (testsStore('redis')) {
     it('up twice: the second finds it running and changes nothing', () => {
       const first = docbench(env, 'up', 'redis');
       assert.equal(first.code, 0, first.stderr);
-      assert.match(first.stdout, new RegExp(`^redis +up +redis://127\\.0\\.0\\.1:${env.DOCBENCH_REDIS_PORT} .*\\(started, pid \\d+\\)$`, 'm'));
+      assert.match(
+        first.stdout,
+        new RegExp(`^redis +up +redis://127\\.0\\.0\\.1:${env.DOCBENCH_REDIS_PORT} .*\\(started, pid \\d+\\)$`, 'm'),
+      );
       const pidFileBefore = readFileSync(pidFile, 'utf8');
       const second = docbench(env, 'up', 'redis');
       assert.equal(second.code, 0, second.stderr);
@@ -106,12 +114,20 @@ if (testsStore('redis')) {
 
       const status = docbench(env, 'status');
       assert.match(status.stdout, /^redis +stopped /m);
-      assert.match(status.stdout, new RegExp(`stale pid file \\(pid ${sleeper.pid} now belongs to another program \\(sleep 60\\)`));
+      assert.match(
+        status.stdout,
+        new RegExp(`stale pid file \\(pid ${sleeper.pid} now belongs to another program \\(sleep 60\\)`),
+      );
       assert.ok(existsSync(pidFile), 'status only reports');
 
       const down = docbench(env, 'down', 'redis');
       assert.match(down.stdout, /^redis +was not running$/m);
-      assert.match(down.stderr, new RegExp(`removed the stale pid file .*: pid ${sleeper.pid} now belongs to another program \\(sleep 60\\), which docbench leaves alone`));
+      assert.match(
+        down.stderr,
+        new RegExp(
+          `removed the stale pid file .*: pid ${sleeper.pid} now belongs to another program \\(sleep 60\\), which docbench leaves alone`,
+        ),
+      );
 
       writeFileSync(pidFile, `${sleeper.pid}\n`);
       const up = docbench(env, 'up', 'redis');
@@ -139,19 +155,27 @@ if (testsStore('redis')) {
         const taken = { ...env, DOCBENCH_REDIS_PORT: String(port) };
         assertUserError(
           docbench(taken, 'up', 'redis'),
-          new RegExp(`redis: cannot start redis-server: port ${port} on 127\\.0\\.0\\.1 is in use by another program \\(pid ${process.pid}: [^)]*node[^)]*\\), not by a server docbench started; .*DOCBENCH_REDIS_PORT=<a free port>`),
+          new RegExp(
+            `redis: cannot start redis-server: port ${port} on 127\\.0\\.0\\.1 is in use by another program \\(pid ${process.pid}: [^)]*node[^)]*\\), not by a server docbench started; .*DOCBENCH_REDIS_PORT=<a free port>`,
+          ),
         );
-        assert.match(docbench(taken, 'status').stdout, new RegExp(`port ${port} is in use by another program \\(pid ${process.pid}:`));
+        assert.match(
+          docbench(taken, 'status').stdout,
+          new RegExp(`port ${port} is in use by another program \\(pid ${process.pid}:`),
+        );
         assert.ok(server.listening, 'the listener was left alone');
       } finally {
         await new Promise((resolve) => server.close(resolve));
       }
     });
 
-    it("the default port held by a Redis this cache folder did not start: reported, neither adopted nor stopped", async () => {
+    it('the default port held by a Redis this cache folder did not start: reported, neither adopted nor stopped', async () => {
       const shared = await (await localTarget('redis')).start(() => {});
       const r = docbench({ DOCBENCH_CACHE: cache }, 'up', 'redis');
-      assertUserError(r, new RegExp(`port 16379 on 127\\.0\\.0\\.1 is in use by another program \\(pid ${shared.pid}: redis-server`));
+      assertUserError(
+        r,
+        new RegExp(`port 16379 on 127\\.0\\.0\\.1 is in use by another program \\(pid ${shared.pid}: redis-server`),
+      );
       const after = await (await localTarget('redis')).status();
       assert.equal(after.running, true);
       assert.equal(after.pid, shared.pid);

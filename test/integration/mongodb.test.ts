@@ -23,7 +23,8 @@ const SCAN_SCHEMA = { table: SCAN_TABLE, fieldNames: SCHEMA.fieldNames };
 
 const fields = (tag: string): FieldMap => ({ field0: `${tag}-0`, field1: `${tag}-1`, field2: `${tag}-2` });
 /** Workload properties as the CLI builds them from `-p` overrides. */
-const props = (...overrides: string[]) => requestOf(loadWorkload(['workloada'], ['threadcount=4', ...overrides]).properties);
+const props = (...overrides: string[]) =>
+  requestOf(loadWorkload(['workloada'], ['threadcount=4', ...overrides]).properties);
 
 describe('MongoDB adapter on the local target', { timeout: 600_000 }, () => {
   let open: OpenStore;
@@ -59,7 +60,8 @@ describe('MongoDB adapter on the local target', { timeout: 600_000 }, () => {
 
   it('prepare creates the collection and is idempotent; drop removes it and tolerates a missing one', async () => {
     await store.prepare(SCHEMA);
-    const names = async () => (await store.handle.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    const names = async () =>
+      (await store.handle.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
     assert.ok((await names()).includes(TABLE));
     const extra = { table: `${TABLE}_dropme`, fieldNames: [] };
     await store.prepare(extra);
@@ -71,7 +73,10 @@ describe('MongoDB adapter on the local target', { timeout: 600_000 }, () => {
 
   it('insert stores one document per record: the key as _id, each field a top-level string', async () => {
     await store.insert(TABLE, 'a-layout', fields('l'));
-    assert.deepEqual(await store.handle.collection<YcsbDocument>(TABLE).findOne({ _id: 'a-layout' }), { _id: 'a-layout', ...fields('l') });
+    assert.deepEqual(await store.handle.collection<YcsbDocument>(TABLE).findOne({ _id: 'a-layout' }), {
+      _id: 'a-layout',
+      ...fields('l'),
+    });
   });
 
   it('read: all fields, selected fields (without _id), and null for a missing key', async () => {
@@ -84,7 +89,10 @@ describe('MongoDB adapter on the local target', { timeout: 600_000 }, () => {
 
   it('inserting an existing key is an error (E11000) and leaves the document as it was', async () => {
     await store.insert(TABLE, 'a-dup', fields('first'));
-    await assert.rejects(store.insert(TABLE, 'a-dup', fields('second')), (e: unknown) => e instanceof MongoServerError && e.code === 11000);
+    await assert.rejects(
+      store.insert(TABLE, 'a-dup', fields('second')),
+      (e: unknown) => e instanceof MongoServerError && e.code === 11000,
+    );
     assert.deepEqual(await store.read(TABLE, 'a-dup', null), fields('first'));
   });
 
@@ -111,19 +119,29 @@ describe('MongoDB adapter on the local target', { timeout: 600_000 }, () => {
     while (keys.size < 300) keys.add(`sk${Math.floor(Math.random() * 1_000_000)}`);
     const shuffled = [...keys].sort(() => Math.random() - 0.5);
     for (let i = 0; i < shuffled.length; i += 100) {
-      await store.insertMany(SCAN_TABLE, shuffled.slice(i, i + 100).map((key) => ({ key, fields: fields(key) })));
+      await store.insertMany(
+        SCAN_TABLE,
+        shuffled.slice(i, i + 100).map((key) => ({ key, fields: fields(key) })),
+      );
     }
     // _id strings compare by UTF-8 bytes on the server; for these ASCII keys that is JS order.
     const sorted = [...keys].sort();
     const expectFrom = (start: string, count: number) => sorted.filter((k) => k >= start).slice(0, count);
     for (const start of [sorted[0]!, sorted[100]!, `${sorted[100]!}0`, sorted[290]!, 'sk', 'a']) {
       const records = await store.scan(SCAN_TABLE, start, 50, null);
-      assert.deepEqual(records.map((r) => r.key), expectFrom(start, 50), `scan from ${start}`);
+      assert.deepEqual(
+        records.map((r) => r.key),
+        expectFrom(start, 50),
+        `scan from ${start}`,
+      );
       for (const r of records) assert.deepEqual(r.fields, fields(r.key));
     }
     // More than the driver's first batch (101 documents): the cursor is drained.
     const all = await store.scan(SCAN_TABLE, 'sk', 1000, ['field1']);
-    assert.deepEqual(all.map((r) => r.key), sorted);
+    assert.deepEqual(
+      all.map((r) => r.key),
+      sorted,
+    );
     for (const r of all) assert.deepEqual(r.fields, { field1: `${r.key}-1` });
     assert.deepEqual(await store.scan(SCAN_TABLE, 'sk', 0, null), []);
     assert.deepEqual(await store.scan(SCAN_TABLE, 'sl', 10, null), []);
@@ -136,7 +154,10 @@ describe('MongoDB adapter on the local target', { timeout: 600_000 }, () => {
       { key: 'b-existing', fields: fields('again') },
       { key: 'b-new-2', fields: fields('n2') },
     ];
-    await assert.rejects(store.insertMany(TABLE, batch), (e: unknown) => e instanceof MongoBulkWriteError && e.code === 11000 && e.result.insertedCount === 2);
+    await assert.rejects(
+      store.insertMany(TABLE, batch),
+      (e: unknown) => e instanceof MongoBulkWriteError && e.code === 11000 && e.result.insertedCount === 2,
+    );
     assert.deepEqual(await store.read(TABLE, 'b-existing', null), fields('e'));
     assert.deepEqual(await store.read(TABLE, 'b-new-1', null), fields('n1'));
     assert.deepEqual(await store.read(TABLE, 'b-new-2', null), fields('n2'));
@@ -145,7 +166,10 @@ describe('MongoDB adapter on the local target', { timeout: 600_000 }, () => {
 
   it('stats: server and version from buildInfo, driver, sizes and record count; the stand-in is labelled', async () => {
     const before = await store.stats();
-    await store.insertMany(TABLE, ['c-1', 'c-2', 'c-3', 'c-4', 'c-5'].map((key) => ({ key, fields: fields(key) })));
+    await store.insertMany(
+      TABLE,
+      ['c-1', 'c-2', 'c-3', 'c-4', 'c-5'].map((key) => ({ key, fields: fields(key) })),
+    );
     const stats = await store.stats();
     assert.match(stats.serverVersion, /^\d+\.\d+\.\d+/);
     assert.match(stats.driver, /^mongodb \d+\.\d+\.\d+$/);
@@ -173,7 +197,13 @@ describe('MongoDB adapter on the local target', { timeout: 600_000 }, () => {
     const tuned = await openStore(
       'mongodb',
       undefined,
-      props('mongodb.writeConcern=majority', 'mongodb.journal=true', 'mongodb.readPreference=primaryPreferred', 'mongodb.maxPoolSize=3', 'mongodb.serverSelectionTimeoutMS=2000'),
+      props(
+        'mongodb.writeConcern=majority',
+        'mongodb.journal=true',
+        'mongodb.readPreference=primaryPreferred',
+        'mongodb.maxPoolSize=3',
+        'mongodb.serverSelectionTimeoutMS=2000',
+      ),
     );
     try {
       const s = tuned.store as MongodbStore;
@@ -218,9 +248,29 @@ describe('MongoDB adapter on the local target', { timeout: 600_000 }, () => {
 
   // Bad URLs and settings one by one: test/unit/mongodb-settings.test.ts. Here, the way a user meets them.
   it('through the CLI, an unknown setting or a bad URL is one line and exit 2, without the password', () => {
-    const unknown = runDocbench(['run', '--store', 'mongodb', '-P', 'workloada', '-p', 'mongodb.nosuch=1', '-p', 'operationcount=1']);
+    const unknown = runDocbench([
+      'run',
+      '--store',
+      'mongodb',
+      '-P',
+      'workloada',
+      '-p',
+      'mongodb.nosuch=1',
+      '-p',
+      'operationcount=1',
+    ]);
     assertUserError(unknown, /unknown setting mongodb\.nosuch; mongodb understands mongodb\.writeConcern/);
-    const badUrl = runDocbench(['run', '--store', 'mongodb', '--url', 'mongodb://app:s3cret@127.0.0.1:1/a.b', '-P', 'workloada', '-p', 'operationcount=1']);
+    const badUrl = runDocbench([
+      'run',
+      '--store',
+      'mongodb',
+      '--url',
+      'mongodb://app:s3cret@127.0.0.1:1/a.b',
+      '-P',
+      'workloada',
+      '-p',
+      'operationcount=1',
+    ]);
     assertUserError(badUrl, /"mongodb:\/\/app:\*\*\*@127\.0\.0\.1:1\/a\.b" names the database "a\.b"/);
     assert.doesNotMatch(badUrl.stderr, /s3cret/);
   });

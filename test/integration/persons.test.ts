@@ -33,7 +33,16 @@ const REPEAT = 2;
 const SEED = 1337;
 const collectionOf = (shape: Shape) => (shape === 'flat' ? 'persons_test' : 'persons_test_nested');
 const insertModeOf = (shape: Shape) => (shape === 'flat' ? 'single' : 'bulk');
-const settingsOf = (shape: Shape, indexes: boolean): PersonsSettings => ({ seed: SEED, size: SIZE, shape, indexes, insertMode: insertModeOf(shape), batchSize: 250, concurrency: 4, repeat: REPEAT });
+const settingsOf = (shape: Shape, indexes: boolean): PersonsSettings => ({
+  seed: SEED,
+  size: SIZE,
+  shape,
+  indexes,
+  insertMode: insertModeOf(shape),
+  batchSize: 250,
+  concurrency: 4,
+  repeat: REPEAT,
+});
 const CASES: Array<{ shape: Shape; indexes: boolean }> = [
   { shape: 'flat', indexes: false },
   { shape: 'flat', indexes: true },
@@ -42,7 +51,10 @@ const CASES: Array<{ shape: Shape; indexes: boolean }> = [
 ];
 
 /** The thesis's Q5 as mongoBench.py wrote it: on `jedi_power`, a field no document has. */
-const MISSPELT_Q5 = { ...queryById('Q5'), where: queryById('Q5').where.map((c) => (c.kind === 'anyOf' ? { ...c, field: 'jedi_power' } : c)) } as PersonsQuery;
+const MISSPELT_Q5 = {
+  ...queryById('Q5'),
+  where: queryById('Q5').where.map((c) => (c.kind === 'anyOf' ? { ...c, field: 'jedi_power' } : c)),
+} as PersonsQuery;
 
 /** A target without SQL++ (the local Couchbase stand-in) cannot run the queries at all. */
 function hasQueries(open: OpenStore): boolean {
@@ -70,7 +82,11 @@ for (const store of STORES) {
       it(`${shape}${indexes ? ', with secondary indexes' : ', no secondary indexes'}, ${insertModeOf(shape)} inserts: every answer agrees with the oracle, ids and bodies`, async () => {
         const settings = settingsOf(shape, indexes);
         const expected = expectedAnswers(settings);
-        assert.deepEqual(vacuousQueries(expected), [], 'every query matches something at this size, so an empty answer would fail');
+        assert.deepEqual(
+          vacuousQueries(expected),
+          [],
+          'every query matches something at this size, so an empty answer would fail',
+        );
 
         const result = await runPersons(open, settings, { progress: false, collection: collectionOf(shape) });
         const load = resultSchema.parse(result.load);
@@ -102,7 +118,12 @@ for (const store of STORES) {
             assert.deepEqual(checks?.returns, { OK: REPEAT }, `${variant} ${q.id}: every repeat checked and right`);
           }
         }
-        if (store === 'couchdb') assert.deepEqual(variants, ['mango', 'view', 'temp-view'], "CouchDB runs Mango, permanent views and the thesis's temporary views");
+        if (store === 'couchdb')
+          assert.deepEqual(
+            variants,
+            ['mango', 'view', 'temp-view'],
+            "CouchDB runs Mango, permanent views and the thesis's temporary views",
+          );
 
         // How the store ran each query, from its own evidence: one plan per query and variant.
         const plans = run.plans ?? [];
@@ -115,12 +136,21 @@ for (const store of STORES) {
             continue;
           }
           assert.notEqual(plan.access, 'unknown', `${what}: ${plan.warnings.join('; ')}`);
-          assert.equal(plan.flagged, false, `${what} read every document although an index was built for it: ${plan.raw}`);
-          if (plan.indexExpected) assert.ok(plan.used.length > 0 && plan.access !== 'scan', `${what} is served by ${plan.used.join(', ')} (${plan.access})`);
+          assert.equal(
+            plan.flagged,
+            false,
+            `${what} read every document although an index was built for it: ${plan.raw}`,
+          );
+          if (plan.indexExpected)
+            assert.ok(
+              plan.used.length > 0 && plan.access !== 'scan',
+              `${what} is served by ${plan.used.join(', ')} (${plan.access})`,
+            );
           else assert.equal(plan.access, 'scan', `${what} has no index to use`);
           const count = expected.get(plan.query as 'Q1')!.count;
           // Cassandra's Q5 on lists is one SELECT per value: a person holding both powers comes back twice.
-          if (store === 'cassandra' && shape === 'nested') assert.ok(plan.returned! >= count, `${what} returned ${plan.returned}`);
+          if (store === 'cassandra' && shape === 'nested')
+            assert.ok(plan.returned! >= count, `${what} returned ${plan.returned}`);
           else assert.equal(plan.returned, count, `${what} returned`);
         }
 
@@ -129,7 +159,11 @@ for (const store of STORES) {
         if (run.store.diskBytes === undefined) assert.match(method, /^unavailable: /);
         else assert.ok(run.store.diskBytes > 0, `size on disk: ${run.store.diskBytes} (${method})`);
         // Redis and HBase write their index structures with each document: there is no build to describe.
-        if (indexes && hasQueries(open)) assert.ok(run.notes.some((n) => n.startsWith('indexes')) || store === 'redis' || store === 'hbase', 'the index build is described');
+        if (indexes && hasQueries(open))
+          assert.ok(
+            run.notes.some((n) => n.startsWith('indexes')) || store === 'redis' || store === 'hbase',
+            'the index build is described',
+          );
       });
     }
 
@@ -179,24 +213,48 @@ describe('docbench persons and seed persons (CLI)', { timeout: 120_000 }, () => 
   const root = join(import.meta.dirname, '..', '..');
   const work = mkdtempSync(join(tmpdir(), 'docbench-persons-cli-'));
   after(() => rmSync(work, { recursive: true, force: true }));
-  const docbench = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], { cwd: work, encoding: 'utf8', timeout: 120_000 });
+  const docbench = (...args: string[]) =>
+    spawnSync(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
   // On Redis, the quickest local target (the CLI's own paths are the same for every store).
   const store = 'redis';
   const skip = !STORES.includes(store) && 'redis is not among DOCBENCH_TEST_STORES';
 
-  it('persons prints the tables, writes valid results and a comparison, and exits 0 when every answer is right', { skip }, () => {
-    const out = join(work, 'out');
-    const r = docbench('persons', '--stores', store, '--size', '400', '--nested', '--repeat', '1', '-q', '--out-dir', out);
-    assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /\| docs +\| shape +\| indexes +\| store +\| variant +\| insert \(s\)/);
-    assert.match(r.stdout, /Matching documents \(the oracle's counts.*\), 400 nested: Q1 \d+, Q2 \d+/);
-    assert.ok(existsSync(join(out, 'comparison.md')));
-    const files = readdirSync(out).filter((f) => f.endsWith('.json')).sort();
-    assert.deepEqual(files, [`${store}-persons-nested-400-load.json`, `${store}-persons-nested-400-run.json`]);
-    const run = resultSchema.parse(JSON.parse(readFileSync(join(out, files[1]!), 'utf8')));
-    assert.equal(run.kind, 'persons');
-    for (const q of QUERIES) assert.equal(queryStatus(run, String(run.workload.properties.variants), q.id), 'verified');
-  });
+  it(
+    'persons prints the tables, writes valid results and a comparison, and exits 0 when every answer is right',
+    { skip },
+    () => {
+      const out = join(work, 'out');
+      const r = docbench(
+        'persons',
+        '--stores',
+        store,
+        '--size',
+        '400',
+        '--nested',
+        '--repeat',
+        '1',
+        '-q',
+        '--out-dir',
+        out,
+      );
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /\| docs +\| shape +\| indexes +\| store +\| variant +\| insert \(s\)/);
+      assert.match(r.stdout, /Matching documents \(the oracle's counts.*\), 400 nested: Q1 \d+, Q2 \d+/);
+      assert.ok(existsSync(join(out, 'comparison.md')));
+      const files = readdirSync(out)
+        .filter((f) => f.endsWith('.json'))
+        .sort();
+      assert.deepEqual(files, [`${store}-persons-nested-400-load.json`, `${store}-persons-nested-400-run.json`]);
+      const run = resultSchema.parse(JSON.parse(readFileSync(join(out, files[1]!), 'utf8')));
+      assert.equal(run.kind, 'persons');
+      for (const q of QUERIES)
+        assert.equal(queryStatus(run, String(run.workload.properties.variants), q.id), 'verified');
+    },
+  );
 
   it('seed persons loads with a progress line on stderr and writes the load result', { skip }, () => {
     const out = join(work, 'seed.json');

@@ -29,12 +29,17 @@ import { assertAllVerified, runVerifiedWorkload } from '../support/verified-ycsb
 const DRIVERS = ['ioredis', 'node-redis'] as const;
 const WORKLOADS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 const RECORDS = 1000;
-const OVERRIDES = [`recordcount=${RECORDS}`, 'operationcount=400', 'threadcount=4', 'dataintegrity=true', 'table=ycsbcluster'];
+const OVERRIDES = [
+  `recordcount=${RECORDS}`,
+  'operationcount=400',
+  'threadcount=4',
+  'dataintegrity=true',
+  'table=ycsbcluster',
+];
 const dir = mkdtempSync(join(tmpdir(), 'docbench-redis-cluster-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const readResult = (path: string): Result => resultSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
-
 
 describe('Redis Cluster: 3 masters with a replica each', { concurrency: false, timeout: 1_500_000 }, () => {
   let cluster: PrivateRedisCluster;
@@ -52,7 +57,11 @@ describe('Redis Cluster: 3 masters with a replica each', { concurrency: false, t
     it(`YCSB A–H through ${driver}: fresh loads, zero errors, verified reads, ordered scans, intact records; the result names the cluster`, async (t) => {
       if (cluster.missing) return t.skip(cluster.missing);
       const settings = [`redis.driver=${driver}`];
-      const open: OpenStore = await openStore('redis', cluster.url, requestOf(loadWorkload(['workloada'], [...OVERRIDES, ...settings]).properties));
+      const open: OpenStore = await openStore(
+        'redis',
+        cluster.url,
+        requestOf(loadWorkload(['workloada'], [...OVERRIDES, ...settings]).properties),
+      );
       try {
         for (const w of WORKLOADS) {
           const result = await runVerifiedWorkload(open, w, [...OVERRIDES, ...settings]);
@@ -62,7 +71,10 @@ describe('Redis Cluster: 3 masters with a replica each', { concurrency: false, t
             assert.equal(topology.kind, 'redis-cluster');
             assert.equal(topology.masters, 3);
             assert.equal(topology.replicas, 3);
-            assert.equal(topology.slotsPerMaster!.reduce((a, b) => a + b, 0), 16_384);
+            assert.equal(
+              topology.slotsPerMaster!.reduce((a, b) => a + b, 0),
+              16_384,
+            );
             assert.match(result.store.notes!.join(' '), /an insert is two writes/);
           }
         }
@@ -78,7 +90,26 @@ describe('Redis Cluster: 3 masters with a replica each', { concurrency: false, t
       if (cluster.missing) return t.skip(cluster.missing);
       for (const indexes of [false, true]) {
         const out = join(dir, `persons-${driver}-${indexes}`);
-        const run = runDocbench(['persons', '--store', 'redis', '--url', `redis=${cluster.url}`, '--size', '500', '--repeat', '1', ...(indexes ? ['--indexes'] : []), '-p', `redis.driver=${driver}`, '--out-dir', out, '-q'], { timeoutMs: 300_000 });
+        const run = runDocbench(
+          [
+            'persons',
+            '--store',
+            'redis',
+            '--url',
+            `redis=${cluster.url}`,
+            '--size',
+            '500',
+            '--repeat',
+            '1',
+            ...(indexes ? ['--indexes'] : []),
+            '-p',
+            `redis.driver=${driver}`,
+            '--out-dir',
+            out,
+            '-q',
+          ],
+          { timeoutMs: 300_000 },
+        );
         assert.equal(run.code, 0, run.stderr);
         for (const file of readdirSync(out).filter((f) => f.endsWith('.json'))) {
           const result = readResult(join(out, file));
@@ -88,12 +119,32 @@ describe('Redis Cluster: 3 masters with a replica each', { concurrency: false, t
       }
       const out = join(dir, `ecommerce-${driver}`);
       const run = runDocbench(
-        ['ecommerce', '--stores', 'redis', '--url', `redis=${cluster.url}`, '--customers', '300', '--workloads', 'pagination,join,mix,search,report', '-p', 'operationcount=300', '-p', `redis.driver=${driver}`, '--out-dir', out, '-q'],
+        [
+          'ecommerce',
+          '--stores',
+          'redis',
+          '--url',
+          `redis=${cluster.url}`,
+          '--customers',
+          '300',
+          '--workloads',
+          'pagination,join,mix,search,report',
+          '-p',
+          'operationcount=300',
+          '-p',
+          `redis.driver=${driver}`,
+          '--out-dir',
+          out,
+          '-q',
+        ],
         { timeoutMs: 300_000 },
       );
       assert.equal(run.code, 0, run.stderr);
       const results = readdirSync(out).filter((f) => f.endsWith('.json') && f.startsWith('redis-'));
-      assert.ok(results.some((f) => f.includes('mix')), results.join(', '));
+      assert.ok(
+        results.some((f) => f.includes('mix')),
+        results.join(', '),
+      );
       for (const file of results) {
         const result = readResult(join(out, file));
         assert.equal(result.verdict?.status, 'valid', `${file}: ${JSON.stringify(result.verdict)}`);
@@ -113,7 +164,9 @@ describe('Redis Cluster: 3 masters with a replica each', { concurrency: false, t
    */
   async function failMaster(progress: () => string): Promise<void> {
     const nodes = parseClusterNodes(cluster.cli(cluster.options.basePort, 'CLUSTER', 'NODES'));
-    const master = nodes.find((n) => n.master && n.slots > 0 && !n.failing && nodes.some((r) => !r.master && !r.failing && r.masterId === n.id))!;
+    const master = nodes.find(
+      (n) => n.master && n.slots > 0 && !n.failing && nodes.some((r) => !r.master && !r.failing && r.masterId === n.id),
+    )!;
     const replica = nodes.find((r) => !r.master && !r.failing && r.masterId === master.id)!;
     const port = (address: string) => Number(address.split(':')[1]);
     const [masterPort, replicaPort] = [port(master.address), port(replica.address)];
@@ -124,14 +177,39 @@ describe('Redis Cluster: 3 masters with a replica each', { concurrency: false, t
     await sleep(1000);
     process.kill(cluster.pidOf(masterPort), 'SIGKILL');
     process.kill(replicaPid, 'SIGCONT');
-    await waitFor(() => /^master/.test(cluster.cli(replicaPort, 'ROLE')), 'the replica to take over', { everyMs: 250, limitMs: 60_000 });
+    await waitFor(() => /^master/.test(cluster.cli(replicaPort, 'ROLE')), 'the replica to take over', {
+      everyMs: 250,
+      limitMs: 60_000,
+    });
     await cluster.nodes.find((n) => n.spec.ports[0] === masterPort)!.start(() => {});
-    await waitFor(() => /master_link_status:up/.test(cluster.cli(masterPort, 'INFO', 'replication')), 'the killed master to rejoin as a replica', { everyMs: 250, limitMs: 60_000 });
+    await waitFor(
+      () => /master_link_status:up/.test(cluster.cli(masterPort, 'INFO', 'replication')),
+      'the killed master to rejoin as a replica',
+      { everyMs: 250, limitMs: 60_000 },
+    );
   }
 
-  const FAILOVER_RUN = ['-P', 'workloada', '-p', 'readproportion=0.5', '-p', 'updateproportion=0', '-p', 'insertproportion=0.5', '-p', 'dataintegrity=true', '-p', 'failovercheck=true', '-p', 'table=failover'];
+  const FAILOVER_RUN = [
+    '-P',
+    'workloada',
+    '-p',
+    'readproportion=0.5',
+    '-p',
+    'updateproportion=0',
+    '-p',
+    'insertproportion=0.5',
+    '-p',
+    'dataintegrity=true',
+    '-p',
+    'failovercheck=true',
+    '-p',
+    'table=failover',
+  ];
 
-  for (const [name, wait] of [['without WAIT: the writes the lost master acknowledged alone are lost, and counted', undefined], ['with redis.wait=1,100: no acknowledged write is lost', '1,100']] as const) {
+  for (const [name, wait] of [
+    ['without WAIT: the writes the lost master acknowledged alone are lost, and counted', undefined],
+    ['with redis.wait=1,100: no acknowledged write is lost', '1,100'],
+  ] as const) {
     it(`a master killed mid-run ${name}; the outage recorded per operation, the run recovers`, async (t) => {
       if (cluster.missing) return t.skip(cluster.missing);
       const common = ['--store', 'redis', '--url', cluster.url, ...FAILOVER_RUN, '-p', 'recordcount=1000'];
@@ -139,21 +217,51 @@ describe('Redis Cluster: 3 masters with a replica each', { concurrency: false, t
       assert.equal(load.code, 0, load.stderr);
       const out = join(dir, `failover-${wait ?? 'nowait'}.json`);
       let stderr = '';
-      const run = runDocbenchAsync(['run', ...common, ...(wait ? ['-p', `redis.wait=${wait}`] : []), '-p', 'operationcount=200000', '-p', 'maxexecutiontime=30', '-p', 'status.interval=1', '--target', '400', '--threads', '8', '--out', out], {
-        timeoutMs: 180_000,
-        onStderr: (chunk) => (stderr += chunk),
-      });
+      const run = runDocbenchAsync(
+        [
+          'run',
+          ...common,
+          ...(wait ? ['-p', `redis.wait=${wait}`] : []),
+          '-p',
+          'operationcount=200000',
+          '-p',
+          'maxexecutiontime=30',
+          '-p',
+          'status.interval=1',
+          '--target',
+          '400',
+          '--threads',
+          '8',
+          '--out',
+          out,
+        ],
+        {
+          timeoutMs: 180_000,
+          onStderr: (chunk) => (stderr += chunk),
+        },
+      );
       await failMaster(() => stderr);
       const done = await run;
       assert.equal(done.code, 0, done.stderr);
       const result = readResult(out);
-      t.diagnostic(JSON.stringify({ faults: result.faults, lostWrites: result.lostWrites, returns: result.returns, errors: result.operations.flatMap((o) => o.errorSamples ?? []) }));
+      t.diagnostic(
+        JSON.stringify({
+          faults: result.faults,
+          lostWrites: result.lostWrites,
+          returns: result.returns,
+          errors: result.operations.flatMap((o) => o.errorSamples ?? []),
+        }),
+      );
       const faults = result.faults!;
       assert.ok(faults.failedOperations > 0, 'failed operations counted');
       assert.ok(faults.outages.length >= 1 && faults.outages.at(-1)!.recovered, JSON.stringify(faults.outages));
-      assert.ok((faults.byOperation ?? []).length >= 1, 'each operation kind\'s outage recorded');
-      for (const o of faults.byOperation!) assert.ok(o.fromSecond < o.toSecond && o.failed > 0 && Object.keys(o.failures).length > 0, JSON.stringify(o));
-      assert.ok(faults.byOperation!.some((o) => o.recovered), 'an operation kind succeeded again after its outage');
+      assert.ok((faults.byOperation ?? []).length >= 1, "each operation kind's outage recorded");
+      for (const o of faults.byOperation!)
+        assert.ok(o.fromSecond < o.toSecond && o.failed > 0 && Object.keys(o.failures).length > 0, JSON.stringify(o));
+      assert.ok(
+        faults.byOperation!.some((o) => o.recovered),
+        'an operation kind succeeded again after its outage',
+      );
       const lost = result.lostWrites!;
       assert.ok(lost.checkedRecords > RECORDS, 'the loaded and the inserted records were read back');
       assert.equal(lost.unreadableRecords, 0);
@@ -186,12 +294,29 @@ describe('Redis over TLS with a password and a throwaway CA', { concurrency: fal
       ] as const) {
         assert.match(url, /^rediss:\/\//);
         for (const driver of DRIVERS) {
-          const common = ['--store', 'redis', '--url', url, '-P', 'workloada', '-p', 'recordcount=300', '-p', 'dataintegrity=true', '-p', `redis.driver=${driver}`, '-q'];
+          const common = [
+            '--store',
+            'redis',
+            '--url',
+            url,
+            '-P',
+            'workloada',
+            '-p',
+            'recordcount=300',
+            '-p',
+            'dataintegrity=true',
+            '-p',
+            `redis.driver=${driver}`,
+            '-q',
+          ];
           const env = { ...process.env, NODE_EXTRA_CA_CERTS: ca };
           const load = await runDocbenchAsync(['load', ...common, '--fresh'], { env, timeoutMs: 120_000 });
           assert.equal(load.code, 0, load.stderr);
           const out = join(dir, `tls-${topology}-${driver}.json`);
-          const run = await runDocbenchAsync(['run', ...common, '-p', 'operationcount=300', '--out', out], { env, timeoutMs: 120_000 });
+          const run = await runDocbenchAsync(['run', ...common, '-p', 'operationcount=300', '--out', out], {
+            env,
+            timeoutMs: 120_000,
+          });
           assert.equal(run.code, 0, run.stderr);
           const result = readResult(out);
           assert.equal(result.store.encrypted, true);

@@ -55,7 +55,10 @@ for (const driver of DRIVERS) {
     it('an unreachable server is an UnreachableError saying what to check, with the password masked', async () => {
       await assert.rejects(store('redis://app:s3cret@127.0.0.1:1').connect(), (error: unknown) => {
         assert.ok(error instanceof UnreachableError);
-        assert.match(error.message, /^cannot reach redis at redis:\/\/app:\*\*\*@127\.0\.0\.1:1: nothing listens on 127\.0\.0\.1:1 \(.*ECONNREFUSED.*\); start Redis there/);
+        assert.match(
+          error.message,
+          /^cannot reach redis at redis:\/\/app:\*\*\*@127\.0\.0\.1:1: nothing listens on 127\.0\.0\.1:1 \(.*ECONNREFUSED.*\); start Redis there/,
+        );
         assert.doesNotMatch(error.message, /s3cret/);
         return true;
       });
@@ -115,15 +118,51 @@ for (const driver of DRIVERS) {
 
 describe('redis settings and URL through the CLI', { timeout: 120_000 }, () => {
   it('an unknown redis.* setting: exit 2, one line with the did-you-mean, no stack trace', () => {
-    const r = runDocbench(['run', '--store', 'redis', '-P', 'workloada', '-p', 'redis.nosuch=1', '-p', 'operationcount=1']);
-    assertUserError(r, /unknown setting redis\.nosuch.*; redis understands redis\.driver, redis\.autopipelining, redis\.connections/);
-    const typo = runDocbench(['run', '--store', 'redis', '-P', 'workloada', '-p', 'redis.drivr=node-redis', '-p', 'operationcount=1']);
+    const r = runDocbench([
+      'run',
+      '--store',
+      'redis',
+      '-P',
+      'workloada',
+      '-p',
+      'redis.nosuch=1',
+      '-p',
+      'operationcount=1',
+    ]);
+    assertUserError(
+      r,
+      /unknown setting redis\.nosuch.*; redis understands redis\.driver, redis\.autopipelining, redis\.connections/,
+    );
+    const typo = runDocbench([
+      'run',
+      '--store',
+      'redis',
+      '-P',
+      'workloada',
+      '-p',
+      'redis.drivr=node-redis',
+      '-p',
+      'operationcount=1',
+    ]);
     assertUserError(typo, /unknown setting redis\.drivr \(did you mean "redis\.driver"\?\)/);
   });
 
   it('a bad --url: exit 2, one line naming it with the password masked', () => {
-    const r = runDocbench(['run', '--store', 'redis', '--url', 'redis://app:s3cret@127.0.0.1:6379/users', '-P', 'workloada', '-p', 'operationcount=1']);
-    assertUserError(r, /redis URL redis:\/\/app:\*\*\*@127\.0\.0\.1:6379\/users: database "users" is not a whole number/);
+    const r = runDocbench([
+      'run',
+      '--store',
+      'redis',
+      '--url',
+      'redis://app:s3cret@127.0.0.1:6379/users',
+      '-P',
+      'workloada',
+      '-p',
+      'operationcount=1',
+    ]);
+    assertUserError(
+      r,
+      /redis URL redis:\/\/app:\*\*\*@127\.0\.0\.1:6379\/users: database "users" is not a whole number/,
+    );
     assert.doesNotMatch(r.stderr, /s3cret/);
   });
 });

@@ -106,9 +106,13 @@ describe('a scenario file on every local store', { timeout: 900_000 }, () => {
   let results: Result[] = [];
 
   before(() => {
-    const r = runDocbench(['scenario', FILE, '--stores', TEST_STORES.join(','), '-q', '--out-dir', out], { timeoutMs: 840_000 });
+    const r = runDocbench(['scenario', FILE, '--stores', TEST_STORES.join(','), '-q', '--out-dir', out], {
+      timeoutMs: 840_000,
+    });
     assert.equal(r.code, 0, `every answer right (exit 0): ${r.stderr.slice(-2000)}`);
-    results = TEST_STORES.map((s) => resultSchema.parse(JSON.parse(readFileSync(join(out, `${s}-${NAME}-run.json`), 'utf8'))));
+    results = TEST_STORES.map((s) =>
+      resultSchema.parse(JSON.parse(readFileSync(join(out, `${s}-${NAME}-run.json`), 'utf8'))),
+    );
   });
 
   for (const [i, store] of TEST_STORES.entries()) {
@@ -130,7 +134,8 @@ describe('a scenario file on every local store', { timeout: 900_000 }, () => {
         }
       }
       // Every write ran and was read back (readbacksample 1); a delete's read-back finds nothing, rightly.
-      for (const write of ['review', 'rate', 'unreview']) assert.ok((r.operations.find((o) => o.name === write)?.returns?.OK ?? 0) > 0, `${write} ran`);
+      for (const write of ['review', 'rate', 'unreview'])
+        assert.ok((r.operations.find((o) => o.name === write)?.returns?.OK ?? 0) > 0, `${write} ran`);
       assert.ok((r.operations.find((o) => o.name === 'READBACK')?.returns?.OK ?? 0) > 0);
       assert.ok((verify?.returns?.OK ?? 0) > 0);
     });
@@ -139,7 +144,9 @@ describe('a scenario file on every local store', { timeout: 900_000 }, () => {
   it('MongoDB runs everything; the key-value stores refuse the $or with a parameter', () => {
     const byStore = new Map(results.map((r) => [r.store.name, r]));
     const mongo = byStore.get('mongodb');
-    if (mongo) for (const q of ['recent', 'with-buyer', 'spend', 'either']) assert.doesNotMatch(String(mongo.workload.properties[`translation.${q}`]), /^UNSUPPORTED/);
+    if (mongo)
+      for (const q of ['recent', 'with-buyer', 'spend', 'either'])
+        assert.doesNotMatch(String(mongo.workload.properties[`translation.${q}`]), /^UNSUPPORTED/);
     for (const store of ['redis', 'cassandra']) {
       const r = byStore.get(store);
       if (r) assert.match(String(r.workload.properties['translation.either']), /^UNSUPPORTED: a parameter inside \$or/);
@@ -148,7 +155,21 @@ describe('a scenario file on every local store', { timeout: 900_000 }, () => {
 
   it('the run put the seeded state back: a second run on the seeded data is right too', () => {
     const store = TEST_STORES.includes('redis') ? 'redis' : TEST_STORES[0]!;
-    const r = runDocbench(['scenario', FILE, '--stores', store, '--skip-seed', '-q', '--out-dir', join(work, 'again'), '-p', 'operationcount=100'], { timeoutMs: 300_000 });
+    const r = runDocbench(
+      [
+        'scenario',
+        FILE,
+        '--stores',
+        store,
+        '--skip-seed',
+        '-q',
+        '--out-dir',
+        join(work, 'again'),
+        '-p',
+        'operationcount=100',
+      ],
+      { timeoutMs: 300_000 },
+    );
     assert.equal(r.code, 0, r.stderr.slice(-1000));
   });
 
@@ -159,9 +180,15 @@ describe('a scenario file on every local store', { timeout: 900_000 }, () => {
       const info = (await (await fetch(`${service.baseUrl}/_docbench/scenario`)).json()) as ScenarioInfo;
       assert.equal(info.name, NAME);
       for (const q of info.queries) {
-        const pool = (await (await fetch(`${service.baseUrl}/_docbench/scenario/parameters?query=${q.name}`)).json()) as ParameterPool;
+        const pool = (await (
+          await fetch(`${service.baseUrl}/_docbench/scenario/parameters?query=${q.name}`)
+        ).json()) as ParameterPool;
         const entry = pool.entries[0]!;
-        const response = await fetch(`${service.baseUrl}/queries/${q.name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params: entry.params }) });
+        const response = await fetch(`${service.baseUrl}/queries/${q.name}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ params: entry.params }),
+        });
         if (!q.supported) {
           assert.equal(response.status, 501);
           assert.match(((await response.json()) as { message: string }).message, /not supported: /);
@@ -169,10 +196,17 @@ describe('a scenario file on every local store', { timeout: 900_000 }, () => {
         }
         assert.equal(response.status, 200, q.name);
         const body = (await response.json()) as { rows?: Record<string, never>[]; count?: number };
-        const answer = body.rows !== undefined ? { kind: 'rows' as const, rows: body.rows } : { kind: 'count' as const, count: body.count! };
+        const answer =
+          body.rows !== undefined
+            ? { kind: 'rows' as const, rows: body.rows }
+            : { kind: 'count' as const, count: body.count! };
         assert.equal(checkShaped({ kind: q.kind, decimals: q.decimals }, entry.expected, answer), undefined, q.name);
       }
-      const missing = await fetch(`${service.baseUrl}/queries/nope`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const missing = await fetch(`${service.baseUrl}/queries/nope`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       assert.equal(missing.status, 404);
     } finally {
       await service.stop();

@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { localTarget } from '../../src/local/targets.ts';
 import { storeFactory } from '../../src/stores/stores.ts';
-import { canInsertMany, UnreachableError, UnsupportedError, type FieldMap, type Store } from '../../src/stores/store.ts';
+import {
+  canInsertMany,
+  UnreachableError,
+  UnsupportedError,
+  type FieldMap,
+  type Store,
+} from '../../src/stores/store.ts';
 
 export interface ContractOptions {
   store: string;
@@ -34,13 +40,23 @@ export function describeStoreContract(options: ContractOptions): void {
   const scanTable = `contract_scan_${options.store}`;
   const scanSchema = { table: scanTable, fieldNames: FIELDS };
 
-  const title = `${options.store} store contract${options.settings ? ` (${Object.entries(options.settings).map(([k, v]) => `${k}=${v}`).join(', ')})` : ''}`;
+  const title = `${options.store} store contract${
+    options.settings
+      ? ` (${Object.entries(options.settings)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')})`
+      : ''
+  }`;
   describe(title, { timeout: 300_000 }, () => {
     let store: Store;
     before(async () => {
       const target = await localTarget(options.store);
       const status = await target.start(() => {});
-      store = (await storeFactory(options.store))({ url: status.url, settings: options.settings ?? {} , concurrency: 1 });
+      store = (await storeFactory(options.store))({
+        url: status.url,
+        settings: options.settings ?? {},
+        concurrency: 1,
+      });
       await store.connect();
       for (const s of [schema, scanSchema]) {
         await store.drop(s);
@@ -71,7 +87,7 @@ export function describeStoreContract(options: ContractOptions): void {
       assert.deepEqual(await store.read(table, 'user200', null), { ...record('user200'), field2: 'changed' });
     });
 
-    it(`update of a missing record ${options.updateDetectsMissing ? 'reports NOT_FOUND' : 'succeeds, as in YCSB\'s binding'}`, async () => {
+    it(`update of a missing record ${options.updateDetectsMissing ? 'reports NOT_FOUND' : "succeeds, as in YCSB's binding"}`, async () => {
       assert.equal(await store.update(table, 'user-missing-update', { field0: 'x' }), !options.updateDetectsMissing);
       await store.delete(table, 'user-missing-update');
     });
@@ -86,28 +102,47 @@ export function describeStoreContract(options: ContractOptions): void {
     it('bulk inserts, then scans in ascending key order from any start key', async () => {
       // 250 keys inserted in a shuffled order, half through insertMany when the store has it.
       const keys = Array.from({ length: 250 }, (_, i) => `scan${String((i * 7919) % 100_000).padStart(5, '0')}`);
-      const shuffled = [...keys].sort((a, b) => ((a.charCodeAt(6) * 31 + a.charCodeAt(8)) % 17) - ((b.charCodeAt(6) * 31 + b.charCodeAt(8)) % 17));
+      const shuffled = [...keys].sort(
+        (a, b) => ((a.charCodeAt(6) * 31 + a.charCodeAt(8)) % 17) - ((b.charCodeAt(6) * 31 + b.charCodeAt(8)) % 17),
+      );
       const half = shuffled.slice(0, 125).map((key) => ({ key, fields: record(key) }));
       if (canInsertMany(store)) await store.insertMany(scanTable, half);
       else for (const r of half) await store.insert(scanTable, r.key, r.fields);
       for (const key of shuffled.slice(125)) await store.insert(scanTable, key, record(key));
       const sorted = [...keys].sort();
-      for (const k of sorted) assert.deepEqual(await store.read(scanTable, k, ['field0']), { field0: `${k}-field0-value` });
+      for (const k of sorted)
+        assert.deepEqual(await store.read(scanTable, k, ['field0']), { field0: `${k}-field0-value` });
       if (options.scanUnsupported) {
         await assert.rejects(store.scan(scanTable, 'scan', 10, null), UnsupportedError);
         return;
       }
-      for (const [start, count] of [['scan', 10], [sorted[40]!, 100], [`${sorted[100]!}0`, 50], [sorted[240]!, 100], ['scan99999', 5]] as const) {
+      for (const [start, count] of [
+        ['scan', 10],
+        [sorted[40]!, 100],
+        [`${sorted[100]!}0`, 50],
+        [sorted[240]!, 100],
+        ['scan99999', 5],
+      ] as const) {
         const got = await store.scan(scanTable, start, count, null);
         const expected = sorted.filter((k) => k >= start).slice(0, count);
-        assert.deepEqual(got.map((r) => r.key), expected, `scan(${start}, ${count})`);
+        assert.deepEqual(
+          got.map((r) => r.key),
+          expected,
+          `scan(${start}, ${count})`,
+        );
         for (const r of got) assert.deepEqual(r.fields, record(r.key));
       }
       const projected = await store.scan(scanTable, sorted[0]!, 3, ['field1']);
-      assert.deepEqual(projected.map((r) => r.fields), sorted.slice(0, 3).map((k) => ({ field1: `${k}-field1-value` })));
+      assert.deepEqual(
+        projected.map((r) => r.fields),
+        sorted.slice(0, 3).map((k) => ({ field1: `${k}-field1-value` })),
+      );
       // No field asked for (scankeysonly, Altoros 2022's workload E): the keys alone, in order.
       const keysOnly = await store.scan(scanTable, sorted[40]!, 100, []);
-      assert.deepEqual(keysOnly.map((r) => r.key), sorted.slice(40, 140));
+      assert.deepEqual(
+        keysOnly.map((r) => r.key),
+        sorted.slice(40, 140),
+      );
       for (const r of keysOnly) assert.deepEqual(r.fields, {});
     });
 
@@ -119,7 +154,11 @@ export function describeStoreContract(options: ContractOptions): void {
     });
 
     it('fails fast with UnreachableError, one line naming the store, when the server is not there', async () => {
-      const unreachable = (await storeFactory(options.store))({ url: options.unreachableUrl, settings: options.settings ?? {} , concurrency: 1 });
+      const unreachable = (await storeFactory(options.store))({
+        url: options.unreachableUrl,
+        settings: options.settings ?? {},
+        concurrency: 1,
+      });
       const started = performance.now();
       await assert.rejects(unreachable.connect(), (error: unknown) => {
         assert.ok(error instanceof UnreachableError, String(error));

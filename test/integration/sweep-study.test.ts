@@ -15,57 +15,100 @@ import { testsStore } from '../support/stores.ts';
 const dir = mkdtempSync(join(tmpdir(), 'docbench-sweep-it-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const runs = (folder: string) => readdirSync(folder).filter((f) => /-rep\d+\.json$/.test(f)).sort();
+const runs = (folder: string) =>
+  readdirSync(folder)
+    .filter((f) => /-rep\d+\.json$/.test(f))
+    .sort();
 
-describe('sweep and study on redis', { skip: testsStore('redis') ? false : 'redis is not among DOCBENCH_TEST_STORES' }, () => {
-  it('sweeps with repetitions, resumes without re-running finished cells, and writes its report', () => {
-    const out = join(dir, 'sweep');
-    const args = ['sweep', '--stores', 'redis', '--workloads', 'a,d', '--records', '100', '--threads', '1,2', '-p', 'operationcount=50', '-q', '--out-dir', out];
-    const first = runDocbench([...args, '--repetitions', '1'], { timeoutMs: 120_000 });
-    assert.equal(first.code, 0, first.stderr);
-    assert.equal(runs(out).length, 4);
-    assert.match(first.stderr, /\[sweep #{20} 4\/4 100%\]/);
-    const before = new Map(runs(out).map((f) => [f, readFileSync(join(out, f), 'utf8')]));
-    const second = runDocbench([...args, '--repetitions', '2'], { timeoutMs: 120_000 });
-    assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stderr, /resuming .*: 4 of 8 runs already done/);
-    assert.equal(runs(out).length, 8);
-    for (const [file, text] of before) assert.equal(readFileSync(join(out, file), 'utf8'), text, `${file} was not run again`);
-    assert.match(readFileSync(join(out, 'sweep.md'), 'utf8'), /\| workloada \| redis +\| +100 \| +2 \| +2 \|/);
-    assert.ok(existsSync(join(out, 'report.html')));
-    assert.match(second.stderr, new RegExp(`report: ${join(out, 'report.html').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-  });
-
-  // Every preset end to end at its tiny scale on a real server: the deviations first, the paper's
-  // figures and docbench's, every result stamped with the study, the report headed by the deviations.
-  for (const name of ['carvalho2023', 'tang2016', 'altoros2022', 'henricsson2011', 'dzone2016']) {
-    it(`runs ${name} at --scale tiny: deviations printed first and kept in every result, the paper's figures beside docbench's`, () => {
-      const out = join(dir, name);
-      const r = runDocbench(['study', name, '--scale', 'tiny', '--stores', 'redis', '-q', '--out-dir', out], { timeoutMs: 300_000 });
-      assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^## How this run differs from /, 'the deviations come before anything else');
-      // Redis is Tang & Fan's; for the others it is a store the paper did not run, and said so.
-      assert.match(r.stdout.split('\n').slice(0, 12).join('\n'), name === 'tang2016' ? /\| store: redis +\| Redis 3\.2\.1 \(Section III\) +\| redis-server/ : /\| store: redis +\| not one of the paper's stores/);
-      const study = readFileSync(join(out, 'study.md'), 'utf8');
-      assert.ok(study.indexOf('## How this run differs from') < study.indexOf("## PUBLISHED (the paper's)"), 'deviations, then the published figures');
-      assert.match(study, /## docbench: /);
-      const results = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json') && !f.endsWith('sweep-state.json'));
-      assert.ok(results.length > 0);
-      for (const file of results) {
-        const result = JSON.parse(readFileSync(join(out, file), 'utf8')) as { study?: { name: string; scale: string; deviations: unknown[] } };
-        assert.equal(result.study?.name, name, file);
-        assert.equal(result.study?.scale, 'tiny');
-        assert.ok((result.study?.deviations.length ?? 0) > 0, `${file} keeps the deviations`);
-      }
-      const report = readFileSync(join(out, 'report.html'), 'utf8');
-      assert.ok(report.indexOf('How this run differs from the paper') < report.indexOf('PUBLISHED (the paper&#39;s)'), 'the report opens with the deviations');
+describe(
+  'sweep and study on redis',
+  { skip: testsStore('redis') ? false : 'redis is not among DOCBENCH_TEST_STORES' },
+  () => {
+    it('sweeps with repetitions, resumes without re-running finished cells, and writes its report', () => {
+      const out = join(dir, 'sweep');
+      const args = [
+        'sweep',
+        '--stores',
+        'redis',
+        '--workloads',
+        'a,d',
+        '--records',
+        '100',
+        '--threads',
+        '1,2',
+        '-p',
+        'operationcount=50',
+        '-q',
+        '--out-dir',
+        out,
+      ];
+      const first = runDocbench([...args, '--repetitions', '1'], { timeoutMs: 120_000 });
+      assert.equal(first.code, 0, first.stderr);
+      assert.equal(runs(out).length, 4);
+      assert.match(first.stderr, /\[sweep #{20} 4\/4 100%\]/);
+      const before = new Map(runs(out).map((f) => [f, readFileSync(join(out, f), 'utf8')]));
+      const second = runDocbench([...args, '--repetitions', '2'], { timeoutMs: 120_000 });
+      assert.equal(second.code, 0, second.stderr);
+      assert.match(second.stderr, /resuming .*: 4 of 8 runs already done/);
+      assert.equal(runs(out).length, 8);
+      for (const [file, text] of before)
+        assert.equal(readFileSync(join(out, file), 'utf8'), text, `${file} was not run again`);
+      assert.match(readFileSync(join(out, 'sweep.md'), 'utf8'), /\| workloada \| redis +\| +100 \| +2 \| +2 \|/);
+      assert.ok(existsSync(join(out, 'report.html')));
+      assert.match(
+        second.stderr,
+        new RegExp(`report: ${join(out, 'report.html').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+      );
     });
-  }
 
-  it('prints a plan without running anything, and refuses nothing it can fit', () => {
-    const r = runDocbench(['study', 'dzone2016', '--scale', 'tiny', '--stores', 'redis', '--plan']);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /nothing has run/);
-    assert.match(r.stdout, /\| \*\*tiny\*\* .* runs here +\|/);
-  });
-});
+    // Every preset end to end at its tiny scale on a real server: the deviations first, the paper's
+    // figures and docbench's, every result stamped with the study, the report headed by the deviations.
+    for (const name of ['carvalho2023', 'tang2016', 'altoros2022', 'henricsson2011', 'dzone2016']) {
+      it(`runs ${name} at --scale tiny: deviations printed first and kept in every result, the paper's figures beside docbench's`, () => {
+        const out = join(dir, name);
+        const r = runDocbench(['study', name, '--scale', 'tiny', '--stores', 'redis', '-q', '--out-dir', out], {
+          timeoutMs: 300_000,
+        });
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /^## How this run differs from /, 'the deviations come before anything else');
+        // Redis is Tang & Fan's; for the others it is a store the paper did not run, and said so.
+        assert.match(
+          r.stdout.split('\n').slice(0, 12).join('\n'),
+          name === 'tang2016'
+            ? /\| store: redis +\| Redis 3\.2\.1 \(Section III\) +\| redis-server/
+            : /\| store: redis +\| not one of the paper's stores/,
+        );
+        const study = readFileSync(join(out, 'study.md'), 'utf8');
+        assert.ok(
+          study.indexOf('## How this run differs from') < study.indexOf("## PUBLISHED (the paper's)"),
+          'deviations, then the published figures',
+        );
+        assert.match(study, /## docbench: /);
+        const results = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter(
+          (f) => f.endsWith('.json') && !f.endsWith('sweep-state.json'),
+        );
+        assert.ok(results.length > 0);
+        for (const file of results) {
+          const result = JSON.parse(readFileSync(join(out, file), 'utf8')) as {
+            study?: { name: string; scale: string; deviations: unknown[] };
+          };
+          assert.equal(result.study?.name, name, file);
+          assert.equal(result.study?.scale, 'tiny');
+          assert.ok((result.study?.deviations.length ?? 0) > 0, `${file} keeps the deviations`);
+        }
+        const report = readFileSync(join(out, 'report.html'), 'utf8');
+        assert.ok(
+          report.indexOf('How this run differs from the paper') < report.indexOf('PUBLISHED (the paper&#39;s)'),
+          'the report opens with the deviations',
+        );
+      });
+    }
+
+    it('prints a plan without running anything, and refuses nothing it can fit', () => {
+      const r = runDocbench(['study', 'dzone2016', '--scale', 'tiny', '--stores', 'redis', '--plan']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /nothing has run/);
+      assert.match(r.stdout, /\| \*\*tiny\*\* .* runs here +\|/);
+    });
+  },
+);

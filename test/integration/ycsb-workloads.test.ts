@@ -18,7 +18,13 @@ import { TEST_STORES } from '../support/stores.ts';
 const STORES = TEST_STORES;
 const WORKLOADS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 const RECORDS = 1000;
-const OVERRIDES = [`recordcount=${RECORDS}`, 'operationcount=400', 'threadcount=4', 'dataintegrity=true', 'table=ycsbtest'];
+const OVERRIDES = [
+  `recordcount=${RECORDS}`,
+  'operationcount=400',
+  'threadcount=4',
+  'dataintegrity=true',
+  'table=ycsbtest',
+];
 
 /**
  * CouchDB updates carry the document's revision; two workers updating the same hot key race
@@ -53,11 +59,22 @@ for (const storeName of STORES) {
         await open.store.prepare(schema);
         const phase = { store: open.store, workload: core, properties, status: false, label: name };
         const load = await runLoadPhase(phase);
-        assert.equal(load.measurements.totalOf('ERROR'), 0, `load errors: ${load.measurements.errorSamples('INSERT-BATCH').join('; ')}`);
+        assert.equal(
+          load.measurements.totalOf('ERROR'),
+          0,
+          `load errors: ${load.measurements.errorSamples('INSERT-BATCH').join('; ')}`,
+        );
 
         const outcome = await runTransactionPhase(phase);
         const result = resultSchema.parse(
-          buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: name, properties, overrides: OVERRIDES, store: await describeStore(open) }),
+          buildResult(outcome, {
+            kind: 'ycsb',
+            mode: 'direct',
+            workloadName: name,
+            properties,
+            overrides: OVERRIDES,
+            store: await describeStore(open),
+          }),
         );
         assert.equal(result.overall.operations, 400);
         const allowed = UNSUPPORTED_ON_TARGET[storeName] ?? [];
@@ -67,7 +84,9 @@ for (const storeName of STORES) {
             assert.fail(`${op.name} Return=${status} ${count}: ${(op.errorSamples ?? []).join('; ')}`);
           }
         }
-        const verified = result.operations.some((o) => (o.name === 'READ' || o.name === 'SCAN') && o.latency.operations > 0 && (o.returns?.OK ?? 0) > 0);
+        const verified = result.operations.some(
+          (o) => (o.name === 'READ' || o.name === 'SCAN') && o.latency.operations > 0 && (o.returns?.OK ?? 0) > 0,
+        );
         if (verified) {
           const verify = result.operations.find((o) => o.name === 'VERIFY');
           assert.ok(verify?.returns?.OK, 'reads and scans were verified');

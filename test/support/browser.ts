@@ -10,13 +10,24 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-export const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => p !== undefined && p !== '');
+export const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+  (p): p is string => p !== undefined && p !== '',
+);
 
 export function chromiumPath(): string | undefined {
   return CHROMIUM_CANDIDATES.find((p) => existsSync(p));
 }
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface OpenedReport {
   page: Page;
@@ -28,12 +39,19 @@ export interface OpenedReport {
 
 export async function openReport(htmlPath: string, viewport = { width: 1400, height: 1000 }): Promise<OpenedReport> {
   const executablePath = chromiumPath();
-  if (!executablePath) throw new Error(`no chromium at ${CHROMIUM_CANDIDATES.join(' or ')} (apt-get install -y chromium)`);
+  if (!executablePath)
+    throw new Error(`no chromium at ${CHROMIUM_CANDIDATES.join(' or ')} (apt-get install -y chromium)`);
   const profile = mkdtempSync(join(tmpdir(), 'docbench-chromium-'));
   let browser: BrowserContext | undefined;
   try {
     // A persistent context is how playwright takes a profile folder (--user-data-dir).
-    browser = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: FLAGS, viewport, timeout: 60_000 });
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      args: FLAGS,
+      viewport,
+      timeout: 60_000,
+    });
     const page = browser.pages()[0] ?? (await browser.newPage());
     const problems: string[] = [];
     page.on('console', (message) => {
@@ -41,7 +59,8 @@ export async function openReport(htmlPath: string, viewport = { width: 1400, hei
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('request', (request) => {
-      if (!request.url().startsWith('file:') && !request.url().startsWith('data:')) problems.push(`network request: ${request.url()}`);
+      if (!request.url().startsWith('file:') && !request.url().startsWith('data:'))
+        problems.push(`network request: ${request.url()}`);
     });
     await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load', timeout: 60_000 });
     await page.waitForFunction('window.docbenchCharts !== undefined', undefined, { timeout: 30_000 });

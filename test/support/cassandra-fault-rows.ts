@@ -31,7 +31,9 @@ async function failure(call: () => Promise<unknown>): Promise<unknown> {
 
 function shape(error: unknown): string {
   const { name, message } = error as { name?: string; message?: string };
-  return `${name ?? 'Error'}: ${String(message ?? '').split('\n')[0]!.slice(0, 120)}`;
+  return `${name ?? 'Error'}: ${String(message ?? '')
+    .split('\n')[0]!
+    .slice(0, 120)}`;
 }
 
 function report(what: string, error: unknown): void {
@@ -40,7 +42,11 @@ function report(what: string, error: unknown): void {
 
 const { port } = new URL(url.replace(/^cassandra:/, 'http:'));
 const forwarder = await forward('127.0.0.1', Number(port));
-const store = createStore({ url: throughForwarder(url, forwarder), settings: { 'cassandra.keyspace': keyspace, 'cassandra.readtimeout': '1000' }, concurrency: 1 });
+const store = createStore({
+  url: throughForwarder(url, forwarder),
+  settings: { 'cassandra.keyspace': keyspace, 'cassandra.readtimeout': '1000' },
+  concurrency: 1,
+});
 try {
   await store.connect();
   await store.prepare({ table: TABLE, fieldNames: ['field0'] });
@@ -52,7 +58,15 @@ try {
   forwarder.reset();
   forwarder.resume();
   // The driver reconnects after the reset; the next row needs a connection to cut.
-  await waitFor(() => read().then(() => true, () => false), 'the driver to reconnect', { everyMs: 200 });
+  await waitFor(
+    () =>
+      read().then(
+        () => true,
+        () => false,
+      ),
+    'the driver to reconnect',
+    { everyMs: 200 },
+  );
 
   forwarder.pause();
   const inFlight = failure(read);

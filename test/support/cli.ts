@@ -21,13 +21,21 @@ export interface CliRun {
  * second or two) only turns a hang into a failure, which then says so.
  */
 export function runDocbench(args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): CliRun {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], { cwd: options.cwd ?? root, encoding: 'utf8', timeout: options.timeoutMs ?? 60_000 });
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], {
+    cwd: options.cwd ?? root,
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 60_000,
+  });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** A user error: exit 2, one line naming the culprit, no stack trace, no result file. */
 export function assertUserError(r: CliRun, pattern: RegExp, out?: string): void {
-  assert.equal(r.code, 2, `exit code${r.signal ? ` (killed by ${r.signal}: over the time limit?)` : ''} (stderr: ${r.stderr})`);
+  assert.equal(
+    r.code,
+    2,
+    `exit code${r.signal ? ` (killed by ${r.signal}: over the time limit?)` : ''} (stderr: ${r.stderr})`,
+  );
   const lines = r.stderr.trim().split('\n');
   assert.equal(lines.length, 1, `one line, got: ${r.stderr}`);
   assert.match(lines[0]!, /^docbench: /);

@@ -59,7 +59,10 @@ export async function forward(host: string, port: number): Promise<Forwarder> {
     relay(client, upstream);
     relay(upstream, client);
   });
-  const listen = () => new Promise<void>((resolve, reject) => server.once('error', reject).listen(listenPort, '127.0.0.1', () => resolve()));
+  const listen = () =>
+    new Promise<void>((resolve, reject) =>
+      server.once('error', reject).listen(listenPort, '127.0.0.1', () => resolve()),
+    );
   let listenPort = 0;
   await listen();
   listenPort = (server.address() as AddressInfo).port;
@@ -103,20 +106,27 @@ export async function forward(host: string, port: number): Promise<Forwarder> {
  * A TLS-terminating forwarder (what stunnel or a load balancer does in front of a server):
  * TLS on 127.0.0.1:<free port> with the given certificate, plain to host:port.
  */
-export async function forwardTls(host: string, port: number, certificate: { cert: string; key: string }): Promise<{ port: number; close(): Promise<void> }> {
+export async function forwardTls(
+  host: string,
+  port: number,
+  certificate: { cert: string; key: string },
+): Promise<{ port: number; close(): Promise<void> }> {
   const open = new Set<Socket>();
-  const server = createTlsServer({ cert: readFileSync(certificate.cert), key: readFileSync(certificate.key) }, (client) => {
-    const upstream = connect(port, host);
-    for (const socket of [client, upstream]) {
-      open.add(socket);
-      socket.on('close', () => open.delete(socket));
-      socket.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
+  const server = createTlsServer(
+    { cert: readFileSync(certificate.cert), key: readFileSync(certificate.key) },
+    (client) => {
+      const upstream = connect(port, host);
+      for (const socket of [client, upstream]) {
+        open.add(socket);
+        socket.on('close', () => open.delete(socket));
+        socket.on('error', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    },
+  );
   server.on('tlsClientError', () => {}); // a plain client at this port: its handshake fails, which is the point
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -131,15 +141,25 @@ export async function forwardTls(host: string, port: number, certificate: { cert
 
 /** The URL with its host:port replaced by the forwarder's (credentials, path and query kept). */
 export function throughForwarder(url: string, forwarder: Forwarder): string {
-  return url.replace(/@?(127\.0\.0\.1|localhost):\d+/, (match) => `${match.startsWith('@') ? '@' : ''}127.0.0.1:${forwarder.port}`);
+  return url.replace(
+    /@?(127\.0\.0\.1|localhost):\d+/,
+    (match) => `${match.startsWith('@') ? '@' : ''}127.0.0.1:${forwarder.port}`,
+  );
 }
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'docbench.js');
 
 /** Run `docbench args…` without blocking this process; the time limit only turns a hang into a failure. */
-export function runDocbenchAsync(args: readonly string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; onStderr?: (chunk: string) => void } = {}): Promise<CliRun> {
+export function runDocbenchAsync(
+  args: readonly string[],
+  options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; onStderr?: (chunk: string) => void } = {},
+): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -41,7 +41,15 @@ function hdrHistogramJar(): string {
 /** Read logs with HdrHistogram's Java HistogramLogReader. */
 export function readLogsWithJava(files: readonly string[]): ReadLog[] {
   const java = findJava((path, major) => major >= 11 && hasJavaCompiler(path));
-  if (java === null) throw new Error('a JDK 11+ is needed to read HdrHistogram logs with the Java reader (Debian: apt-get install openjdk-17-jdk-headless)');
-  const out = execFileSync(java, ['-cp', hdrHistogramJar(), join(FIXTURES, 'ReadLogs.java'), ...files], { encoding: 'utf8' });
-  return out.trim().split('\n').map((line) => JSON.parse(line) as ReadLog);
+  if (java === null)
+    throw new Error(
+      'a JDK 11+ is needed to read HdrHistogram logs with the Java reader (Debian: apt-get install openjdk-17-jdk-headless)',
+    );
+  const out = execFileSync(java, ['-cp', hdrHistogramJar(), join(FIXTURES, 'ReadLogs.java'), ...files], {
+    encoding: 'utf8',
+  });
+  return out
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as ReadLog);
 }

@@ -8,11 +8,24 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { redisClusterNodes, redisClusterUrl, startRedisCluster, stopRedisCluster, type RedisClusterOptions } from '../../src/stores/redis/local-cluster.ts';
+import {
+  redisClusterNodes,
+  redisClusterUrl,
+  startRedisCluster,
+  stopRedisCluster,
+  type RedisClusterOptions,
+} from '../../src/stores/redis/local-cluster.ts';
 import type { ClusterNode } from '../../src/local/cluster-node.ts';
 import { hasOpenssl, localCertificates } from '../../src/local/certificates.ts';
 import { findJava } from '../../src/local/java.ts';
-import { cassandraRingNodes, cassandraRingUrl, ringAddress, startCassandraRing, stopCassandraRing, type CassandraRingOptions } from '../../src/stores/cassandra/local-cluster.ts';
+import {
+  cassandraRingNodes,
+  cassandraRingUrl,
+  ringAddress,
+  startCassandraRing,
+  stopCassandraRing,
+  type CassandraRingOptions,
+} from '../../src/stores/cassandra/local-cluster.ts';
 import { makeCertificates, type TestCertificates } from './private-server.ts';
 
 const listenable = (port: number) =>
@@ -27,7 +40,8 @@ export async function freePortRange(count: number, withBus = true): Promise<numb
   for (let attempt = 0; attempt < 200; attempt++) {
     const base = 20_000 + Math.floor(Math.random() * 20_000);
     let ok = true;
-    for (let i = 0; i < count && ok; i++) ok = (await listenable(base + i)) && (!withBus || (await listenable(base + i + 10_000)));
+    for (let i = 0; i < count && ok; i++)
+      ok = (await listenable(base + i)) && (!withBus || (await listenable(base + i + 10_000)));
     if (ok) return base;
   }
   throw new Error(`no ${count} consecutive free ports found`);
@@ -50,8 +64,16 @@ export interface PrivateRedisCluster {
 
 const quiet = () => {};
 
-export async function privateRedisCluster(layout: { masters: number; replicas: number; tls?: boolean; password?: string }): Promise<PrivateRedisCluster> {
-  const missing = spawnSync('redis-server', ['--version']).status !== 0 || spawnSync('redis-cli', ['--version']).status !== 0 ? 'redis-server and redis-cli are not on PATH' : undefined;
+export async function privateRedisCluster(layout: {
+  masters: number;
+  replicas: number;
+  tls?: boolean;
+  password?: string;
+}): Promise<PrivateRedisCluster> {
+  const missing =
+    spawnSync('redis-server', ['--version']).status !== 0 || spawnSync('redis-cli', ['--version']).status !== 0
+      ? 'redis-server and redis-cli are not on PATH'
+      : undefined;
   const dir = mkdtempSync(join(tmpdir(), 'docbench-cluster-'));
   const total = layout.masters * (1 + layout.replicas);
   const certificates = layout.tls && !missing ? makeCertificates(dir) : undefined;
@@ -81,7 +103,9 @@ export async function privateRedisCluster(layout: { masters: number; replicas: n
       return Number(readFileSync(join(dir, `node-${port}`, 'redis.pid'), 'utf8').split('\n')[0]);
     },
     cli(port, ...args) {
-      const r = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...auth, ...tls, ...args], { encoding: 'utf8' });
+      const r = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...auth, ...tls, ...args], {
+        encoding: 'utf8',
+      });
       return r.stdout;
     },
     async dispose() {
@@ -112,7 +136,13 @@ export interface PrivateCassandraRing {
 export async function privateCassandraRing(nodes: number): Promise<PrivateCassandraRing> {
   const missing = findJava((_, major) => major === 17) === null ? 'no Java 17 runtime for Cassandra' : undefined;
   const dir = mkdtempSync(join(tmpdir(), 'docbench-ring-'));
-  const certificates = !missing && hasOpenssl() ? localCertificates(join(dir, 'tls'), Array.from({ length: nodes }, (_, i) => ringAddress(i))) : undefined;
+  const certificates =
+    !missing && hasOpenssl()
+      ? localCertificates(
+          join(dir, 'tls'),
+          Array.from({ length: nodes }, (_, i) => ringAddress(i)),
+        )
+      : undefined;
   const options: CassandraRingOptions = {
     nodes,
     dir,

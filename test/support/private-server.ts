@@ -34,7 +34,13 @@ export interface PrivateServer {
 }
 
 /** `polls` × 100 ms is how long a start may take; `dir` holds its files (a new folder by default). */
-function serverOf(url: string, launch: (dir: string) => ChildProcess, ready: () => Promise<boolean>, missing?: string, options: { polls?: number; dir?: string } = {}): PrivateServer {
+function serverOf(
+  url: string,
+  launch: (dir: string) => ChildProcess,
+  ready: () => Promise<boolean>,
+  missing?: string,
+  options: { polls?: number; dir?: string } = {},
+): PrivateServer {
   const { polls = 300, dir = mkdtempSync(join(tmpdir(), 'docbench-fault-')) } = options;
   let child: ChildProcess | undefined;
   const kill = async () => {
@@ -46,7 +52,8 @@ function serverOf(url: string, launch: (dir: string) => ChildProcess, ready: () 
     await gone;
   };
   const signal = (name: NodeJS.Signals) => {
-    if (child === undefined || child.exitCode !== null || child.signalCode !== null) throw new Error(`the private server for ${url} is not running`);
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the private server for ${url} is not running`);
     child.kill(name);
   };
   return {
@@ -55,7 +62,8 @@ function serverOf(url: string, launch: (dir: string) => ChildProcess, ready: () 
     async start() {
       child = launch(dir);
       for (let i = 0; i < polls; i++) {
-        if (child.exitCode !== null) throw new Error(`the private server for ${url} exited with code ${child.exitCode}`);
+        if (child.exitCode !== null)
+          throw new Error(`the private server for ${url} exited with code ${child.exitCode}`);
         if (await ready().catch(() => false)) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -107,10 +115,51 @@ export interface TestCertificates {
 export function makeCertificates(dir: string): TestCertificates {
   const file = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('ca.key'), '-out', file('ca.crt'), '-days', '2', '-subj', '/CN=docbench test CA');
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', '/CN=127.0.0.1');
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.crt'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=docbench test CA',
+  );
+  openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    file('server.key'),
+    '-out',
+    file('server.csr'),
+    '-subj',
+    '/CN=127.0.0.1',
+  );
   writeFileSync(file('ext.cnf'), 'subjectAltName=IP:127.0.0.1\n');
-  openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.crt'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file('server.crt'), '-days', '2', '-extfile', file('ext.cnf'));
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.crt'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    file('server.crt'),
+    '-days',
+    '2',
+    '-extfile',
+    file('ext.cnf'),
+  );
   return { ca: file('ca.crt'), cert: file('server.crt'), key: file('server.key') };
 }
 
@@ -128,7 +177,9 @@ export interface RedisOptions {
  * production server does, so that after a kill and a restart the records are there again and a
  * run's reads measure records, not misses.
  */
-export async function privateRedis(options: RedisOptions = {}): Promise<PrivateServer & { certificates?: TestCertificates }> {
+export async function privateRedis(
+  options: RedisOptions = {},
+): Promise<PrivateServer & { certificates?: TestCertificates }> {
   const port = await freePort();
   let missing = spawnSync('redis-server', ['--version']).status === 0 ? undefined : 'redis-server is not on PATH';
   if (options.tls && !missing && !hasOpenssl()) missing = 'openssl is not on PATH';
@@ -136,9 +187,29 @@ export async function privateRedis(options: RedisOptions = {}): Promise<PrivateS
   const certificates = options.tls && !missing ? makeCertificates(dir) : undefined;
   const args = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--dir', dir];
   if (options.password) args.push('--requirepass', options.password);
-  if (certificates) args.push('--port', '0', '--tls-port', String(port), '--tls-cert-file', certificates.cert, '--tls-key-file', certificates.key, '--tls-ca-cert-file', certificates.ca, '--tls-auth-clients', 'no');
+  if (certificates)
+    args.push(
+      '--port',
+      '0',
+      '--tls-port',
+      String(port),
+      '--tls-cert-file',
+      certificates.cert,
+      '--tls-key-file',
+      certificates.key,
+      '--tls-ca-cert-file',
+      certificates.ca,
+      '--tls-auth-clients',
+      'no',
+    );
   else args.push('--port', String(port));
-  const server = serverOf(`${certificates ? 'rediss' : 'redis'}://127.0.0.1:${port}`, () => spawn('redis-server', args, { stdio: 'ignore' }), () => listening(port), missing, { dir });
+  const server = serverOf(
+    `${certificates ? 'rediss' : 'redis'}://127.0.0.1:${port}`,
+    () => spawn('redis-server', args, { stdio: 'ignore' }),
+    () => listening(port),
+    missing,
+    { dir },
+  );
   return certificates ? { ...server, certificates } : server;
 }
 
@@ -150,7 +221,9 @@ export interface MongodbOptions {
 }
 
 /** A SecantusDB (the local MongoDB stand-in) of the test's own; its data survives a kill, as a real server's. */
-export async function privateMongodb(options: MongodbOptions = {}): Promise<PrivateServer & { certificates?: TestCertificates }> {
+export async function privateMongodb(
+  options: MongodbOptions = {},
+): Promise<PrivateServer & { certificates?: TestCertificates }> {
   const port = await freePort();
   const binary = installDir('mongodb', 'bin', 'secantusd-rs');
   let missing = existsSync(binary) ? undefined : 'SecantusDB is not installed (docbench up mongodb)';
@@ -163,7 +236,20 @@ export async function privateMongodb(options: MongodbOptions = {}): Promise<Priv
     () => {
       const config = join(dir, 'secantusd.toml');
       writeFileSync(config, '# empty: no configuration auto-discovery\n');
-      const args = ['--config', config, '--host', '127.0.0.1', '--port', String(port), '--storage-path', join(dir, 'data'), '--log-level', 'ERROR', '--cache-size', '256M'];
+      const args = [
+        '--config',
+        config,
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--storage-path',
+        join(dir, 'data'),
+        '--log-level',
+        'ERROR',
+        '--cache-size',
+        '256M',
+      ];
       if (options.login) args.push('--auth');
       if (certificates) args.push('--tls-cert-file', certificates.cert, '--tls-key-file', certificates.key);
       return spawn(binary, args, { stdio: 'ignore' });
@@ -182,7 +268,9 @@ export async function privateMongodb(options: MongodbOptions = {}): Promise<Priv
 /** The first user of a server with --auth, made without a login (MongoDB's localhost exception); there already on a restart. */
 async function createFirstUser(port: number, login: { user: string; password: string }): Promise<void> {
   const { MongoClient, MongoServerError } = await import('mongodb');
-  const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, { serverSelectionTimeoutMS: 10_000 });
+  const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, {
+    serverSelectionTimeoutMS: 10_000,
+  });
   try {
     await client.db('admin').command({ createUser: login.user, pwd: login.password, roles: ['root'] });
   } catch (error) {
@@ -208,10 +296,32 @@ export async function privateCouchdb(): Promise<PrivateServer> {
       const config = join(dir, 'config.json');
       writeFileSync(config, JSON.stringify({ admins: { admin: 'password' }, log: { file: join(dir, 'couch.log') } }));
       mkdirSync(join(dir, 'data'), { recursive: true });
-      return spawn(process.execPath, [script, '--host', '127.0.0.1', '--port', String(port), '--dir', join(dir, 'data'), '--config', config, '-n', '--no-color'], { cwd: dir, stdio: 'ignore' });
+      return spawn(
+        process.execPath,
+        [
+          script,
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(port),
+          '--dir',
+          join(dir, 'data'),
+          '--config',
+          config,
+          '-n',
+          '--no-color',
+        ],
+        { cwd: dir, stdio: 'ignore' },
+      );
     },
     // Up once the admin's login works (the server hashes the configured password as it starts).
-    async () => (await fetch(`http://127.0.0.1:${port}/_session`, { headers: { authorization: login }, signal: AbortSignal.timeout(1000) })).ok,
+    async () =>
+      (
+        await fetch(`http://127.0.0.1:${port}/_session`, {
+          headers: { authorization: login },
+          signal: AbortSignal.timeout(1000),
+        })
+      ).ok,
     missing,
   );
 }
@@ -226,12 +336,39 @@ export async function privateCouchbase(): Promise<PrivateServer> {
   const jar = installDir('couchbase', 'lib', 'CouchbaseMock-1.5.27.jar');
   const launcher = join(import.meta.dirname, '..', '..', 'fixtures', 'couchbase', 'DocbenchCouchbaseMock.java');
   const java = existsSync(jar) ? findJava((j, major) => major >= 11 && hasJavaCompiler(j)) : null;
-  const missing = !existsSync(jar) ? 'CouchbaseMock is not installed (docbench up couchbase)' : java === null ? 'no Java 11+ JDK' : undefined;
+  const missing = !existsSync(jar)
+    ? 'CouchbaseMock is not installed (docbench up couchbase)'
+    : java === null
+      ? 'no Java 11+ JDK'
+      : undefined;
   const settings = 'couchbase.management=false&couchbase.query=false&couchbase.upsert=true';
   return serverOf(
     `couchbase://docbench:password@127.0.0.1:${kvPort}/docbench?${settings}`,
     () =>
-      spawn(java!, ['-Xms64m', '-Xmx256m', '-Djava.net.preferIPv4Stack=true', '-cp', jar, launcher, '--host', '127.0.0.1', '--rest-port', String(restPort), '--kv-port', String(kvPort), '--bucket', 'docbench', '--password', 'password', '--vbuckets', '64'], { stdio: 'ignore' }),
+      spawn(
+        java!,
+        [
+          '-Xms64m',
+          '-Xmx256m',
+          '-Djava.net.preferIPv4Stack=true',
+          '-cp',
+          jar,
+          launcher,
+          '--host',
+          '127.0.0.1',
+          '--rest-port',
+          String(restPort),
+          '--kv-port',
+          String(kvPort),
+          '--bucket',
+          'docbench',
+          '--password',
+          'password',
+          '--vbuckets',
+          '64',
+        ],
+        { stdio: 'ignore' },
+      ),
     async () => (await listening(restPort)) && (await listening(kvPort)),
     missing,
     { polls: 600 },
@@ -243,25 +380,48 @@ export async function privateCouchbase(): Promise<PrivateServer> {
  * region server and ZooKeeper in one JVM; its data survives a kill, replayed from its WAL) and
  * `gateway`, each killed and restarted alone.
  */
-export async function privateHbase(): Promise<{ url: string; missing?: string; master: PrivateServer; gateway: PrivateServer; logs: string; dispose(): Promise<void> }> {
+export async function privateHbase(): Promise<{
+  url: string;
+  missing?: string;
+  master: PrivateServer;
+  gateway: PrivateServer;
+  logs: string;
+  dispose(): Promise<void>;
+}> {
   const { gatewayCommand, masterCommand } = await import('../../src/stores/hbase/local-target.ts');
-  const ports = { rest: await freePort(), zookeeper: await freePort(), master: await freePort(), regionserver: await freePort() };
+  const ports = {
+    rest: await freePort(),
+    zookeeper: await freePort(),
+    master: await freePort(),
+    regionserver: await freePort(),
+  };
   const url = `hbase+rest://127.0.0.1:${ports.rest}`;
   const missing = existsSync(installDir('hbase', 'lib')) ? undefined : 'HBase is not installed (docbench up hbase)';
   const dir = mkdtempSync(join(tmpdir(), 'docbench-fault-hbase-'));
   const launch = (command: { command: string; args: readonly string[]; env?: NodeJS.ProcessEnv }, log: string) => {
     const out = openSync(join(dir, log), 'a');
     try {
-      return spawn(command.command, command.args, { cwd: dir, stdio: ['ignore', out, out], env: command.env ?? process.env });
+      return spawn(command.command, command.args, {
+        cwd: dir,
+        stdio: ['ignore', out, out],
+        env: command.env ?? process.env,
+      });
     } finally {
       closeSync(out);
     }
   };
-  const master = serverOf(url, () => launch(masterCommand(dir, join(dir, 'data'), ports), 'master.log'), async () => (await listening(ports.master)) && listening(ports.regionserver), missing, { polls: 1200 });
+  const master = serverOf(
+    url,
+    () => launch(masterCommand(dir, join(dir, 'data'), ports), 'master.log'),
+    async () => (await listening(ports.master)) && listening(ports.regionserver),
+    missing,
+    { polls: 1200 },
+  );
   const gateway = serverOf(
     url,
     () => launch(gatewayCommand(dir, ports), 'gateway.log'),
-    async () => (await fetch(`http://127.0.0.1:${ports.rest}/version/cluster`, { signal: AbortSignal.timeout(2000) })).ok,
+    async () =>
+      (await fetch(`http://127.0.0.1:${ports.rest}/version/cluster`, { signal: AbortSignal.timeout(2000) })).ok,
     missing,
     { polls: 1200 },
   );

@@ -13,7 +13,8 @@ export async function screenshotReport(html: string, png: string, height = 1100,
   const report = await openReport(html, { width: 1360, height });
   try {
     if (report.problems.length > 0) throw new Error(`the report has problems: ${report.problems.join('; ')}`);
-    if (report.charts.drawn !== report.charts.expected) throw new Error(`drew ${report.charts.drawn} of ${report.charts.expected} charts`);
+    if (report.charts.drawn !== report.charts.expected)
+      throw new Error(`drew ${report.charts.drawn} of ${report.charts.expected} charts`);
     // Zoomed out as a reader zooms out a browser tab: more of the page in one picture.
     if (zoom !== 1) {
       await report.page.evaluate(`document.body.style.zoom = '${zoom}'`);

@@ -66,8 +66,24 @@ export function recordSamples(m: Measurements, count: number, medianMs: number, 
 
 export function outcomeOf(m: Measurements, endedAt: Date, runtimeMs: number, ops: number): PhaseOutcome {
   const seconds = Math.max(1, Math.round(runtimeMs / 1000));
-  const timeSeries = Array.from({ length: seconds }, (_, i) => ({ t: i + 1, operations: Math.round(ops / seconds), opsPerSec: ops / seconds, p99Us: 1000, warmup: false }));
-  return { phase: 'run', measurements: m, startedAt: new Date(endedAt.getTime() - runtimeMs), endedAt, runtimeMs, timeSeries, cpu: { userMs: 100, systemMs: 10, machine: { busyPercent: 50, stealPercent: 1 } }, recordsLoaded: 0, notes: [] };
+  const timeSeries = Array.from({ length: seconds }, (_, i) => ({
+    t: i + 1,
+    operations: Math.round(ops / seconds),
+    opsPerSec: ops / seconds,
+    p99Us: 1000,
+    warmup: false,
+  }));
+  return {
+    phase: 'run',
+    measurements: m,
+    startedAt: new Date(endedAt.getTime() - runtimeMs),
+    endedAt,
+    runtimeMs,
+    timeSeries,
+    cpu: { userMs: 100, systemMs: 10, machine: { busyPercent: 50, stealPercent: 1 } },
+    recordsLoaded: 0,
+    notes: [],
+  };
 }
 
 export function syntheticResult(run: SyntheticRun): Result {
@@ -75,7 +91,10 @@ export function syntheticResult(run: SyntheticRun): Result {
   const m = new Measurements(true, true);
   m.measuredOperations = operations;
   recordSamples(m, operations, run.latencyMs ?? 2, run.seed ?? 1);
-  const properties = workloadFromText(`recordcount=${run.records ?? 1000}\nthreadcount=${run.threads ?? 1}`, run.workload ?? 'workloada');
+  const properties = workloadFromText(
+    `recordcount=${run.records ?? 1000}\nthreadcount=${run.threads ?? 1}`,
+    run.workload ?? 'workloada',
+  );
   const runtimeMs = run.runtimeMs ?? 3000;
   const result = resultSchema.parse(
     buildResult(outcomeOf(m, run.endedAt ?? new Date('2026-01-01T00:00:10Z'), runtimeMs, operations), {

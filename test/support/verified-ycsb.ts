@@ -23,7 +23,11 @@ export function assertAllVerified(result: Result): void {
   if (verify) assert.deepEqual(Object.keys(verify.returns ?? {}), ['OK']);
 }
 
-export async function runVerifiedWorkload(open: OpenStore, workload: string, overrides: readonly string[]): Promise<Result> {
+export async function runVerifiedWorkload(
+  open: OpenStore,
+  workload: string,
+  overrides: readonly string[],
+): Promise<Result> {
   const { properties, name } = loadWorkload([workload], [...overrides]);
   const core = new CoreWorkload(properties, new Random(properties.seed));
   const schema = { table: core.table, fieldNames: core.fieldNames };
@@ -33,7 +37,16 @@ export async function runVerifiedWorkload(open: OpenStore, workload: string, ove
   const load = await runLoadPhase(phase);
   assert.equal(load.measurements.totalOf('ERROR'), 0, `${workload}: load errors`);
   const outcome = await runTransactionPhase(phase);
-  const result = resultSchema.parse(buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: name, properties, overrides: [...overrides], store: await describeStore(open) }));
+  const result = resultSchema.parse(
+    buildResult(outcome, {
+      kind: 'ycsb',
+      mode: 'direct',
+      workloadName: name,
+      properties,
+      overrides: [...overrides],
+      store: await describeStore(open),
+    }),
+  );
   assertAllVerified(result);
   const keys = new CoreWorkload(properties, new Random(properties.seed));
   for (let i = 0; i < properties.recordcount; i++) {

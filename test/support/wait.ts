@@ -16,7 +16,11 @@ export const TIMER_EARLY_MS = 2;
  * failure naming what never happened; it is not a timing assertion, so it sits far above
  * anything load can cause.
  */
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, { everyMs = 10, limitMs = 60_000 } = {}): Promise<void> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  { everyMs = 10, limitMs = 60_000 } = {},
+): Promise<void> {
   const deadline = performance.now() + limitMs;
   while (!(await condition())) {
     if (performance.now() > deadline) throw new Error(`still waiting for ${what} after ${limitMs} ms`);
@@ -26,5 +30,6 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
 
 /** Resolve once at least `ms` have passed since `since` (performance.now()) as measured, not as a timer promises. */
 export async function elapse(ms: number, since = performance.now()): Promise<void> {
-  for (let left = ms - (performance.now() - since); left > 0; left = ms - (performance.now() - since)) await sleep(left);
+  for (let left = ms - (performance.now() - since); left > 0; left = ms - (performance.now() - since))
+    await sleep(left);
 }

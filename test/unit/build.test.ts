@@ -15,18 +15,50 @@ const root = join(import.meta.dirname, '..', '..');
 const project = mkdtempSync(join(tmpdir(), 'docbench-build-'));
 after(() => rmSync(project, { recursive: true, force: true }));
 
-for (const dir of ['bin', 'scripts', 'src/cli', 'scenarios', 'k6/lib']) mkdirSync(join(project, dir), { recursive: true });
+for (const dir of ['bin', 'scripts', 'src/cli', 'scenarios', 'k6/lib'])
+  mkdirSync(join(project, dir), { recursive: true });
 copyFileSync(join(root, 'bin', 'docbench.js'), join(project, 'bin', 'docbench.js'));
 copyFileSync(join(root, 'scripts', 'build.mjs'), join(project, 'scripts', 'build.mjs'));
 symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'));
 writeFileSync(join(project, 'package.json'), '{ "type": "module" }\n');
-writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, types: ['node'], allowImportingTsExtensions: true, noEmit: true } }));
-writeFileSync(join(project, 'tsconfig.build.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: false, outDir: 'dist', rootDir: '.', rewriteRelativeImportExtensions: true }, include: ['src'] }));
+writeFileSync(
+  join(project, 'tsconfig.json'),
+  JSON.stringify({
+    compilerOptions: {
+      target: 'es2022',
+      module: 'nodenext',
+      strict: true,
+      types: ['node'],
+      allowImportingTsExtensions: true,
+      noEmit: true,
+    },
+  }),
+);
+writeFileSync(
+  join(project, 'tsconfig.build.json'),
+  JSON.stringify({
+    extends: './tsconfig.json',
+    compilerOptions: { noEmit: false, outDir: 'dist', rootDir: '.', rewriteRelativeImportExtensions: true },
+    include: ['src'],
+  }),
+);
 const mainSource = join(project, 'src', 'cli', 'main.ts');
-const writeMain = (answer: string) => writeFileSync(mainSource, `import { answer } from './answer.ts';\nexport async function main(): Promise<number> { process.stdout.write(answer('${answer}')); return 0; }\n`);
-writeFileSync(join(project, 'src', 'cli', 'answer.ts'), 'export const answer = (text: string): string => `${text}\\n`;\n');
+const writeMain = (answer: string) =>
+  writeFileSync(
+    mainSource,
+    `import { answer } from './answer.ts';\nexport async function main(): Promise<number> { process.stdout.write(answer('${answer}')); return 0; }\n`,
+  );
+writeFileSync(
+  join(project, 'src', 'cli', 'answer.ts'),
+  'export const answer = (text: string): string => `${text}\\n`;\n',
+);
 
-const start = () => spawnSync(process.execPath, [join(project, 'bin', 'docbench.js')], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+const start = () =>
+  spawnSync(process.execPath, [join(project, 'bin', 'docbench.js')], {
+    cwd: project,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 /** A modification time later than any build so far (file systems with coarse clocks included). */
 let later = Date.now() / 1000 + 10;
 const touch = (file: string) => utimesSync(file, later, (later += 10));

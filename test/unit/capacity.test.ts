@@ -20,7 +20,14 @@ import { RunControl } from '../../src/runner/run-control.ts';
 import { workloadFromText } from '../../src/workload/properties.ts';
 import { Random } from '../../src/workload/random.ts';
 
-const storeInfo = { name: 'basic', url: 'basic://', server: 'none', serverVersion: '0', driver: 'none', localTarget: false };
+const storeInfo = {
+  name: 'basic',
+  url: 'basic://',
+  server: 'none',
+  serverVersion: '0',
+  driver: 'none',
+  localTarget: false,
+};
 
 describe('latency and error budgets', () => {
   it('reads percentiles, limits in us, ms or s, several clauses and one operation kind', () => {
@@ -35,13 +42,27 @@ describe('latency and error budgets', () => {
     assert.equal(parseErrorBudget('0.02'), 0.02);
   });
 
-  for (const bad of ['', 'p99', 'p99<5ms', 'p100<=5ms', 'p0<=1ms', 'p99<=5', 'p99<=5 minutes', '99<=5ms', 'p99<=0.1us']) {
+  for (const bad of [
+    '',
+    'p99',
+    'p99<5ms',
+    'p100<=5ms',
+    'p0<=1ms',
+    'p99<=5',
+    'p99<=5 minutes',
+    '99<=5ms',
+    'p99<=0.1us',
+  ]) {
     it(`refuses "${bad}" in one line naming --slo`, () => {
-      assert.throws(() => parseLatencyBudget(bad), (e: unknown) => e instanceof SloError && /^--slo: /.test(e.message) && !e.message.includes('\n'));
+      assert.throws(
+        () => parseLatencyBudget(bad),
+        (e: unknown) => e instanceof SloError && /^--slo: /.test(e.message) && !e.message.includes('\n'),
+      );
     });
   }
   for (const bad of ['2', '-1%', 'lots', '101%']) {
-    it(`refuses the error budget "${bad}"`, () => assert.throws(() => parseErrorBudget(bad), /^SloError: --error-budget: expected the share/));
+    it(`refuses the error budget "${bad}"`, () =>
+      assert.throws(() => parseErrorBudget(bad), /^SloError: --error-budget: expected the share/));
   }
 });
 
@@ -50,14 +71,18 @@ const SEARCH: SearchSettings = { start: 1000, growth: 2, precision: 0.1, maxRate
 /** Run the search against a store that holds every rate up to `capacity`. */
 function search(capacity: number, settings = SEARCH): Tried[] {
   const tried: Tried[] = [];
-  for (let rate = nextRate(tried, settings); rate !== undefined; rate = nextRate(tried, settings)) tried.push({ targetOpsPerSec: rate, held: rate <= capacity });
+  for (let rate = nextRate(tried, settings); rate !== undefined; rate = nextRate(tried, settings))
+    tried.push({ targetOpsPerSec: rate, held: rate <= capacity });
   return tried;
 }
 
 describe('the search', () => {
   it('climbs in coarse steps, then bisects until the failure is within the precision of what held', () => {
     const tried = search(13_700);
-    assert.deepEqual(tried.slice(0, 6).map((t) => t.targetOpsPerSec), [1000, 2000, 4000, 8000, 16_000, 12_000]);
+    assert.deepEqual(
+      tried.slice(0, 6).map((t) => t.targetOpsPerSec),
+      [1000, 2000, 4000, 8000, 16_000, 12_000],
+    );
     const { highestHeld, lowestFailed } = bracketOf(tried);
     assert.ok(highestHeld! <= 13_700 && lowestFailed! > 13_700, `bracket ${highestHeld}–${lowestFailed}`);
     assert.ok((lowestFailed! - highestHeld!) / highestHeld! <= 0.1);
@@ -65,7 +90,10 @@ describe('the search', () => {
 
   it('comes down when the first rate fails, and says nothing held when the floor fails', () => {
     const tried = search(300);
-    assert.deepEqual(tried.slice(0, 3).map((t) => t.targetOpsPerSec), [1000, 500, 250]);
+    assert.deepEqual(
+      tried.slice(0, 3).map((t) => t.targetOpsPerSec),
+      [1000, 500, 250],
+    );
     assert.ok(bracketOf(tried).highestHeld! <= 300);
     const none = search(0, { ...SEARCH, minRate: 100 });
     assert.equal(bracketOf(none).highestHeld, undefined);
@@ -74,12 +102,22 @@ describe('the search', () => {
 
   it('ends at the ceiling when it holds, and after maxSteps in any case', () => {
     const capped = search(1e9, { ...SEARCH, maxRate: 5000 });
-    assert.deepEqual(capped.map((t) => t.targetOpsPerSec), [1000, 2000, 4000, 5000]);
+    assert.deepEqual(
+      capped.map((t) => t.targetOpsPerSec),
+      [1000, 2000, 4000, 5000],
+    );
     assert.equal(search(13_700, { ...SEARCH, maxSteps: 4 }).length, 4);
   });
 
   it('a rate that held above one that failed (noise) is not the capacity', () => {
-    assert.deepEqual(bracketOf([{ targetOpsPerSec: 1000, held: true }, { targetOpsPerSec: 2000, held: false }, { targetOpsPerSec: 3000, held: true }]), { highestHeld: 1000, lowestFailed: 2000 });
+    assert.deepEqual(
+      bracketOf([
+        { targetOpsPerSec: 1000, held: true },
+        { targetOpsPerSec: 2000, held: false },
+        { targetOpsPerSec: 3000, held: true },
+      ]),
+      { highestHeld: 1000, lowestFailed: 2000 },
+    );
   });
 
   it('rounds rates to two significant digits above 100 ops/s', () => {
@@ -153,8 +191,26 @@ function stepResult(target: number, step: number, latencyUs: number, count: numb
   }
   const p = workloadFromText(`target=${target}`, 'test');
   const end = new Date('2026-01-01T00:01:00Z');
-  const r = buildResult({ phase: 'run', measurements: m, startedAt: new Date(end.getTime() - 10_000), endedAt: end, runtimeMs: (count / target) * 1000, timeSeries: [], cpu: { userMs: 1, systemMs: 1 }, recordsLoaded: 0, notes: [] }, { kind: 'ycsb', mode: 'direct', workloadName: 'workloada', properties: p, overrides: [], store: storeInfo });
-  Object.assign(r.workload.properties, { [CAPACITY.search]: 's', [CAPACITY.step]: step, [CAPACITY.slo]: 'p99<=5ms', [CAPACITY.errorBudget]: 0.001 });
+  const r = buildResult(
+    {
+      phase: 'run',
+      measurements: m,
+      startedAt: new Date(end.getTime() - 10_000),
+      endedAt: end,
+      runtimeMs: (count / target) * 1000,
+      timeSeries: [],
+      cpu: { userMs: 1, systemMs: 1 },
+      recordsLoaded: 0,
+      notes: [],
+    },
+    { kind: 'ycsb', mode: 'direct', workloadName: 'workloada', properties: p, overrides: [], store: storeInfo },
+  );
+  Object.assign(r.workload.properties, {
+    [CAPACITY.search]: 's',
+    [CAPACITY.step]: step,
+    [CAPACITY.slo]: 'p99<=5ms',
+    [CAPACITY.errorBudget]: 0.001,
+  });
   return r;
 }
 
@@ -174,7 +230,10 @@ describe('judging steps', () => {
   it('an invalid step never holds, and the curve keeps the highest rate that held below every failure', () => {
     const invalid = stepResult(3000, 4, 1000, 5000, 5000);
     assert.equal(invalid.verdict!.status, 'invalid');
-    const curves = capacityCurves([stepResult(1000, 1, 2000, 5000), stepResult(2000, 2, 8000, 5000), invalid, stepResult(1500, 3, 3000, 5000)], storeLabel);
+    const curves = capacityCurves(
+      [stepResult(1000, 1, 2000, 5000), stepResult(2000, 2, 8000, 5000), invalid, stepResult(1500, 3, 3000, 5000)],
+      storeLabel,
+    );
     assert.equal(curves.length, 1);
     assert.equal(curves[0]!.steps.find((s) => s.step === 4)!.held, false);
     assert.equal(curves[0]!.highestHeld, 1500);

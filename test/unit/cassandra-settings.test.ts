@@ -26,14 +26,21 @@ describe('cassandra URL', () => {
       username: 'u',
       password: 'p@ss',
     });
-    assert.deepEqual(parseCassandraUrl(LOCAL), { contactPoints: ['127.0.0.1:19042'], datacenter: 'datacenter1', tls: false });
+    assert.deepEqual(parseCassandraUrl(LOCAL), {
+      contactPoints: ['127.0.0.1:19042'],
+      datacenter: 'datacenter1',
+      tls: false,
+    });
     assert.equal(parseCassandraUrl('cassandra://h1/?datacenter=dc1&tls=true').tls, true);
   });
 
-  it('gives each host its own port, the last host\'s port to hosts without one, else 9042', () => {
+  it("gives each host its own port, the last host's port to hosts without one, else 9042", () => {
     assert.deepEqual(parseCassandraUrl('cassandra://a:9001,b,c:9003').contactPoints, ['a:9001', 'b:9003', 'c:9003']);
     assert.deepEqual(parseCassandraUrl('cassandra://a,b').contactPoints, ['a:9042', 'b:9042']);
-    assert.deepEqual(parseCassandraUrl('cassandra://[::1],[fe80::2]:9050/ks').contactPoints, ['[::1]:9050', '[fe80::2]:9050']);
+    assert.deepEqual(parseCassandraUrl('cassandra://[::1],[fe80::2]:9050/ks').contactPoints, [
+      '[::1]:9050',
+      '[fe80::2]:9050',
+    ]);
   });
 
   it('masks the password (and only the password)', () => {
@@ -53,7 +60,10 @@ describe('cassandra URL', () => {
     ['cassandra://admin:s3cret@::1/ks', /which is not host or host:port/],
     ['cassandra://admin:s3cret@h1/my-keyspace', /keyspace "my-keyspace", which is not a CQL keyspace name/],
     ['cassandra://admin:s3cret@h1/a/b', /keyspace "a\/b"/],
-    ['cassandra://admin:s3cret@h1/?dc=dc1', /parameter "dc", which docbench does not know \(it takes datacenter, tls\)/],
+    [
+      'cassandra://admin:s3cret@h1/?dc=dc1',
+      /parameter "dc", which docbench does not know \(it takes datacenter, tls\)/,
+    ],
     ['cassandra://admin:s3cret@h1/?tls=yes', /has tls=yes; tls is true or false/],
     ['cassandra://admin:s3cret@h1/?datacenter=', /has an empty datacenter/],
     ['cassandra://:s3cret@h1', /has a password but no user name/],
@@ -78,26 +88,33 @@ describe('cassandra URL', () => {
 });
 
 describe('cassandra settings', () => {
-  it('applies YCSB\'s defaults, the URL\'s keyspace, and the caller\'s concurrency', () => {
+  it("applies YCSB's defaults, the URL's keyspace, and the caller's concurrency", () => {
     const c = config({}, 'cassandra://u:pw@h1/shop');
     assert.equal(c.keyspace, 'shop');
     assert.equal(c.displayUrl, 'cassandra://u:***@h1/shop');
     assert.deepEqual(c.credentials, { username: 'u', password: 'pw' });
-    assert.equal(c.replication, undefined, "the default: SimpleStrategy, factor min(3, the cluster's nodes), known once connected");
+    assert.equal(
+      c.replication,
+      undefined,
+      "the default: SimpleStrategy, factor min(3, the cluster's nodes), known once connected",
+    );
     assert.equal(c.tls, false);
     assert.equal(c.scanBucketLength, 6);
     assert.equal(config({}).keyspace, 'ycsb');
     assert.equal(cassandraConfig({ url: LOCAL, settings: {}, concurrency: 32 }).concurrency, 32);
   });
 
-  it('takes every setting, consistency levels in YCSB\'s spelling in any case', () => {
-    const c = config({
-      'cassandra.keyspace': 'bench',
-      'cassandra.replication': "{'class': 'NetworkTopologyStrategy', 'dc1': 3}",
-      'cassandra.readconsistencylevel': 'local_quorum',
-      'cassandra.writeconsistencylevel': 'ALL',
-      'cassandra.scanbucketlength': '8',
-    }, 'cassandra://h1/shop');
+  it("takes every setting, consistency levels in YCSB's spelling in any case", () => {
+    const c = config(
+      {
+        'cassandra.keyspace': 'bench',
+        'cassandra.replication': "{'class': 'NetworkTopologyStrategy', 'dc1': 3}",
+        'cassandra.readconsistencylevel': 'local_quorum',
+        'cassandra.writeconsistencylevel': 'ALL',
+        'cassandra.scanbucketlength': '8',
+      },
+      'cassandra://h1/shop',
+    );
     assert.equal(c.keyspace, 'bench', 'the setting wins over the URL');
     assert.equal(c.replication, "{'class': 'NetworkTopologyStrategy', 'dc1': 3}");
     assert.equal(c.readConsistency, 6, 'consistencies.localQuorum');
@@ -106,14 +123,20 @@ describe('cassandra settings', () => {
   });
 
   it('an unknown cassandra.* setting is a SettingError with a did-you-mean', () => {
-    assert.throws(() => createStore({ url: LOCAL, settings: { 'cassandra.scanbucketlenght': '6' }, concurrency: 1 }), (error: unknown) => {
-      assert.ok(error instanceof SettingError);
-      assert.match(error.message, /^unknown setting cassandra\.scanbucketlenght \(did you mean "cassandra\.scanbucketlength"\?\); cassandra understands cassandra\.keyspace, /);
-      return true;
-    });
+    assert.throws(
+      () => createStore({ url: LOCAL, settings: { 'cassandra.scanbucketlenght': '6' }, concurrency: 1 }),
+      (error: unknown) => {
+        assert.ok(error instanceof SettingError);
+        assert.match(
+          error.message,
+          /^unknown setting cassandra\.scanbucketlenght \(did you mean "cassandra\.scanbucketlength"\?\); cassandra understands cassandra\.keyspace, /,
+        );
+        return true;
+      },
+    );
   });
 
-  it('other stores\' settings and the retired docbench.threadcount are not the store\'s business', () => {
+  it("other stores' settings and the retired docbench.threadcount are not the store's business", () => {
     assert.doesNotThrow(() => config({ 'redis.driver': 'ioredis', 'docbench.threadcount': '8' }));
   });
 
@@ -127,22 +150,37 @@ describe('cassandra settings', () => {
   ];
   for (const [key, value, expected] of BAD_VALUES) {
     it(`${key}=${value} is a one-line SettingError naming the key, the value and what was expected`, () => {
-      assert.throws(() => config({ [key]: value }), (error: unknown) => {
-        assert.ok(error instanceof SettingError);
-        assert.ok(error.message.startsWith(`${key}=${value}: `), error.message);
-        assert.match(error.message, expected);
-        assert.doesNotMatch(error.message, /\n/);
-        return true;
-      });
+      assert.throws(
+        () => config({ [key]: value }),
+        (error: unknown) => {
+          assert.ok(error instanceof SettingError);
+          assert.ok(error.message.startsWith(`${key}=${value}: `), error.message);
+          assert.match(error.message, expected);
+          assert.doesNotMatch(error.message, /\n/);
+          return true;
+        },
+      );
     });
   }
 });
 
 describe('cassandra replication factor of a keyspace', () => {
   it("reads SimpleStrategy's factor, or NetworkTopologyStrategy's for the local data center", () => {
-    assert.equal(replicationFactorOf({ class: 'org.apache.cassandra.locator.SimpleStrategy', replication_factor: '3' }, 'datacenter1'), 3);
-    assert.equal(replicationFactorOf({ class: 'org.apache.cassandra.locator.NetworkTopologyStrategy', dc1: '2', dc2: '5' }, 'dc1'), 2);
-    assert.equal(replicationFactorOf({ class: 'org.apache.cassandra.locator.NetworkTopologyStrategy', dc2: '5' }, 'dc1'), undefined);
+    assert.equal(
+      replicationFactorOf(
+        { class: 'org.apache.cassandra.locator.SimpleStrategy', replication_factor: '3' },
+        'datacenter1',
+      ),
+      3,
+    );
+    assert.equal(
+      replicationFactorOf({ class: 'org.apache.cassandra.locator.NetworkTopologyStrategy', dc1: '2', dc2: '5' }, 'dc1'),
+      2,
+    );
+    assert.equal(
+      replicationFactorOf({ class: 'org.apache.cassandra.locator.NetworkTopologyStrategy', dc2: '5' }, 'dc1'),
+      undefined,
+    );
   });
 });
 
@@ -152,7 +190,10 @@ describe('a local Cassandra ring', () => {
     assert.equal(ringHeapMiB(3, 24 * GiB), 1024);
     assert.equal(ringHeapMiB(3, 16 * GiB), 640);
     assert.equal(ringHeapMiB(6, 8 * GiB), 512);
-    assert.equal(cassandraRingUrl({ nodes: 3, cqlPort: 19142 }), 'cassandra://cassandra:cassandra@127.0.0.1,127.0.0.2,127.0.0.3:19142/?datacenter=datacenter1');
+    assert.equal(
+      cassandraRingUrl({ nodes: 3, cqlPort: 19142 }),
+      'cassandra://cassandra:cassandra@127.0.0.1,127.0.0.2,127.0.0.3:19142/?datacenter=datacenter1',
+    );
     assert.equal(replicationFactorFor(2), 2);
     assert.equal(replicationFactorFor(5), 3);
     assert.equal(peerPort(['127.0.0.1:19142', '127.0.0.2:19142']), 19142);

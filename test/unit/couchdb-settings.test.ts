@@ -11,7 +11,8 @@ import { CouchdbTableNameError } from '../../src/stores/couchdb/settings.ts';
 import { CouchdbUrlError, maskCredentials, parseCouchdbUrl } from '../../src/stores/couchdb/url.ts';
 
 const URL = 'http://admin:secret@127.0.0.1:5984';
-const make = (settings: Record<string, string>, url = URL, concurrency = 4) => createStore({ url, settings, concurrency });
+const make = (settings: Record<string, string>, url = URL, concurrency = 4) =>
+  createStore({ url, settings, concurrency });
 
 /** Asserts a one-line error of `type` matching `pattern`; `secret` must not appear in it. */
 function throwsOneLine(call: () => unknown, type: new (...args: never[]) => Error, pattern: RegExp): void {
@@ -27,23 +28,51 @@ function throwsOneLine(call: () => unknown, type: new (...args: never[]) => Erro
 
 describe('couchdb settings', () => {
   it('an unknown couchdb.* setting is a SettingError with a did-you-mean', () => {
-    throwsOneLine(() => make({ 'couchdb.maxsocket': '8' }), SettingError, /unknown setting couchdb\.maxsocket \(did you mean "couchdb\.maxsockets"\?\); couchdb understands couchdb\.database, couchdb\.maxsockets, couchdb\.connecttimeout, couchdb\.requesttimeout/);
-    throwsOneLine(() => make({ 'couchdb.nosuch': '1' }), SettingError, /unknown setting couchdb\.nosuch; couchdb understands/);
+    throwsOneLine(
+      () => make({ 'couchdb.maxsocket': '8' }),
+      SettingError,
+      /unknown setting couchdb\.maxsocket \(did you mean "couchdb\.maxsockets"\?\); couchdb understands couchdb\.database, couchdb\.maxsockets, couchdb\.connecttimeout, couchdb\.requesttimeout/,
+    );
+    throwsOneLine(
+      () => make({ 'couchdb.nosuch': '1' }),
+      SettingError,
+      /unknown setting couchdb\.nosuch; couchdb understands/,
+    );
   });
 
   it('a bad value is a SettingError naming the key, the value and what was expected', () => {
-    throwsOneLine(() => make({ 'couchdb.connecttimeout': 'soon' }), SettingError, /^couchdb\.connecttimeout=soon: expected a whole number >= 1/);
-    throwsOneLine(() => make({ 'couchdb.maxsockets': '0' }), SettingError, /^couchdb\.maxsockets=0: expected a whole number >= 1/);
-    throwsOneLine(() => make({ 'couchdb.maxsockets': '' }), SettingError, /^couchdb\.maxsockets=: expected a whole number/);
-    throwsOneLine(() => make({ 'couchdb.database': 'Users' }), SettingError, /^couchdb\.database=Users: expected a CouchDB database name \(a lower-case letter first/);
+    throwsOneLine(
+      () => make({ 'couchdb.connecttimeout': 'soon' }),
+      SettingError,
+      /^couchdb\.connecttimeout=soon: expected a whole number >= 1/,
+    );
+    throwsOneLine(
+      () => make({ 'couchdb.maxsockets': '0' }),
+      SettingError,
+      /^couchdb\.maxsockets=0: expected a whole number >= 1/,
+    );
+    throwsOneLine(
+      () => make({ 'couchdb.maxsockets': '' }),
+      SettingError,
+      /^couchdb\.maxsockets=: expected a whole number/,
+    );
+    throwsOneLine(
+      () => make({ 'couchdb.database': 'Users' }),
+      SettingError,
+      /^couchdb\.database=Users: expected a CouchDB database name \(a lower-case letter first/,
+    );
   });
 
   it('the database named by both the URL and couchdb.database must be the same one', () => {
-    throwsOneLine(() => make({ 'couchdb.database': 'other' }, `${URL}/mine`), SettingError, /couchdb\.database=other: the URL names the database "mine"; give one of them/);
+    throwsOneLine(
+      () => make({ 'couchdb.database': 'other' }, `${URL}/mine`),
+      SettingError,
+      /couchdb\.database=other: the URL names the database "mine"; give one of them/,
+    );
     assert.doesNotThrow(() => make({ 'couchdb.database': 'mine' }, `${URL}/mine`));
   });
 
-  it('other stores\' settings are not the store\'s business', () => {
+  it("other stores' settings are not the store's business", () => {
     assert.doesNotThrow(() => make({ 'redis.autopipelining': 'true', 'mongodb.nosuch': 'x' }));
   });
 
@@ -57,7 +86,12 @@ describe('couchdb settings', () => {
   it('a table that cannot be a database name is a user error when it is used (prepare), before any request', async () => {
     const store = make({});
     try {
-      await assert.rejects(store.prepare({ table: 'UserTable', fieldNames: [] }), (e: Error) => e instanceof CouchdbTableNameError && /table "UserTable" is not a CouchDB database name.*-p couchdb\.database=/.test(e.message));
+      await assert.rejects(
+        store.prepare({ table: 'UserTable', fieldNames: [] }),
+        (e: Error) =>
+          e instanceof CouchdbTableNameError &&
+          /table "UserTable" is not a CouchDB database name.*-p couchdb\.database=/.test(e.message),
+      );
     } finally {
       await store.close();
     }
@@ -80,7 +114,11 @@ describe('couchdb URL', () => {
     it(`${maskCredentials(url)}: a CouchdbUrlError naming the URL (password masked) and the expected shape`, () => {
       throwsOneLine(() => make({}, url), CouchdbUrlError, pattern);
       throwsOneLine(() => make({}, url), CouchdbUrlError, /admin:\*\*\*@|:\*\*\*@/);
-      throwsOneLine(() => make({}, url), CouchdbUrlError, /; expected http\(s\):\/\/USER:PASSWORD@host:5984\[\/database\]$/);
+      throwsOneLine(
+        () => make({}, url),
+        CouchdbUrlError,
+        /; expected http\(s\):\/\/USER:PASSWORD@host:5984\[\/database\]$/,
+      );
     });
   }
 
@@ -90,8 +128,16 @@ describe('couchdb URL', () => {
       database: 'bench',
       displayUrl: 'https://admin:***@couch.example:6984/',
     });
-    assert.deepEqual(parseCouchdbUrl('http://127.0.0.1:5984'), { serverUrl: 'http://127.0.0.1:5984/', database: undefined, displayUrl: 'http://127.0.0.1:5984/' });
-    assert.equal(parseCouchdbUrl('http://admin:pw@h:5984/a%2Fb').database, 'a/b', 'an encoded slash is part of the name, as CouchDB allows');
+    assert.deepEqual(parseCouchdbUrl('http://127.0.0.1:5984'), {
+      serverUrl: 'http://127.0.0.1:5984/',
+      database: undefined,
+      displayUrl: 'http://127.0.0.1:5984/',
+    });
+    assert.equal(
+      parseCouchdbUrl('http://admin:pw@h:5984/a%2Fb').database,
+      'a/b',
+      'an encoded slash is part of the name, as CouchDB allows',
+    );
   });
 
   it('maskCredentials masks up to the last @ (an unencoded password may hold one) and leaves a URL without a password alone', () => {

@@ -45,7 +45,9 @@ describe('docker/compose.yaml', () => {
       const port = new URL(url).port || (store === 'couchbase' ? '11210' : '');
       const published = (compose.services[store]?.ports ?? []).flatMap((p) => {
         const [, from, to] = /^127\.0\.0\.1:(\d+)(?:-(\d+))?:/.exec(p) ?? [];
-        return from ? Array.from({ length: Number(to ?? from) - Number(from) + 1 }, (_, i) => String(Number(from) + i)) : [];
+        return from
+          ? Array.from({ length: Number(to ?? from) - Number(from) + 1 }, (_, i) => String(Number(from) + i))
+          : [];
       });
       assert.ok(published.includes(port), `${store}: port ${port} of ${url} is published`);
     }
@@ -65,12 +67,23 @@ describe('docker/compose.yaml', () => {
     assert.equal(r.status, 0, r.stderr);
   });
 
-  it('docbench up --docker without docker compose is a one-line user error', { skip: hasCompose ? 'docker compose is installed: it would start containers' : false }, () => {
-    const r = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'docbench.js'), 'up', '--docker', 'redis'], { encoding: 'utf8' });
-    assert.equal(r.status, 2, r.stderr);
-    // Which check speaks first depends on the machine: no Docker at all, a client without an
-    // engine, or an engine without the compose plugin; each names Docker.
-    assert.match(r.stderr.trim(), /^docbench: (--docker: )?(Docker is not installed|no Docker engine answers|Docker with the compose plugin is needed)/);
-    assert.equal(r.stderr.trim().split('\n').length, 1);
-  });
+  it(
+    'docbench up --docker without docker compose is a one-line user error',
+    { skip: hasCompose ? 'docker compose is installed: it would start containers' : false },
+    () => {
+      const r = spawnSync(
+        process.execPath,
+        [join(import.meta.dirname, '..', '..', 'bin', 'docbench.js'), 'up', '--docker', 'redis'],
+        { encoding: 'utf8' },
+      );
+      assert.equal(r.status, 2, r.stderr);
+      // Which check speaks first depends on the machine: no Docker at all, a client without an
+      // engine, or an engine without the compose plugin; each names Docker.
+      assert.match(
+        r.stderr.trim(),
+        /^docbench: (--docker: )?(Docker is not installed|no Docker engine answers|Docker with the compose plugin is needed)/,
+      );
+      assert.equal(r.stderr.trim().split('\n').length, 1);
+    },
+  );
 });

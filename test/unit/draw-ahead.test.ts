@@ -14,7 +14,10 @@ describe('draws made ahead', () => {
   it('never hand out a key beyond the inserts acknowledged when it is taken, and name each key as itself', () => {
     // Zipfian over a key space that grows with the inserts (YCSB sizes it for them), ordered key
     // names so a name shows its number; half the operations insert, and acknowledgements lag.
-    const p = workloadFromText('recordcount=500\noperationcount=20000\nreadproportion=0.5\ninsertproportion=0.5\nupdateproportion=0\nrequestdistribution=zipfian\ninsertorder=ordered', 'test');
+    const p = workloadFromText(
+      'recordcount=500\noperationcount=20000\nreadproportion=0.5\ninsertproportion=0.5\nupdateproportion=0\nrequestdistribution=zipfian\ninsertorder=ordered',
+      'test',
+    );
     const counters = localCounters(p);
     const workload = new CoreWorkload(p, new Random(3), counters);
     const unacknowledged: number[] = [];
@@ -23,7 +26,8 @@ describe('draws made ahead', () => {
       if (workload.nextOperation() === 'INSERT') {
         unacknowledged.push(workload.nextInsertKey().keyNumber);
         // Acknowledge in bursts, oldest first, so the limit moves in jumps well after the draws.
-        if (unacknowledged.length >= 40) for (const key of unacknowledged.splice(0, 25)) workload.acknowledgeInsert(key);
+        if (unacknowledged.length >= 40)
+          for (const key of unacknowledged.splice(0, 25)) workload.acknowledgeInsert(key);
         continue;
       }
       const limit = counters.transactionInserts.lastValue();
@@ -37,8 +41,11 @@ describe('draws made ahead', () => {
     assert.ok(reads > 9_000 && reads < 11_000, `${reads} reads of 20,000 operations at readproportion=0.5`);
   });
 
-  it('keep the zipfian\'s hot keys hot: the same top keys as drawing one at a time', () => {
-    const p = workloadFromText('recordcount=1000\noperationcount=100000\nreadproportion=1\nupdateproportion=0\nrequestdistribution=zipfian', 'test');
+  it("keep the zipfian's hot keys hot: the same top keys as drawing one at a time", () => {
+    const p = workloadFromText(
+      'recordcount=1000\noperationcount=100000\nreadproportion=1\nupdateproportion=0\nrequestdistribution=zipfian',
+      'test',
+    );
     const workload = new CoreWorkload(p, new Random(9));
     const counts = new Map<string, number>();
     for (let i = 0; i < 100_000; i++) {
@@ -50,7 +57,10 @@ describe('draws made ahead', () => {
     // modulo the chooser's item count), whatever the order of draws. YCSB's chooser spans
     // insertstart … insertstart + insertcount + expected new keys, both ends included: 1,001 items.
     const expected = [0, 1, 2].map((rank) => workload.keyName(scrambledKeyOfRank(rank, 1001)));
-    const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([key]) => key);
+    const top = [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([key]) => key);
     assert.deepEqual(top, expected);
   });
 });

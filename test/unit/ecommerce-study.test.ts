@@ -28,15 +28,18 @@ import { WORKLOADS } from '../../scenarios/ecommerce/workloads.ts';
 
 const CHOOSER = { maxoffset: 5, minlimit: 1, maxlimit: 100, requestdistribution: 'uniform' as const };
 
-describe('ecommerce: the JOIN at the study\'s selectivity', () => {
-  it('keeps about 250 customers per zip in every country as the dataset grows to the studies\' sizes', () => {
+describe("ecommerce: the JOIN at the study's selectivity", () => {
+  it("keeps about 250 customers per zip in every country as the dataset grows to the studies' sizes", () => {
     for (const customers of [1_000_000, 5_000_000, 25_000_000, 100_000_000]) {
       const pool = zipPool(customers);
       const total = COUNTRIES.reduce((sum, c) => sum + c.weight, 0);
       assert.ok(Math.abs(customers / pool.size - DEFAULT_CUSTOMERS_PER_ZIP) < 5, `${customers}: ${pool.size} zips`);
       COUNTRIES.forEach((country, k) => {
         const perZip = (customers * country.weight) / total / pool.countryZips(k);
-        assert.ok(perZip > 225 && perZip < 275, `${customers} customers, ${country.name}: ${perZip.toFixed(0)} customers per zip`);
+        assert.ok(
+          perZip > 225 && perZip < 275,
+          `${customers} customers, ${country.name}: ${perZip.toFixed(0)} customers per zip`,
+        );
       });
       // Codes are distinct and map back to their slot.
       for (const slot of [0, 1, pool.size - 1]) assert.equal(pool.slotOf(pool.zipOf(slot)), slot);
@@ -49,7 +52,10 @@ describe('ecommerce: the JOIN at the study\'s selectivity', () => {
       const counts = [...oracle.tables.zipCount];
       const mean = customers / counts.length;
       assert.ok(Math.abs(mean - DEFAULT_CUSTOMERS_PER_ZIP) < 25, `${customers}: mean ${mean}`);
-      assert.ok(Math.max(...counts) < 1.5 * DEFAULT_CUSTOMERS_PER_ZIP, `${customers}: busiest zip holds ${Math.max(...counts)}`);
+      assert.ok(
+        Math.max(...counts) < 1.5 * DEFAULT_CUSTOMERS_PER_ZIP,
+        `${customers}: busiest zip holds ${Math.max(...counts)}`,
+      );
     }
   });
 
@@ -79,11 +85,13 @@ function bruteForce(kind: QueryKind, params: QueryParams[QueryKind]): string[] {
   const p = params as unknown as Record<string, never>;
   const match: (c: Customer) => boolean = {
     pagination: (c: Customer) => c.address.country === p.country,
-    'soe-search': (c: Customer) => c.address.country === p.country && c.age_group === p.age_group && c.dob.startsWith(`${p.year}-`),
+    'soe-search': (c: Customer) =>
+      c.address.country === p.country && c.age_group === p.age_group && c.dob.startsWith(`${p.year}-`),
     'soe-page': (c: Customer) => c.address.zip === p.zip,
     'soe-nestscan': (c: Customer) => c.address.prev_address.zip === p.zip,
     'soe-arrayscan': (c: Customer) => c.devices.includes(p.device),
-    'soe-arraydeepscan': (c: Customer) => c.visited_places.some((v) => v.country === p.country && v.cities.includes(p.city)),
+    'soe-arraydeepscan': (c: Customer) =>
+      c.visited_places.some((v) => v.country === p.country && v.cities.includes(p.city)),
     'soe-report': (c: Customer) => c.address.zip === p.zip,
   }[kind as 'pagination'];
   const matching = docs.filter(match);
@@ -91,9 +99,10 @@ function bruteForce(kind: QueryKind, params: QueryParams[QueryKind]): string[] {
   return matching.map((c) => c._id);
 }
 
-const asRows = (pairs: string[]) => pairs.map((pair) => ({ customer: pair.split('|')[0]!, order: pair.split('|')[1]! }));
+const asRows = (pairs: string[]) =>
+  pairs.map((pair) => ({ customer: pair.split('|')[0]!, order: pair.split('|')[1]! }));
 
-describe('ecommerce oracle: the study\'s unordered pagination and YCSB-JSON\'s other queries', () => {
+describe("ecommerce oracle: the study's unordered pagination and YCSB-JSON's other queries", () => {
   const random = new Random(5);
   const shuffle = <T>(values: T[]): T[] => {
     const out = [...values];
@@ -115,13 +124,27 @@ describe('ecommerce oracle: the study\'s unordered pagination and YCSB-JSON\'s o
       assert.equal(oracle.checkPage(params, page, NO_SIGNUP_COUNT), undefined, JSON.stringify(params));
       if (size === 0) continue;
       assert.match(oracle.checkPage(params, page.slice(1), NO_SIGNUP_COUNT) ?? '', /expected \d+ ids/);
-      if (size > 1) assert.match(oracle.checkPage(params, [page[0]!, page[0]!, ...page.slice(2)], NO_SIGNUP_COUNT) ?? '', /more than once/);
+      if (size > 1)
+        assert.match(
+          oracle.checkPage(params, [page[0]!, page[0]!, ...page.slice(2)], NO_SIGNUP_COUNT) ?? '',
+          /more than once/,
+        );
       const stranger = docs.find((c) => c.address.country !== params.country)!._id;
-      assert.match(oracle.checkPage(params, [stranger, ...page.slice(1)], NO_SIGNUP_COUNT) ?? '', /is not a customer of/);
+      assert.match(
+        oracle.checkPage(params, [stranger, ...page.slice(1)], NO_SIGNUP_COUNT) ?? '',
+        /is not a customer of/,
+      );
     }
   });
 
-  for (const kind of ['soe-search', 'soe-page', 'soe-nestscan', 'soe-arrayscan', 'soe-arraydeepscan', 'soe-report'] as const) {
+  for (const kind of [
+    'soe-search',
+    'soe-page',
+    'soe-nestscan',
+    'soe-arrayscan',
+    'soe-arraydeepscan',
+    'soe-report',
+  ] as const) {
     it(`${kind}: the oracle agrees with a brute-force scan of the documents, and names a wrong answer`, () => {
       const chooser = new ParameterChooser(SMALL, new Random(kind.length), CHOOSER);
       const ordered = kind === 'soe-arrayscan' || kind === 'soe-arraydeepscan';
@@ -132,37 +155,69 @@ describe('ecommerce oracle: the study\'s unordered pagination and YCSB-JSON\'s o
         const p = params as { offset?: number; limit?: number };
         const offset = p.offset ?? 0;
         const size = kind === 'soe-report' ? all.length : Math.min(p.limit!, Math.max(0, all.length - offset));
-        const picked = ordered || kind === 'soe-report' ? all.slice(offset, offset + size) : shuffle(all).slice(0, size);
+        const picked =
+          ordered || kind === 'soe-report' ? all.slice(offset, offset + size) : shuffle(all).slice(0, size);
         const answer = kind === 'soe-report' ? asRows(shuffle(picked)) : picked;
         const snapshot = ordered ? NO_SIGNUPS : NO_SIGNUP_COUNT;
-        assert.equal(checkQuery(kind, oracle, params as never, answer as never, snapshot), undefined, `${JSON.stringify(params)}: ${all.length} matches`);
+        assert.equal(
+          checkQuery(kind, oracle, params as never, answer as never, snapshot),
+          undefined,
+          `${JSON.stringify(params)}: ${all.length} matches`,
+        );
         if (size === 0) continue;
         nonEmpty++;
         const fewer = kind === 'soe-report' ? asRows(picked.slice(1)) : picked.slice(1);
         assert.notEqual(checkQuery(kind, oracle, params as never, fewer as never, snapshot), undefined, 'one missing');
-        const stranger = kind === 'soe-report' ? [{ customer: customerId(0), order: 'order:0000000000:000' }] : [customerId(SMALL.customers - 1)];
-        if (!all.some((x) => x.startsWith(customerId(SMALL.customers - 1))) && !all.includes(`${customerId(0)}|order:0000000000:000`)) {
-          assert.notEqual(checkQuery(kind, oracle, params as never, [...stranger, ...fewer] as never, snapshot), undefined, 'a stranger in place of a match');
+        const stranger =
+          kind === 'soe-report'
+            ? [{ customer: customerId(0), order: 'order:0000000000:000' }]
+            : [customerId(SMALL.customers - 1)];
+        if (
+          !all.some((x) => x.startsWith(customerId(SMALL.customers - 1))) &&
+          !all.includes(`${customerId(0)}|order:0000000000:000`)
+        ) {
+          assert.notEqual(
+            checkQuery(kind, oracle, params as never, [...stranger, ...fewer] as never, snapshot),
+            undefined,
+            'a stranger in place of a match',
+          );
         }
-        if (ordered && picked.length > 1) assert.match(checkQuery(kind, oracle, params as never, [...picked].reverse() as never, snapshot) ?? '', /position 0/);
+        if (ordered && picked.length > 1)
+          assert.match(
+            checkQuery(kind, oracle, params as never, [...picked].reverse() as never, snapshot) ?? '',
+            /position 0/,
+          );
       }
       // A search's (country, age) holds a few customers at this size, often fewer than its OFFSET.
-      assert.ok(nonEmpty > (kind === 'soe-search' ? 40 : 100), `${kind}: ${nonEmpty} of 150 correlated draws have an answer`);
+      assert.ok(
+        nonEmpty > (kind === 'soe-search' ? 40 : 100),
+        `${kind}: ${nonEmpty} of 150 correlated draws have an answer`,
+      );
     });
   }
 
-  it('independent parameters (YCSB-JSON\'s) come from several customers: some searches match nobody, and the oracle says so', () => {
+  it("independent parameters (YCSB-JSON's) come from several customers: some searches match nobody, and the oracle says so", () => {
     const chooser = new ParameterChooser(SMALL, new Random(9), { ...CHOOSER, parameters: 'independent' });
     let empty = 0;
     for (let n = 0; n < 300; n++) {
       const params = chooser.search();
       const all = bruteForce('soe-search', params);
       if (all.length === 0) empty++;
-      assert.equal(checkQuery('soe-search', oracle, params, all.slice(params.offset, params.offset + params.limit), NO_SIGNUP_COUNT), undefined);
+      assert.equal(
+        checkQuery(
+          'soe-search',
+          oracle,
+          params,
+          all.slice(params.offset, params.offset + params.limit),
+          NO_SIGNUP_COUNT,
+        ),
+        undefined,
+      );
     }
     assert.ok(empty > 100, `${empty} of 300 independent searches match nobody`);
     const correlated = new ParameterChooser(SMALL, new Random(9), CHOOSER);
-    for (let n = 0; n < 300; n++) assert.equal(oracle.join(correlated.join()).length, 1, 'a correlated JOIN always has its group');
+    for (let n = 0; n < 300; n++)
+      assert.equal(oracle.join(correlated.join()).length, 1, 'a correlated JOIN always has its group');
   });
 });
 
@@ -173,7 +228,8 @@ describe('ecommerce read-backs: a store acknowledging writes it did not make fai
   /** An in-memory store with the key-value operations only; `lose` drops the kind of write asked. */
   function memoryDialect(lose: 'update' | 'insert' | 'none'): EcommerceDialect {
     const stored = new Map<string, Customer>();
-    const read = (id: string) => stored.get(id) ?? (Number(id.slice(9)) < DATA.customers ? generateCustomer(DATA, Number(id.slice(9))) : null);
+    const read = (id: string) =>
+      stored.get(id) ?? (Number(id.slice(9)) < DATA.customers ? generateCustomer(DATA, Number(id.slice(9))) : null);
     return {
       readsOwnWrites: true,
       readCustomer: async (id: string) => read(id),
@@ -199,7 +255,10 @@ describe('ecommerce read-backs: a store acknowledging writes it did not make fai
       dataset: DATA,
       oracle: truth,
       signups: new SignupLedger(DATA, async () => {}),
-      proportions: [['customer-update', 0.5], ['customer-insert', 0.5]],
+      proportions: [
+        ['customer-update', 0.5],
+        ['customer-insert', 0.5],
+      ],
       variants: {},
       settings,
       status: false,
@@ -243,9 +302,12 @@ describe('ecommerce oracle memory', () => {
 });
 
 describe('ecommerce workloads and shapes as YCSB-JSON has them', () => {
-  it("the mix picks the customers it updates zipfian (workloadsg), unless told otherwise", () => {
+  it('the mix picks the customers it updates zipfian (workloadsg), unless told otherwise', () => {
     assert.equal(resolveSettings(WORKLOADS.mix!, parseSettings([])).requestdistribution, 'zipfian');
-    assert.equal(resolveSettings(WORKLOADS.mix!, parseSettings(['requestdistribution=uniform'])).requestdistribution, 'uniform');
+    assert.equal(
+      resolveSettings(WORKLOADS.mix!, parseSettings(['requestdistribution=uniform'])).requestdistribution,
+      'uniform',
+    );
     assert.equal(resolveSettings(WORKLOADS.pagination!, parseSettings([])).requestdistribution, 'uniform');
   });
 

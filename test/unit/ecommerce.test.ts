@@ -20,7 +20,9 @@ import { lookupPipeline } from '../../scenarios/ecommerce/stores/mongodb.ts';
 
 const DATASET: Dataset = { seed: 7, customers: 400, ordersPerCustomer: 3 };
 const customers = Array.from({ length: DATASET.customers }, (_, i) => generateCustomer(DATASET, i));
-const orders = customers.flatMap((c, i) => Array.from({ length: DATASET.ordersPerCustomer }, (_, j) => ({ customer: c, order: generateOrder(DATASET, i, j) })));
+const orders = customers.flatMap((c, i) =>
+  Array.from({ length: DATASET.ordersPerCustomer }, (_, j) => ({ customer: c, order: generateOrder(DATASET, i, j) })),
+);
 const oracle = new EcommerceOracle(DATASET);
 
 describe('ecommerce ids', () => {
@@ -33,12 +35,14 @@ describe('ecommerce ids', () => {
 
   it('parses a customer id back to its index and rejects anything else', () => {
     assert.equal(customerIndexOf(customerId(123_456)), 123_456);
-    for (const bad of ['customer:12', 'order:0000000001:000', 'customer:00000000x1', '', 'customer:0000000001 ']) assert.equal(customerIndexOf(bad), -1, bad);
+    for (const bad of ['customer:12', 'order:0000000001:000', 'customer:00000000x1', '', 'customer:0000000001 '])
+      assert.equal(customerIndexOf(bad), -1, bad);
   });
 
   it('parses an order id back to its customer and order number', () => {
     assert.deepEqual(orderIndexOf(orderId(123_456, 7)), { customer: 123_456, order: 7 });
-    for (const bad of ['order:12:001', customerId(3), 'order:0000000001-000', 'order:0000000001:0x0']) assert.equal(orderIndexOf(bad), undefined, bad);
+    for (const bad of ['order:12:001', customerId(3), 'order:0000000001-000', 'order:0000000001:0x0'])
+      assert.equal(orderIndexOf(bad), undefined, bad);
   });
 });
 
@@ -54,12 +58,18 @@ describe('ecommerce generator', () => {
       assert.equal(c._id, customerId(i));
       assert.equal(c.address.country, customerCore(DATASET, i).country);
       assert.equal(c.address.zip, customerCore(DATASET, i).zip);
-      assert.deepEqual(c.order_list, [0, 1, 2].map((j) => orderId(i, j)));
+      assert.deepEqual(
+        c.order_list,
+        [0, 1, 2].map((j) => orderId(i, j)),
+      );
     }
     for (const { customer, order } of orders) {
       assert.equal(order.customer_id, customer._id);
       assert.ok(order.month >= 1 && order.month <= 12, `month ${order.month}`);
-      assert.ok(order.sale_price > 0 && order.sale_price <= order.list_price * order.quantity + 1e-9, `${order._id} sale_price ${order.sale_price}`);
+      assert.ok(
+        order.sale_price > 0 && order.sale_price <= order.list_price * order.quantity + 1e-9,
+        `${order._id} sale_price ${order.sale_price}`,
+      );
     }
   });
 
@@ -73,19 +83,36 @@ describe('ecommerce generator', () => {
     for (const c of customers) counts.set(c.address.country, (counts.get(c.address.country) ?? 0) + 1);
     assert.ok(counts.size > 5 && counts.size <= COUNTRIES.length, `${counts.size} countries`);
     const largest = Math.max(...counts.values());
-    assert.ok(largest >= 20 && largest < DATASET.customers / 2, `largest country has ${largest} of ${DATASET.customers}`);
+    assert.ok(
+      largest >= 20 && largest < DATASET.customers / 2,
+      `largest country has ${largest} of ${DATASET.customers}`,
+    );
   });
 });
 
 describe('ecommerce oracle', () => {
-  const byCountry = (country: string) => customers.filter((c) => c.address.country === country).map((c) => c._id).sort();
+  const byCountry = (country: string) =>
+    customers
+      .filter((c) => c.address.country === country)
+      .map((c) => c._id)
+      .sort();
 
   it('pages agree with a brute-force filter, sort, skip and limit', () => {
     for (const country of new Set(customers.map((c) => c.address.country))) {
       const all = byCountry(country);
       assert.equal(oracle.countryCount(country), all.length);
-      for (const [offset, limit] of [[0, 1], [0, 100], [5, 7], [all.length, 3], [all.length + 2, 5]] as const) {
-        assert.deepEqual(oracle.page({ country, offset, limit }), all.slice(offset, offset + limit), `${country} ${offset}/${limit}`);
+      for (const [offset, limit] of [
+        [0, 1],
+        [0, 100],
+        [5, 7],
+        [all.length, 3],
+        [all.length + 2, 5],
+      ] as const) {
+        assert.deepEqual(
+          oracle.page({ country, offset, limit }),
+          all.slice(offset, offset + limit),
+          `${country} ${offset}/${limit}`,
+        );
       }
     }
     assert.deepEqual(oracle.page({ country: 'Atlantis', offset: 0, limit: 10 }), []);
@@ -96,7 +123,16 @@ describe('ecommerce oracle', () => {
     for (const zip of new Set(customers.map((c) => c.address.zip))) {
       for (let month = 1; month <= 12; month++) {
         const matching = orders.filter(({ customer, order }) => customer.address.zip === zip && order.month === month);
-        const expected = matching.length === 0 ? [] : [{ month, zip, sale_price: Math.round(matching.reduce((s, { order }) => s + order.sale_price * 100, 0)) / 100 }];
+        const expected =
+          matching.length === 0
+            ? []
+            : [
+                {
+                  month,
+                  zip,
+                  sale_price: Math.round(matching.reduce((s, { order }) => s + order.sale_price * 100, 0)) / 100,
+                },
+              ];
         assert.deepEqual(oracle.join({ zip, month }), expected, `${zip} ${month}`);
         checked += matching.length > 0 ? 1 : 0;
       }
@@ -113,19 +149,36 @@ describe('ecommerce oracle', () => {
     assert.match(oracle.checkPage(params, [...right].reverse()) ?? '', /position 0/);
     assert.match(oracle.checkPage(params, [...right, customerId(DATASET.customers + 1)]) ?? '', /5 ids for LIMIT 4/);
     const other = customers.find((c) => c.address.country !== country)!;
-    assert.match(oracle.checkPage({ country, offset: 0, limit: 100_000 }, [...byCountry(country), other._id]) ?? '', /is not a customer of/);
+    assert.match(
+      oracle.checkPage({ country, offset: 0, limit: 100_000 }, [...byCountry(country), other._id]) ?? '',
+      /is not a customer of/,
+    );
   });
 
   it('accepts sign-ups after the seeded customers only when they were sent, and misses none a store must show', () => {
-    const signup = Array.from({ length: 50 }, (_, k) => DATASET.customers + k).find((i) => customerCore(DATASET, i).country === customers[0]!.address.country)!;
+    const signup = Array.from({ length: 50 }, (_, k) => DATASET.customers + k).find(
+      (i) => customerCore(DATASET, i).country === customers[0]!.address.country,
+    )!;
     const country = customerCore(DATASET, signup).country;
     const all = byCountry(country);
     const params = { country, offset: 0, limit: all.length + 10 };
-    const sent = { acknowledged: [customerId(signup)], possible: (id: string) => id === customerId(signup), readsOwnWrites: true };
+    const sent = {
+      acknowledged: [customerId(signup)],
+      possible: (id: string) => id === customerId(signup),
+      readsOwnWrites: true,
+    };
     assert.equal(oracle.checkPage(params, [...all, customerId(signup)], sent), undefined);
     assert.match(oracle.checkPage(params, all, sent) ?? '', /acknowledged sign-up .* is missing/);
-    assert.equal(oracle.checkPage(params, all, { ...sent, readsOwnWrites: false }), undefined, 'an eventually consistent index may lag');
-    assert.match(oracle.checkPage(params, [...all, customerId(signup)]) ?? '', /is not a customer of/, 'a sign-up nobody sent');
+    assert.equal(
+      oracle.checkPage(params, all, { ...sent, readsOwnWrites: false }),
+      undefined,
+      'an eventually consistent index may lag',
+    );
+    assert.match(
+      oracle.checkPage(params, [...all, customerId(signup)]) ?? '',
+      /is not a customer of/,
+      'a sign-up nobody sent',
+    );
   });
 
   it('checks JOIN rows to the cent, whatever order the store added in', () => {
@@ -134,7 +187,10 @@ describe('ecommerce oracle', () => {
     const [row] = oracle.join({ zip, month });
     assert.ok(row);
     assert.equal(oracle.checkJoin({ zip, month }, [{ ...row, sale_price: row.sale_price + 1e-9 }]), undefined);
-    assert.match(oracle.checkJoin({ zip, month }, [{ ...row, sale_price: row.sale_price + 0.01 }]) ?? '', /expected .* got/);
+    assert.match(
+      oracle.checkJoin({ zip, month }, [{ ...row, sale_price: row.sale_price + 0.01 }]) ?? '',
+      /expected .* got/,
+    );
     assert.match(oracle.checkJoin({ zip, month }, []) ?? '', /got no group/);
     assert.match(oracle.checkJoin({ zip, month }, [row, row]) ?? '', /expected/);
   });
@@ -182,7 +238,9 @@ describe('ecommerce parameter chooser', () => {
     for (let k = 0; k < 5000; k++) {
       const i = chooser.customerIndex();
       const { customer, order } = chooser.orderOf();
-      assert.ok(i >= 0 && i < DATASET.customers && customer >= 0 && customer < DATASET.customers && order >= 0 && order < 3);
+      assert.ok(
+        i >= 0 && i < DATASET.customers && customer >= 0 && customer < DATASET.customers && order >= 0 && order < 3,
+      );
     }
   });
 
@@ -198,12 +256,23 @@ describe('ecommerce settings and workloads', () => {
     assert.equal(s.maxoffset, 5);
     assert.equal(s.minlimit, 1);
     assert.equal(s.maxlimit, 100);
-    assert.deepEqual(effectiveProportions(WORKLOADS.mix!, {}), [['pagination', 0.9], ['customer-update', 0.05], ['customer-insert', 0.05]]);
-    assert.deepEqual(effectiveProportions(WORKLOADS.pagination!, { 'customer-read': 0.25 }), [['pagination', 1], ['customer-read', 0.25]]);
+    assert.deepEqual(effectiveProportions(WORKLOADS.mix!, {}), [
+      ['pagination', 0.9],
+      ['customer-update', 0.05],
+      ['customer-insert', 0.05],
+    ]);
+    assert.deepEqual(effectiveProportions(WORKLOADS.pagination!, { 'customer-read': 0.25 }), [
+      ['pagination', 1],
+      ['customer-read', 0.25],
+    ]);
   });
 
   it('reads proportion overrides and passes store settings through', () => {
-    const s = parseSettings(['customerreadproportion=0.5', 'mongodb.writeConcern=majority', 'variant=lookup, two-phase']);
+    const s = parseSettings([
+      'customerreadproportion=0.5',
+      'mongodb.writeConcern=majority',
+      'variant=lookup, two-phase',
+    ]);
     assert.equal(s.proportions['customer-read'], 0.5);
     assert.deepEqual(s.storeSettings, { 'mongodb.writeConcern': 'majority' });
     assert.deepEqual(s.variants, ['lookup', 'two-phase']);
@@ -226,7 +295,10 @@ describe('ecommerce settings and workloads', () => {
 describe('ecommerce store query text', () => {
   it('Couchbase pagination is Altoros 2022 §4.3.2 with a key order and parameters, not values', () => {
     const statement = paginationStatement('`b`.`s`.`customers`');
-    assert.match(statement, /^SELECT RAW META\(c\)\.id FROM `b`\.`s`\.`customers` AS c WHERE c\.address\.country = \$1 ORDER BY META\(c\)\.id OFFSET \$2 LIMIT \$3$/);
+    assert.match(
+      statement,
+      /^SELECT RAW META\(c\)\.id FROM `b`\.`s`\.`customers` AS c WHERE c\.address\.country = \$1 ORDER BY META\(c\)\.id OFFSET \$2 LIMIT \$3$/,
+    );
   });
 
   it('Couchbase JOIN comes as ANSI JOIN and as index join, grouped and ordered by the sum', () => {
@@ -235,14 +307,27 @@ describe('ecommerce store query text', () => {
     assert.match(ansi, /INNER JOIN O AS o ON META\(o\)\.id IN c\.order_list /);
     assert.match(onKeys, /INNER JOIN O AS o ON KEYS c\.order_list /);
     for (const s of [ansi, onKeys]) {
-      assert.match(s, /WHERE c\.address\.zip = \$1 AND o\.month = \$2 GROUP BY o\.month, c\.address\.zip ORDER BY SUM\(o\.sale_price\)$/);
+      assert.match(
+        s,
+        /WHERE c\.address\.zip = \$1 AND o\.month = \$2 GROUP BY o\.month, c\.address\.zip ORDER BY SUM\(o\.sale_price\)$/,
+      );
       assert.match(s, /SUM\(o\.sale_price\) AS sale_price/);
     }
   });
 
   it('Couchbase indexes cover each query and are built deferred', () => {
     const { customers: c, orders: o } = indexStatements('C', 'O');
-    assert.deepEqual(c.map((d) => d.name), ['ecommerce_country_id', 'ecommerce_zip_orders', 'ecommerce_search', 'ecommerce_prev_zip', 'ecommerce_devices', 'ecommerce_visited']);
+    assert.deepEqual(
+      c.map((d) => d.name),
+      [
+        'ecommerce_country_id',
+        'ecommerce_zip_orders',
+        'ecommerce_search',
+        'ecommerce_prev_zip',
+        'ecommerce_devices',
+        'ecommerce_visited',
+      ],
+    );
     assert.match(c[0]!.statement, /ON C\(address\.country, META\(\)\.id\)/);
     assert.match(o[0]!.statement, /ON O\(month, sale_price\)/);
     for (const d of [...c, ...o]) assert.match(d.statement, /IF NOT EXISTS .* WITH \{"defer_build": true\}$/);
@@ -254,7 +339,10 @@ describe('ecommerce store query text', () => {
 
   it('the MongoDB $lookup pipeline filters by zip before the lookup and by month after it', () => {
     const pipeline = lookupPipeline({ zip: '10115', month: 4 });
-    assert.deepEqual(pipeline.map((stage) => Object.keys(stage)[0]), ['$match', '$project', '$lookup', '$unwind', '$match', '$group', '$sort']);
+    assert.deepEqual(
+      pipeline.map((stage) => Object.keys(stage)[0]),
+      ['$match', '$project', '$lookup', '$unwind', '$match', '$group', '$sort'],
+    );
     assert.deepEqual(pipeline[0], { $match: { 'address.zip': '10115' } });
     assert.deepEqual(pipeline[4], { $match: { 'order.month': 4 } });
     assert.equal((pipeline[2]!.$lookup as { foreignField: string }).foreignField, '_id');
@@ -262,9 +350,14 @@ describe('ecommerce store query text', () => {
 
   it("the CouchDB view emits each customer's orders under its zip, and nothing for orders", () => {
     const emitted: [unknown, unknown][] = [];
-    const map = new Function('emit', `return ${ORDERS_BY_ZIP_MAP}`)((key: unknown, value: unknown) => emitted.push([key, value])) as (doc: unknown) => void;
+    const map = new Function('emit', `return ${ORDERS_BY_ZIP_MAP}`)((key: unknown, value: unknown) =>
+      emitted.push([key, value]),
+    ) as (doc: unknown) => void;
     map(customers[0]);
     map(generateOrder(DATASET, 0, 0));
-    assert.deepEqual(emitted, customers[0]!.order_list.map((id) => [customers[0]!.address.zip, { _id: id }]));
+    assert.deepEqual(
+      emitted,
+      customers[0]!.order_list.map((id) => [customers[0]!.address.zip, { _id: id }]),
+    );
   });
 });

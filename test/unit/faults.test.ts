@@ -6,7 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { ClientOfflineError, ErrorReply, SocketClosedUnexpectedlyError, TimeoutError as RedisTimeoutError } from '@redis/client';
+import {
+  ClientOfflineError,
+  ErrorReply,
+  SocketClosedUnexpectedlyError,
+  TimeoutError as RedisTimeoutError,
+} from '@redis/client';
 import cassandra from 'cassandra-driver';
 import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import { Measurements } from '../../src/measure/measurements.ts';
@@ -28,92 +33,311 @@ import { workloadFromText } from '../../src/workload/properties.ts';
 import { Random } from '../../src/workload/random.ts';
 import { waitFor } from '../support/wait.ts';
 
-const storeInfo = { name: 'basic', url: 'basic://', server: 'none', serverVersion: '0', driver: 'none', localTarget: false };
-const named = (name: string, message: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(message), { name, ...extra });
+const storeInfo = {
+  name: 'basic',
+  url: 'basic://',
+  server: 'none',
+  serverVersion: '0',
+  driver: 'none',
+  localTarget: false,
+};
+const named = (name: string, message: string, extra: Record<string, unknown> = {}) =>
+  Object.assign(new Error(message), { name, ...extra });
 
-describe('a failed call\'s status', () => {
+describe("a failed call's status", () => {
   // The drivers' own classes where loading them is cheap; the integration test
   // (failure-kinds.test.ts) feeds each driver's real errors, provoked against real servers.
-  const couchbaseContext = (context: Record<string, unknown>) => ({ last_dispatched_to: '127.0.0.1:11210', last_dispatched_from: '127.0.0.1:50000', retry_attempts: 0, retry_reasons: [], ...context });
+  const couchbaseContext = (context: Record<string, unknown>) => ({
+    last_dispatched_to: '127.0.0.1:11210',
+    last_dispatched_from: '127.0.0.1:50000',
+    retry_attempts: 0,
+    retry_reasons: [],
+    ...context,
+  });
   const nano = (reason: string) => new Error(`error happened in your connection. Reason: ${reason}`);
   const cases: [string, unknown, string][] = [
     ['ioredis, its connection lost', new Error('Connection is closed.'), 'SERVICE_UNAVAILABLE'],
-    ['ioredis, no connection and no offline queue', new Error("Stream isn't writeable and enableOfflineQueue options is false"), 'SERVICE_UNAVAILABLE'],
-    ['ioredis, a command in flight when the connection dropped', named('MaxRetriesPerRequestError', 'Reached the max retries per request limit (which is 1).'), 'SERVICE_UNAVAILABLE'],
+    [
+      'ioredis, no connection and no offline queue',
+      new Error("Stream isn't writeable and enableOfflineQueue options is false"),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'ioredis, a command in flight when the connection dropped',
+      named('MaxRetriesPerRequestError', 'Reached the max retries per request limit (which is 1).'),
+      'SERVICE_UNAVAILABLE',
+    ],
     ['ioredis, a stalled server', new Error('Command timed out'), 'TIMEOUT'],
-    ['ioredis, an error reply', named('ReplyError', 'WRONGTYPE Operation against a key holding the wrong kind of value'), 'ERROR'],
-    ['ioredis, an error reply whose text says timeout', named('ReplyError', 'ERR Error running script: timeout'), 'ERROR'],
-    ['a Redis loading its data after a restart', named('ReplyError', 'LOADING Redis is loading the dataset in memory'), 'SERVICE_UNAVAILABLE'],
-    ['ioredis Cluster, a command still failing after its retries (a master lost)', new Error('Too many Cluster redirections. Last error: Error: Connection is closed.'), 'SERVICE_UNAVAILABLE'],
-    ['ioredis Cluster, not ready and no offline queue', new Error("Cluster isn't ready and enableOfflineQueue options is false"), 'SERVICE_UNAVAILABLE'],
-    ['a Redis Cluster that lost a master with no replica', named('ReplyError', 'CLUSTERDOWN The cluster is down'), 'SERVICE_UNAVAILABLE'],
-    ['a redirection the cluster client could not follow (a pipeline with a write)', named('ReplyError', 'MOVED 12676 127.0.0.1:7001'), 'SERVICE_UNAVAILABLE'],
-    ['node-redis Cluster, a redirection in a pipeline', new ErrorReply('MOVED 3999 127.0.0.1:7000'), 'SERVICE_UNAVAILABLE'],
-    ['redis.wait, fewer replicas than asked in time', new ReplicationTimeoutError(0, { replicas: 1, timeoutMs: 100 }), 'TIMEOUT'],
+    [
+      'ioredis, an error reply',
+      named('ReplyError', 'WRONGTYPE Operation against a key holding the wrong kind of value'),
+      'ERROR',
+    ],
+    [
+      'ioredis, an error reply whose text says timeout',
+      named('ReplyError', 'ERR Error running script: timeout'),
+      'ERROR',
+    ],
+    [
+      'a Redis loading its data after a restart',
+      named('ReplyError', 'LOADING Redis is loading the dataset in memory'),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'ioredis Cluster, a command still failing after its retries (a master lost)',
+      new Error('Too many Cluster redirections. Last error: Error: Connection is closed.'),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'ioredis Cluster, not ready and no offline queue',
+      new Error("Cluster isn't ready and enableOfflineQueue options is false"),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'a Redis Cluster that lost a master with no replica',
+      named('ReplyError', 'CLUSTERDOWN The cluster is down'),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'a redirection the cluster client could not follow (a pipeline with a write)',
+      named('ReplyError', 'MOVED 12676 127.0.0.1:7001'),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'node-redis Cluster, a redirection in a pipeline',
+      new ErrorReply('MOVED 3999 127.0.0.1:7000'),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'redis.wait, fewer replicas than asked in time',
+      new ReplicationTimeoutError(0, { replicas: 1, timeoutMs: 100 }),
+      'TIMEOUT',
+    ],
     ['node-redis, offline (a class with no name of its own)', new ClientOfflineError(), 'SERVICE_UNAVAILABLE'],
     ['node-redis, the socket closed', new SocketClosedUnexpectedlyError(), 'SERVICE_UNAVAILABLE'],
     ['node-redis, a command timeout (no message at all)', new RedisTimeoutError(), 'TIMEOUT'],
     ['node-redis, an error reply', new ErrorReply('NOSCRIPT No matching script'), 'ERROR'],
-    ['a socket refused', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }), 'SERVICE_UNAVAILABLE'],
-    ['a reset deep in the cause chain', new Error('request failed', { cause: new Error('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'ECONNRESET' }) }) }), 'SERVICE_UNAVAILABLE'],
+    [
+      'a socket refused',
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'a reset deep in the cause chain',
+      new Error('request failed', {
+        cause: new Error('fetch failed', {
+          cause: Object.assign(new Error('other side closed'), { code: 'ECONNRESET' }),
+        }),
+      }),
+      'SERVICE_UNAVAILABLE',
+    ],
     ['nano, the server closed the connection', nano('SocketError: other side closed'), 'SERVICE_UNAVAILABLE'],
     ['nano, a reset', nano('Error: read ECONNRESET'), 'SERVICE_UNAVAILABLE'],
     ['nano, refused', nano('Error: connect ECONNREFUSED 127.0.0.1:5984'), 'SERVICE_UNAVAILABLE'],
     ['nano, no headers in time', nano('HeadersTimeoutError: Headers Timeout Error'), 'TIMEOUT'],
-    ["nano, fetch's own deadline", new Error('error happened in your connection. Reason: The operation was aborted due to timeout'), 'TIMEOUT'],
-    ['nano, a CouchDB answer (404)', Object.assign(new Error('Database does not exist.'), { scope: 'couch', statusCode: 404, reason: 'Database does not exist.' }), 'ERROR'],
-    ['nano, a CouchDB 500 whose reason says timeout', Object.assign(new Error('timeout'), { scope: 'couch', statusCode: 500 }), 'ERROR'],
-    ['undici, no headers in time', Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), 'TIMEOUT'],
-    ['MongoDB, no server to select (refused)', new MongoServerSelectionError('connect ECONNREFUSED 127.0.0.1:27117', { error: undefined } as never), 'SERVICE_UNAVAILABLE'],
-    ['MongoDB, a network error', new MongoNetworkError('connection 3 to 127.0.0.1:27117 closed'), 'SERVICE_UNAVAILABLE'],
+    [
+      "nano, fetch's own deadline",
+      new Error('error happened in your connection. Reason: The operation was aborted due to timeout'),
+      'TIMEOUT',
+    ],
+    [
+      'nano, a CouchDB answer (404)',
+      Object.assign(new Error('Database does not exist.'), {
+        scope: 'couch',
+        statusCode: 404,
+        reason: 'Database does not exist.',
+      }),
+      'ERROR',
+    ],
+    [
+      'nano, a CouchDB 500 whose reason says timeout',
+      Object.assign(new Error('timeout'), { scope: 'couch', statusCode: 500 }),
+      'ERROR',
+    ],
+    [
+      'undici, no headers in time',
+      Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }),
+      'TIMEOUT',
+    ],
+    [
+      'MongoDB, no server to select (refused)',
+      new MongoServerSelectionError('connect ECONNREFUSED 127.0.0.1:27117', { error: undefined } as never),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'MongoDB, a network error',
+      new MongoNetworkError('connection 3 to 127.0.0.1:27117 closed'),
+      'SERVICE_UNAVAILABLE',
+    ],
     ['MongoDB, a socket timeout', new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27117 timed out'), 'TIMEOUT'],
     ['MongoDB, a server error', new MongoServerError({ message: 'E11000 duplicate key error', code: 11000 }), 'ERROR'],
-    ['MongoDB, a primary stepping down', new MongoServerError({ message: 'not primary', code: 10107 }), 'SERVICE_UNAVAILABLE'],
-    ['Cassandra, no answer in time', new cassandra.errors.OperationTimedOutError('The host 127.0.0.1:9042 did not reply before timeout 12000 ms', '127.0.0.1:9042'), 'TIMEOUT'],
+    [
+      'MongoDB, a primary stepping down',
+      new MongoServerError({ message: 'not primary', code: 10107 }),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'Cassandra, no answer in time',
+      new cassandra.errors.OperationTimedOutError(
+        'The host 127.0.0.1:9042 did not reply before timeout 12000 ms',
+        '127.0.0.1:9042',
+      ),
+      'TIMEOUT',
+    ],
     ['Cassandra, no host', new cassandra.errors.NoHostAvailableError({}), 'SERVICE_UNAVAILABLE'],
-    ['Cassandra, every host timed out', new cassandra.errors.NoHostAvailableError({ '127.0.0.1:9042': new cassandra.errors.OperationTimedOutError('no reply', '127.0.0.1:9042') }), 'TIMEOUT'],
-    ['Cassandra, the socket closed under a request', Object.assign(named('DriverError', 'Socket was closed'), { isSocketError: true }), 'SERVICE_UNAVAILABLE'],
-    ['Cassandra, too few replicas alive', new cassandra.errors.ResponseError(cassandra.types.responseErrorCodes.unavailableException, 'Cannot achieve consistency level TWO'), 'SERVICE_UNAVAILABLE'],
-    ['Cassandra, a syntax error', new cassandra.errors.ResponseError(cassandra.types.responseErrorCodes.syntaxError, 'line 1:0 no viable alternative'), 'ERROR'],
-    ['Couchbase, a KV request sent and not answered', named('UnambiguousTimeoutError', 'unambiguous timeout', { context: couchbaseContext({}) }), 'TIMEOUT'],
-    ['Couchbase, retried because the socket closed', named('UnambiguousTimeoutError', 'unambiguous timeout', { context: couchbaseContext({ retry_attempts: 1, retry_reasons: ['socket_closed_while_in_flight'] }) }), 'SERVICE_UNAVAILABLE'],
-    ['Couchbase, never sent (no connection)', named('UnambiguousTimeoutError', 'unambiguous timeout', { context: couchbaseContext({ last_dispatched_to: '', last_dispatched_from: '' }) }), 'SERVICE_UNAVAILABLE'],
+    [
+      'Cassandra, every host timed out',
+      new cassandra.errors.NoHostAvailableError({
+        '127.0.0.1:9042': new cassandra.errors.OperationTimedOutError('no reply', '127.0.0.1:9042'),
+      }),
+      'TIMEOUT',
+    ],
+    [
+      'Cassandra, the socket closed under a request',
+      Object.assign(named('DriverError', 'Socket was closed'), { isSocketError: true }),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'Cassandra, too few replicas alive',
+      new cassandra.errors.ResponseError(
+        cassandra.types.responseErrorCodes.unavailableException,
+        'Cannot achieve consistency level TWO',
+      ),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'Cassandra, a syntax error',
+      new cassandra.errors.ResponseError(
+        cassandra.types.responseErrorCodes.syntaxError,
+        'line 1:0 no viable alternative',
+      ),
+      'ERROR',
+    ],
+    [
+      'Couchbase, a KV request sent and not answered',
+      named('UnambiguousTimeoutError', 'unambiguous timeout', { context: couchbaseContext({}) }),
+      'TIMEOUT',
+    ],
+    [
+      'Couchbase, retried because the socket closed',
+      named('UnambiguousTimeoutError', 'unambiguous timeout', {
+        context: couchbaseContext({ retry_attempts: 1, retry_reasons: ['socket_closed_while_in_flight'] }),
+      }),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'Couchbase, never sent (no connection)',
+      named('UnambiguousTimeoutError', 'unambiguous timeout', {
+        context: couchbaseContext({ last_dispatched_to: '', last_dispatched_from: '' }),
+      }),
+      'SERVICE_UNAVAILABLE',
+    ],
     ['Couchbase, a write cut off', named('RequestCanceledError', 'request canceled'), 'SERVICE_UNAVAILABLE'],
     ['Couchbase, a document that exists', named('DocumentExistsError', 'document exists'), 'ERROR'],
-    ['the HBase REST gateway, HBase out of its reach (HTTP 503)', Object.assign(new Error('hbase: GET usertable/user1 answered HTTP 503: Unavailable'), { status: 503 }), 'SERVICE_UNAVAILABLE'],
-    ['the HBase REST gateway, a request timed out', named('TimeoutError', 'hbase: GET /usertable/user1 had no answer within 30000 ms (hbase.timeout)'), 'TIMEOUT'],
-    ['the HBase REST gateway, an HTTP error it answered (404)', Object.assign(new Error('hbase: GET /usertable/user1 answered HTTP 404'), { name: 'HbaseRestError', status: 404 }), 'ERROR'],
-    ["a store's own answer (a CouchDB conflict)", Object.assign(new Error('Document update conflict.'), { scope: 'couch', statusCode: 409 }), 'ERROR'],
+    [
+      'the HBase REST gateway, HBase out of its reach (HTTP 503)',
+      Object.assign(new Error('hbase: GET usertable/user1 answered HTTP 503: Unavailable'), { status: 503 }),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'the HBase REST gateway, a request timed out',
+      named('TimeoutError', 'hbase: GET /usertable/user1 had no answer within 30000 ms (hbase.timeout)'),
+      'TIMEOUT',
+    ],
+    [
+      'the HBase REST gateway, an HTTP error it answered (404)',
+      Object.assign(new Error('hbase: GET /usertable/user1 answered HTTP 404'), {
+        name: 'HbaseRestError',
+        status: 404,
+      }),
+      'ERROR',
+    ],
+    [
+      "a store's own answer (a CouchDB conflict)",
+      Object.assign(new Error('Document update conflict.'), { scope: 'couch', statusCode: 409 }),
+      'ERROR',
+    ],
     ['an operation the store cannot do', new UnsupportedError('SCAN', 'no query service'), 'UNSUPPORTED'],
   ];
   for (const [what, error, status] of cases) it(`${what}: ${status}`, () => assert.equal(statusOfError(error), status));
 });
 
 describe('outage windows', () => {
-  const point = (t: number, operations: number, failed = 0, outageCalls = 0) => ({ t, operations, opsPerSec: operations, p99Us: 1, warmup: false, ...(failed ? { failed } : {}), ...(outageCalls ? { outageCalls } : {}) });
+  const point = (t: number, operations: number, failed = 0, outageCalls = 0) => ({
+    t,
+    operations,
+    opsPerSec: operations,
+    p99Us: 1,
+    warmup: false,
+    ...(failed ? { failed } : {}),
+    ...(outageCalls ? { outageCalls } : {}),
+  });
   const start = new Date('2026-01-01T00:00:00.000Z');
 
   it('a window spans the seconds with refused calls and those where nothing succeeded, and says when it ended', () => {
     // Up, then workers held by the driver (nothing done), then refusals, then up again.
-    const series = [point(1, 100), point(2, 100), point(3, 10), point(4, 0), point(5, 0), point(6, 4, 4, 4), point(7, 50, 20, 20), point(8, 100), point(9, 100)];
+    const series = [
+      point(1, 100),
+      point(2, 100),
+      point(3, 10),
+      point(4, 0),
+      point(5, 0),
+      point(6, 4, 4, 4),
+      point(7, 50, 20, 20),
+      point(8, 100),
+      point(9, 100),
+    ];
     const [outage, ...rest] = outagesOf(series, start);
     assert.deepEqual(rest, []);
-    assert.deepEqual(outage, { from: '2026-01-01T00:00:03.000Z', to: '2026-01-01T00:00:07.000Z', fromSecond: 3, toSecond: 7, failedOperations: 24, outageCalls: 24, recovered: true });
+    assert.deepEqual(outage, {
+      from: '2026-01-01T00:00:03.000Z',
+      to: '2026-01-01T00:00:07.000Z',
+      fromSecond: 3,
+      toSecond: 7,
+      failedOperations: 24,
+      outageCalls: 24,
+      recovered: true,
+    });
   });
 
   it('two outages are two windows; one still on at the end has not recovered', () => {
     const series = [point(1, 100), point(2, 10, 10, 10), point(3, 100), point(4, 5, 5, 5), point(5, 0)];
     const outages = outagesOf(series, start);
-    assert.deepEqual(outages.map((o) => [o.fromSecond, o.toSecond, o.recovered]), [[1, 2, true], [3, 5, false]]);
+    assert.deepEqual(
+      outages.map((o) => [o.fromSecond, o.toSecond, o.recovered]),
+      [
+        [1, 2, true],
+        [3, 5, false],
+      ],
+    );
   });
 
   it('a store that stalled to the end (operations abandoned after the drain) is an outage that did not recover', async () => {
     const m = new Measurements(true, false);
     m.abandonedOperations = 4;
     const series = [point(1, 100), point(2, 30), point(3, 0), point(4, 0)];
-    const result = buildResult({ phase: 'run', measurements: m, startedAt: start, endedAt: new Date(start.getTime() + 4000), runtimeMs: 4000, timeSeries: series, cpu: { userMs: 1, systemMs: 1 }, recordsLoaded: 0, notes: [] }, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties: {}, overrides: [], store: storeInfo });
-    assert.deepEqual(result.faults?.outages.map((o) => [o.fromSecond, o.toSecond, o.recovered]), [[2, 4, false]]);
-    assert.match(renderYcsbText(result), /^# OUTAGE: .*no operation finished \(the store stalled\); it had not answered again when the run ended$/m);
+    const result = buildResult(
+      {
+        phase: 'run',
+        measurements: m,
+        startedAt: start,
+        endedAt: new Date(start.getTime() + 4000),
+        runtimeMs: 4000,
+        timeSeries: series,
+        cpu: { userMs: 1, systemMs: 1 },
+        recordsLoaded: 0,
+        notes: [],
+      },
+      { kind: 'ycsb', mode: 'direct', workloadName: 't', properties: {}, overrides: [], store: storeInfo },
+    );
+    assert.deepEqual(
+      result.faults?.outages.map((o) => [o.fromSecond, o.toSecond, o.recovered]),
+      [[2, 4, false]],
+    );
+    assert.match(
+      renderYcsbText(result),
+      /^# OUTAGE: .*no operation finished \(the store stalled\); it had not answered again when the run ended$/m,
+    );
   });
 
   it('errors the store answers (conflicts) are no outage', () => {
@@ -123,20 +347,34 @@ describe('outage windows', () => {
 
 describe('the fault policy', () => {
   it('takes maxerrorrate out of the -p overrides and leaves the rest to the workload', () => {
-    assert.deepEqual(faultPolicyOf(['recordcount=5', 'maxerrorrate=0.05', 'threadcount=2'], 'abort'), { policy: { onError: 'abort', maxErrorRate: 0.05 }, rest: ['recordcount=5', 'threadcount=2'] });
+    assert.deepEqual(faultPolicyOf(['recordcount=5', 'maxerrorrate=0.05', 'threadcount=2'], 'abort'), {
+      policy: { onError: 'abort', maxErrorRate: 0.05 },
+      rest: ['recordcount=5', 'threadcount=2'],
+    });
     assert.throws(() => faultPolicyOf(['maxerrorrate=5%']), /maxerrorrate=5%: expected the fraction/);
   });
 
   it('a workload file may set the budget; -p maxerrorrate wins over it', () => {
     const fromFile = workloadFromText('maxerrorrate=0.1', 'test', []);
     assert.deepEqual(withWorkloadBudget({ onError: 'continue' }, fromFile), { onError: 'continue', maxErrorRate: 0.1 });
-    assert.deepEqual(withWorkloadBudget({ onError: 'continue', maxErrorRate: 0.02 }, fromFile), { onError: 'continue', maxErrorRate: 0.02 });
+    assert.deepEqual(withWorkloadBudget({ onError: 'continue', maxErrorRate: 0.02 }, fromFile), {
+      onError: 'continue',
+      maxErrorRate: 0.02,
+    });
     assert.deepEqual(withWorkloadBudget({ onError: 'abort' }, workloadFromText('', 'test', [])), { onError: 'abort' });
     assert.throws(() => workloadFromText('maxerrorrate=2', 'test', []), /maxerrorrate/);
   });
 });
 
-const settings = (over: Partial<ScheduleSettings> = {}): ScheduleSettings => ({ threadcount: 4, target: 0, operationcount: 0, maxexecutiontime: 60, warmuptime: 0, statusIntervalSeconds: 1, ...over });
+const settings = (over: Partial<ScheduleSettings> = {}): ScheduleSettings => ({
+  threadcount: 4,
+  target: 0,
+  operationcount: 0,
+  maxexecutiontime: 60,
+  warmuptime: 0,
+  statusIntervalSeconds: 1,
+  ...over,
+});
 
 describe('failed operations in a run', () => {
   it('are counted apart from the throughput, and shown in the result and its YCSB text', async () => {
@@ -149,14 +387,26 @@ describe('failed operations in a run', () => {
       label: 't',
       worker: () => async () => {
         const failed = n++ % 4 === 0;
-        m.measure('READ', failed ? 'SERVICE_UNAVAILABLE' : 'OK', 0, 0, 1, failed ? new Error('Connection is closed.') : undefined);
+        m.measure(
+          'READ',
+          failed ? 'SERVICE_UNAVAILABLE' : 'OK',
+          0,
+          0,
+          1,
+          failed ? new Error('Connection is closed.') : undefined,
+        );
         return failed;
       },
     });
     assert.equal(run.stopReason, 'complete');
     assert.equal(m.failedOperations, 250);
     assert.equal(m.measuredOperations, 750);
-    const result = resultSchema.parse(buildResult({ phase: 'run', measurements: m, ...run, recordsLoaded: 0 }, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties: {}, overrides: [], store: storeInfo }));
+    const result = resultSchema.parse(
+      buildResult(
+        { phase: 'run', measurements: m, ...run, recordsLoaded: 0 },
+        { kind: 'ycsb', mode: 'direct', workloadName: 't', properties: {}, overrides: [], store: storeInfo },
+      ),
+    );
     assert.equal(result.overall.operations, 750);
     assert.equal(result.faults?.failedOperations, 250);
     assert.equal(result.faults?.errorRate, 0.25);
@@ -168,7 +418,10 @@ describe('failed operations in a run', () => {
 });
 
 describe('a YCSB phase stopped by its faults or a signal', { concurrency: false }, () => {
-  const properties = workloadFromText('recordcount=100\noperationcount=0\nmaxexecutiontime=120\nthreadcount=4\nstatus.interval=1', 't');
+  const properties = workloadFromText(
+    'recordcount=100\noperationcount=0\nmaxexecutiontime=120\nthreadcount=4\nstatus.interval=1',
+    't',
+  );
   /** BasicDB whose calls fail as a dead Redis's do once `down` is set. */
   function flaky(): { store: Store; down: () => void } {
     const base = createBasicStore({ url: 'basic://', settings: {}, concurrency: 4 });
@@ -178,7 +431,10 @@ describe('a YCSB phase stopped by its faults or a signal', { concurrency: false 
         const member = Reflect.get(target, name, receiver) as unknown;
         if (typeof member !== 'function') return member;
         if (['read', 'update', 'insert', 'scan', 'delete'].includes(String(name))) {
-          return (...args: unknown[]) => (isDown ? Promise.reject(new Error('Connection is closed.')) : (member as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+          return (...args: unknown[]) =>
+            isDown
+              ? Promise.reject(new Error('Connection is closed.'))
+              : (member as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         }
         return (member as (...a: unknown[]) => unknown).bind(target);
       },
@@ -190,9 +446,23 @@ describe('a YCSB phase stopped by its faults or a signal', { concurrency: false 
   it('--on-error abort ends the run at the first failure; the result is partial and says why', async () => {
     const { store, down } = flaky();
     setTimeout(down, 300);
-    const outcome = await runTransactionPhase({ store, workload: workload(), properties, status: false, label: 't', faults: { onError: 'abort' } });
+    const outcome = await runTransactionPhase({
+      store,
+      workload: workload(),
+      properties,
+      status: false,
+      label: 't',
+      faults: { onError: 'abort' },
+    });
     assert.equal(outcome.stopReason, 'on-error');
-    const result = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties, overrides: [], store: storeInfo });
+    const result = buildResult(outcome, {
+      kind: 'ycsb',
+      mode: 'direct',
+      workloadName: 't',
+      properties,
+      overrides: [],
+      store: storeInfo,
+    });
     assert.equal(result.partial?.reason, 'on-error');
     assert.ok(result.faults!.failedOperations >= 1);
     assert.match(renderYcsbText(result), /^# PARTIAL RESULT: aborted at the first failed operation/m);
@@ -201,9 +471,23 @@ describe('a YCSB phase stopped by its faults or a signal', { concurrency: false 
   it('maxerrorrate: past the budget the run stops, partial, with the rate recorded', async () => {
     const { store, down } = flaky();
     setTimeout(down, 300);
-    const outcome = await runTransactionPhase({ store, workload: workload(), properties, status: false, label: 't', faults: { onError: 'continue', maxErrorRate: 0.1 } });
+    const outcome = await runTransactionPhase({
+      store,
+      workload: workload(),
+      properties,
+      status: false,
+      label: 't',
+      faults: { onError: 'continue', maxErrorRate: 0.1 },
+    });
     assert.equal(outcome.stopReason, 'error-budget');
-    const result = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties, overrides: [], store: storeInfo });
+    const result = buildResult(outcome, {
+      kind: 'ycsb',
+      mode: 'direct',
+      workloadName: 't',
+      properties,
+      overrides: [],
+      store: storeInfo,
+    });
     assert.equal(result.partial?.reason, 'error-budget');
     assert.ok(result.faults!.errorRate > 0.1, String(result.faults!.errorRate));
     assert.ok(result.returns.SERVICE_UNAVAILABLE! > 0);
@@ -215,18 +499,38 @@ describe('a YCSB phase stopped by its faults or a signal', { concurrency: false 
     it(`SIGINT stops the run (${processes} process${processes > 1 ? 'es' : ''}), whose result is partial`, async () => {
       interrupts.install(() => {});
       const store = createBasicStore({ url: 'basic://', settings: {}, concurrency: 4 });
-      const pool = processes > 1 ? await ProcessPool.start({ store: 'basic', url: 'basic://', settings: {}, threadcount: 4, processes }) : undefined;
+      const pool =
+        processes > 1
+          ? await ProcessPool.start({ store: 'basic', url: 'basic://', settings: {}, threadcount: 4, processes })
+          : undefined;
       try {
         const began = performance.now();
         const m = { outcome: undefined as Awaited<ReturnType<typeof runTransactionPhase>> | undefined };
-        const running = runTransactionPhase({ store, workload: workload(), properties: { ...properties, target: 2000 }, status: false, label: 't', ...(pool ? { pool } : {}) }).then((o) => (m.outcome = o));
-        await waitFor(() => (pool ? true : store !== undefined) && performance.now() > began + 1500, 'the run to get going');
+        const running = runTransactionPhase({
+          store,
+          workload: workload(),
+          properties: { ...properties, target: 2000 },
+          status: false,
+          label: 't',
+          ...(pool ? { pool } : {}),
+        }).then((o) => (m.outcome = o));
+        await waitFor(
+          () => (pool ? true : store !== undefined) && performance.now() > began + 1500,
+          'the run to get going',
+        );
         interrupts.receive('SIGINT');
         await running;
         const outcome = m.outcome!;
         assert.equal(outcome.stopReason, 'SIGINT');
         assert.ok(outcome.measurements.measuredOperations > 0);
-        const result = buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties, overrides: [], store: storeInfo });
+        const result = buildResult(outcome, {
+          kind: 'ycsb',
+          mode: 'direct',
+          workloadName: 't',
+          properties,
+          overrides: [],
+          store: storeInfo,
+        });
         assert.equal(result.partial?.reason, 'SIGINT');
         assert.equal(interrupts.exitCode, 130);
       } finally {

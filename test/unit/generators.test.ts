@@ -32,12 +32,27 @@ function referenceFnv64(value: bigint): bigint {
 describe('fnvhash64', () => {
   it('matches the FNV-1a definition over 8 little-endian bytes, then abs, for many inputs', () => {
     const random = new Random(7);
-    const inputs = [0, 1, 2, 255, 256, 65535, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 10_000_000_000, 2 ** 53 - 1];
+    const inputs = [
+      0,
+      1,
+      2,
+      255,
+      256,
+      65535,
+      2 ** 31 - 1,
+      2 ** 31,
+      2 ** 32 - 1,
+      2 ** 32,
+      2 ** 32 + 1,
+      10_000_000_000,
+      2 ** 53 - 1,
+    ];
     for (let i = 0; i < 5000; i++) inputs.push(Math.floor(random.nextDouble() * 2 ** (1 + (i % 53))));
     for (const n of inputs) {
       const expected = referenceFnv64(BigInt(n));
       assert.equal(fnvhash64String(n), expected.toString(), `fnvhash64(${n})`);
-      for (const m of [1000, 1001, 2 ** 21, 2 ** 21 + 1, 10_000_000_001, 2 ** 36 - 5]) assert.equal(fnvhash64Mod(n, m), Number(expected % BigInt(m)), `fnvhash64(${n}) % ${m}`);
+      for (const m of [1000, 1001, 2 ** 21, 2 ** 21 + 1, 10_000_000_001, 2 ** 36 - 5])
+        assert.equal(fnvhash64Mod(n, m), Number(expected % BigInt(m)), `fnvhash64(${n}) % ${m}`);
     }
   });
 
@@ -56,7 +71,13 @@ describe('fnvhash64', () => {
   });
 
   it('prints 64-bit values exactly', () => {
-    for (const [hi, lo] of [[0, 0], [0x1fffff, 0xffffffff], [0x200000, 0], [0x7fffffff, 0xffffffff], [0x12345678, 0x9abcdef0]] as const) {
+    for (const [hi, lo] of [
+      [0, 0],
+      [0x1fffff, 0xffffffff],
+      [0x200000, 0],
+      [0x7fffffff, 0xffffffff],
+      [0x12345678, 0x9abcdef0],
+    ] as const) {
       assert.equal(uint64ToString(hi, lo), ((BigInt(hi) << 32n) + BigInt(lo)).toString());
     }
   });
@@ -73,7 +94,7 @@ describe('key names', () => {
 });
 
 describe('zipfian', () => {
-  it('draws the top ranks of n=1000 with the frequencies of YCSB\'s algorithm', () => {
+  it("draws the top ranks of n=1000 with the frequencies of YCSB's algorithm", () => {
     const n = 1000;
     const theta = 0.99;
     const gen = new ZipfianGenerator(new Random(11), 0, n - 1);
@@ -89,13 +110,18 @@ describe('zipfian', () => {
     const zetaN = zeta(0, n, theta, 0);
     const alpha = 1 / (1 - theta);
     const eta = (1 - Math.pow(2 / n, 1 - theta)) / (1 - zeta(0, 2, theta, 0) / zetaN);
-    const uOf = (k: number) => Math.max((1 + Math.pow(0.5, theta)) / zetaN, (Math.pow(k / n, 1 / alpha) - 1 + eta) / eta);
-    const ycsb = (k: number) => (k === 0 ? 1 / zetaN : k === 1 ? Math.pow(0.5, theta) / zetaN : Math.max(0, uOf(k + 1) - uOf(k)));
+    const uOf = (k: number) =>
+      Math.max((1 + Math.pow(0.5, theta)) / zetaN, (Math.pow(k / n, 1 / alpha) - 1 + eta) / eta);
+    const ycsb = (k: number) =>
+      k === 0 ? 1 / zetaN : k === 1 ? Math.pow(0.5, theta) / zetaN : Math.max(0, uOf(k + 1) - uOf(k));
     for (const rank of [0, 1, 2, 3, 10, 100]) {
       const expected = ycsb(rank);
       const observed = (counts.get(rank) ?? 0) / draws;
       const tolerance = 4 * Math.sqrt(expected / draws) + 1e-6; // 4 standard deviations
-      assert.ok(Math.abs(observed - expected) < tolerance, `rank ${rank}: observed ${observed}, YCSB's algorithm gives ${expected}`);
+      assert.ok(
+        Math.abs(observed - expected) < tolerance,
+        `rank ${rank}: observed ${observed}, YCSB's algorithm gives ${expected}`,
+      );
     }
     // And ranks 0 and 1 are exactly zipfian: 1/(k+1)^theta / zeta(n).
     for (const rank of [0, 1]) {
@@ -104,7 +130,7 @@ describe('zipfian', () => {
     }
   });
 
-  it('uses YCSB\'s precomputed zeta for 10^10 items', () => {
+  it("uses YCSB's precomputed zeta for 10^10 items", () => {
     assert.equal(ZETAN, 26.46902820178302);
     assert.equal(ITEM_COUNT, 1e10);
   });
@@ -117,8 +143,14 @@ describe('zipfian', () => {
       assert.ok(v >= 0 && v <= 9999);
       counts.set(v, (counts.get(v) ?? 0) + 1);
     }
-    const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k]) => k);
-    assert.ok(top.some((k) => k > 5000), `top keys ${top}`);
+    const top = [...counts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([k]) => k);
+    assert.ok(
+      top.some((k) => k > 5000),
+      `top keys ${top}`,
+    );
     // Still skewed: the hottest key gets far more than a uniform share (20 of 200,000).
     assert.ok(counts.get(top[0]!)! > 2000);
   });
@@ -147,31 +179,92 @@ describe('fixed sequences', () => {
     return sum;
   };
   const scrambled: [seed: number, min: number, max: number, first: number[], sum: number][] = [
-    [1, 0, 999, [82, 899, 862, 111, 782, 515, 360, 961, 620, 550, 52, 469, 980, 992, 10, 679, 894, 900, 620, 990], 971733624],
-    [7, 100, 1_099, [612, 371, 278, 120, 1042, 720, 374, 658, 1056, 252, 1081, 873, 148, 946, 493, 925, 675, 210, 251, 277], 554711470],
-    [3, 0, 999_999, [933614, 711540, 312940, 787802, 509763, 825818, 364686, 635269, 298320, 544798, 854039, 123037, 397297, 733117, 319589, 218214, 563937, 678666, 545999, 525959], 590321943],
-    [5, 0, 2_097_151, [399716, 1638579, 1687208, 1217056, 1240825, 1560536, 1069844, 1675935, 471545, 1831993, 961202, 1272087, 639989, 1984223, 5955, 23499, 781468, 1813740, 1820090, 553110], 925070105],
-    [9, 0, 2_097_152, [380166, 1471292, 811299, 1448908, 453534, 499414, 1086222, 1430799, 135391, 839968, 1383086, 1769993, 783465, 1649421, 1910142, 651199, 740641, 785602, 375081, 1004977], 301636560],
-    [11, 1_000, 50_000_000_000, [17528062599, 46543971773, 24825355955, 43218598938, 31068677196, 33217677504, 48191923657, 18815091711, 37806573672, 712430918, 38561403200, 2698223257, 3537413819, 34168245218, 10915289600, 34668069472, 20694031054, 18587245905, 6686523534, 47630404256], 928413368],
+    [
+      1,
+      0,
+      999,
+      [82, 899, 862, 111, 782, 515, 360, 961, 620, 550, 52, 469, 980, 992, 10, 679, 894, 900, 620, 990],
+      971733624,
+    ],
+    [
+      7,
+      100,
+      1_099,
+      [612, 371, 278, 120, 1042, 720, 374, 658, 1056, 252, 1081, 873, 148, 946, 493, 925, 675, 210, 251, 277],
+      554711470,
+    ],
+    [
+      3,
+      0,
+      999_999,
+      [
+        933614, 711540, 312940, 787802, 509763, 825818, 364686, 635269, 298320, 544798, 854039, 123037, 397297, 733117,
+        319589, 218214, 563937, 678666, 545999, 525959,
+      ],
+      590321943,
+    ],
+    [
+      5,
+      0,
+      2_097_151,
+      [
+        399716, 1638579, 1687208, 1217056, 1240825, 1560536, 1069844, 1675935, 471545, 1831993, 961202, 1272087, 639989,
+        1984223, 5955, 23499, 781468, 1813740, 1820090, 553110,
+      ],
+      925070105,
+    ],
+    [
+      9,
+      0,
+      2_097_152,
+      [
+        380166, 1471292, 811299, 1448908, 453534, 499414, 1086222, 1430799, 135391, 839968, 1383086, 1769993, 783465,
+        1649421, 1910142, 651199, 740641, 785602, 375081, 1004977,
+      ],
+      301636560,
+    ],
+    [
+      11,
+      1_000,
+      50_000_000_000,
+      [
+        17528062599, 46543971773, 24825355955, 43218598938, 31068677196, 33217677504, 48191923657, 18815091711,
+        37806573672, 712430918, 38561403200, 2698223257, 3537413819, 34168245218, 10915289600, 34668069472, 20694031054,
+        18587245905, 6686523534, 47630404256,
+      ],
+      928413368,
+    ],
   ];
   for (const [seed, min, max, first, sum] of scrambled) {
     it(`scrambled zipfian, seed ${seed}, [${min}, ${max}]`, () => {
       const gen = new ScrambledZipfianGenerator(new Random(seed), min, max);
-      assert.deepEqual(Array.from({ length: 20 }, () => gen.nextValue()), first);
-      assert.equal(checksum(() => gen.nextValue()), sum);
+      assert.deepEqual(
+        Array.from({ length: 20 }, () => gen.nextValue()),
+        first,
+      );
+      assert.equal(
+        checksum(() => gen.nextValue()),
+        sum,
+      );
     });
   }
 
   it('zipfian and skewed latest', () => {
     const zipfian = new ZipfianGenerator(new Random(2), 5, 1004);
-    assert.equal(checksum(() => zipfian.nextValue()), 132802421);
+    assert.equal(
+      checksum(() => zipfian.nextValue()),
+      132802421,
+    );
     const basis = new CounterGenerator(1000);
     const latest = new SkewedLatestGenerator(new Random(4), basis);
     let i = 0;
-    assert.equal(checksum(() => {
-      if (i++ % 10 === 0) basis.nextValue();
-      return latest.nextValue();
-    }), 337884716);
+    assert.equal(
+      checksum(() => {
+        if (i++ % 10 === 0) basis.nextValue();
+        return latest.nextValue();
+      }),
+      337884716,
+    );
   });
 });
 
@@ -199,7 +292,10 @@ describe('other distributions', () => {
 
   it('sequential walks the range and wraps', () => {
     const gen = new SequentialGenerator(5, 7);
-    assert.deepEqual([1, 2, 3, 4, 5].map(() => gen.nextValue()), [5, 6, 7, 5, 6]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map(() => gen.nextValue()),
+      [5, 6, 7, 5, 6],
+    );
   });
 
   it('skewed latest favours the newest keys and follows the counter', () => {
@@ -220,7 +316,12 @@ describe('other distributions', () => {
   });
 
   it('the operation chooser honours proportions', () => {
-    const chooser = new DiscreteGenerator(new Random(8), [['READ', 0.5], ['UPDATE', 0.3], ['SCAN', 0], ['INSERT', 0.2]] as const);
+    const chooser = new DiscreteGenerator(new Random(8), [
+      ['READ', 0.5],
+      ['UPDATE', 0.3],
+      ['SCAN', 0],
+      ['INSERT', 0.2],
+    ] as const);
     const counts: Record<string, number> = {};
     for (let i = 0; i < 100_000; i++) {
       const op = chooser.nextValue();
@@ -264,7 +365,7 @@ describe('values', () => {
     assert.equal(javaHashCode('hello'), 99162322);
   });
 
-  it('random values have the requested length and YCSB\'s character range', () => {
+  it("random values have the requested length and YCSB's character range", () => {
     const random = new Random(9);
     for (const length of [1, 5, 6, 7, 100]) {
       const v = randomValue(random, length);
@@ -278,8 +379,14 @@ describe('values', () => {
     const b = new Random(42);
     const c = new Random(43);
     const seqA = Array.from({ length: 10 }, () => a.nextUint32());
-    assert.deepEqual(seqA, Array.from({ length: 10 }, () => b.nextUint32()));
-    assert.notDeepEqual(seqA, Array.from({ length: 10 }, () => c.nextUint32()));
+    assert.deepEqual(
+      seqA,
+      Array.from({ length: 10 }, () => b.nextUint32()),
+    );
+    assert.notDeepEqual(
+      seqA,
+      Array.from({ length: 10 }, () => c.nextUint32()),
+    );
     for (let i = 0; i < 10000; i++) {
       const d = a.nextDouble();
       assert.ok(d >= 0 && d < 1);

@@ -26,7 +26,12 @@ describe('the Grafana dashboard', () => {
     rows.addCount('READ', 'TIMEOUT', 1);
     observer.second(rows, true, new RunControl());
     metrics.finish(labels, 'valid', 1000);
-    const served = new Set(renderMetrics(metrics, 'prometheus').split('\n').filter((l) => l !== '' && !l.startsWith('#')).map((l) => /^[a-z_]+/.exec(l)![0]));
+    const served = new Set(
+      renderMetrics(metrics, 'prometheus')
+        .split('\n')
+        .filter((l) => l !== '' && !l.startsWith('#'))
+        .map((l) => /^[a-z_]+/.exec(l)![0]),
+    );
     const named = dashboard.panels.flatMap((p) => p.targets.flatMap((t) => t.expr.match(/docbench_[a-z_]+/g) ?? []));
     assert.ok(named.length >= 7);
     for (const name of named) assert.ok(served.has(name), `${name} is served`);

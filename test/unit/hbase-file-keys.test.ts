@@ -19,20 +19,55 @@ const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'),
 const byValue = (a: Scalar, b: Scalar) => (a < b ? -1 : a > b ? 1 : 0);
 
 const NUMBERS = [-1e12, -250.5, -3, -1, -0.25, 0, 0.001, 1, 2, 9.99, 10, 255, 256, 65536, 1e15];
-const TEXTS = ['', ' ', '!', '"', 'a', 'a ', 'a!', 'a"', 'a\tb', 'aa', 'ab', 'abc', 'b', 'Z', 'z', 'é', 'éa', '中文', '2024-01-01T00:00:00.000Z', '2024-06-30T23:59:59.999Z'];
+const TEXTS = [
+  '',
+  ' ',
+  '!',
+  '"',
+  'a',
+  'a ',
+  'a!',
+  'a"',
+  'a\tb',
+  'aa',
+  'ab',
+  'abc',
+  'b',
+  'Z',
+  'z',
+  'é',
+  'éa',
+  '中文',
+  '2024-01-01T00:00:00.000Z',
+  '2024-06-30T23:59:59.999Z',
+];
 
 describe('HBase scenario-file keys: order-preserving and prefix-free', () => {
-  for (const [kind, values] of [['numbers', NUMBERS], ['texts', TEXTS], ['booleans', [false, true]]] as const) {
+  for (const [kind, values] of [
+    ['numbers', NUMBERS],
+    ['texts', TEXTS],
+    ['booleans', [false, true]],
+  ] as const) {
     it(`${kind} sort as bytes as they sort as values, ascending and descending`, () => {
       const sorted = [...(values as readonly Scalar[])].sort(byValue);
-      assert.deepEqual([...sorted].sort((a, b) => byBytes(keyPart(a), keyPart(b))), sorted);
-      assert.deepEqual([...sorted].sort((a, b) => byBytes(keyPart(a, true), keyPart(b, true))), [...sorted].reverse());
+      assert.deepEqual(
+        [...sorted].sort((a, b) => byBytes(keyPart(a), keyPart(b))),
+        sorted,
+      );
+      assert.deepEqual(
+        [...sorted].sort((a, b) => byBytes(keyPart(a, true), keyPart(b, true))),
+        [...sorted].reverse(),
+      );
     });
 
     it(`${kind}: pairs of components sort by the first, then the second`, () => {
-      const pairs = (values as readonly Scalar[]).flatMap((a) => (values as readonly Scalar[]).map((b) => [a, b] as const));
+      const pairs = (values as readonly Scalar[]).flatMap((a) =>
+        (values as readonly Scalar[]).map((b) => [a, b] as const),
+      );
       const expected = [...pairs].sort((x, y) => byValue(x[0], y[0]) || -byValue(x[1], y[1]));
-      const got = [...pairs].sort((x, y) => byBytes(keyPart(x[0]) + keyPart(x[1], true), keyPart(y[0]) + keyPart(y[1], true)));
+      const got = [...pairs].sort((x, y) =>
+        byBytes(keyPart(x[0]) + keyPart(x[1], true), keyPart(y[0]) + keyPart(y[1], true)),
+      );
       assert.deepEqual(got, expected);
     });
   }
@@ -58,7 +93,7 @@ queries:
   few-left: { collection: items, filter: { shop: $s, qty: { $lt: $q }, price: { $gte: $p } }, sort: { at: 1 }, params: { s: { type: pick, from: items.shop }, q: { type: int, min: 1, max: 4 }, p: { type: decimal, min: -30, max: 30 } } }
 `;
 
-describe('HBase scenario-file keys: a query\'s row-key range holds exactly its answer, in order', () => {
+describe("HBase scenario-file keys: a query's row-key range holds exactly its answer, in order", () => {
   const scenario = parseScenario(FILE, 'keys.yaml');
   const oracle = new Oracle(scenario);
   const docs = oracle.docs.get('items')!;
@@ -67,12 +102,24 @@ describe('HBase scenario-file keys: a query\'s row-key range holds exactly its a
       const indexed = indexedOf(q);
       if ('refused' in indexed) assert.fail(indexed.refused);
       assert.equal(indexed.covered.length, q.name === 'few-left' ? 2 : 0, 'a range off the order is a covered column');
-      const rows: { key: string; id: string; doc: Doc }[] = docs.flatMap((d) => indexKeys(indexed, d).map((key) => ({ key, id: String(d._id), doc: d })));
+      const rows: { key: string; id: string; doc: Doc }[] = docs.flatMap((d) =>
+        indexKeys(indexed, d).map((key) => ({ key, id: String(d._id), doc: d })),
+      );
       let found = 0;
       for (let k = 0; k < 8; k++) {
         const params = oracle.drawer.draw(q, k) as Record<string, Value>;
         const range = rangeOf(indexed, params);
-        const inRange: typeof rows = range === null ? [] : rows.filter((r) => byBytes(r.key, range.startRow) >= 0 && byBytes(r.key, range.stopRow) < 0 && meetsCovered(indexed, r.doc, params)).sort((a, b) => byBytes(a.key, b.key));
+        const inRange: typeof rows =
+          range === null
+            ? []
+            : rows
+                .filter(
+                  (r) =>
+                    byBytes(r.key, range.startRow) >= 0 &&
+                    byBytes(r.key, range.stopRow) < 0 &&
+                    meetsCovered(indexed, r.doc, params),
+                )
+                .sort((a, b) => byBytes(a.key, b.key));
         const answer = oracle.answer(q as FindQuery, params);
         assert.equal(answer.kind, 'rows');
         const expected = answer.kind === 'rows' ? answer.rows.map((r) => String(r._id)) : [];

@@ -20,7 +20,10 @@ describe('LatencyRecorder', () => {
   it('fills the same HDR buckets as recording each value straight into a histogram', () => {
     const random = new Random(7);
     // 1 µs … ~2 hours, log-uniform, plus every bucket edge (some past 2^32 µs, the slow path).
-    const values = [...edgeValues(), ...Array.from({ length: 50_000 }, () => Math.max(1, Math.round(10 ** (random.nextDouble() * 9.9))))];
+    const values = [
+      ...edgeValues(),
+      ...Array.from({ length: 50_000 }, () => Math.max(1, Math.round(10 ** (random.nextDouble() * 9.9)))),
+    ];
     const recorder = new LatencyRecorder();
     const direct = newLatencyHistogram();
     for (const value of values) {
@@ -31,7 +34,8 @@ describe('LatencyRecorder', () => {
     assert.equal(drained.totalCount, values.length);
     // The standard encoding carries every bucket's count: equal encodings are equal histograms.
     assert.equal(encodeHistogram(drained), encodeHistogram(direct));
-    for (const p of [0, 1, 50, 90, 99, 99.9, 99.99, 100]) assert.equal(drained.getValueAtPercentile(p), direct.getValueAtPercentile(p), `p${p}`);
+    for (const p of [0, 1, 50, 90, 99, 99.9, 99.99, 100])
+      assert.equal(drained.getValueAtPercentile(p), direct.getValueAtPercentile(p), `p${p}`);
     assert.equal(drained.mean, direct.mean);
   });
 

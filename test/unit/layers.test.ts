@@ -31,19 +31,32 @@ function importsOf(file: string): string[] {
 /** Modules under `from` that import something under `forbidden`, as "module -> import" lines. */
 function violations(from: readonly string[], forbidden: readonly string[]): string[] {
   return from.flatMap((dir) =>
-    sources(dir).flatMap((file) => importsOf(file).filter((target) => forbidden.some((f) => target.startsWith(`${f}/`))).map((target) => `${file} -> ${target}`)),
+    sources(dir).flatMap((file) =>
+      importsOf(file)
+        .filter((target) => forbidden.some((f) => target.startsWith(`${f}/`)))
+        .map((target) => `${file} -> ${target}`),
+    ),
   );
 }
 
 describe('layers: imports point down only', () => {
   it('no module under src/service, src/study, src/capacity, src/metrics, src/session or scenarios/ imports the CLI', () => {
-    assert.deepEqual(violations(['src/service', 'src/study', 'src/capacity', 'src/metrics', 'src/session', 'scenarios'], ['src/cli']), []);
+    assert.deepEqual(
+      violations(['src/service', 'src/study', 'src/capacity', 'src/metrics', 'src/session', 'scenarios'], ['src/cli']),
+      [],
+    );
   });
   it('the session layer imports no entry point and no scenario', () => {
     assert.deepEqual(violations(['src/session'], ['src/service', 'src/study', 'scenarios']), []);
   });
   it('stores, results, measurements, the runner and workloads import no entry point, session or scenario', () => {
-    assert.deepEqual(violations(['src/stores', 'src/results', 'src/measure', 'src/runner', 'src/workload', 'src/common', 'src/metrics'], ['src/cli', 'src/service', 'src/study', 'src/capacity', 'src/session', 'scenarios']), []);
+    assert.deepEqual(
+      violations(
+        ['src/stores', 'src/results', 'src/measure', 'src/runner', 'src/workload', 'src/common', 'src/metrics'],
+        ['src/cli', 'src/service', 'src/study', 'src/capacity', 'src/session', 'scenarios'],
+      ),
+      [],
+    );
   });
   it('the checker sees imports (a module known to import the session layer)', () => {
     assert.ok(importsOf('src/service/server.ts').includes('src/session/store-session.ts'));

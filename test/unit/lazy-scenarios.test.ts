@@ -19,38 +19,68 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 function loadedBy(args: string[]): string[] {
   const file = join(work, `imports-${args.join('-')}.txt`);
-  const r = spawnSync(process.execPath, ['--import', join(root, 'test', 'support', 'record-imports.mjs'), join(root, 'bin', 'docbench.js'), ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, DOCBENCH_RECORD_IMPORTS: file },
-    timeout: 120_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', join(root, 'test', 'support', 'record-imports.mjs'), join(root, 'bin', 'docbench.js'), ...args],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, DOCBENCH_RECORD_IMPORTS: file },
+      timeout: 120_000,
+    },
+  );
   assert.equal(r.status, 0, r.stderr);
   return [...new Set(readFileSync(file, 'utf8').split('\n').filter(Boolean))];
 }
 
 const DRIVERS = /\/node_modules\/(mongodb|nano|couchbase|cassandra-driver|ioredis|@redis)\//;
 /** What only a command's work needs: scenario code, the runner, the service, reports, schemas. */
-const HEAVY = /@faker-js|\/mingo\/|\/node_modules\/(fastify|zod|hdr-histogram-js|undici|yaml)\/|\/scenarios\/[a-z]+\/(stores\/|generator|oracle|commands|run)|\/src\/(runner\/(?!interrupts|fault-policy)|service\/(?!auth|scenarios)|report\/|results\/(?!slo)|measure\/|session\/(?!target-options))/;
+const HEAVY =
+  /@faker-js|\/mingo\/|\/node_modules\/(fastify|zod|hdr-histogram-js|undici|yaml)\/|\/scenarios\/[a-z]+\/(stores\/|generator|oracle|commands|run)|\/src\/(runner\/(?!interrupts|fault-policy)|service\/(?!auth|scenarios)|report\/|results\/(?!slo)|measure\/|session\/(?!target-options))/;
 
 describe('commands load lazily', () => {
-  it('--help loads every scenario\'s cli.ts and no generator, oracle, dialect, driver, service or report', () => {
+  it("--help loads every scenario's cli.ts and no generator, oracle, dialect, driver, service or report", () => {
     const loaded = loadedBy(['--help']);
-    for (const scenario of ['ecommerce', 'persons', 'file']) assert.ok(loaded.some((u) => u.endsWith(`/scenarios/${scenario}/cli.js`)), `${scenario}/cli.js registered`);
-    assert.deepEqual(loaded.filter((u) => DRIVERS.test(u) || HEAVY.test(u)), []);
+    for (const scenario of ['ecommerce', 'persons', 'file'])
+      assert.ok(
+        loaded.some((u) => u.endsWith(`/scenarios/${scenario}/cli.js`)),
+        `${scenario}/cli.js registered`,
+      );
+    assert.deepEqual(
+      loaded.filter((u) => DRIVERS.test(u) || HEAVY.test(u)),
+      [],
+    );
   });
 
-  it('--version runs the compiled tree and loads no driver and none of the commands\' work', () => {
+  it("--version runs the compiled tree and loads no driver and none of the commands' work", () => {
     const loaded = loadedBy(['--version']);
-    assert.ok(loaded.some((u) => u.endsWith('/dist/src/cli/main.js')), 'dist/src/cli/main.js');
-    assert.deepEqual(loaded.filter((u) => u.endsWith('.ts')), [], 'no TypeScript source');
-    assert.deepEqual(loaded.filter((u) => DRIVERS.test(u) || HEAVY.test(u)), []);
+    assert.ok(
+      loaded.some((u) => u.endsWith('/dist/src/cli/main.js')),
+      'dist/src/cli/main.js',
+    );
+    assert.deepEqual(
+      loaded.filter((u) => u.endsWith('.ts')),
+      [],
+      'no TypeScript source',
+    );
+    assert.deepEqual(
+      loaded.filter((u) => DRIVERS.test(u) || HEAVY.test(u)),
+      [],
+    );
   });
 
   it('status loads no scenario code, store adapter, service or report; only a health check may open a driver, and only those two', () => {
     const loaded = loadedBy(['status']);
-    assert.deepEqual(loaded.filter((u) => HEAVY.test(u) || /\/src\/stores\/[a-z]+\/(?!local-target|local-cluster|server-config)/.test(u)), []);
+    assert.deepEqual(
+      loaded.filter(
+        (u) => HEAVY.test(u) || /\/src\/stores\/[a-z]+\/(?!local-target|local-cluster|server-config)/.test(u),
+      ),
+      [],
+    );
     // MongoDB's and Cassandra's health checks ask a running server through the driver; no other driver loads.
-    assert.deepEqual(loaded.filter((u) => DRIVERS.test(u) && !/\/node_modules\/(mongodb|cassandra-driver)\//.test(u)), []);
+    assert.deepEqual(
+      loaded.filter((u) => DRIVERS.test(u) && !/\/node_modules\/(mongodb|cassandra-driver)\//.test(u)),
+      [],
+    );
   });
 });

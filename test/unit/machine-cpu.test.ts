@@ -5,7 +5,8 @@ import type { Result } from '../../src/results/schema.ts';
 import { CpuMeter, machineCpuBetween, readProcStat } from '../../src/runner/cpu-meter.ts';
 import { burnCpu, cpuMsSince } from '../support/cpu.ts';
 
-const stat = (user: number, idle: number, steal: number) => `cpu  ${user} 0 100 ${idle} 50 0 0 ${steal} 7 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n`;
+const stat = (user: number, idle: number, steal: number) =>
+  `cpu  ${user} 0 100 ${idle} 50 0 0 ${steal} 7 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n`;
 
 describe('machine CPU', () => {
   it('parses the aggregate /proc/stat line, leaving guest time out of the total', () => {
@@ -18,7 +19,11 @@ describe('machine CPU', () => {
     // 1,000 jiffies: 500 user, 300 idle (+ iowait), 200 steal.
     const m = machineCpuBetween(readProcStat(stat(1000, 5000, 0)), readProcStat(stat(1500, 5300, 200)));
     assert.deepEqual(m, { busyPercent: 50, stealPercent: 20 });
-    assert.equal(machineCpuBetween(readProcStat(stat(1, 1, 1)), readProcStat(stat(1, 1, 1))), undefined, 'no time passed');
+    assert.equal(
+      machineCpuBetween(readProcStat(stat(1, 1, 1)), readProcStat(stat(1, 1, 1))),
+      undefined,
+      'no time passed',
+    );
     assert.equal(machineCpuBetween(undefined, readProcStat(stat(1, 1, 1))), undefined);
   });
 
@@ -37,14 +42,20 @@ describe('machine CPU', () => {
       // Shares of all cores' time: some of it busy (this process, at least), none of it over 100%.
       const { busyPercent, stealPercent } = spent.machine;
       assert.ok(busyPercent > 0 && busyPercent <= 100, `busy ${busyPercent}%`);
-      assert.ok(stealPercent >= 0 && busyPercent + stealPercent <= 100.1, `busy ${busyPercent}% + steal ${stealPercent}% (each rounded to 0.1)`);
+      assert.ok(
+        stealPercent >= 0 && busyPercent + stealPercent <= 100.1,
+        `busy ${busyPercent}% + steal ${stealPercent}% (each rounded to 0.1)`,
+      );
     }
   });
 
   it('warns in reports when a hypervisor stole enough CPU to depress the figures', () => {
     const result = (stealPercent: number) => ({ machineCpu: { busyPercent: 90, stealPercent } }) as unknown as Result;
     assert.equal(describeMachineCpu([{} as Result]), undefined);
-    assert.equal(describeMachineCpu([result(0.5), result(2)]), 'machine CPU while measuring: busy 90% of all cores, steal 0.5–2%');
+    assert.equal(
+      describeMachineCpu([result(0.5), result(2)]),
+      'machine CPU while measuring: busy 90% of all cores, steal 0.5–2%',
+    );
     assert.match(describeMachineCpu([result(1), result(31.2)]) ?? '', /WARNING: the hypervisor gave up to 31\.2%/);
   });
 });

@@ -6,7 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addEncodedHistogram, encodeHistogram, newLatencyHistogram, valueAtPercentile } from '../../src/measure/histogram.ts';
+import {
+  addEncodedHistogram,
+  encodeHistogram,
+  newLatencyHistogram,
+  valueAtPercentile,
+} from '../../src/measure/histogram.ts';
 import { IntervalRows } from '../../src/measure/interval-rows.ts';
 import { Measurements } from '../../src/measure/measurements.ts';
 import { OperationSeriesBuilder, type OperationSeries } from '../../src/measure/operation-series.ts';
@@ -21,7 +26,14 @@ import { CoreWorkload } from '../../src/workload/core-workload.ts';
 import { workloadFromText } from '../../src/workload/properties.ts';
 import { Random } from '../../src/workload/random.ts';
 
-const storeInfo = { name: 'basic', url: 'basic://', server: 'none', serverVersion: '0', driver: 'none', localTarget: false };
+const storeInfo = {
+  name: 'basic',
+  url: 'basic://',
+  server: 'none',
+  serverVersion: '0',
+  driver: 'none',
+  localTarget: false,
+};
 const STATUSES: Status[] = ['OK', 'OK', 'OK', 'OK', 'NOT_FOUND', 'ERROR', 'TIMEOUT'];
 
 /** `seconds` seconds of calls into `m`, taken into a series every `interval` seconds as the status reporter does. */
@@ -33,7 +45,13 @@ function recordSeconds(m: Measurements, seconds: number, interval: number, seed:
     for (let i = 0; i < 300 + random.nextInt(300); i++) {
       const status = STATUSES[random.nextInt(STATUSES.length)]!;
       const latencyMs = 10 ** (random.nextDouble() * 4 - 2);
-      m.measure(random.nextInt(3) === 0 ? 'UPDATE' : 'READ', status, 1000 - random.nextDouble() * 20, 1000, 1000 + latencyMs);
+      m.measure(
+        random.nextInt(3) === 0 ? 'UPDATE' : 'READ',
+        status,
+        1000 - random.nextDouble() * 20,
+        1000,
+        1000 + latencyMs,
+      );
     }
     m.takeIntervalRows(second);
     builder.addSecond(second);
@@ -59,8 +77,16 @@ describe('per-operation time series', () => {
       const row = series.rows.find((r) => r.name === name);
       assert.ok(row, name);
       const whole = m.series.get(name)!.histogram;
-      assert.equal(row.count.reduce((a, b) => a + b, 0), whole.totalCount, `${name}: calls`);
-      assert.equal(encodeHistogram(union(row.histograms)), encodeHistogram(whole), `${name}: the intervals add up to the row`);
+      assert.equal(
+        row.count.reduce((a, b) => a + b, 0),
+        whole.totalCount,
+        `${name}: calls`,
+      );
+      assert.equal(
+        encodeHistogram(union(row.histograms)),
+        encodeHistogram(whole),
+        `${name}: the intervals add up to the row`,
+      );
       row.histograms.forEach((encoded, i) => {
         const h = union([encoded]);
         assert.equal(row.p99Us[i], valueAtPercentile(h, 99), `${name} p99 of interval ${i}`);
@@ -69,7 +95,11 @@ describe('per-operation time series', () => {
     }
     const read = series.rows.find((r) => r.name === 'READ')!;
     const failing = (m.statusCounts('READ').get('ERROR') ?? 0) + (m.statusCounts('READ').get('TIMEOUT') ?? 0);
-    assert.equal(read.failed!.reduce((a, b) => a + b, 0), failing, 'failed READs: ERROR and TIMEOUT, not NOT_FOUND');
+    assert.equal(
+      read.failed!.reduce((a, b) => a + b, 0),
+      failing,
+      'failed READs: ERROR and TIMEOUT, not NOT_FOUND',
+    );
   });
 
   it('merges the series of two clients exactly: each point holds every call both made in it', () => {
@@ -78,7 +108,31 @@ describe('per-operation time series', () => {
     const parts = [1, 2].map((seed) => {
       const m = new Measurements(true, true);
       const operationSeries = recordSeconds(m, 7, 2, seed);
-      return { m, result: buildResult({ phase: 'run', measurements: m, startedAt, endedAt, runtimeMs: 7400, timeSeries: [], operationSeries, cpu: { userMs: 1, systemMs: 1 }, recordsLoaded: 0, notes: [] }, { kind: 'ycsb', mode: 'direct', workloadName: 'w', properties: workloadFromText('', 't'), overrides: [], store: storeInfo }) };
+      return {
+        m,
+        result: buildResult(
+          {
+            phase: 'run',
+            measurements: m,
+            startedAt,
+            endedAt,
+            runtimeMs: 7400,
+            timeSeries: [],
+            operationSeries,
+            cpu: { userMs: 1, systemMs: 1 },
+            recordsLoaded: 0,
+            notes: [],
+          },
+          {
+            kind: 'ycsb',
+            mode: 'direct',
+            workloadName: 'w',
+            properties: workloadFromText('', 't'),
+            overrides: [],
+            store: storeInfo,
+          },
+        ),
+      };
     });
     const merged = mergeResults(parts.map((p) => p.result));
     resultSchema.parse(merged);
@@ -86,9 +140,15 @@ describe('per-operation time series', () => {
     assert.deepEqual(series.t, [2, 4, 6, 8]);
     for (const row of series.rows) {
       const whole = merged.operations.find((o) => o.name === row.name)!;
-      assert.equal(row.count.reduce((a, b) => a + b, 0), whole.latency.operations, `${row.name}: every call once`);
+      assert.equal(
+        row.count.reduce((a, b) => a + b, 0),
+        whole.latency.operations,
+        `${row.name}: every call once`,
+      );
       row.histograms.forEach((encoded, i) => {
-        const both = union(parts.map((p) => p.result.operationSeries!.rows.find((r) => r.name === row.name)?.histograms[i] ?? ''));
+        const both = union(
+          parts.map((p) => p.result.operationSeries!.rows.find((r) => r.name === row.name)?.histograms[i] ?? ''),
+        );
         assert.equal(encoded, both.totalCount > 0 ? encodeHistogram(both) : '', `${row.name} interval ${i}`);
         assert.equal(row.p99Us[i], both.totalCount > 0 ? valueAtPercentile(both, 99) : 0);
       });
@@ -96,15 +156,35 @@ describe('per-operation time series', () => {
   });
 
   it('collects the rows of worker processes as the status interval goes, every call once', async () => {
-    const p = workloadFromText('recordcount=200\noperationcount=0\nmaxexecutiontime=3\nstatus.interval=1\ntarget=600\nthreadcount=4\nreadproportion=0.5\nupdateproportion=0.5', 'test');
-    const pool = await ProcessPool.start({ store: 'basic', url: 'basic://', settings: {}, threadcount: 4, processes: 2 });
+    const p = workloadFromText(
+      'recordcount=200\noperationcount=0\nmaxexecutiontime=3\nstatus.interval=1\ntarget=600\nthreadcount=4\nreadproportion=0.5\nupdateproportion=0.5',
+      'test',
+    );
+    const pool = await ProcessPool.start({
+      store: 'basic',
+      url: 'basic://',
+      settings: {},
+      threadcount: 4,
+      processes: 2,
+    });
     try {
       const store = createBasicStore({ url: 'basic://', settings: {}, concurrency: 1 });
-      const outcome = await runTransactionPhase({ store, workload: new CoreWorkload(p, new Random(1)), properties: p, status: false, label: 'pool', pool });
+      const outcome = await runTransactionPhase({
+        store,
+        workload: new CoreWorkload(p, new Random(1)),
+        properties: p,
+        status: false,
+        label: 'pool',
+        pool,
+      });
       const series = outcome.operationSeries!;
       assert.ok(series.t.length >= 3);
       for (const row of series.rows) {
-        assert.equal(row.count.reduce((a, b) => a + b, 0), outcome.measurements.series.get(row.name)!.histogram.totalCount, `${row.name}: every call once`);
+        assert.equal(
+          row.count.reduce((a, b) => a + b, 0),
+          outcome.measurements.series.get(row.name)!.histogram.totalCount,
+          `${row.name}: every call once`,
+        );
       }
     } finally {
       await pool.close();

@@ -15,8 +15,27 @@ import type { DiskSize, PersonsDialect, QueryVariant } from '../../scenarios/per
 import { PERSONS_DIALECTS } from '../../scenarios/persons/dialects.ts';
 import { DEFAULT_SEED } from '../../scenarios/persons/defaults.ts';
 import { extraOf, generatePerson, generateRecords } from '../../scenarios/persons/generator.ts';
-import { EXTRAS, FIELD, JEDI_POWERS, LIMITS, personId, personIndex, PETS, type NestedPerson, type Person, type PersonRecord, type Shape } from '../../scenarios/persons/model.ts';
-import { bodyChecksum, canonicalBody, expectedAnswers, expectedIds, vacuousQueries, type Expectation } from '../../scenarios/persons/oracle.ts';
+import {
+  EXTRAS,
+  FIELD,
+  JEDI_POWERS,
+  LIMITS,
+  personId,
+  personIndex,
+  PETS,
+  type NestedPerson,
+  type Person,
+  type PersonRecord,
+  type Shape,
+} from '../../scenarios/persons/model.ts';
+import {
+  bodyChecksum,
+  canonicalBody,
+  expectedAnswers,
+  expectedIds,
+  vacuousQueries,
+  type Expectation,
+} from '../../scenarios/persons/oracle.ts';
 import { matches, QUERIES, queryById, type PersonsQuery, type QueryId } from '../../scenarios/persons/queries.ts';
 import { renderComparison, renderStoreTable } from '../../scenarios/persons/report.ts';
 import { queryStatus, runQueries, type PersonsSettings, type StoreRun } from '../../scenarios/persons/run.ts';
@@ -42,7 +61,11 @@ function chiSquareCritical(df: number): number {
 }
 
 /** Assert that observed counts fit the expected proportions. */
-function assertFits(label: string, observed: Map<string | number, number>, expected: Map<string | number, number>): void {
+function assertFits(
+  label: string,
+  observed: Map<string | number, number>,
+  expected: Map<string | number, number>,
+): void {
   const total = [...observed.values()].reduce((a, b) => a + b, 0);
   for (const key of observed.keys()) assert.ok(expected.has(key), `${label}: unexpected value ${String(key)}`);
   let chi = 0;
@@ -52,7 +75,10 @@ function assertFits(label: string, observed: Map<string | number, number>, expec
     chi += (o - e) ** 2 / e;
   }
   const critical = chiSquareCritical(expected.size - 1);
-  assert.ok(chi < critical, `${label}: chi-square ${chi.toFixed(1)} >= ${critical.toFixed(1)} (df ${expected.size - 1}); counts ${JSON.stringify([...observed])}`);
+  assert.ok(
+    chi < critical,
+    `${label}: chi-square ${chi.toFixed(1)} >= ${critical.toFixed(1)} (df ${expected.size - 1}); counts ${JSON.stringify([...observed])}`,
+  );
 }
 
 const uniform = (values: readonly (string | number)[]) => new Map(values.map((v) => [v, 1 / values.length]));
@@ -62,7 +88,8 @@ function tally<T extends string | number>(values: Iterable<T>): Map<T, number> {
   for (const v of values) m.set(v, (m.get(v) ?? 0) + 1);
   return m;
 }
-const kindOf = (p: Person): string => (p.pet !== undefined ? 'pet' : p.fax !== undefined ? 'fax' : p['jedi power'] !== undefined ? 'jedi power' : 'none');
+const kindOf = (p: Person): string =>
+  p.pet !== undefined ? 'pet' : p.fax !== undefined ? 'fax' : p['jedi power'] !== undefined ? 'jedi power' : 'none';
 
 describe('persons generator: faithful to randPersons.py', () => {
   it('every person has name, salary, age, telephone in the thesis ranges, and nothing else but at most one optional field', () => {
@@ -70,8 +97,12 @@ describe('persons generator: faithful to randPersons.py', () => {
       const keys = Object.keys(p);
       assert.deepEqual(keys.slice(0, 4), ['name', 'salary', 'age', 'telephone']);
       assert.ok(keys.length <= 5, `at most one optional field: ${JSON.stringify(p)}`);
-      if (keys.length === 5) assert.ok([FIELD.pet, FIELD.fax, FIELD.jediPower].includes(keys[4] as never), `unknown field ${keys[4]}`);
-      assert.ok(Number.isInteger(p.salary) && p.salary >= LIMITS.salary.min && p.salary <= LIMITS.salary.max, `salary ${p.salary}`);
+      if (keys.length === 5)
+        assert.ok([FIELD.pet, FIELD.fax, FIELD.jediPower].includes(keys[4] as never), `unknown field ${keys[4]}`);
+      assert.ok(
+        Number.isInteger(p.salary) && p.salary >= LIMITS.salary.min && p.salary <= LIMITS.salary.max,
+        `salary ${p.salary}`,
+      );
       assert.ok(Number.isInteger(p.age) && p.age >= LIMITS.age.min && p.age <= LIMITS.age.max, `age ${p.age}`);
     }
     assert.equal(LIMITS.salary.min, 9000);
@@ -95,7 +126,10 @@ describe('persons generator: faithful to randPersons.py', () => {
 
   it('salary and age are uniform over their whole inclusive ranges', () => {
     assertFits('age', tally(flat.map((p) => p.age)), uniform(range(18, 90)));
-    assert.ok(flat.some((p) => p.age === 18) && flat.some((p) => p.age === 90), 'both age bounds occur (randint is inclusive)');
+    assert.ok(
+      flat.some((p) => p.age === 18) && flat.some((p) => p.age === 90),
+      'both age bounds occur (randint is inclusive)',
+    );
     // 31 salary bands of equal width over the 31,001 values.
     const band = (s: number) => Math.floor(((s - 9000) * 31) / 31001);
     assertFits('salary bands', tally(flat.map((p) => band(p.salary))), uniform(range(0, 30)));
@@ -127,10 +161,17 @@ describe('persons generator: faithful to randPersons.py', () => {
 
   it('pets and Jedi powers are the thesis lists, drawn uniformly; flat values are single strings', () => {
     assert.deepEqual(PETS, ['Albatross', 'Horse', 'Piranha', 'Slow loris', 'Panda', 'Penguin']);
-    assert.deepEqual(JEDI_POWERS, ['Force Lightning', 'Jedi Mind Trick', 'Force Choke', 'Force Throw', 'Force Insanity']);
+    assert.deepEqual(JEDI_POWERS, [
+      'Force Lightning',
+      'Jedi Mind Trick',
+      'Force Choke',
+      'Force Throw',
+      'Force Insanity',
+    ]);
     const pets = flat.flatMap((p) => (p.pet === undefined ? [] : [p.pet]));
     const powers = flat.flatMap((p) => (p['jedi power'] === undefined ? [] : [p['jedi power']]));
-    for (const v of [...pets, ...powers, ...flat.flatMap((p) => (p.fax === undefined ? [] : [p.fax]))]) assert.equal(typeof v, 'string');
+    for (const v of [...pets, ...powers, ...flat.flatMap((p) => (p.fax === undefined ? [] : [p.fax]))])
+      assert.equal(typeof v, 'string');
     assertFits('flat pets', tally(pets), uniform(PETS));
     assertFits('flat jedi powers', tally(powers), uniform(JEDI_POWERS));
   });
@@ -182,11 +223,36 @@ describe('persons generator: a pure function of (seed, index)', () => {
   });
 
   it('is pinned for seed 1337: the dataset of a published result can be regenerated', () => {
-    assert.deepEqual(generatePerson(1337, 0, 'flat'), { name: 'cbvdmyplkosh', salary: 20704, age: 78, telephone: '5796284310', fax: '2183946705' });
-    assert.deepEqual(generatePerson(1337, 7, 'nested'), { name: 'vxgpz', salary: 15439, age: 40, telephone: '4160928735', pet: ['Slow loris', 'Horse', 'Piranha', 'Horse'] });
-    const counts = (shape: Shape) => [...expectedAnswers({ seed: 1337, size: 5000, shape })].map(([id, a]) => `${id}=${a.count}/${a.checksum}`);
-    assert.deepEqual(counts('flat'), ['Q1=2616/6d1f1b8be13c8d17', 'Q2=2337/be8ed1f794b25ada', 'Q3=583/f9c4c52a70c0d1dd', 'Q4=96/ba454d09262caa90', 'Q5=238/7886843268d56985']);
-    assert.deepEqual(counts('nested'), ['Q1=2616/6d1f1b8be13c8d17', 'Q2=2337/be8ed1f794b25ada', 'Q3=583/f9c4c52a70c0d1dd', 'Q4=223/96c9948159b23fbf', 'Q5=425/d82b766d9ef41918']);
+    assert.deepEqual(generatePerson(1337, 0, 'flat'), {
+      name: 'cbvdmyplkosh',
+      salary: 20704,
+      age: 78,
+      telephone: '5796284310',
+      fax: '2183946705',
+    });
+    assert.deepEqual(generatePerson(1337, 7, 'nested'), {
+      name: 'vxgpz',
+      salary: 15439,
+      age: 40,
+      telephone: '4160928735',
+      pet: ['Slow loris', 'Horse', 'Piranha', 'Horse'],
+    });
+    const counts = (shape: Shape) =>
+      [...expectedAnswers({ seed: 1337, size: 5000, shape })].map(([id, a]) => `${id}=${a.count}/${a.checksum}`);
+    assert.deepEqual(counts('flat'), [
+      'Q1=2616/6d1f1b8be13c8d17',
+      'Q2=2337/be8ed1f794b25ada',
+      'Q3=583/f9c4c52a70c0d1dd',
+      'Q4=96/ba454d09262caa90',
+      'Q5=238/7886843268d56985',
+    ]);
+    assert.deepEqual(counts('nested'), [
+      'Q1=2616/6d1f1b8be13c8d17',
+      'Q2=2337/be8ed1f794b25ada',
+      'Q3=583/f9c4c52a70c0d1dd',
+      'Q4=223/96c9948159b23fbf',
+      'Q5=425/d82b766d9ef41918',
+    ]);
   });
 
   it('rejects an index that is not a whole number >= 0; ids map back to indexes', () => {
@@ -212,10 +278,18 @@ describe('persons oracle', () => {
     ['fax but too young', { ...base, salary: 20000, age: 20, fax: '9876543210' }, ['Q1']],
     ['penguin, flat', { ...base, salary: 20000, age: 30, pet: 'Penguin' }, ['Q1', 'Q2', 'Q4']],
     ['panda, flat', { ...base, salary: 20000, age: 30, pet: 'Panda' }, ['Q1', 'Q2']],
-    ['a penguin among other pets', { ...base, salary: 20000, age: 30, pet: ['Horse', 'Penguin', 'Horse'] }, ['Q1', 'Q2', 'Q4']],
+    [
+      'a penguin among other pets',
+      { ...base, salary: 20000, age: 30, pet: ['Horse', 'Penguin', 'Horse'] },
+      ['Q1', 'Q2', 'Q4'],
+    ],
     ['no penguin among the pets', { ...base, salary: 20000, age: 30, pet: ['Horse', 'Panda'] }, ['Q1', 'Q2']],
     ['force choke, flat', { ...base, salary: 20000, age: 30, 'jedi power': 'Force Choke' }, ['Q1', 'Q2', 'Q5']],
-    ['force insanity among others', { ...base, salary: 20000, age: 30, 'jedi power': ['Force Throw', 'Force Insanity'] }, ['Q1', 'Q2', 'Q5']],
+    [
+      'force insanity among others',
+      { ...base, salary: 20000, age: 30, 'jedi power': ['Force Throw', 'Force Insanity'] },
+      ['Q1', 'Q2', 'Q5'],
+    ],
     ['force lightning only', { ...base, salary: 20000, age: 30, 'jedi power': ['Force Lightning'] }, ['Q1', 'Q2']],
     ['penguin but salary too low', { ...base, salary: 9000, age: 90, pet: 'Penguin' }, []],
   ] as never;
@@ -232,8 +306,10 @@ describe('persons oracle', () => {
 
   it('expectedAnswers agrees with an independent predicate over a generated dataset, flat and nested', () => {
     // Written out by hand from section 6.3, not with the scenario's conditions.
-    const anyOf = (v: unknown, wanted: string[]) => (Array.isArray(v) ? v.some((x) => wanted.includes(x as string)) : wanted.includes(v as string));
-    const q2 = (d: Record<string, unknown>) => (d.salary as number) > 18500 && (d.salary as number) < 35000 && (d.age as number) > 25;
+    const anyOf = (v: unknown, wanted: string[]) =>
+      Array.isArray(v) ? v.some((x) => wanted.includes(x as string)) : wanted.includes(v as string);
+    const q2 = (d: Record<string, unknown>) =>
+      (d.salary as number) > 18500 && (d.salary as number) < 35000 && (d.age as number) > 25;
     const predicates: Record<QueryId, (d: Record<string, unknown>) => boolean> = {
       Q1: (d) => (d.salary as number) > 18500 && (d.salary as number) < 35000,
       Q2: q2,
@@ -245,16 +321,25 @@ describe('persons oracle', () => {
       const size = 3000;
       const expected = expectedAnswers({ seed: 99, size, shape });
       for (const q of QUERIES) {
-        const ids = Array.from({ length: size }, (_, i) => i).filter((i) => predicates[q.id](doc(generatePerson(99, i, shape)))).map(personId);
+        const ids = Array.from({ length: size }, (_, i) => i)
+          .filter((i) => predicates[q.id](doc(generatePerson(99, i, shape))))
+          .map(personId);
         const { count, checksum } = expected.get(q.id)!;
         assert.deepEqual({ count, checksum }, summarizeIds(ids), `${shape} ${q.id}`);
         const bodies = ids.map((id) => ({ id, person: generatePerson(99, personIndex(id)!, shape) }));
-        assert.equal(expected.get(q.id)!.bodies, bodyChecksum(bodies.reverse()), `${shape} ${q.id}: the body checksum, in any order`);
+        assert.equal(
+          expected.get(q.id)!.bodies,
+          bodyChecksum(bodies.reverse()),
+          `${shape} ${q.id}: the body checksum, in any order`,
+        );
         assert.deepEqual([...expectedIds({ seed: 99, size, shape }, q)], ids);
       }
       assert.deepEqual(vacuousQueries(expected), [], 'no query is vacuous at 3000 documents');
     }
-    const tiny = new Map<QueryId, Expectation>([['Q1', { ...summarizeIds(['person1']), bodies: '' }], ['Q4', { ...summarizeIds([]), bodies: '' }]]);
+    const tiny = new Map<QueryId, Expectation>([
+      ['Q1', { ...summarizeIds(['person1']), bodies: '' }],
+      ['Q4', { ...summarizeIds([]), bodies: '' }],
+    ]);
     assert.deepEqual(vacuousQueries(tiny), ['Q4']);
   });
 
@@ -270,14 +355,16 @@ describe('persons oracle', () => {
 /** The thesis's couchBench.py map functions for Q4 and Q5 (appendix A.5), in JavaScript. */
 const THESIS_MAP = {
   Q4: (d: Record<string, unknown>) => {
-    if (!((d.salary as number) > 18500 && (d.salary as number) < 35000 && (d.age as number) > 25 && d.pet)) return false;
+    if (!((d.salary as number) > 18500 && (d.salary as number) < 35000 && (d.age as number) > 25 && d.pet))
+      return false;
     const pet = d.pet as string | string[];
     let found = false;
     for (let i = 0; i < pet.length; i++) if (pet[i] === 'Penguin') found = true; // a flat pet: its characters
     return found;
   },
   Q5: (d: Record<string, unknown>) => {
-    if (!((d.salary as number) > 18500 && (d.salary as number) < 35000 && (d.age as number) > 25 && d.jedi_power)) return false;
+    if (!((d.salary as number) > 18500 && (d.salary as number) < 35000 && (d.age as number) > 25 && d.jedi_power))
+      return false;
     const powers = d.jedi_power as string[];
     return powers.some((p) => p === 'Force Choke' || p === 'Force Insanity');
   },
@@ -304,31 +391,67 @@ class MemoryDialect implements PersonsDialect {
   }
   async query(_variant: string, query: PersonsQuery) {
     const byId = new Map(this.records.map((r) => [r.id, r]));
-    return this.answer(query, this.records).map((id) => this.alter(byId.get(id) ?? { id, person: {} as Person }, query));
+    return this.answer(query, this.records).map((id) =>
+      this.alter(byId.get(id) ?? { id, person: {} as Person }, query),
+    );
   }
   async sizeOnDisk(): Promise<DiskSize> {
     return { method: 'unavailable: in memory' };
   }
 }
 
-const SETTINGS = (shape: Shape): PersonsSettings => ({ seed: DEFAULT_SEED, size: 2000, shape, indexes: false, batchSize: 500, concurrency: 1, repeat: 2 });
-const STORE_INFO: StoreInfo = { name: 'memory', url: 'memory://', server: 'none', serverVersion: '0', driver: 'none', localTarget: false };
+const SETTINGS = (shape: Shape): PersonsSettings => ({
+  seed: DEFAULT_SEED,
+  size: 2000,
+  shape,
+  indexes: false,
+  batchSize: 500,
+  concurrency: 1,
+  repeat: 2,
+});
+const STORE_INFO: StoreInfo = {
+  name: 'memory',
+  url: 'memory://',
+  server: 'none',
+  serverVersion: '0',
+  driver: 'none',
+  localTarget: false,
+};
 
-async function verifyRun(shape: Shape, answer: (query: PersonsQuery, records: PersonRecord[]) => string[], alter?: Alter) {
+async function verifyRun(
+  shape: Shape,
+  answer: (query: PersonsQuery, records: PersonRecord[]) => string[],
+  alter?: Alter,
+) {
   const settings = SETTINGS(shape);
   const dialect = new MemoryDialect(answer, alter);
   await dialect.insertMany(generateRecords(settings.seed, shape, 0, settings.size));
   const timer = new ScenarioTimer();
   const expectations = expectedAnswers(settings);
   const failures = await runQueries(dialect, 'memory', settings, expectations, timer);
-  const run = scenarioResult(timer.outcome('run'), { scenario: 'persons', workloadName: 'test', properties: { variants: 'memory', size: settings.size, shape, seed: settings.seed, indexes: false, repeat: settings.repeat }, store: STORE_INFO });
+  const run = scenarioResult(timer.outcome('run'), {
+    scenario: 'persons',
+    workloadName: 'test',
+    properties: {
+      variants: 'memory',
+      size: settings.size,
+      shape,
+      seed: settings.seed,
+      indexes: false,
+      repeat: settings.repeat,
+    },
+    store: STORE_INFO,
+  });
   return { failures, run: resultSchema.parse(run) };
 }
 
-const right = (query: PersonsQuery, records: PersonRecord[]) => records.filter((r) => matches(query, r.person)).map((r) => r.id);
+const right = (query: PersonsQuery, records: PersonRecord[]) =>
+  records.filter((r) => matches(query, r.person)).map((r) => r.id);
 /** What the thesis's code returned: its own Q4 and Q5, the right Q1–Q3. */
 const thesis = (query: PersonsQuery, records: PersonRecord[]) =>
-  query.id === 'Q4' || query.id === 'Q5' ? records.filter((r) => THESIS_MAP[query.id as 'Q4' | 'Q5'](doc(r.person))).map((r) => r.id) : right(query, records);
+  query.id === 'Q4' || query.id === 'Q5'
+    ? records.filter((r) => THESIS_MAP[query.id as 'Q4' | 'Q5'](doc(r.person))).map((r) => r.id)
+    : right(query, records);
 
 describe('verification against the oracle', () => {
   it('a dialect that answers right passes every query, every repeat', async () => {
@@ -345,14 +468,20 @@ describe('verification against the oracle', () => {
   it("the thesis's Q5 (jedi_power) and its CouchDB Q4 on flat data (a loop over the characters of 'Penguin') fail loudly", async () => {
     const { failures, run } = await verifyRun('flat', thesis);
     assert.equal(failures.length, 2, failures.join('\n'));
-    assert.match(failures[0]!, /^memory \[memory\] Q4 returned 0 ids \(checksum 0{16}\); the oracle expects \d+ \(checksum [0-9a-f]{16}\): \d+ missing, e\.g\. person\d+/);
+    assert.match(
+      failures[0]!,
+      /^memory \[memory\] Q4 returned 0 ids \(checksum 0{16}\); the oracle expects \d+ \(checksum [0-9a-f]{16}\): \d+ missing, e\.g\. person\d+/,
+    );
     assert.match(failures[1]!, /^memory \[memory\] Q5 returned 0 ids/);
     assert.equal(queryStatus(run, 'memory', 'Q4'), 'WRONG');
     assert.equal(queryStatus(run, 'memory', 'Q5'), 'WRONG');
     assert.equal(queryStatus(run, 'memory', 'Q1'), 'verified');
     // Nested: the thesis's Q4 loop works on arrays, its Q5 still matches nothing.
     const nestedRun = await verifyRun('nested', thesis);
-    assert.deepEqual(nestedRun.failures.map((f) => f.split(' ')[2]), ['Q5']);
+    assert.deepEqual(
+      nestedRun.failures.map((f) => f.split(' ')[2]),
+      ['Q5'],
+    );
   });
 
   it('an answer with one id missing, one too many, or one twice fails, naming the ids', async () => {
@@ -368,32 +497,57 @@ describe('verification against the oracle', () => {
 
   it('the right ids with a document altered on the way back (a field lost, a number as a string, an array grown) fail, naming the document', async () => {
     const first = new Map<string, string>();
-    const once = (change: (person: Record<string, unknown>) => void): Alter => (r, q) => {
-      if ((first.get(q.id) ?? (first.set(q.id, r.id), r.id)) !== r.id) return r;
-      const person = structuredClone(r.person) as unknown as Record<string, unknown>;
-      change(person);
-      return { id: r.id, person: person as unknown as Person };
-    };
-    const lost = await verifyRun('flat', right, once((p) => delete p.telephone));
+    const once =
+      (change: (person: Record<string, unknown>) => void): Alter =>
+      (r, q) => {
+        if ((first.get(q.id) ?? (first.set(q.id, r.id), r.id)) !== r.id) return r;
+        const person = structuredClone(r.person) as unknown as Record<string, unknown>;
+        change(person);
+        return { id: r.id, person: person as unknown as Person };
+      };
+    const lost = await verifyRun(
+      'flat',
+      right,
+      once((p) => delete p.telephone),
+    );
     assert.equal(lost.failures.length, 5, lost.failures.join('\n'));
-    assert.match(lost.failures[0]!, /^memory \[memory\] Q1: the right \d+ ids, but document person\d+ differs: expected \{"age":\d+,.*"telephone":"\d+"\}, got \{"age":\d+,.*"salary":\d+\}$/);
+    assert.match(
+      lost.failures[0]!,
+      /^memory \[memory\] Q1: the right \d+ ids, but document person\d+ differs: expected \{"age":\d+,.*"telephone":"\d+"\}, got \{"age":\d+,.*"salary":\d+\}$/,
+    );
     assert.equal(queryStatus(lost.run, 'memory', 'Q1'), 'WRONG');
     first.clear();
-    const text = await verifyRun('flat', right, once((p) => (p.salary = String(p.salary))));
+    const text = await verifyRun(
+      'flat',
+      right,
+      once((p) => (p.salary = String(p.salary))),
+    );
     assert.match(text.failures[0]!, /"salary":"\d+"/);
     first.clear();
     const longer = once((p) => (p.pet = [...(p.pet as string[]), 'Horse', 'Horse', 'Horse', 'Horse', 'Horse']));
     const cut = await verifyRun('nested', right, (r, q) => (q.id === 'Q4' ? longer(r, q) : r));
-    assert.deepEqual(cut.failures.map((f) => f.split(' ')[2]), ['Q4:']);
+    assert.deepEqual(
+      cut.failures.map((f) => f.split(' ')[2]),
+      ['Q4:'],
+    );
     // Key order is the store's business: the same fields in another order are the same document.
-    assert.equal(canonicalBody('person1', { age: 30, name: 'ab', salary: 10000, telephone: '0' }), canonicalBody('person1', { telephone: '0', salary: 10000, name: 'ab', age: 30 }));
+    assert.equal(
+      canonicalBody('person1', { age: 30, name: 'ab', salary: 10000, telephone: '0' }),
+      canonicalBody('person1', { telephone: '0', salary: 10000, name: 'ab', age: 30 }),
+    );
   });
 
   it('checkAnswer is order-independent', () => {
     const ids = ['person1', 'person2', 'person3'];
     const expected = summarizeIds(ids);
-    assert.equal(checkAnswer({ store: 's', query: 'Q1', variant: 'v' }, expected, [...ids].reverse(), () => ids).ok, true);
-    assert.equal(checkAnswer({ store: 's', query: 'Q1', variant: 'v' }, expected, ['person1', 'person2'], () => ids).ok, false);
+    assert.equal(
+      checkAnswer({ store: 's', query: 'Q1', variant: 'v' }, expected, [...ids].reverse(), () => ids).ok,
+      true,
+    );
+    assert.equal(
+      checkAnswer({ store: 's', query: 'Q1', variant: 'v' }, expected, ['person1', 'person2'], () => ids).ok,
+      false,
+    );
   });
 });
 
@@ -416,36 +570,73 @@ describe('store dialects: query text', () => {
       const expected = expectedAnswers({ seed: DEFAULT_SEED, size: 3000, shape });
       for (const q of QUERIES) {
         const subject = { store: 'couchdb', query: q.id, variant: 'view' };
-        assert.ok(checkAnswer(subject, expected.get(q.id)!, runMap(mapFunction(q, shape === 'nested'), data), () => []).ok, `${shape} ${q.id}`);
+        assert.ok(
+          checkAnswer(subject, expected.get(q.id)!, runMap(mapFunction(q, shape === 'nested'), data), () => []).ok,
+          `${shape} ${q.id}`,
+        );
       }
       // The wrong shape's map function: pet and jedi power never match.
       for (const id of ['Q4', 'Q5'] as const) {
         const wrong = runMap(mapFunction(queryById(id), shape !== 'nested'), data);
-        assert.equal(checkAnswer({ store: 'couchdb', query: id, variant: 'view' }, expected.get(id)!, wrong, () => []).ok, false, `${shape} ${id} with the other shape's map`);
+        assert.equal(
+          checkAnswer({ store: 'couchdb', query: id, variant: 'view' }, expected.get(id)!, wrong, () => []).ok,
+          false,
+          `${shape} ${id} with the other shape's map`,
+        );
       }
     }
   });
 
   it('CouchDB Mango selectors: ranges merged per field, $elemMatch for arrays', () => {
-    assert.deepEqual(mangoSelector(queryById('Q4'), false), { salary: { $gt: 18500, $lt: 35000 }, age: { $gt: 25 }, pet: { $eq: 'Penguin' } });
-    assert.deepEqual(mangoSelector(queryById('Q5'), true), { salary: { $gt: 18500, $lt: 35000 }, age: { $gt: 25 }, 'jedi power': { $elemMatch: { $in: ['Force Choke', 'Force Insanity'] } } });
-    assert.deepEqual(mangoSelector(queryById('Q3'), true), { salary: { $gt: 18500, $lt: 35000 }, age: { $gt: 25 }, fax: { $exists: true } });
+    assert.deepEqual(mangoSelector(queryById('Q4'), false), {
+      salary: { $gt: 18500, $lt: 35000 },
+      age: { $gt: 25 },
+      pet: { $eq: 'Penguin' },
+    });
+    assert.deepEqual(mangoSelector(queryById('Q5'), true), {
+      salary: { $gt: 18500, $lt: 35000 },
+      age: { $gt: 25 },
+      'jedi power': { $elemMatch: { $in: ['Force Choke', 'Force Insanity'] } },
+    });
+    assert.deepEqual(mangoSelector(queryById('Q3'), true), {
+      salary: { $gt: 18500, $lt: 35000 },
+      age: { $gt: 25 },
+      fax: { $exists: true },
+    });
   });
 
   it('MongoDB filters: the same for both shapes (MongoDB matches array elements itself)', () => {
     assert.deepEqual(mongoFilter(queryById('Q1')), { salary: { $gt: 18500, $lt: 35000 } });
-    assert.deepEqual(mongoFilter(queryById('Q3')), { salary: { $gt: 18500, $lt: 35000 }, age: { $gt: 25 }, fax: { $exists: true } });
-    assert.deepEqual(mongoFilter(queryById('Q4')), { salary: { $gt: 18500, $lt: 35000 }, age: { $gt: 25 }, pet: 'Penguin' });
-    assert.deepEqual(mongoFilter(queryById('Q5')), { salary: { $gt: 18500, $lt: 35000 }, age: { $gt: 25 }, 'jedi power': { $in: ['Force Choke', 'Force Insanity'] } });
+    assert.deepEqual(mongoFilter(queryById('Q3')), {
+      salary: { $gt: 18500, $lt: 35000 },
+      age: { $gt: 25 },
+      fax: { $exists: true },
+    });
+    assert.deepEqual(mongoFilter(queryById('Q4')), {
+      salary: { $gt: 18500, $lt: 35000 },
+      age: { $gt: 25 },
+      pet: 'Penguin',
+    });
+    assert.deepEqual(mongoFilter(queryById('Q5')), {
+      salary: { $gt: 18500, $lt: 35000 },
+      age: { $gt: 25 },
+      'jedi power': { $in: ['Force Choke', 'Force Insanity'] },
+    });
   });
 
   it('Cassandra CQL: sanitized column names, has_fax, CONTAINS on lists, one SELECT per value where CQL has no OR', () => {
     const table = '"docbench"."persons"';
     assert.deepEqual(selectStatements(table, queryById('Q3'), false, true), [
-      { cql: `SELECT * FROM ${table} WHERE "salary" > ? AND "salary" < ? AND "age" > ? AND "has_fax" = ? ALLOW FILTERING`, params: [18500, 35000, 25, true] },
+      {
+        cql: `SELECT * FROM ${table} WHERE "salary" > ? AND "salary" < ? AND "age" > ? AND "has_fax" = ? ALLOW FILTERING`,
+        params: [18500, 35000, 25, true],
+      },
     ]);
     assert.deepEqual(selectStatements(table, queryById('Q5'), false, true), [
-      { cql: `SELECT * FROM ${table} WHERE "salary" > ? AND "salary" < ? AND "age" > ? AND "jedi_power" IN (?, ?) ALLOW FILTERING`, params: [18500, 35000, 25, 'Force Choke', 'Force Insanity'] },
+      {
+        cql: `SELECT * FROM ${table} WHERE "salary" > ? AND "salary" < ? AND "age" > ? AND "jedi_power" IN (?, ?) ALLOW FILTERING`,
+        params: [18500, 35000, 25, 'Force Choke', 'Force Insanity'],
+      },
     ]);
     assert.deepEqual(
       selectStatements(table, queryById('Q5'), true, false).map((s) => s.params.at(-1)),
@@ -458,8 +649,14 @@ describe('store dialects: query text', () => {
     const ks = '`docbench`.`_default`.`persons`';
     const select = `SELECT META(d).id AS id, d AS doc FROM ${ks} AS d WHERE d.\`salary\` > $1 AND d.\`salary\` < $2`;
     assert.deepEqual(sqlppQuery(ks, queryById('Q1'), false), { statement: select, parameters: [18500, 35000] });
-    assert.deepEqual(sqlppQuery(ks, queryById('Q3'), true), { statement: `${select} AND d.\`age\` > $3 AND d.\`fax\` IS NOT MISSING`, parameters: [18500, 35000, 25] });
-    assert.deepEqual(sqlppQuery(ks, queryById('Q4'), false), { statement: `${select} AND d.\`age\` > $3 AND d.\`pet\` = $4`, parameters: [18500, 35000, 25, 'Penguin'] });
+    assert.deepEqual(sqlppQuery(ks, queryById('Q3'), true), {
+      statement: `${select} AND d.\`age\` > $3 AND d.\`fax\` IS NOT MISSING`,
+      parameters: [18500, 35000, 25],
+    });
+    assert.deepEqual(sqlppQuery(ks, queryById('Q4'), false), {
+      statement: `${select} AND d.\`age\` > $3 AND d.\`pet\` = $4`,
+      parameters: [18500, 35000, 25, 'Penguin'],
+    });
     assert.deepEqual(sqlppQuery(ks, queryById('Q5'), false), {
       statement: `${select} AND d.\`age\` > $3 AND d.\`jedi power\` IN [$4, $5]`,
       parameters: [18500, 35000, 25, 'Force Choke', 'Force Insanity'],
@@ -480,7 +677,10 @@ describe('store dialects: query text', () => {
       `CREATE INDEX \`persons_nested_pet_salary_age\` IF NOT EXISTS ON ${ks}(DISTINCT ARRAY v FOR v IN \`pet\` END, \`salary\`, \`age\`) WITH {"defer_build": true}`,
       `CREATE INDEX \`persons_nested_jedi_power_salary_age\` IF NOT EXISTS ON ${ks}(DISTINCT ARRAY v FOR v IN \`jedi power\` END, \`salary\`, \`age\`) WITH {"defer_build": true}`,
     ]);
-    assert.match(gsiIndexes(ks, 'persons', false)[2]!.statement, /ON `b`.`s`.`persons_nested`\(`pet`, `salary`, `age`\)/);
+    assert.match(
+      gsiIndexes(ks, 'persons', false)[2]!.statement,
+      /ON `b`.`s`.`persons_nested`\(`pet`, `salary`, `age`\)/,
+    );
   });
 
   it('Couchbase size: the per-collection statistic, and its newest sample read from a stats answer', () => {
@@ -488,7 +688,21 @@ describe('store dialects: query text', () => {
       collectionSizePath('docbench', '_default', 'persons'),
       '/pools/default/stats/range/kv_collection_data_size_bytes?bucket=docbench&scope=_default&collection=persons&nodesAggregation=sum&start=-30&step=10',
     );
-    assert.equal(latestValue({ data: [{ metric: {}, values: [[1, '100'], [2, '2048']] }], errors: [] }), 2048);
+    assert.equal(
+      latestValue({
+        data: [
+          {
+            metric: {},
+            values: [
+              [1, '100'],
+              [2, '2048'],
+            ],
+          },
+        ],
+        errors: [],
+      }),
+      2048,
+    );
     assert.equal(latestValue({ data: [] }), undefined);
     assert.equal(latestValue(null), undefined);
   });
@@ -497,7 +711,14 @@ describe('store dialects: query text', () => {
 describe('persons report', () => {
   it('shows a size a store could not measure as n/a, never as 0, and a wrong answer as WRONG', async () => {
     const { run } = await verifyRun('flat', thesis);
-    const load = resultSchema.parse(scenarioResult(new ScenarioTimer().outcome('load'), { scenario: 'persons', workloadName: 't', properties: run.workload.properties, store: STORE_INFO }));
+    const load = resultSchema.parse(
+      scenarioResult(new ScenarioTimer().outcome('load'), {
+        scenario: 'persons',
+        workloadName: 't',
+        properties: run.workload.properties,
+        store: STORE_INFO,
+      }),
+    );
     const storeRun: StoreRun = { store: 'memory', settings: SETTINGS('flat'), load, run, failures: [] };
     const table = renderStoreTable(storeRun);
     assert.match(table, /\| size on disk +\| +\| n\/a \(see notes\) \|/);
@@ -513,7 +734,15 @@ describe('progress bar', () => {
   it('prints plain lines with rate and ETA when not on a terminal', () => {
     let now = 0;
     const lines: string[] = [];
-    const bar = new ProgressBar({ label: '[seed]', total: 1000, unit: 'docs', write: (t) => lines.push(t), isTTY: false, lineIntervalSeconds: 1, now: () => now });
+    const bar = new ProgressBar({
+      label: '[seed]',
+      total: 1000,
+      unit: 'docs',
+      write: (t) => lines.push(t),
+      isTTY: false,
+      lineIntervalSeconds: 1,
+      now: () => now,
+    });
     now = 500;
     bar.advance(250);
     now = 1000;
@@ -529,15 +758,32 @@ describe('persons CLI: bad input', () => {
   const work = mkdtempSync(join(tmpdir(), 'docbench-persons-'));
   after(() => rmSync(work, { recursive: true, force: true }));
   const cases: Array<[string[], RegExp]> = [
-    [['persons', '--stores', 'redis,nosql9000'], new RegExp(`^docbench: --stores: the persons scenario runs on ${PERSONS_DIALECTS.stores.join(', ')}; got "nosql9000"$`)],
-    [['persons', '--store', 'redis', '--size', '0'], /^docbench: error: option '--size <list>' argument '0' is invalid\. --size expects document counts/],
+    [
+      ['persons', '--stores', 'redis,nosql9000'],
+      new RegExp(
+        `^docbench: --stores: the persons scenario runs on ${PERSONS_DIALECTS.stores.join(', ')}; got "nosql9000"$`,
+      ),
+    ],
+    [
+      ['persons', '--store', 'redis', '--size', '0'],
+      /^docbench: error: option '--size <list>' argument '0' is invalid\. --size expects document counts/,
+    ],
     [['persons', '--store', 'redis', '--size', 'lots'], /argument 'lots' is invalid/],
-    [['seed', 'persons', '--store', 'redis', '--size', '-3'], /^docbench: error: option '--size <n>' argument '-3' is invalid\. --size expects a whole number >= 1/],
+    [
+      ['seed', 'persons', '--store', 'redis', '--size', '-3'],
+      /^docbench: error: option '--size <n>' argument '-3' is invalid\. --size expects a whole number >= 1/,
+    ],
     [['seed', 'persons', '--store', 'basic'], /^docbench: --store: the persons scenario runs on/],
     [['persons'], /^docbench: --store \(or --stores\) is required/],
     [['persons', '--stores', 'redis,mongodb', '--url', 'redis://127.0.0.1:1'], /^docbench: --url names one server/],
-    [['persons', '--store', 'redis', '--docker', '--url', 'redis://127.0.0.1:1'], /^docbench: give --url or --docker, not both$/],
-    [['persons', '--store', 'redis', '--insert-mode', 'batch'], /^docbench: error: option '--insert-mode <mode>' argument 'batch' is invalid\. Allowed choices are single, bulk\.$/],
+    [
+      ['persons', '--store', 'redis', '--docker', '--url', 'redis://127.0.0.1:1'],
+      /^docbench: give --url or --docker, not both$/,
+    ],
+    [
+      ['persons', '--store', 'redis', '--insert-mode', 'batch'],
+      /^docbench: error: option '--insert-mode <mode>' argument 'batch' is invalid\. Allowed choices are single, bulk\.$/,
+    ],
   ];
   for (const [args, pattern] of cases) {
     it(args.join(' '), () => assertUserError(runDocbench(args, { cwd: work }), pattern));

@@ -15,33 +15,68 @@ import { collapseLines, combineEvidence, type PlanEvidence } from '../../src/sto
 import { UnsupportedError } from '../../src/stores/store.ts';
 import { renderPlans, takePlan } from '../../scenarios/shared/plans.ts';
 
-const evidence = (over: Partial<PlanEvidence>): PlanEvidence => ({ access: 'index', used: [], warnings: [], source: 's', raw: '', ...over });
+const evidence = (over: Partial<PlanEvidence>): PlanEvidence => ({
+  access: 'index',
+  used: [],
+  warnings: [],
+  source: 's',
+  raw: '',
+  ...over,
+});
 
 describe('MongoDB explain', () => {
   it('a collection scan is a scan, with its documents examined', () => {
     const plan = mongoPlan({
-      queryPlanner: { winningPlan: { stage: 'COLLSCAN' }, rejectedPlans: [{ stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'not_chosen' } }] },
+      queryPlanner: {
+        winningPlan: { stage: 'COLLSCAN' },
+        rejectedPlans: [{ stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'not_chosen' } }],
+      },
       executionStats: { nReturned: 20, totalKeysExamined: 0, totalDocsExamined: 5000 },
       serverInfo: { host: 'h' },
     });
-    assert.deepEqual([plan.access, plan.used, plan.keysExamined, plan.documentsExamined, plan.returned], ['scan', [], 0, 5000, 20]);
+    assert.deepEqual(
+      [plan.access, plan.used, plan.keysExamined, plan.documentsExamined, plan.returned],
+      ['scan', [], 0, 5000, 20],
+    );
     assert.doesNotMatch(plan.raw, /serverInfo|not_chosen/);
   });
 
   it('an index scan names its index; an aggregation sums its stages and a $lookup that scans is a scan', () => {
     const ixscan = { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'persons_pet_salary_age' } };
-    assert.deepEqual(mongoPlan({ queryPlanner: { winningPlan: ixscan }, executionStats: { nReturned: 3, totalKeysExamined: 4, totalDocsExamined: 3 } }).used, ['persons_pet_salary_age']);
+    assert.deepEqual(
+      mongoPlan({
+        queryPlanner: { winningPlan: ixscan },
+        executionStats: { nReturned: 3, totalKeysExamined: 4, totalDocsExamined: 3 },
+      }).used,
+      ['persons_pet_salary_age'],
+    );
     const aggregate = {
       stages: [
-        { $cursor: { queryPlanner: { winningPlan: ixscan }, executionStats: { totalKeysExamined: 4, totalDocsExamined: 4 } } },
+        {
+          $cursor: {
+            queryPlanner: { winningPlan: ixscan },
+            executionStats: { totalKeysExamined: 4, totalDocsExamined: 4 },
+          },
+        },
         { $lookup: {}, totalDocsExamined: 12, totalKeysExamined: 12, collectionScans: 0, indexesUsed: ['_id_'] },
       ],
     };
     const joined = mongoPlan(aggregate, 1);
-    assert.deepEqual([joined.access, joined.used, joined.keysExamined, joined.documentsExamined, joined.returned], ['index', ['persons_pet_salary_age', '_id_'], 16, 16, 1]);
-    const scanning = mongoPlan({ stages: [aggregate.stages[0], { $lookup: {}, collectionScans: 4, indexesUsed: [] }] }, 1);
+    assert.deepEqual(
+      [joined.access, joined.used, joined.keysExamined, joined.documentsExamined, joined.returned],
+      ['index', ['persons_pet_salary_age', '_id_'], 16, 16, 1],
+    );
+    const scanning = mongoPlan(
+      { stages: [aggregate.stages[0], { $lookup: {}, collectionScans: 4, indexesUsed: [] }] },
+      1,
+    );
     assert.equal(scanning.access, 'scan');
-    assert.equal(mongoPlan({ queryPlanner: { winningPlan: { stage: 'EQ_LOOKUP', strategy: 'NestedLoopJoin', inputStage: ixscan } } }).access, 'scan');
+    assert.equal(
+      mongoPlan({
+        queryPlanner: { winningPlan: { stage: 'EQ_LOOKUP', strategy: 'NestedLoopJoin', inputStage: ixscan } },
+      }).access,
+      'scan',
+    );
     assert.equal(mongoPlan({ queryPlanner: { winningPlan: { stage: 'EXPRESS_IXSCAN' } } }).access, 'key');
   });
 });
@@ -59,31 +94,80 @@ describe('Cassandra tracing', () => {
       ],
       18,
     );
-    assert.deepEqual([plan.access, plan.used, plan.documentsExamined, plan.returned], ['index', ['p_age', 'p_salary'], 202, 18]);
+    assert.deepEqual(
+      [plan.access, plan.used, plan.documentsExamined, plan.returned],
+      ['index', ['p_age', 'p_salary'], 202, 18],
+    );
     assert.match(plan.raw, /Executing single-partition query on p ×2/);
   });
 
   it('ALLOW FILTERING without an index reads every row; a query table is read by partition', () => {
-    const scan = tracePlan(['No applicable indexes found', 'Executing seq scan across 1 sstables for (min(-9223372036854775808), min(-9223372036854775808)]', 'Read 200 live rows and 0 tombstone cells'], 34);
+    const scan = tracePlan(
+      [
+        'No applicable indexes found',
+        'Executing seq scan across 1 sstables for (min(-9223372036854775808), min(-9223372036854775808)]',
+        'Read 200 live rows and 0 tombstone cells',
+      ],
+      34,
+    );
     assert.deepEqual([scan.access, scan.used, scan.documentsExamined], ['scan', [], 200]);
-    const key = tracePlan(['Executing single-partition query on ecommerce_customers_by_country', 'Read 49 live rows and 0 tombstone cells'], 49);
+    const key = tracePlan(
+      ['Executing single-partition query on ecommerce_customers_by_country', 'Read 49 live rows and 0 tombstone cells'],
+      49,
+    );
     assert.deepEqual([key.access, key.used], ['key', ['ecommerce_customers_by_country (partition key)']]);
   });
 });
 
 describe('Couchbase EXPLAIN', () => {
   it('a primary scan reads every document; GSI index scans are named; phase counts give the figures', () => {
-    const primary = sqlppPlan({ plan: { '#operator': 'Sequence', '~children': [{ '#operator': 'PrimaryScan3', index: '#primary' }, { '#operator': 'Fetch' }] } }, { primaryScan: 5000, fetch: 5000 }, 472, []);
-    assert.deepEqual([primary.access, primary.used, primary.keysExamined, primary.documentsExamined, primary.returned], ['scan', ['#primary'], 5000, 5000, 472]);
+    const primary = sqlppPlan(
+      {
+        plan: {
+          '#operator': 'Sequence',
+          '~children': [{ '#operator': 'PrimaryScan3', index: '#primary' }, { '#operator': 'Fetch' }],
+        },
+      },
+      { primaryScan: 5000, fetch: 5000 },
+      472,
+      [],
+    );
+    assert.deepEqual(
+      [primary.access, primary.used, primary.keysExamined, primary.documentsExamined, primary.returned],
+      ['scan', ['#primary'], 5000, 5000, 472],
+    );
     const gsi = sqlppPlan(
-      { plan: { '#operator': 'Sequence', '~children': [{ '#operator': 'IndexScan3', index: 'persons_salary_age', spans: [] }, { '#operator': 'Fetch' }] } },
+      {
+        plan: {
+          '#operator': 'Sequence',
+          '~children': [
+            { '#operator': 'IndexScan3', index: 'persons_salary_age', spans: [] },
+            { '#operator': 'Fetch' },
+          ],
+        },
+      },
       { 'indexScan.GSI': 520, 'fetch.GSI': 472 },
       472,
       ['some warning'],
     );
-    assert.deepEqual([gsi.access, gsi.used, gsi.keysExamined, gsi.documentsExamined, gsi.warnings], ['index', ['persons_salary_age'], 520, 472, ['some warning']]);
+    assert.deepEqual(
+      [gsi.access, gsi.used, gsi.keysExamined, gsi.documentsExamined, gsi.warnings],
+      ['index', ['persons_salary_age'], 520, 472, ['some warning']],
+    );
     // The ANSI JOIN's inner side looks orders up by key through the primary index: not a scan.
-    const join = sqlppPlan({ plan: { '~children': [{ '#operator': 'IndexScan3', index: 'ecommerce_zip_orders' }, { '#operator': 'NestedLoopJoin', '~child': { '#operator': 'IndexScan3', index: '#primary' } }] } }, {}, 1, []);
+    const join = sqlppPlan(
+      {
+        plan: {
+          '~children': [
+            { '#operator': 'IndexScan3', index: 'ecommerce_zip_orders' },
+            { '#operator': 'NestedLoopJoin', '~child': { '#operator': 'IndexScan3', index: '#primary' } },
+          ],
+        },
+      },
+      {},
+      1,
+      [],
+    );
     assert.deepEqual([join.access, join.used], ['index', ['ecommerce_zip_orders', '#primary']]);
   });
 });
@@ -91,23 +175,46 @@ describe('Couchbase EXPLAIN', () => {
 describe('plans of several steps, and plans that could not be taken', () => {
   it('the worst access wins, figures add up, every structure is named', () => {
     const combined = combineEvidence([
-      { label: 'customers', plan: evidence({ access: 'index', used: ['by-zip'], keysExamined: 3, documentsExamined: 3, returned: 3 }) },
+      {
+        label: 'customers',
+        plan: evidence({ access: 'index', used: ['by-zip'], keysExamined: 3, documentsExamined: 3, returned: 3 }),
+      },
       { label: 'orders', plan: evidence({ access: 'key', used: ['_all_docs'], documentsExamined: 12, returned: 12 }) },
     ]);
-    assert.deepEqual([combined.access, combined.used, combined.keysExamined, combined.documentsExamined, combined.returned], ['index', ['by-zip', '_all_docs'], 3, 15, 12]);
-    assert.equal(combineEvidence([{ label: 'a', plan: evidence({ access: 'key' }) }, { label: 'b', plan: evidence({ access: 'scan' }) }]).access, 'scan');
+    assert.deepEqual(
+      [combined.access, combined.used, combined.keysExamined, combined.documentsExamined, combined.returned],
+      ['index', ['by-zip', '_all_docs'], 3, 15, 12],
+    );
+    assert.equal(
+      combineEvidence([
+        { label: 'a', plan: evidence({ access: 'key' }) },
+        { label: 'b', plan: evidence({ access: 'scan' }) },
+      ]).access,
+      'scan',
+    );
     assert.equal(collapseLines(['a', 'b', 'a']), 'a ×2\nb');
   });
 
   it('flags a scan where an index was expected; an unsupported or failed explain is recorded, never thrown', async () => {
-    const flagged = await takePlan('Q2', 'mango', async () => ({ ...evidence({ access: 'scan' }), indexExpected: true }));
+    const flagged = await takePlan('Q2', 'mango', async () => ({
+      ...evidence({ access: 'scan' }),
+      indexExpected: true,
+    }));
     assert.equal(flagged.flagged, true);
-    const fine = await takePlan('Q2', 'mango', async () => ({ ...evidence({ access: 'scan' }), indexExpected: false }), { zip: '1' });
+    const fine = await takePlan(
+      'Q2',
+      'mango',
+      async () => ({ ...evidence({ access: 'scan' }), indexExpected: false }),
+      { zip: '1' },
+    );
     assert.deepEqual([fine.flagged, fine.parameters], [false, '{"zip":"1"}']);
     const unsupported = await takePlan('Q1', 'gsi', async () => {
       throw new UnsupportedError('EXPLAIN', 'no query service');
     });
-    assert.deepEqual([unsupported.access, unsupported.source, unsupported.warnings], ['unknown', 'UNSUPPORTED', ['no plan: EXPLAIN is not supported: no query service']]);
+    assert.deepEqual(
+      [unsupported.access, unsupported.source, unsupported.warnings],
+      ['unknown', 'UNSUPPORTED', ['no plan: EXPLAIN is not supported: no query service']],
+    );
     const failed = await takePlan('Q1', 'gsi', async () => {
       throw new Error('boom');
     });
@@ -115,12 +222,22 @@ describe('plans of several steps, and plans that could not be taken', () => {
   });
 
   it('the plan section lists every plan once and names the flagged ones', async () => {
-    const plan = await takePlan('Q2', 'mango', async () => ({ ...evidence({ access: 'scan', warnings: ['No matching index found'] }), indexExpected: true }));
-    const result = { store: { name: 'couchdb', standIn: { name: 'x', version: '1', note: '' } }, workload: { name: 'persons' }, plans: [plan, plan] } as unknown as Result;
+    const plan = await takePlan('Q2', 'mango', async () => ({
+      ...evidence({ access: 'scan', warnings: ['No matching index found'] }),
+      indexExpected: true,
+    }));
+    const result = {
+      store: { name: 'couchdb', standIn: { name: 'x', version: '1', note: '' } },
+      workload: { name: 'persons' },
+      plans: [plan, plan],
+    } as unknown as Result;
     const section = renderPlans([result]);
     assert.equal(section.match(/\| couchdb \(stand-in\) \| mango/g)?.length, 1);
     assert.match(section, /FLAGGED: read everything, an index was meant to serve it; No matching index found/);
-    assert.match(section, /^FLAGGED: couchdb \(stand-in\) \[mango\] Q2 read every document although an index was built for it\.$/m);
+    assert.match(
+      section,
+      /^FLAGGED: couchdb \(stand-in\) \[mango\] Q2 read every document although an index was built for it\.$/m,
+    );
     assert.equal(renderPlans([{ ...result, plans: [] } as Result]), '');
   });
 });

@@ -19,7 +19,27 @@ describe('docbench --processes', () => {
 
   it('runs the workers in two processes and writes one merged result', () => {
     const out = join(dir, 'c.json');
-    const r = runDocbench(['run', '--store', 'basic', '-P', 'workloadc', '-p', 'recordcount=1000', '-p', 'operationcount=20000', '--threads', '4', '--processes', '2', '-q', '--out', out], { timeoutMs: 120_000 });
+    const r = runDocbench(
+      [
+        'run',
+        '--store',
+        'basic',
+        '-P',
+        'workloadc',
+        '-p',
+        'recordcount=1000',
+        '-p',
+        'operationcount=20000',
+        '--threads',
+        '4',
+        '--processes',
+        '2',
+        '-q',
+        '--out',
+        out,
+      ],
+      { timeoutMs: 120_000 },
+    );
     assert.equal(r.code, 0, r.stderr);
     const result = resultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     assert.equal(result.clientCpu.processes, 2);
@@ -32,8 +52,26 @@ describe('docbench --processes', () => {
   });
 
   it('refuses what cannot be spread over processes, in one line', () => {
-    assertUserError(runDocbench(['run', '--store', 'basic', '-P', 'workloadc', '-p', 'basic.store=true', '--threads', '2', '--processes', '2']), /--processes: basic\.store=true keeps records in one process's memory/);
-    assertUserError(runDocbench(['run', '--store', 'basic', '-P', 'workloadc', '--processes', '0']), /--processes expects auto or a whole number >= 1, got "0"/);
+    assertUserError(
+      runDocbench([
+        'run',
+        '--store',
+        'basic',
+        '-P',
+        'workloadc',
+        '-p',
+        'basic.store=true',
+        '--threads',
+        '2',
+        '--processes',
+        '2',
+      ]),
+      /--processes: basic\.store=true keeps records in one process's memory/,
+    );
+    assertUserError(
+      runDocbench(['run', '--store', 'basic', '-P', 'workloadc', '--processes', '0']),
+      /--processes expects auto or a whole number >= 1, got "0"/,
+    );
   });
 
   it('takes the processes property from a workload file; --processes wins; never more than the workers', () => {
@@ -51,7 +89,10 @@ describe('docbench --processes', () => {
   it('auto: one process per core when every store is remote, capped by threadcount; 1 beside a local server', () => {
     const remote = chooseProcesses({ threadcount: 16, localStores: [], cores: 32 });
     assert.equal(remote.processes, 16);
-    assert.match(remote.reason, /^16 processes: auto \(the default\), every store is remote, so one per core \(32 cores, capped by threadcount 16\)$/);
+    assert.match(
+      remote.reason,
+      /^16 processes: auto \(the default\), every store is remote, so one per core \(32 cores, capped by threadcount 16\)$/,
+    );
     assert.equal(chooseProcesses({ threadcount: 16, localStores: [], cores: 4 }).processes, 4);
     assert.equal(chooseProcesses({ threadcount: 1, localStores: [], cores: 4 }).processes, 1);
     assert.equal(chooseProcesses({ property: 'auto', threadcount: 8, localStores: [], cores: 2 }).processes, 2);
@@ -64,11 +105,32 @@ describe('docbench --processes', () => {
 
   it('records the choice and why in the result (a local store: 1 process)', () => {
     const out = join(dir, 'auto.json');
-    const r = runDocbench(['run', '--store', 'basic', '-P', 'workloadc', '-p', 'recordcount=100', '-p', 'operationcount=200', '--threads', '4', '-q', '--out', out]);
+    const r = runDocbench([
+      'run',
+      '--store',
+      'basic',
+      '-P',
+      'workloadc',
+      '-p',
+      'recordcount=100',
+      '-p',
+      'operationcount=200',
+      '--threads',
+      '4',
+      '-q',
+      '--out',
+      out,
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const result = resultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     assert.equal(result.clientCpu.processes, 1);
-    assert.match(result.clientCpu.processesReason ?? '', /^1 process: auto \(the default\), because basic runs on this machine/);
-    assertUserError(runDocbench(['run', '--store', 'basic', '-P', 'workloadc', '--processes', 'some']), /--processes expects auto or a whole number >= 1, got "some"/);
+    assert.match(
+      result.clientCpu.processesReason ?? '',
+      /^1 process: auto \(the default\), because basic runs on this machine/,
+    );
+    assertUserError(
+      runDocbench(['run', '--store', 'basic', '-P', 'workloadc', '--processes', 'some']),
+      /--processes expects auto or a whole number >= 1, got "some"/,
+    );
   });
 });

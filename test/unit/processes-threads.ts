@@ -22,13 +22,19 @@ export function notingStore(base: Store, log: ThreadLog): Store {
   const overrides = {
     read: (table: string, key: string, fields: readonly string[] | null) => (read(key), base.read(table, key, fields)),
     update: (table: string, key: string, values: FieldMap) => (read(key), base.update(table, key, values)),
-    scan: (table: string, start: string, count: number, fields: readonly string[] | null) => (read(start), base.scan(table, start, count, fields)),
+    scan: (table: string, start: string, count: number, fields: readonly string[] | null) => (
+      read(start),
+      base.scan(table, start, count, fields)
+    ),
     insert: async (table: string, key: string, values: FieldMap) => {
       await base.insert(table, key, values);
       log.writes.push([key, performance.now()]);
     },
     insertMany: async (table: string, records: readonly KeyedRecord[]) => {
-      await (base as Store & { insertMany(t: string, r: readonly KeyedRecord[]): Promise<void> }).insertMany(table, records);
+      await (base as Store & { insertMany(t: string, r: readonly KeyedRecord[]): Promise<void> }).insertMany(
+        table,
+        records,
+      );
       const now = performance.now();
       for (const r of records) log.writes.push([r.key, now]);
     },
@@ -37,7 +43,10 @@ export function notingStore(base: Store, log: ThreadLog): Store {
 }
 
 /** The YCSB thread body on a noting store; the notes go to the main thread's `log` handler. */
-export function notedYcsbThread(context: ThreadContext, spec: YcsbThreadSpec): (startMs: number) => Promise<number | undefined> {
+export function notedYcsbThread(
+  context: ThreadContext,
+  spec: YcsbThreadSpec,
+): (startMs: number) => Promise<number | undefined> {
   const log: ThreadLog = { thread: context.thread, writes: [], reads: [] };
   const run = ycsbThread({ ...context, store: notingStore(context.store, log) }, spec);
   return async (startMs) => {
@@ -54,7 +63,10 @@ export interface StartLog {
 }
 
 /** The worker loop under a target rate with an operation that notes when it started against when it was due. */
-export function notedScheduleThread(context: ThreadContext, spec: { threadcount: number; target: number; operationcount: number }): (startMs: number) => Promise<number | undefined> {
+export function notedScheduleThread(
+  context: ThreadContext,
+  spec: { threadcount: number; target: number; operationcount: number },
+): (startMs: number) => Promise<number | undefined> {
   const log: StartLog = { thread: context.thread, lateness: [] };
   return async (startMs) => {
     const busy = await runWorkerLoop({

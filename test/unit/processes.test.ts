@@ -22,7 +22,14 @@ import { Random } from '../../src/workload/random.ts';
 import { notingStore, type StartLog, type ThreadLog } from './processes-threads.ts';
 
 const THREADS = new URL('./processes-threads.ts', import.meta.url).href;
-const storeInfo = { name: 'basic', url: 'basic://', server: 'none', serverVersion: '0', driver: 'none', localTarget: false };
+const storeInfo = {
+  name: 'basic',
+  url: 'basic://',
+  server: 'none',
+  serverVersion: '0',
+  driver: 'none',
+  localTarget: false,
+};
 const LOADED = 2000;
 
 function properties(text: string, overrides: string[] = []): WorkloadProperties {
@@ -31,7 +38,14 @@ function properties(text: string, overrides: string[] = []): WorkloadProperties 
 
 function scheduleOf(p: WorkloadProperties, phase: 'load' | 'run'): ScheduleSettings {
   const run = phase === 'run';
-  return { threadcount: p.threadcount, target: run ? p.target : 0, operationcount: run ? p.operationcount : 0, maxexecutiontime: 0, warmuptime: 0, statusIntervalSeconds: 1 };
+  return {
+    threadcount: p.threadcount,
+    target: run ? p.target : 0,
+    operationcount: run ? p.operationcount : 0,
+    maxexecutiontime: 0,
+    warmuptime: 0,
+    statusIntervalSeconds: 1,
+  };
 }
 
 /** A YCSB phase in the pool's threads on noting stores: the merged measurements and every thread's notes. */
@@ -39,8 +53,22 @@ async function pooled(pool: ProcessPool, phase: 'load' | 'run', p: WorkloadPrope
   const logs: ThreadLog[] = [];
   const measurements = new Measurements(true, phase === 'run');
   const spec: YcsbThreadSpec = { phase, properties: p, counters: counters.buffer };
-  const engine = pool.engine({ module: THREADS, body: 'notedYcsbThread', spec, threadcount: p.threadcount, measurements, handlers: { log: (l) => void logs.push(l as ThreadLog) } });
-  const run = await coordinate({ measurements, settings: scheduleOf(p, phase), status: false, label: 't', control: new RunControl(), engine });
+  const engine = pool.engine({
+    module: THREADS,
+    body: 'notedYcsbThread',
+    spec,
+    threadcount: p.threadcount,
+    measurements,
+    handlers: { log: (l) => void logs.push(l as ThreadLog) },
+  });
+  const run = await coordinate({
+    measurements,
+    settings: scheduleOf(p, phase),
+    status: false,
+    label: 't',
+    control: new RunControl(),
+    engine,
+  });
   return { measurements, run, logs };
 }
 
@@ -53,7 +81,8 @@ async function inProcess(phase: 'load' | 'run', p: WorkloadProperties, workload:
   return { outcome, log };
 }
 
-const keysOf = (logs: readonly ThreadLog[], what: 'writes' | 'reads') => logs.flatMap((l) => l[what].map(([key]) => key));
+const keysOf = (logs: readonly ThreadLog[], what: 'writes' | 'reads') =>
+  logs.flatMap((l) => l[what].map(([key]) => key));
 
 /** Keys by how often they were read, most read first (ties by key, so the order is one order). */
 function ranking(keys: readonly string[]): string[] {
@@ -65,16 +94,30 @@ function ranking(keys: readonly string[]): string[] {
 describe('processes', { timeout: 600_000 }, () => {
   const pools = new Map<number, ProcessPool>();
   before(async () => {
-    for (const n of [2, 3]) pools.set(n, await ProcessPool.start({ store: 'basic', url: 'basic://', settings: {}, threadcount: 6, processes: n }));
+    for (const n of [2, 3])
+      pools.set(
+        n,
+        await ProcessPool.start({ store: 'basic', url: 'basic://', settings: {}, threadcount: 6, processes: n }),
+      );
   });
   after(async () => {
     for (const pool of pools.values()) await pool.close();
   });
 
   it('splits the workers over the processes, all of them, each once', () => {
-    assert.deepEqual(splitWorkers(16, 2), [{ firstWorker: 0, workers: 8 }, { firstWorker: 8, workers: 8 }]);
-    assert.deepEqual(splitWorkers(7, 3), [{ firstWorker: 0, workers: 3 }, { firstWorker: 3, workers: 2 }, { firstWorker: 5, workers: 2 }]);
-    assert.deepEqual(splitWorkers(1, 2).map((s) => s.workers), [1, 0]);
+    assert.deepEqual(splitWorkers(16, 2), [
+      { firstWorker: 0, workers: 8 },
+      { firstWorker: 8, workers: 8 },
+    ]);
+    assert.deepEqual(splitWorkers(7, 3), [
+      { firstWorker: 0, workers: 3 },
+      { firstWorker: 3, workers: 2 },
+      { firstWorker: 5, workers: 2 },
+    ]);
+    assert.deepEqual(
+      splitWorkers(1, 2).map((s) => s.workers),
+      [1, 0],
+    );
   });
 
   it('loads each key once, and the same keys with 1, 2 or 3 processes', async () => {
@@ -108,8 +151,15 @@ describe('processes', { timeout: 600_000 }, () => {
   });
 
   it('never inserts a key twice, and reads only records whose insert was done (latest, across processes)', async () => {
-    const p = properties('operationcount=6000\nreadproportion=0.5\nupdateproportion=0\ninsertproportion=0.5\nrequestdistribution=latest');
-    const { logs, measurements } = await pooled(pools.get(3)!, 'run', p, SharedCounters.create(p.insertstart, p.recordcount));
+    const p = properties(
+      'operationcount=6000\nreadproportion=0.5\nupdateproportion=0\ninsertproportion=0.5\nrequestdistribution=latest',
+    );
+    const { logs, measurements } = await pooled(
+      pools.get(3)!,
+      'run',
+      p,
+      SharedCounters.create(p.insertstart, p.recordcount),
+    );
     const inserted = keysOf(logs, 'writes');
     assert.equal(new Set(inserted).size, inserted.length, 'an insert key was used twice');
     assert.equal(inserted.length, measurements.statusCounts('INSERT').get('OK'));
@@ -126,7 +176,10 @@ describe('processes', { timeout: 600_000 }, () => {
       if (loaded.has(key)) continue;
       readsOfInserted++;
       const done = doneAt.get(key);
-      assert.ok(done !== undefined && done <= sentMs, `read of ${key} at ${sentMs} ms, its insert ${done === undefined ? 'never done' : `done at ${done} ms`}`);
+      assert.ok(
+        done !== undefined && done <= sentMs,
+        `read of ${key} at ${sentMs} ms, its insert ${done === undefined ? 'never done' : `done at ${done} ms`}`,
+      );
     }
     // `latest` makes the newest records the hottest: most reads went to inserted ones.
     assert.ok(readsOfInserted > 0);
@@ -134,8 +187,24 @@ describe('processes', { timeout: 600_000 }, () => {
 
   it('merges one result: rows, counts and time series add up to operationcount', async () => {
     const p = properties('operationcount=30000\nreadproportion=0.5\nupdateproportion=0.5', ['status.interval=1']);
-    const outcome = await runTransactionPhase({ store: createBasicStore({ url: 'basic://', settings: {}, concurrency: 1 }), workload: new CoreWorkload(p, new Random(1)), properties: p, status: true, label: '[merge]', pool: pools.get(2)! });
-    const result = resultSchema.parse(buildResult(outcome, { kind: 'ycsb', mode: 'direct', workloadName: 't', properties: p, overrides: [], store: storeInfo }));
+    const outcome = await runTransactionPhase({
+      store: createBasicStore({ url: 'basic://', settings: {}, concurrency: 1 }),
+      workload: new CoreWorkload(p, new Random(1)),
+      properties: p,
+      status: true,
+      label: '[merge]',
+      pool: pools.get(2)!,
+    });
+    const result = resultSchema.parse(
+      buildResult(outcome, {
+        kind: 'ycsb',
+        mode: 'direct',
+        workloadName: 't',
+        properties: p,
+        overrides: [],
+        store: storeInfo,
+      }),
+    );
     assert.equal(result.overall.operations, 30_000);
     assert.equal(result.clientCpu.processes, 2);
     const row = (name: string) => result.operations.find((o) => o.name === name);
@@ -145,7 +214,11 @@ describe('processes', { timeout: 600_000 }, () => {
     // Unthrottled, each call's Intended- latency is its own service time: the same histogram.
     assert.equal(row('Intended-READ')?.histogram, row('READ')?.histogram);
     // The coordinator's time series holds every operation of every process once.
-    assert.equal(result.timeSeries.reduce((n, point) => n + point.operations, 0), 30_000, JSON.stringify(result.timeSeries));
+    assert.equal(
+      result.timeSeries.reduce((n, point) => n + point.operations, 0),
+      30_000,
+      JSON.stringify(result.timeSeries),
+    );
     assert.ok(result.notes.some((n) => n.includes('2 processes')));
   });
 
@@ -153,27 +226,65 @@ describe('processes', { timeout: 600_000 }, () => {
     const logs: StartLog[] = [];
     const measurements = new Measurements(true, true);
     const spec = { threadcount: 6, target: 3000, operationcount: 3000 };
-    const engine = pools.get(3)!.engine({ module: THREADS, body: 'notedScheduleThread', spec, threadcount: 6, measurements, handlers: { log: (l) => void logs.push(l as StartLog) } });
-    await coordinate({ measurements, settings: { ...spec, maxexecutiontime: 0, warmuptime: 0, statusIntervalSeconds: 1 }, status: false, label: 't', control: new RunControl(), engine });
+    const engine = pools
+      .get(3)!
+      .engine({
+        module: THREADS,
+        body: 'notedScheduleThread',
+        spec,
+        threadcount: 6,
+        measurements,
+        handlers: { log: (l) => void logs.push(l as StartLog) },
+      });
+    await coordinate({
+      measurements,
+      settings: { ...spec, maxexecutiontime: 0, warmuptime: 0, statusIntervalSeconds: 1 },
+      status: false,
+      label: 't',
+      control: new RunControl(),
+      engine,
+    });
     const lateness = logs.flatMap((l) => l.lateness);
     assert.equal(lateness.length, 3000);
     const early = lateness.filter((l) => l < 0);
     assert.equal(early.length, 0, `${early.length} operations started early, by up to ${-Math.min(...early)} ms`);
   });
 
-  it('ends the warm-up and the run on the coordinator\'s clock, for every process', async () => {
+  it("ends the warm-up and the run on the coordinator's clock, for every process", async () => {
     const p = properties('operationcount=0\nmaxexecutiontime=2\nwarmuptime=1\nreadproportion=1\nupdateproportion=0');
-    const pool = await ProcessPool.start({ store: 'basic', url: 'basic://', settings: { 'basic.simulatedelay': '2' }, threadcount: 6, processes: 2 });
+    const pool = await ProcessPool.start({
+      store: 'basic',
+      url: 'basic://',
+      settings: { 'basic.simulatedelay': '2' },
+      threadcount: 6,
+      processes: 2,
+    });
     try {
       const started = performance.now();
-      const outcome = await runTransactionPhase({ store: createBasicStore({ url: 'basic://', settings: {}, concurrency: 1 }), workload: new CoreWorkload(p, new Random(1)), properties: p, status: false, label: 't', pool });
+      const outcome = await runTransactionPhase({
+        store: createBasicStore({ url: 'basic://', settings: {}, concurrency: 1 }),
+        workload: new CoreWorkload(p, new Random(1)),
+        properties: p,
+        status: false,
+        label: 't',
+        pool,
+      });
       const elapsed = performance.now() - started;
       const m = outcome.measurements;
       // Both processes worked through the warm-up and after it; only what came after is counted.
-      assert.ok(m.warmupOperations > 0 && m.measuredOperations > 0, `warm-up ${m.warmupOperations}, measured ${m.measuredOperations}`);
+      assert.ok(
+        m.warmupOperations > 0 && m.measuredOperations > 0,
+        `warm-up ${m.warmupOperations}, measured ${m.measuredOperations}`,
+      );
       assert.equal(m.statusCounts('READ').get('OK'), m.measuredOperations);
-      assert.ok(outcome.runtimeMs > 0 && outcome.runtimeMs < elapsed, `window ${outcome.runtimeMs} ms of ${elapsed} ms`);
-      assert.ok(outcome.notes.some((n) => n.startsWith(`the first 1 s (${m.warmupOperations} operations) were warm-up`)), outcome.notes.join('\n'));
+      assert.ok(
+        outcome.runtimeMs > 0 && outcome.runtimeMs < elapsed,
+        `window ${outcome.runtimeMs} ms of ${elapsed} ms`,
+      );
+      assert.ok(
+        outcome.notes.some((n) => n.startsWith(`the first 1 s (${m.warmupOperations} operations) were warm-up`)),
+        outcome.notes.join('\n'),
+      );
       // Where threads' CPU can be read (Linux), one busy figure per process.
       if (outcome.cpu.eventLoopBusyPercent) assert.equal(outcome.cpu.eventLoopBusyPercent.length, 2);
     } finally {
@@ -182,10 +293,13 @@ describe('processes', { timeout: 600_000 }, () => {
   });
 
   it('reports a store a worker process cannot reach as the one-line error it is', async () => {
-    await assert.rejects(ProcessPool.start({ store: 'redis', url: 'redis://127.0.0.1:1', settings: {}, threadcount: 2, processes: 2 }), (error: unknown) => {
-      assert.ok(error instanceof WorkerUserError, String(error));
-      assert.match(error.message, /^cannot reach redis at redis:\/\/127\.0\.0\.1:1/);
-      return true;
-    });
+    await assert.rejects(
+      ProcessPool.start({ store: 'redis', url: 'redis://127.0.0.1:1', settings: {}, threadcount: 2, processes: 2 }),
+      (error: unknown) => {
+        assert.ok(error instanceof WorkerUserError, String(error));
+        assert.match(error.message, /^cannot reach redis at redis:\/\/127\.0\.0\.1:1/);
+        return true;
+      },
+    );
   });
 });

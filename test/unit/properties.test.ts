@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { checkDbProperty, loadBatchingNote, parsePropertiesText, resolveProperties, workloadFromText, WorkloadError } from '../../src/workload/properties.ts';
+import {
+  checkDbProperty,
+  loadBatchingNote,
+  parsePropertiesText,
+  resolveProperties,
+  workloadFromText,
+  WorkloadError,
+} from '../../src/workload/properties.ts';
 import { FIXTURE_WORKLOADS_DIR, loadWorkload } from '../../src/workload/workload-file.ts';
 import { STORE_NAMES } from '../../src/stores/stores.ts';
 
@@ -51,32 +58,50 @@ describe('workload properties', () => {
   });
 
   it('applies -p overrides after the file, in order', () => {
-    const p = workloadFromText('recordcount=10\nreadproportion=1\nupdateproportion=0', 'f', ['recordcount=20', 'recordcount=30']);
+    const p = workloadFromText('recordcount=10\nreadproportion=1\nupdateproportion=0', 'f', [
+      'recordcount=20',
+      'recordcount=30',
+    ]);
     assert.equal(p.recordcount, 30);
   });
 
   it('rejects an unknown property, naming it and suggesting the nearest', () => {
-    assert.throws(() => workloadFromText('readproportoin=0.5', 'wl'), (e: unknown) => {
-      assert.ok(e instanceof WorkloadError);
-      assert.match(e.message, /wl:1: unknown property "readproportoin" \(did you mean "readproportion"\?\)/);
-      return true;
-    });
+    assert.throws(
+      () => workloadFromText('readproportoin=0.5', 'wl'),
+      (e: unknown) => {
+        assert.ok(e instanceof WorkloadError);
+        assert.match(e.message, /wl:1: unknown property "readproportoin" \(did you mean "readproportion"\?\)/);
+        return true;
+      },
+    );
   });
 
   it('rejects a wrong type, naming the key, the value and what was expected', () => {
     assert.throws(() => workloadFromText('recordcount=lots', 'wl'), /wl:1: property "recordcount" = "lots" is invalid/);
-    assert.throws(() => workloadFromText('requestdistribution=gaussian', 'wl'), /expected one of uniform, zipfian, latest, hotspot, exponential, sequential/);
+    assert.throws(
+      () => workloadFromText('requestdistribution=gaussian', 'wl'),
+      /expected one of uniform, zipfian, latest, hotspot, exponential, sequential/,
+    );
     assert.throws(() => workloadFromText('readallfields=yes', 'wl'), /property "readallfields"/);
     assert.throws(() => workloadFromText('threadcount=0', 'wl'), /expected a value >= 1/);
   });
 
   it('rejects proportions that do not sum to 1', () => {
-    assert.throws(() => workloadFromText('readproportion=0.5\nupdateproportion=0.2', 'wl'), /operation proportions sum to 0.7, expected 1/);
+    assert.throws(
+      () => workloadFromText('readproportion=0.5\nupdateproportion=0.2', 'wl'),
+      /operation proportions sum to 0.7, expected 1/,
+    );
   });
 
   it('rejects inconsistent ranges', () => {
-    assert.throws(() => workloadFromText('minscanlength=10\nmaxscanlength=5', 'wl'), /minscanlength \(10\) exceeds maxscanlength \(5\)/);
-    assert.throws(() => workloadFromText('dataintegrity=true\nfieldlengthdistribution=uniform', 'wl'), /requires fieldlengthdistribution=constant/);
+    assert.throws(
+      () => workloadFromText('minscanlength=10\nmaxscanlength=5', 'wl'),
+      /minscanlength \(10\) exceeds maxscanlength \(5\)/,
+    );
+    assert.throws(
+      () => workloadFromText('dataintegrity=true\nfieldlengthdistribution=uniform', 'wl'),
+      /requires fieldlengthdistribution=constant/,
+    );
     assert.throws(() => workloadFromText('recordcount=10\ninsertstart=5\ninsertcount=10', 'wl'), /exceeds recordcount/);
   });
 
@@ -111,34 +136,57 @@ describe("YCSB's Client and measurement keys: implemented, or refused with what 
     assert.equal(p.batchsize, 1);
     assert.equal(loadBatchingNote(p, true), undefined);
     const batched = workloadFromText('batchsize=100', 'wl');
-    assert.match(loadBatchingNote(batched, true)!, /^load used bulk writes of 100 records \(batchsize=100; YCSB's bindings insert one record per call\)/);
+    assert.match(
+      loadBatchingNote(batched, true)!,
+      /^load used bulk writes of 100 records \(batchsize=100; YCSB's bindings insert one record per call\)/,
+    );
     // A store without bulk writes inserts one by one whatever batchsize says: nothing to note.
     assert.equal(loadBatchingNote(batched, false), undefined);
   });
 
   it('workload: CoreWorkload (either package) is what runs; another class is refused', () => {
-    assert.equal(workloadFromText('workload=com.yahoo.ycsb.workloads.CoreWorkload', 'wl').workload, 'site.ycsb.workloads.CoreWorkload');
-    assert.match(refusal('workload=site.ycsb.workloads.TimeSeriesWorkload', 'workload'), /docbench runs YCSB's CoreWorkload; application workloads are scenarios \(--scenario\)/);
+    assert.equal(
+      workloadFromText('workload=com.yahoo.ycsb.workloads.CoreWorkload', 'wl').workload,
+      'site.ycsb.workloads.CoreWorkload',
+    );
+    assert.match(
+      refusal('workload=site.ycsb.workloads.TimeSeriesWorkload', 'workload'),
+      /docbench runs YCSB's CoreWorkload; application workloads are scenarios \(--scenario\)/,
+    );
   });
 
-  it('db: a store or one of YCSB\'s bindings for it, which must agree with --store', () => {
+  it("db: a store or one of YCSB's bindings for it, which must agree with --store", () => {
     assert.equal(workloadFromText('db=site.ycsb.db.MongoDbClient', 'wl').db, 'mongodb');
     assert.equal(workloadFromText('db=com.yahoo.ycsb.db.RedisClient', 'wl').db, 'redis');
     assert.equal(workloadFromText('db=cassandra-cql', 'wl').db, 'cassandra');
     assert.equal(workloadFromText('db=couchdb', 'wl').db, 'couchdb');
     assert.equal(workloadFromText('', 'wl').db, undefined);
-    assert.ok(refusal('db=site.ycsb.db.JdbcDBClient', 'db').includes(`expected a docbench store (${STORE_NAMES.join(', ')})`));
+    assert.ok(
+      refusal('db=site.ycsb.db.JdbcDBClient', 'db').includes(`expected a docbench store (${STORE_NAMES.join(', ')})`),
+    );
     checkDbProperty(workloadFromText('db=site.ycsb.db.couchbase3.Couchbase3Client', 'wl'), 'couchbase');
     checkDbProperty(workloadFromText('', 'wl'), 'redis');
-    assert.throws(() => checkDbProperty(workloadFromText('db=site.ycsb.db.MongoDbClient', 'wl'), 'redis'), /property "db" names the store mongodb, but --store is redis/);
+    assert.throws(
+      () => checkDbProperty(workloadFromText('db=site.ycsb.db.MongoDbClient', 'wl'), 'redis'),
+      /property "db" names the store mongodb, but --store is redis/,
+    );
   });
 
-  it('exporter: YCSB\'s three exporters by class name (full, old package or bare); others refused', () => {
+  it("exporter: YCSB's three exporters by class name (full, old package or bare); others refused", () => {
     assert.equal(workloadFromText('', 'wl').exporter, 'text');
-    assert.equal(workloadFromText('exporter=site.ycsb.measurements.exporter.TextMeasurementsExporter', 'wl').exporter, 'text');
-    assert.equal(workloadFromText('exporter=com.yahoo.ycsb.measurements.exporter.JSONMeasurementsExporter', 'wl').exporter, 'json');
+    assert.equal(
+      workloadFromText('exporter=site.ycsb.measurements.exporter.TextMeasurementsExporter', 'wl').exporter,
+      'text',
+    );
+    assert.equal(
+      workloadFromText('exporter=com.yahoo.ycsb.measurements.exporter.JSONMeasurementsExporter', 'wl').exporter,
+      'json',
+    );
     assert.equal(workloadFromText('exporter=JSONArrayMeasurementsExporter', 'wl').exporter, 'json-array');
-    assert.match(refusal('exporter=site.ycsb.measurements.exporter.CsvExporter', 'exporter'), /expected one of YCSB's exporters: site\.ycsb\.measurements\.exporter\.TextMeasurementsExporter, /);
+    assert.match(
+      refusal('exporter=site.ycsb.measurements.exporter.CsvExporter', 'exporter'),
+      /expected one of YCSB's exporters: site\.ycsb\.measurements\.exporter\.TextMeasurementsExporter, /,
+    );
   });
 
   it('exportfile: a path, kept for the export', () => {
@@ -150,10 +198,22 @@ describe("YCSB's Client and measurement keys: implemented, or refused with what 
   it('measurementtype: hdrhistogram (what docbench records); every other type refused with what to use', () => {
     assert.equal(workloadFromText('measurementtype=hdrhistogram', 'wl').measurementtype, 'hdrhistogram');
     assert.match(refusal('measurementtype=histogram', 'measurementtype'), /not supported: .*hdrhistogram\.percentiles/);
-    assert.match(refusal('measurementtype=hdrhistogram+histogram', 'measurementtype'), /not supported: docbench records HDR histograms only/);
-    assert.match(refusal('measurementtype=hdrhistogram+raw', 'measurementtype'), /not supported: docbench keeps no raw per-operation latencies/);
-    assert.match(refusal('measurementtype=raw', 'measurementtype'), /not supported: docbench keeps no raw per-operation latencies/);
-    assert.match(refusal('measurementtype=timeseries', 'measurementtype'), /not supported: docbench always records a one-second time series in the result file/);
+    assert.match(
+      refusal('measurementtype=hdrhistogram+histogram', 'measurementtype'),
+      /not supported: docbench records HDR histograms only/,
+    );
+    assert.match(
+      refusal('measurementtype=hdrhistogram+raw', 'measurementtype'),
+      /not supported: docbench keeps no raw per-operation latencies/,
+    );
+    assert.match(
+      refusal('measurementtype=raw', 'measurementtype'),
+      /not supported: docbench keeps no raw per-operation latencies/,
+    );
+    assert.match(
+      refusal('measurementtype=timeseries', 'measurementtype'),
+      /not supported: docbench always records a one-second time series in the result file/,
+    );
     assert.match(refusal('measurementtype=bogus', 'measurementtype'), /expected hdrhistogram/);
   });
 
@@ -167,7 +227,11 @@ describe("YCSB's Client and measurement keys: implemented, or refused with what 
     ['measurement.raw.no_summary', 'true', /belongs to measurementtype=raw/],
     ['histogram.buckets', '1000', /belongs to measurementtype=histogram.*hdrhistogram\.percentiles/],
     ['timeseries.granularity', '1000', /one-second time series/],
-    ['fieldlengthhistogram', 'hist.txt', /fieldlengthdistribution=histogram is not supported; use constant, uniform or zipfian/],
+    [
+      'fieldlengthhistogram',
+      'hist.txt',
+      /fieldlengthdistribution=histogram is not supported; use constant, uniform or zipfian/,
+    ],
     ['core_workload_insertion_retry_limit', '3', /does not retry failed inserts/],
     ['core_workload_insertion_retry_interval', '3', /does not retry failed inserts/],
     ['readallfieldsbyname', 'true', /reads all fields by asking for the whole record/],
@@ -187,7 +251,7 @@ describe("YCSB's Client and measurement keys: implemented, or refused with what 
     assert.deepEqual(p.passthrough, { core_workload_insertion_retry_limit: '0', readallfieldsbyname: 'False' });
   });
 
-  it('hdrhistogram.fileoutput and hdrhistogram.output.path: YCSB\'s HdrHistogram interval logs, off by default', () => {
+  it("hdrhistogram.fileoutput and hdrhistogram.output.path: YCSB's HdrHistogram interval logs, off by default", () => {
     const off = workloadFromText('', 'wl');
     assert.equal(off['hdrhistogram.fileoutput'], false);
     assert.equal(off['hdrhistogram.output.path'], '');
@@ -198,7 +262,10 @@ describe("YCSB's Client and measurement keys: implemented, or refused with what 
   });
 
   it('fieldlengthdistribution=histogram is refused by its own key too', () => {
-    assert.match(refusal('fieldlengthdistribution=histogram', 'fieldlengthdistribution'), /expected one of constant, uniform, zipfian/);
+    assert.match(
+      refusal('fieldlengthdistribution=histogram', 'fieldlengthdistribution'),
+      /expected one of constant, uniform, zipfian/,
+    );
   });
 });
 
@@ -208,15 +275,29 @@ describe('shipped workload files', () => {
     workloadb: { readproportion: 0.95, updateproportion: 0.05, requestdistribution: 'zipfian' },
     workloadc: { readproportion: 1, requestdistribution: 'zipfian' },
     workloadd: { readproportion: 0.95, insertproportion: 0.05, requestdistribution: 'latest' },
-    workloade: { scanproportion: 0.95, insertproportion: 0.05, requestdistribution: 'zipfian', maxscanlength: 100, scanlengthdistribution: 'uniform' },
+    workloade: {
+      scanproportion: 0.95,
+      insertproportion: 0.05,
+      requestdistribution: 'zipfian',
+      maxscanlength: 100,
+      scanlengthdistribution: 'uniform',
+    },
     workloadf: { readproportion: 0.5, readmodifywriteproportion: 0.5, requestdistribution: 'zipfian' },
     workloadg: { readproportion: 0.05, updateproportion: 0.95, requestdistribution: 'zipfian' },
     workloadh: { readproportion: 0, updateproportion: 1, requestdistribution: 'zipfian' },
     // Altoros 2022's E: updates instead of inserts, keys-only scans; YCSB's workloade stays as it is.
-    'workloade-altoros2022': { scanproportion: 0.95, updateproportion: 0.05, insertproportion: 0, requestdistribution: 'zipfian', maxscanlength: 100, scanlengthdistribution: 'uniform', scankeysonly: 'true' },
+    'workloade-altoros2022': {
+      scanproportion: 0.95,
+      updateproportion: 0.05,
+      insertproportion: 0,
+      requestdistribution: 'zipfian',
+      maxscanlength: 100,
+      scanlengthdistribution: 'uniform',
+      scankeysonly: 'true',
+    },
   };
 
-  it('ships A–H, Altoros 2022\'s E, and nothing unparseable', () => {
+  it("ships A–H, Altoros 2022's E, and nothing unparseable", () => {
     const files = readdirSync(FIXTURE_WORKLOADS_DIR).filter((f) => f.startsWith('workload'));
     assert.deepEqual(files.sort(), Object.keys(expected).sort());
   });
@@ -226,8 +307,9 @@ describe('shipped workload files', () => {
       const { properties } = loadWorkload([name], []);
       assert.equal(properties.recordcount, 1000);
       assert.equal(properties.operationcount, 1000);
-      assert.equal(properties.scankeysonly, name === 'workloade-altoros2022', 'only Altoros 2022\'s E scans keys alone');
-      for (const [key, value] of Object.entries(settings)) assert.equal(String((properties as unknown as Record<string, unknown>)[key]), String(value), key);
+      assert.equal(properties.scankeysonly, name === 'workloade-altoros2022', "only Altoros 2022's E scans keys alone");
+      for (const [key, value] of Object.entries(settings))
+        assert.equal(String((properties as unknown as Record<string, unknown>)[key]), String(value), key);
     });
   }
 
@@ -240,7 +322,7 @@ describe('shipped workload files', () => {
     assert.equal(oneKb.properties.fieldcount * oneKb.properties.fieldlength, 1000);
   });
 
-  it('takes YCSB\'s own workload paths (workloads/workloadb) when no such file is here', () => {
+  it("takes YCSB's own workload paths (workloads/workloadb) when no such file is here", () => {
     const { properties, name } = loadWorkload(['workloads/workloadb'], []);
     assert.equal(name, 'workloadb');
     assert.equal(properties.readproportion, 0.95);

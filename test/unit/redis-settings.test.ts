@@ -36,10 +36,13 @@ describe('redis settings', () => {
     assert.equal(config.connections, 1);
     assert.equal(config.commandTimeoutMs, 30_000);
     assert.equal(config.url.text, URL);
-    assert.deepEqual({ host: config.url.host, port: config.url.port, database: config.url.database, tls: config.url.tls }, { host: '127.0.0.1', port: 6379, database: 0, tls: false });
+    assert.deepEqual(
+      { host: config.url.host, port: config.url.port, database: config.url.database, tls: config.url.tls },
+      { host: '127.0.0.1', port: 6379, database: 0, tls: false },
+    );
   });
 
-  it('reads every setting, and ignores other stores\' settings', () => {
+  it("reads every setting, and ignores other stores' settings", () => {
     const config = redisConfig(URL, { 'redis.driver': 'node-redis', 'mongodb.writeConcern': 'majority' });
     assert.equal(config.driver, 'node-redis');
     assert.equal(redisConfig(URL, { 'redis.driver': 'ioredis', 'redis.autopipelining': 'true' }).autoPipelining, true);
@@ -48,13 +51,25 @@ describe('redis settings', () => {
   });
 
   it('an unknown redis.* setting is a SettingError with a did-you-mean', () => {
-    assertOneLine(() => store({ 'redis.drivr': 'ioredis' }), SettingError, /^unknown setting redis\.drivr \(did you mean "redis\.driver"\?\); redis understands redis\.driver, redis\.autopipelining, redis\.connections, redis\.commandtimeout, redis\.wait$/);
+    assertOneLine(
+      () => store({ 'redis.drivr': 'ioredis' }),
+      SettingError,
+      /^unknown setting redis\.drivr \(did you mean "redis\.driver"\?\); redis understands redis\.driver, redis\.autopipelining, redis\.connections, redis\.commandtimeout, redis\.wait$/,
+    );
     assertOneLine(() => store({ 'redis.autopipeline': 'true' }), SettingError, /did you mean "redis\.autopipelining"/);
   });
 
   it('a bad value is a SettingError naming the key, the value and what was expected', () => {
-    assertOneLine(() => store({ 'redis.driver': 'jedis' }), SettingError, /^redis\.driver=jedis: expected one of ioredis, node-redis/);
-    assertOneLine(() => store({ 'redis.autopipelining': 'yes' }), SettingError, /^redis\.autopipelining=yes: expected true or false/);
+    assertOneLine(
+      () => store({ 'redis.driver': 'jedis' }),
+      SettingError,
+      /^redis\.driver=jedis: expected one of ioredis, node-redis/,
+    );
+    assertOneLine(
+      () => store({ 'redis.autopipelining': 'yes' }),
+      SettingError,
+      /^redis\.autopipelining=yes: expected true or false/,
+    );
     assertOneLine(() => store({ 'redis.connections': '0' }), SettingError, /^redis\.connections=0: /);
     assertOneLine(() => store({ 'redis.connections': 'two' }), SettingError, /^redis\.connections=two: /);
     assertOneLine(() => store({ 'redis.connections': '65' }), SettingError, /^redis\.connections=65: /);
@@ -65,12 +80,20 @@ describe('redis settings', () => {
     assert.deepEqual(redisConfig(URL, { 'redis.wait': '1,100' }).wait, { replicas: 1, timeoutMs: 100 });
     assert.equal(redisConfig(URL, {}).wait, undefined);
     assertOneLine(() => store({ 'redis.wait': '1' }), SettingError, /^redis\.wait=1: expected replicas,timeoutMs/);
-    assertOneLine(() => store({ 'redis.wait': '0,100' }), SettingError, /^redis\.wait=0,100: expected replicas >= 1 and timeoutMs >= 1/);
+    assertOneLine(
+      () => store({ 'redis.wait': '0,100' }),
+      SettingError,
+      /^redis\.wait=0,100: expected replicas >= 1 and timeoutMs >= 1/,
+    );
     assertOneLine(() => store({ 'redis.wait': '1,0' }), SettingError, /^redis\.wait=1,0: /);
   });
 
   it('auto-pipelining with node-redis is a SettingError (node-redis has no such switch)', () => {
-    assertOneLine(() => store({ 'redis.driver': 'node-redis', 'redis.autopipelining': 'true' }), SettingError, /^redis\.autopipelining=true: applies to redis\.driver=ioredis only/);
+    assertOneLine(
+      () => store({ 'redis.driver': 'node-redis', 'redis.autopipelining': 'true' }),
+      SettingError,
+      /^redis\.autopipelining=true: applies to redis\.driver=ioredis only/,
+    );
   });
 });
 
@@ -98,15 +121,32 @@ describe('redis URL', () => {
   });
 
   it('accepts the documented shapes', () => {
-    assert.deepEqual(pick(parseRedisUrl('rediss://app:pw@cache.example.com:6380/2')), { host: 'cache.example.com', port: 6380, database: 2, tls: true });
+    assert.deepEqual(pick(parseRedisUrl('rediss://app:pw@cache.example.com:6380/2')), {
+      host: 'cache.example.com',
+      port: 6380,
+      database: 2,
+      tls: true,
+    });
     assert.deepEqual(pick(parseRedisUrl('redis://[::1]')), { host: '[::1]', port: 6379, database: 0, tls: false });
-    assert.deepEqual(pick(parseRedisUrl('redis://localhost/')), { host: 'localhost', port: 6379, database: 0, tls: false });
+    assert.deepEqual(pick(parseRedisUrl('redis://localhost/')), {
+      host: 'localhost',
+      port: 6379,
+      database: 0,
+      tls: false,
+    });
   });
 
   it('a seed list names every node of a cluster, each without a port on 6379, with one login and scheme', () => {
     const url = parseRedisUrl('rediss://app:p%40ss@10.0.0.1:7000,10.0.0.2,[::1]:7002');
-    assert.deepEqual(url.nodes, [{ host: '10.0.0.1', port: 7000 }, { host: '10.0.0.2', port: 6379 }, { host: '[::1]', port: 7002 }]);
-    assert.deepEqual({ host: url.host, port: url.port, tls: url.tls, username: url.username, password: url.password }, { host: '10.0.0.1', port: 7000, tls: true, username: 'app', password: 'p@ss' });
+    assert.deepEqual(url.nodes, [
+      { host: '10.0.0.1', port: 7000 },
+      { host: '10.0.0.2', port: 6379 },
+      { host: '[::1]', port: 7002 },
+    ]);
+    assert.deepEqual(
+      { host: url.host, port: url.port, tls: url.tls, username: url.username, password: url.password },
+      { host: '10.0.0.1', port: 7000, tls: true, username: 'app', password: 'p@ss' },
+    );
     assert.equal(nodeUrl(url, url.nodes[2]!), 'rediss://app:p%40ss@[::1]:7002');
     assert.equal(url.masked, 'rediss://app:***@10.0.0.1:7000,10.0.0.2,[::1]:7002');
   });
@@ -114,7 +154,11 @@ describe('redis URL', () => {
   it('a bad seed list is a RedisUrlError naming the entry', () => {
     assertOneLine(() => store({}, 'redis://a:1,,b:2'), RedisUrlError, /an empty entry in its node list/);
     assertOneLine(() => store({}, 'redis://a:1,b:http'), RedisUrlError, /"b:http" is not host or host:port/);
-    assertOneLine(() => store({}, 'redis://a:1,b:2/3'), RedisUrlError, /database 3 with several nodes: a Redis Cluster has only database 0/);
+    assertOneLine(
+      () => store({}, 'redis://a:1,b:2/3'),
+      RedisUrlError,
+      /database 3 with several nodes: a Redis Cluster has only database 0/,
+    );
   });
 
   it('masks the password, also in text that is not a URL', () => {
@@ -149,6 +193,13 @@ describe('redis cluster topology', () => {
     ].join('\n');
     const nodes = parseClusterNodes(text);
     assert.equal(nodes[2]!.address, '127.0.0.1:7002');
-    assert.deepEqual(clusterShape(nodes), { nodes: 6, masters: 3, replicas: 2, slotsPerMaster: [5461, 5462, 5461], replicasPerMaster: [1, 0, 1], failing: 1 });
+    assert.deepEqual(clusterShape(nodes), {
+      nodes: 6,
+      masters: 3,
+      replicas: 2,
+      slotsPerMaster: [5461, 5462, 5461],
+      replicasPerMaster: [1, 0, 1],
+      failing: 1,
+    });
   });
 });

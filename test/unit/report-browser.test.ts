@@ -20,8 +20,11 @@ const dir = mkdtempSync(join(tmpdir(), 'docbench-browser-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const missing = chromiumPath() === undefined;
-if (missing && process.env.CI) throw new Error(`CI must install chromium (.ci/run): none at ${CHROMIUM_CANDIDATES.join(', ')}`);
-const skip = missing ? `chromium is not installed (apt-get install -y chromium); looked at ${CHROMIUM_CANDIDATES.join(', ')}` : false;
+if (missing && process.env.CI)
+  throw new Error(`CI must install chromium (.ci/run): none at ${CHROMIUM_CANDIDATES.join(', ')}`);
+const skip = missing
+  ? `chromium is not installed (apt-get install -y chromium); looked at ${CHROMIUM_CANDIDATES.join(', ')}`
+  : false;
 
 /** Distinct colours in a PNG's first rows, decoded by hand (8-bit RGB/RGBA, no interlace): a blank region has one. */
 function distinctColours(png: Buffer, rows: number): number {
@@ -29,7 +32,7 @@ function distinctColours(png: Buffer, rows: number): number {
   const colourType = png[25]!;
   const channels = colourType === 6 ? 4 : 3;
   const chunks: Buffer[] = [];
-  for (let at = 8; at < png.length; ) {
+  for (let at = 8; at < png.length;) {
     const length = png.readUInt32BE(at);
     if (png.toString('ascii', at + 4, at + 8) === 'IDAT') chunks.push(png.subarray(at + 8, at + 8 + length));
     at += 12 + length;
@@ -64,7 +67,9 @@ describe('report in headless Chromium', { skip }, () => {
   for (const threads of [1, 2]) {
     results.push(syntheticResult({ store: 'redis', threads, repetition: 1, latencyMs: 0.4 }));
     results.push(syntheticResult({ store: 'redis', threads, repetition: 2, seed: 2, latencyMs: 0.5 }));
-    results.push(syntheticResult({ store: 'couchdb', standIn: 'pouchdb-server', threads, repetition: 1, seed: 3, latencyMs: 20 }));
+    results.push(
+      syntheticResult({ store: 'couchdb', standIn: 'pouchdb-server', threads, repetition: 1, seed: 3, latencyMs: 20 }),
+    );
   }
 
   it('renders without console errors or network requests, and every chart draws', async () => {
@@ -86,7 +91,9 @@ describe('report in headless Chromium', { skip }, () => {
       // The machine, versions and stand-ins once, at the top, in the page's own text size.
       assert.match(text, /Stand-ins\s+couchdb = pouchdb-server \S+: not the real products/);
       assert.match(text, /Machine\s+\d+ × /);
-      const size = (await report.page.evaluate("parseFloat(getComputedStyle(document.querySelector('.context dd')).fontSize)")) as number;
+      const size = (await report.page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('.context dd')).fontSize)",
+      )) as number;
       assert.ok(size >= 14, `the header's text is legible (${size}px)`);
     } finally {
       await report.close();
@@ -95,15 +102,49 @@ describe('report in headless Chromium', { skip }, () => {
 
   it('draws a capacity search: the curve with its budget, its tables, and the per-operation series at the edge', async () => {
     const out = join(dir, 'capacity');
-    const run = runDocbench(['capacity', '--stores', 'basic', '-P', 'workloada', '-p', 'recordcount=200', '--slo', 'p99<=1s', '--start', '100', '--max-steps', '2', '--min-seconds', '2', '--max-seconds', '2', '--warmup', '0', '--threads', '4', '-q', '--out-dir', out], { timeoutMs: 120_000 });
+    const run = runDocbench(
+      [
+        'capacity',
+        '--stores',
+        'basic',
+        '-P',
+        'workloada',
+        '-p',
+        'recordcount=200',
+        '--slo',
+        'p99<=1s',
+        '--start',
+        '100',
+        '--max-steps',
+        '2',
+        '--min-seconds',
+        '2',
+        '--max-seconds',
+        '2',
+        '--warmup',
+        '0',
+        '--threads',
+        '4',
+        '-q',
+        '--out-dir',
+        out,
+      ],
+      { timeoutMs: 120_000 },
+    );
     assert.equal(run.code, 0, run.stderr);
     const report = await openReport(join(out, 'report.html'));
     try {
       assert.deepEqual(report.problems, []);
       assert.equal(report.charts.drawn, report.charts.expected);
       const ids = await canvasIds(report.page);
-      assert.ok(ids.some((id) => id.startsWith('capacity-')), 'the capacity curve');
-      assert.ok(ids.some((id) => id.startsWith('opseries-latency-')), 'the per-operation series');
+      assert.ok(
+        ids.some((id) => id.startsWith('capacity-')),
+        'the capacity curve',
+      );
+      assert.ok(
+        ids.some((id) => id.startsWith('opseries-latency-')),
+        'the per-operation series',
+      );
       for (const id of ids) assert.ok((await inkShare(report.page, id)) > 0.02, `chart ${id} drew something`);
       const text = (await report.page.evaluate('document.body.innerText')) as string;
       assert.match(text, /highest rate that held \(ops\/s\)/);

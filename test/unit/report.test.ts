@@ -33,13 +33,26 @@ function decode(encoded: string) {
 describe('report --merge', () => {
   it('merges one run split over two client processes into the histogram of the whole run', () => {
     const properties = workloadFromText('recordcount=1000', 'workloada');
-    const context = { kind: 'ycsb', mode: 'direct' as const, workloadName: 'workloada', properties, overrides: [], store: storeInfoOf('redis') };
+    const context = {
+      kind: 'ycsb',
+      mode: 'direct' as const,
+      workloadName: 'workloada',
+      properties,
+      overrides: [],
+      store: storeInfoOf('redis'),
+    };
     const endedAt = new Date('2026-01-01T00:01:00Z');
     // One run's calls, split between two client processes (2,500 and 3,500 calls).
     const calls = samples(6000, 3, 11);
     const whole = recordCalls(new Measurements(true, true), calls);
-    const firstRows = buildResult(outcomeOf(recordCalls(new Measurements(true, true), calls.slice(0, 2500)), endedAt, 4000, 2500), context);
-    const rest = buildResult(outcomeOf(recordCalls(new Measurements(true, true), calls.slice(2500)), endedAt, 4000, 3500), context);
+    const firstRows = buildResult(
+      outcomeOf(recordCalls(new Measurements(true, true), calls.slice(0, 2500)), endedAt, 4000, 2500),
+      context,
+    );
+    const rest = buildResult(
+      outcomeOf(recordCalls(new Measurements(true, true), calls.slice(2500)), endedAt, 4000, 3500),
+      context,
+    );
     const paths = [join(dir, 'client-1.json'), join(dir, 'client-2.json')];
     writeResult(paths[0]!, firstRows);
     writeResult(paths[1]!, rest);
@@ -55,11 +68,15 @@ describe('report --merge', () => {
       assert.deepEqual(got.latency.percentilesUs, want.latency.percentilesUs, `${name}: percentiles of the whole`);
       const a = decode(got.histogram!);
       const b = decode(want.histogram!);
-      for (const p of curvePercentiles(a.totalCount)) assert.equal(a.getValueAtPercentile(p), b.getValueAtPercentile(p), `${name} p${p}`);
+      for (const p of curvePercentiles(a.totalCount))
+        assert.equal(a.getValueAtPercentile(p), b.getValueAtPercentile(p), `${name} p${p}`);
       a.destroy();
       b.destroy();
     }
-    assert.equal(merged.overall.throughputOpsPerSec, firstRows.overall.throughputOpsPerSec + rest.overall.throughputOpsPerSec);
+    assert.equal(
+      merged.overall.throughputOpsPerSec,
+      firstRows.overall.throughputOpsPerSec + rest.overall.throughputOpsPerSec,
+    );
     assert.ok(merged.notes.some((n) => n.startsWith('merged from 2 results')));
   });
 
@@ -69,7 +86,10 @@ describe('report --merge', () => {
     const paths = [join(dir, 'm-a.json'), join(dir, 'm-c.json')];
     writeResult(paths[0]!, a);
     writeResult(paths[1]!, b);
-    assert.throws(() => runReport(paths, { merge: join(dir, 'never.json') }), /cannot merge results of different runs: workload workloada and workloadc/);
+    assert.throws(
+      () => runReport(paths, { merge: join(dir, 'never.json') }),
+      /cannot merge results of different runs: workload workloada and workloadc/,
+    );
   });
 });
 
@@ -78,25 +98,49 @@ describe('report', () => {
   for (const threads of [1, 4]) {
     for (const repetition of [1, 2, 3]) {
       results.push(syntheticResult({ store: 'redis', threads, repetition, seed: repetition, latencyMs: 0.5 }));
-      results.push(syntheticResult({ store: 'mongodb', standIn: 'SecantusDB', threads, repetition, seed: 10 + repetition, latencyMs: 5 }));
+      results.push(
+        syntheticResult({
+          store: 'mongodb',
+          standIn: 'SecantusDB',
+          threads,
+          repetition,
+          seed: 10 + repetition,
+          latencyMs: 5,
+        }),
+      );
     }
   }
 
   it('draws throughput, thread scaling, percentile curves, time series and cost charts, each with a caption of its own and the stand-ins in its legend', () => {
     const charts = chartsOf(results);
     const sections = new Set(charts.map((c) => c.section));
-    for (const s of ['Throughput', 'Scaling', 'Latency percentiles', 'Throughput over time', 'Cost']) assert.ok(sections.has(s), `section ${s}`);
+    for (const s of ['Throughput', 'Scaling', 'Latency percentiles', 'Throughput over time', 'Cost'])
+      assert.ok(sections.has(s), `section ${s}`);
     for (const chart of charts) {
       // One short line: what ran, on which stores, which run; the machine and versions are the page's.
       assert.equal(chart.subtitle.length, 1, `${chart.title}: one caption line`);
-      assert.match(chart.subtitle[0]!, /workloada on .*redis.* · .*run/, `${chart.title}: what, which stores, which run`);
-      assert.doesNotMatch(chart.subtitle[0]!, /versions: |where: /, `${chart.title}: the machine and versions are said once, at the top`);
+      assert.match(
+        chart.subtitle[0]!,
+        /workloada on .*redis.* · .*run/,
+        `${chart.title}: what, which stores, which run`,
+      );
+      assert.doesNotMatch(
+        chart.subtitle[0]!,
+        /versions: |where: /,
+        `${chart.title}: the machine and versions are said once, at the top`,
+      );
       for (const d of chart.datasets) if (d.label.startsWith('mongodb')) assert.match(d.label, /stand-in: SecantusDB/);
     }
     const throughput = charts.find((c) => c.section === 'Throughput')!;
-    assert.ok(throughput.datasets.every((d) => d.ranges !== undefined), 'repetitions draw min–max whiskers');
+    assert.ok(
+      throughput.datasets.every((d) => d.ranges !== undefined),
+      'repetitions draw min–max whiskers',
+    );
     const scaling = charts.find((c) => c.section === 'Scaling')!;
-    assert.deepEqual((scaling.datasets[0]!.data as { x: number }[]).map((p) => p.x), [1, 4]);
+    assert.deepEqual(
+      (scaling.datasets[0]!.data as { x: number }[]).map((p) => p.x),
+      [1, 4],
+    );
   });
 
   it('writes one self-contained page: Chart.js inlined, no external script, stand-ins called out', () => {
@@ -116,8 +160,12 @@ describe('report', () => {
     const curve = percentileCurve(runs, 'READ')!;
     const total = runs.reduce((n, r) => n + r.operations.find((o) => o.name === 'READ')!.latency.operations, 0);
     // HdrHistogram's walk of the tail, and the percentiles the tables show, so a tooltip at 99% is the tables' p99.
-    assert.deepEqual(curve.map((p) => p.percentile), [...new Set([...curvePercentiles(total), 50, 95, 99, 99.9])].sort((a, b) => a - b));
-    for (let i = 1; i < curve.length; i++) assert.ok(curve[i]!.latencyUs >= curve[i - 1]!.latencyUs, 'a percentile curve never falls');
+    assert.deepEqual(
+      curve.map((p) => p.percentile),
+      [...new Set([...curvePercentiles(total), 50, 95, 99, 99.9])].sort((a, b) => a - b),
+    );
+    for (let i = 1; i < curve.length; i++)
+      assert.ok(curve[i]!.latencyUs >= curve[i - 1]!.latencyUs, 'a percentile curve never falls');
   });
 
   it('keeps median and min–max of repetitions', () => {
@@ -151,7 +199,10 @@ describe('report', () => {
 describe('the comparison table', () => {
   it('marks a partial run in its row and says why under the table; stand-ins are named', () => {
     const whole = syntheticResult({ store: 'redis', workload: 'workloada' });
-    const cut: Result = { ...syntheticResult({ store: 'mongodb', standIn: 'SecantusDB', workload: 'workloada' }), partial: { reason: 'SIGINT', detail: 'interrupted after 5.0 s' } };
+    const cut: Result = {
+      ...syntheticResult({ store: 'mongodb', standIn: 'SecantusDB', workload: 'workloada' }),
+      partial: { reason: 'SIGINT', detail: 'interrupted after 5.0 s' },
+    };
     const table = renderComparisonTable([whole, cut]);
     assert.match(table, /^\| workloada +\| redis /m);
     assert.match(table, /^\| workloada \(partial\) \| mongodb \(stand-in\) /m);

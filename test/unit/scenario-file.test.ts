@@ -73,28 +73,77 @@ const errorOf = (text: string): string => {
 describe('scenario files: one line with file:line:column and the key', () => {
   it('an unknown field, with a hint, at its line', () => {
     const text = BASE.replace('filter: { tags: $tag }', 'filter: { tgas: $tag }');
-    assert.match(errorOf(text), /^unit\.yaml:20:21: queries\.by-tag\.filter\.tgas: posts have no field tgas \(did you mean tags\?\)$/);
+    assert.match(
+      errorOf(text),
+      /^unit\.yaml:20:21: queries\.by-tag\.filter\.tgas: posts have no field tgas \(did you mean tags\?\)$/,
+    );
   });
-  it('an unknown key, at the key', () => assert.match(errorOf(BASE.replace('    limit: 7', '    limit: 7\n    colour: red')), /^unit\.yaml:23:5: queries\.by-tag\.colour: unknown key "colour"$/));
-  it('a wrong generator type', () => assert.match(errorOf(BASE.replace('{ type: int, min: 0, max: 50 }', '{ type: integer, min: 0, max: 50 }')), /^unit\.yaml:13:22: collections\.posts\.fields\.likes\.type: /));
-  it('a missing collection', () => assert.match(errorOf(BASE.replace('collection: authors }', 'collection: author }')), /collections\.posts\.fields\.author\.collection: no collection author \(did you mean authors\?\)/));
-  it('an undeclared parameter', () => assert.match(errorOf(BASE.replace('filter: { tags: $tag }', 'filter: { tags: $tg }')), /\$tg is no parameter of this query/));
-  it('a literal of the wrong type', () => assert.match(errorOf(BASE.replace('filter: { likes: { $gte: 10 } }', 'filter: { likes: { $gte: "10" } }')), /likes holds int values; got a string/));
-  it('an unknown operator', () => assert.match(errorOf(BASE.replace('filter: { likes: { $gte: 10 } }', 'filter: { likes: { $regex: a } }')), /\$regex is not supported/));
-  it('a faker method that does not exist', () => assert.match(errorOf(BASE.replace('person.fullName', 'person.fullNam')), /method: faker has no method person\.fullNam/));
-  it('sorting by a field not every document has', () => assert.match(errorOf(BASE.replace('sort: { likes: -1 }', 'sort: { stats.shares: -1 }')), /stats\.shares is not in every document/));
-  it('proportions that do not sum to 1', () => assert.match(errorOf(`${BASE}mix: { by-tag: 0.5, bump: 0.4 }\n`), /^unit\.yaml:\d+:\d+: mix: the proportions sum to 0\.9, expected 1$/));
-  it('a mix that writes what its queries read', () => assert.match(errorOf(`${BASE}mix: { by-tag: 0.5, bump: 0.5 }\n`), /mix\.bump: bump updates posts\.stats\.shares, which by-tag returns \(whole documents\): a mix may not write what its queries read/));
+  it('an unknown key, at the key', () =>
+    assert.match(
+      errorOf(BASE.replace('    limit: 7', '    limit: 7\n    colour: red')),
+      /^unit\.yaml:23:5: queries\.by-tag\.colour: unknown key "colour"$/,
+    ));
+  it('a wrong generator type', () =>
+    assert.match(
+      errorOf(BASE.replace('{ type: int, min: 0, max: 50 }', '{ type: integer, min: 0, max: 50 }')),
+      /^unit\.yaml:13:22: collections\.posts\.fields\.likes\.type: /,
+    ));
+  it('a missing collection', () =>
+    assert.match(
+      errorOf(BASE.replace('collection: authors }', 'collection: author }')),
+      /collections\.posts\.fields\.author\.collection: no collection author \(did you mean authors\?\)/,
+    ));
+  it('an undeclared parameter', () =>
+    assert.match(
+      errorOf(BASE.replace('filter: { tags: $tag }', 'filter: { tags: $tg }')),
+      /\$tg is no parameter of this query/,
+    ));
+  it('a literal of the wrong type', () =>
+    assert.match(
+      errorOf(BASE.replace('filter: { likes: { $gte: 10 } }', 'filter: { likes: { $gte: "10" } }')),
+      /likes holds int values; got a string/,
+    ));
+  it('an unknown operator', () =>
+    assert.match(
+      errorOf(BASE.replace('filter: { likes: { $gte: 10 } }', 'filter: { likes: { $regex: a } }')),
+      /\$regex is not supported/,
+    ));
+  it('a faker method that does not exist', () =>
+    assert.match(
+      errorOf(BASE.replace('person.fullName', 'person.fullNam')),
+      /method: faker has no method person\.fullNam/,
+    ));
+  it('sorting by a field not every document has', () =>
+    assert.match(
+      errorOf(BASE.replace('sort: { likes: -1 }', 'sort: { stats.shares: -1 }')),
+      /stats\.shares is not in every document/,
+    ));
+  it('proportions that do not sum to 1', () =>
+    assert.match(
+      errorOf(`${BASE}mix: { by-tag: 0.5, bump: 0.4 }\n`),
+      /^unit\.yaml:\d+:\d+: mix: the proportions sum to 0\.9, expected 1$/,
+    ));
+  it('a mix that writes what its queries read', () =>
+    assert.match(
+      errorOf(`${BASE}mix: { by-tag: 0.5, bump: 0.5 }\n`),
+      /mix\.bump: bump updates posts\.stats\.shares, which by-tag returns \(whole documents\): a mix may not write what its queries read/,
+    ));
   it('invalid YAML', () => assert.match(errorOf('collections: [a'), /^unit\.yaml:\d+:\d+: not valid YAML: /));
   it('JSON as well, with its line', () => {
     const file = join(work, 'bad.json');
     writeFileSync(file, '{\n  "collections": {\n    "a": { "count": 0, "fields": {} }\n  }\n}\n');
-    assert.throws(() => loadScenario(file), (e: Error) => /bad\.json:3:\d+: collections\.a\.count: /.test(e.message));
+    assert.throws(
+      () => loadScenario(file),
+      (e: Error) => /bad\.json:3:\d+: collections\.a\.count: /.test(e.message),
+    );
   });
   it('the CLI: exit 2, one line, no stack', () => {
     const file = join(work, 'bad.yaml');
     writeFileSync(file, BASE.replace('max: 50 }', 'max: many }'));
-    assertUserError(runDocbench(['scenario', file, '--stores', 'mongodb']), /bad\.yaml:13:40: collections\.posts\.fields\.likes\.max: /);
+    assertUserError(
+      runDocbench(['scenario', file, '--stores', 'mongodb']),
+      /bad\.yaml:13:40: collections\.posts\.fields\.likes\.max: /,
+    );
   });
   it('docbench scenario --schema prints the JSON Schema', () => {
     const r = runDocbench(['scenario', '--schema']);
@@ -114,7 +163,10 @@ describe('scenario files: generation and the oracle', () => {
     const again = parse(BASE);
     assert.deepEqual(again.collections.get('posts')!.generator.generate(17), posts[17]);
     assert.equal(posts[17]!._id, 'posts-000000017');
-    assert.notDeepEqual(parse(BASE.replace('seed: 3', 'seed: 4')).collections.get('posts')!.generator.generate(17), posts[17]);
+    assert.notDeepEqual(
+      parse(BASE.replace('seed: 3', 'seed: 4')).collections.get('posts')!.generator.generate(17),
+      posts[17],
+    );
     for (const d of posts) {
       assert.match(String(d.published), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.ok(Number.isInteger(d.likes) && (d.likes as number) <= 50);
@@ -132,7 +184,10 @@ describe('scenario files: generation and the oracle', () => {
       .filter((d) => (d.tags as string[]).includes('go'))
       .sort((a, b) => (b.likes as number) - (a.likes as number) || (a._id! < b._id! ? 1 : -1))
       .slice(0, 7);
-    assert.deepEqual(answer.kind === 'rows' ? answer.rows.map((r) => r._id) : [], expected.map((d) => d._id));
+    assert.deepEqual(
+      answer.kind === 'rows' ? answer.rows.map((r) => r._id) : [],
+      expected.map((d) => d._id),
+    );
   });
 
   it('groups with count and sum; joins by ref with the joined projection', () => {
@@ -140,7 +195,16 @@ describe('scenario files: generation and the oracle', () => {
     const mine = posts.filter((d) => (d.likes as number) >= 10);
     assert.equal(groups.kind === 'rows' ? groups.rows.reduce((n, r) => n + (r.count as number), 0) : -1, mine.length);
     const joined = oracle.answer(scenario.queries.get('with-author')!, { a: 'authors-000000003' });
-    assert.ok(joined.kind === 'rows' && joined.rows.every((r) => r.author === 'authors-000000003' && Object.keys(r.writer as Doc).sort().join() === '_id,name'));
+    assert.ok(
+      joined.kind === 'rows' &&
+        joined.rows.every(
+          (r) =>
+            r.author === 'authors-000000003' &&
+            Object.keys(r.writer as Doc)
+              .sort()
+              .join() === '_id,name',
+        ),
+    );
   });
 
   it('the check catches a wrong order, a wrong field and a missing document', () => {
@@ -151,12 +215,21 @@ describe('scenario files: generation and the oracle', () => {
     if (right.kind !== 'rows') return;
     assert.equal(checkAnswer(q, entry!.expected, right), undefined);
     const swapped = [right.rows[1]!, right.rows[0]!, ...right.rows.slice(2)];
-    assert.match(checkAnswer(q, entry!.expected, { kind: 'rows', rows: swapped }) ?? '', /first difference at position 1/);
+    assert.match(
+      checkAnswer(q, entry!.expected, { kind: 'rows', rows: swapped }) ?? '',
+      /first difference at position 1/,
+    );
     const changed = right.rows.map((r, i) => (i === 0 ? { ...r, likes: 999 } : r));
     assert.match(checkAnswer(q, entry!.expected, { kind: 'rows', rows: changed }) ?? '', /content differs/);
-    assert.match(checkAnswer(q, entry!.expected, { kind: 'rows', rows: right.rows.slice(1) }) ?? '', /returned \d+ documents, the oracle expects/);
+    assert.match(
+      checkAnswer(q, entry!.expected, { kind: 'rows', rows: right.rows.slice(1) }) ?? '',
+      /returned \d+ documents, the oracle expects/,
+    );
     assert.equal(canonical({ b: 1, a: [2, { d: 1, c: 0 }] }), '{"a":[2,{"c":0,"d":1}],"b":1}');
-    assert.deepEqual(expectationOf(q, right).ids, right.rows.map((r) => r._id));
+    assert.deepEqual(
+      expectationOf(q, right).ids,
+      right.rows.map((r) => r._id),
+    );
   });
 
   it('parameters are drawn from the data, so queries find something', () => {
@@ -167,25 +240,41 @@ describe('scenario files: generation and the oracle', () => {
 });
 
 describe('scenario files: each store translates or refuses with the reason', () => {
-  const scenario = parse(`${BASE}  ors:
+  const scenario = parse(
+    `${BASE}  ors:
     collection: posts
     filter: { $or: [{ likes: { $gt: $n } }, { stats.shares: { $exists: true } }] }
     count: true
     params: { n: { type: int, min: 0, max: 50 } }
-`.replace('writes:', 'queries_end_marker:').replace('queries_end_marker:\n  bump: { update: posts, set: [stats.shares] }\n', '') + 'writes:\n  bump: { update: posts, set: [stats.shares] }\n');
+`
+      .replace('writes:', 'queries_end_marker:')
+      .replace('queries_end_marker:\n  bump: { update: posts, set: [stats.shares] }\n', '') +
+      'writes:\n  bump: { update: posts, set: [stats.shares] }\n',
+  );
   const params = { tag: 'go', n: 3, a: 'authors-000000001' };
 
-  it('SQL++ keeps MongoDB\'s meaning: ANY over arrays, META().id as the tie, ON KEYS joins', () => {
+  it("SQL++ keeps MongoDB's meaning: ANY over arrays, META().id as the tie, ON KEYS joins", () => {
     const ks = (c: string) => `\`b\`.\`s\`.\`${c}\``;
     const doc = (c: string) => scenario.collections.get(c)!.info;
     const byTag = sqlppOf(scenario.queries.get('by-tag')!, params, ks, doc);
-    assert.match(byTag.statement, /WHERE ANY v IN d\.`tags` SATISFIES v = \$1 END ORDER BY d\.`likes` DESC, META\(d\)\.id DESC LIMIT \$2/);
-    assert.match(sqlppOf(scenario.queries.get('with-author')!, params, ks, doc).statement, /LEFT JOIN `b`\.`s`\.`authors` AS j ON KEYS d\.`author`/);
-    assert.match(sqlppOf(scenario.queries.get('ors')!, params, ks, doc).statement, /\(\(d\.`likes` > \$1\) OR \(d\.`stats`\.`shares` IS NOT MISSING\)\)/);
+    assert.match(
+      byTag.statement,
+      /WHERE ANY v IN d\.`tags` SATISFIES v = \$1 END ORDER BY d\.`likes` DESC, META\(d\)\.id DESC LIMIT \$2/,
+    );
+    assert.match(
+      sqlppOf(scenario.queries.get('with-author')!, params, ks, doc).statement,
+      /LEFT JOIN `b`\.`s`\.`authors` AS j ON KEYS d\.`author`/,
+    );
+    assert.match(
+      sqlppOf(scenario.queries.get('ors')!, params, ks, doc).statement,
+      /\(\(d\.`likes` > \$1\) OR \(d\.`stats`\.`shares` IS NOT MISSING\)\)/,
+    );
   });
 
   it('Mango: $elemMatch for array fields', () => {
-    assert.deepEqual(selectorOf(scenario.queries.get('by-tag')!.where, params), { tags: { $elemMatch: { $eq: 'go' } } });
+    assert.deepEqual(selectorOf(scenario.queries.get('by-tag')!.where, params), {
+      tags: { $elemMatch: { $eq: 'go' } },
+    });
   });
 
   it('Redis and Cassandra: a structure per query, or the reason there is none', () => {
@@ -196,18 +285,25 @@ describe('scenario files: each store translates or refuses with the reason', () 
   });
 
   it('every local store has a dialect', () => {
-    assert.deepEqual([...FILE_DIALECTS.stores].sort(), ['cassandra', 'couchbase', 'couchdb', 'hbase', 'mongodb', 'redis']);
+    assert.deepEqual([...FILE_DIALECTS.stores].sort(), [
+      'cassandra',
+      'couchbase',
+      'couchdb',
+      'hbase',
+      'mongodb',
+      'redis',
+    ]);
   });
 });
 
-describe('scenario files: the shipped examples and the README\'s', () => {
+describe("scenario files: the shipped examples and the README's", () => {
   for (const name of ['blog', 'events']) {
     it(`fixtures/scenarios/${name}.yaml is valid`, () => {
       const s = loadScenario(join(import.meta.dirname, '..', '..', 'fixtures', 'scenarios', `${name}.yaml`));
       assert.ok(s.queries.size >= 4 && s.writes.size >= 2);
     });
   }
-  it('the README\'s example is valid as it stands', () => {
+  it("the README's example is valid as it stands", () => {
     const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
     const block = /```yaml\n(name: library[\s\S]*?)```/.exec(readme)?.[1];
     assert.ok(block, 'the README has the library example');

@@ -32,18 +32,55 @@ import { UnsupportedError, type Store } from '../../src/stores/store.ts';
 import { loadWorkload } from '../../src/workload/workload-file.ts';
 import { burnCpu, cpuMsSince } from '../support/cpu.ts';
 import { elapse, waitFor } from '../support/wait.ts';
-import { CONFLICTS_METRIC, failedMetricName, okLatencyMetric, statusMetricName, SERVICE_CPU_METRIC, SERVICE_REQUESTS_METRIC, statusOfHttp } from '../../k6/lib/metric-names.ts';
+import {
+  CONFLICTS_METRIC,
+  failedMetricName,
+  okLatencyMetric,
+  statusMetricName,
+  SERVICE_CPU_METRIC,
+  SERVICE_REQUESTS_METRIC,
+  statusOfHttp,
+} from '../../k6/lib/metric-names.ts';
 import { scriptOptions } from '../../k6/lib/options.ts';
-import { durationSeconds, loadSettings, maxVusOf, maxVusOfScenario, scenarioFor, scheduledIterations } from '../../k6/lib/settings.ts';
-import { CLIENT_CPU_NOT_MEASURED, fromSummaryExport, loadShape, renderThresholds, toResult, type SummaryData, type SummarySetup } from '../../k6/lib/summary.ts';
+import {
+  durationSeconds,
+  loadSettings,
+  maxVusOf,
+  maxVusOfScenario,
+  scenarioFor,
+  scheduledIterations,
+} from '../../k6/lib/settings.ts';
+import {
+  CLIENT_CPU_NOT_MEASURED,
+  fromSummaryExport,
+  loadShape,
+  renderThresholds,
+  toResult,
+  type SummaryData,
+  type SummarySetup,
+} from '../../k6/lib/summary.ts';
 
 const properties = loadWorkload(['workloada'], ['fieldcount=3', 'maxscanlength=50']).properties;
 const layout = tableLayout(properties);
 
 /** An app on BasicDB keeping records, optionally with a store that fails or throws UnsupportedError. */
-async function appOn(options: { store?: Store; open?: () => Promise<Store>; bodyLimitBytes?: number; token?: string; probe?: (s: Store) => Promise<unknown> } = {}) {
-  const store = options.store ?? createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
-  const gate = new StoreGate({ open: options.open ?? (async () => store), probe: options.probe ?? ((s) => s.read(layout.table, 'probe', null)), retryIntervalMs: 50, log: () => {} });
+async function appOn(
+  options: {
+    store?: Store;
+    open?: () => Promise<Store>;
+    bodyLimitBytes?: number;
+    token?: string;
+    probe?: (s: Store) => Promise<unknown>;
+  } = {},
+) {
+  const store =
+    options.store ?? createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
+  const gate = new StoreGate({
+    open: options.open ?? (async () => store),
+    probe: options.probe ?? ((s) => s.read(layout.table, 'probe', null)),
+    retryIntervalMs: 50,
+    log: () => {},
+  });
   await gate.start();
   const counter = new RequestCounter();
   const app = buildApp({
@@ -60,15 +97,27 @@ async function appOn(options: { store?: Store; open?: () => Promise<Store>; body
   return { app, gate, store, counter };
 }
 
-async function call(app: FastifyInstance, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+  app: FastifyInstance,
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const raw = typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body);
   const response = await app.inject({
     method,
     url,
-    ...(raw !== undefined ? { payload: raw, headers: { 'content-type': 'application/json', ...headers } } : { headers }),
+    ...(raw !== undefined
+      ? { payload: raw, headers: { 'content-type': 'application/json', ...headers } }
+      : { headers }),
   });
   const text = response.body;
-  return { status: response.statusCode, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+  };
 }
 
 describe('service: YCSB routes', () => {
@@ -80,11 +129,19 @@ describe('service: YCSB routes', () => {
     assert.equal(created.headers.location, '/usertable/user1');
     await call(app, 'POST', '/usertable', { key: 'user2', fields });
     assert.deepEqual((await call(app, 'GET', '/usertable/user1')).body, { key: 'user1', fields });
-    assert.deepEqual((await call(app, 'GET', '/usertable/user1?fields=field1,field2')).body, { key: 'user1', fields: { field1: 'b', field2: 'c' } });
+    assert.deepEqual((await call(app, 'GET', '/usertable/user1?fields=field1,field2')).body, {
+      key: 'user1',
+      fields: { field1: 'b', field2: 'c' },
+    });
     assert.equal((await call(app, 'PUT', '/usertable/user1', { field0: 'z' })).status, 204);
     assert.equal(((await call(app, 'GET', '/usertable/user1')).body!.fields as Record<string, string>).field0, 'z');
     const scan = await call(app, 'GET', '/usertable?start=user1&count=5&fields=field0');
-    assert.deepEqual(scan.body, { records: [{ key: 'user1', fields: { field0: 'z' } }, { key: 'user2', fields: { field0: 'a' } }] });
+    assert.deepEqual(scan.body, {
+      records: [
+        { key: 'user1', fields: { field0: 'z' } },
+        { key: 'user2', fields: { field0: 'a' } },
+      ],
+    });
     assert.equal((await call(app, 'DELETE', '/usertable/user1')).status, 204);
     assert.deepEqual((await call(app, 'GET', '/usertable/user1')).body, { error: 'not found', key: 'user1' });
     assert.equal((await call(app, 'GET', '/usertable/user1')).status, 404);
@@ -109,7 +166,11 @@ describe('service: YCSB routes', () => {
     const { app } = await appOn({ store: recording });
     await base.insert('usertable', 'user1', { field0: 'a', field1: 'b', field2: 'c' });
     for (const query of ['field2,field0', 'field0,field2,field0', 'field0,field2']) {
-      assert.deepEqual((await call(app, 'GET', `/usertable/user1?fields=${query}`)).body, { key: 'user1', fields: { field0: 'a', field2: 'c' } }, query);
+      assert.deepEqual(
+        (await call(app, 'GET', `/usertable/user1?fields=${query}`)).body,
+        { key: 'user1', fields: { field0: 'a', field2: 'c' } },
+        query,
+      );
     }
     await call(app, 'GET', '/usertable/user1?fields=field2,field1,field0');
     await call(app, 'GET', '/usertable?start=user1&count=1&fields=field1,field1');
@@ -147,8 +208,20 @@ describe('service: YCSB routes', () => {
       ['unknown fields', 'GET', '/usertable/user1?fields=field0,$where', undefined, 'fields'],
       ['unknown query parameter', 'DELETE', '/usertable/user1?cascade=true', undefined, 'cascade'],
       ['invalid JSON', 'POST', '/usertable', '{"key": "user9",', 'body'],
-      ['__proto__ poisoning', 'POST', '/usertable', '{"key":"user9","fields":{"field0":"x"},"__proto__":{"admin":true}}', 'body'],
-      ['constructor.prototype poisoning', 'PUT', '/usertable/user1', '{"constructor":{"prototype":{"admin":true}}}', 'body'],
+      [
+        '__proto__ poisoning',
+        'POST',
+        '/usertable',
+        '{"key":"user9","fields":{"field0":"x"},"__proto__":{"admin":true}}',
+        'body',
+      ],
+      [
+        'constructor.prototype poisoning',
+        'PUT',
+        '/usertable/user1',
+        '{"constructor":{"prototype":{"admin":true}}}',
+        'body',
+      ],
       ['bad percent-encoding', 'GET', '/usertable/%E0%A4%A', undefined, 'path'],
     ];
     for (const [name, method, url, body, parameter] of cases) {
@@ -167,7 +240,12 @@ describe('service: YCSB routes', () => {
     const big = await call(app, 'PUT', '/usertable/user1', { field0: 'x'.repeat(2000) });
     assert.equal(big.status, 413);
     assert.equal(big.body!.parameter, 'body');
-    const form = await app.inject({ method: 'POST', url: '/usertable', payload: 'key=user1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await app.inject({
+      method: 'POST',
+      url: '/usertable',
+      payload: 'key=user1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(form.statusCode, 415);
     assert.equal(JSON.parse(form.body).parameter, 'body');
     await app.close();
@@ -274,14 +352,25 @@ describe('service: YCSB routes', () => {
     await gate.close();
   });
 
-  it("answers a write conflict with 409 and no probe, whichever driver reported it", async () => {
+  it('answers a write conflict with 409 and no probe, whichever driver reported it', async () => {
     const base = createBasicStore({ url: 'basic://', settings: { 'basic.store': 'true' }, concurrency: 1 });
     const couchbaseExists = Object.assign(new Error('document exists'), { name: 'DocumentExistsError' });
     const conflicts: [string, Error][] = [
       // nano: CouchDB's 409 on an insert of an existing id, and as the cause of the adapter's own message on update.
       ['CouchDB insert', Object.assign(new Error('Document update conflict.'), { statusCode: 409 })],
-      ['CouchDB update', new Error('update of "user1" conflicted with a concurrent write', { cause: Object.assign(new Error('conflict'), { statusCode: 409 }) })],
-      ['MongoDB duplicate key', Object.assign(new Error('E11000 duplicate key error collection: docbench.usertable index: _id_'), { name: 'MongoServerError', code: 11000 })],
+      [
+        'CouchDB update',
+        new Error('update of "user1" conflicted with a concurrent write', {
+          cause: Object.assign(new Error('conflict'), { statusCode: 409 }),
+        }),
+      ],
+      [
+        'MongoDB duplicate key',
+        Object.assign(new Error('E11000 duplicate key error collection: docbench.usertable index: _id_'), {
+          name: 'MongoServerError',
+          code: 11000,
+        }),
+      ],
       ['Couchbase insert', couchbaseExists],
       ['Couchbase CAS', Object.assign(new Error('cas mismatch'), { name: 'CasMismatchError' })],
     ];
@@ -302,7 +391,11 @@ describe('service: YCSB routes', () => {
     }
     // Any other error carrying a status stays a store error (500), not a conflict.
     assert.equal(isConflict(Object.assign(new Error('unauthorized'), { statusCode: 401 })), false);
-    assert.equal(isConflict(Object.assign(new Error('x'), { code: 11000 })), false, 'only MongoDB errors carry code 11000 as a duplicate key');
+    assert.equal(
+      isConflict(Object.assign(new Error('x'), { code: 11000 })),
+      false,
+      'only MongoDB errors carry code 11000 as a duplicate key',
+    );
   });
 });
 
@@ -311,7 +404,12 @@ describe('service: YCSB plan blocks', () => {
     const p = loadWorkload([workload], ['fieldcount=3', 'maxscanlength=50', ...overrides]).properties;
     const counter = new RequestCounter();
     const store = createBasicStore({ url: 'basic://', settings: {}, concurrency: 1 });
-    const gate = new StoreGate({ open: async () => store, probe: async () => null, retryIntervalMs: 50, log: () => {} });
+    const gate = new StoreGate({
+      open: async () => store,
+      probe: async () => null,
+      retryIntervalMs: 50,
+      log: () => {},
+    });
     await gate.start();
     const app = buildApp({
       gate,
@@ -349,12 +447,21 @@ describe('service: YCSB plan blocks', () => {
       }
     }
     // The same stream draws the same block; another stream another one.
-    assert.equal((await app.inject({ method: 'GET', url: '/_docbench/ycsb/plan?stream=7&count=400' })).body, answer.body);
-    assert.notEqual((await app.inject({ method: 'GET', url: '/_docbench/ycsb/plan?stream=8&count=400' })).body, answer.body);
+    assert.equal(
+      (await app.inject({ method: 'GET', url: '/_docbench/ycsb/plan?stream=7&count=400' })).body,
+      answer.body,
+    );
+    assert.notEqual(
+      (await app.inject({ method: 'GET', url: '/_docbench/ycsb/plan?stream=8&count=400' })).body,
+      answer.body,
+    );
     const stats = counter.snapshot();
     assert.ok(stats.internalCpuUs > 0, 'drawing cost CPU, counted apart');
     assert.equal(stats.requests, 0, 'and no API request');
-    assert.equal((await app.inject({ method: 'GET', url: '/_docbench/ycsb/plan?stream=1&count=10001' })).statusCode, 400);
+    assert.equal(
+      (await app.inject({ method: 'GET', url: '/_docbench/ycsb/plan?stream=1&count=10001' })).statusCode,
+      400,
+    );
     assert.equal(unplannable(p), null);
     await app.close();
     await gate.close();
@@ -366,18 +473,28 @@ describe('service: YCSB plan blocks', () => {
     assert.equal(answer.statusCode, 409);
     assert.match(JSON.parse(answer.body).message, /it inserts/);
     assert.match(unplannable(p)!, /inserts/);
-    assert.match(unplannable({ insertproportion: 0, requestdistribution: 'sequential', scanproportion: 0, scankeysonly: false })!, /in sequence/);
-    assert.match(unplannable({ insertproportion: 0, requestdistribution: 'zipfian', scanproportion: 0.95, scankeysonly: true })!, /keys only/);
+    assert.match(
+      unplannable({ insertproportion: 0, requestdistribution: 'sequential', scanproportion: 0, scankeysonly: false })!,
+      /in sequence/,
+    );
+    assert.match(
+      unplannable({ insertproportion: 0, requestdistribution: 'zipfian', scanproportion: 0.95, scankeysonly: true })!,
+      /keys only/,
+    );
     await app.close();
     await gate.close();
   });
 
   it('scans and read-modify-writes carry what CoreWorkload drew for them', () => {
-    const p = loadWorkload(['workloade'], ['insertproportion=0', 'readmodifywriteproportion=0.05', 'scanproportion=0.95', 'maxscanlength=20']).properties;
+    const p = loadWorkload(
+      ['workloade'],
+      ['insertproportion=0', 'readmodifywriteproportion=0.05', 'scanproportion=0.95', 'maxscanlength=20'],
+    ).properties;
     const { lines, count } = planLines(planText(drawPlan(new CoreWorkload(p, new Random(p.seed, 3)), 200)));
     for (let i = 0; i < count; i++) {
       const query = lines[1 + count + i]!;
-      if (lines[0]![i] === 'S') assert.match(query, /^&count=([1-9]|1\d|20)$/, 'a scan length up to maxscanlength, all fields');
+      if (lines[0]![i] === 'S')
+        assert.match(query, /^&count=([1-9]|1\d|20)$/, 'a scan length up to maxscanlength, all fields');
       else {
         assert.equal(lines[0]![i], 'M');
         assert.equal(query, '', 'a read of all fields');
@@ -406,7 +523,11 @@ describe('service: a bearer token', () => {
       assert.equal(wrong.status, 401, `${method} ${url} with another token`);
       assert.match(String(wrong.headers['www-authenticate']), /error="invalid_token"/);
     }
-    assert.equal((await call(app, 'GET', '/usertable/user1', undefined, { authorization: `Basic ${token}` })).status, 401, 'not a bearer token');
+    assert.equal(
+      (await call(app, 'GET', '/usertable/user1', undefined, { authorization: `Basic ${token}` })).status,
+      401,
+      'not a bearer token',
+    );
     assert.equal((await call(app, 'GET', '/_docbench/health')).status, 200);
     const auth = { authorization: `Bearer ${token}` };
     assert.equal((await call(app, 'POST', '/usertable', { key: 'user1', fields: { field0: 'a' } }, auth)).status, 201);
@@ -418,24 +539,38 @@ describe('service: a bearer token', () => {
 
   it('takes only a long token of visible characters', () => {
     assert.equal(checkToken('0123456789abcdef0123456789abcdef', '--token'), '0123456789abcdef0123456789abcdef');
-    assert.throws(() => checkToken('secret', '--token'), /--token: the token must be at least 32 visible ASCII characters/);
+    assert.throws(
+      () => checkToken('secret', '--token'),
+      /--token: the token must be at least 32 visible ASCII characters/,
+    );
     assert.throws(() => checkToken(`${'a'.repeat(31)} b`, 'DOCBENCH_TOKEN'), /DOCBENCH_TOKEN: the token must be/);
   });
 });
 
 describe('service: validation', () => {
   it('accepts YCSB keys and refuses anything that is not a short plain string', () => {
-    for (const ok of ['user1', 'user6284781860667377211', 'a', 'k'.repeat(250), 'a.b_c~d:e-f']) assert.equal(keySchema.safeParse(ok).success, true, ok);
-    for (const bad of ['', '_design/x', '-x', 'a/b', 'a b', '$gt', 'k'.repeat(251), 'ü', { $gt: '' }, ['a'], 1, null]) assert.equal(keySchema.safeParse(bad).success, false, JSON.stringify(bad));
+    for (const ok of ['user1', 'user6284781860667377211', 'a', 'k'.repeat(250), 'a.b_c~d:e-f'])
+      assert.equal(keySchema.safeParse(ok).success, true, ok);
+    for (const bad of ['', '_design/x', '-x', 'a/b', 'a b', '$gt', 'k'.repeat(251), 'ü', { $gt: '' }, ['a'], 1, null])
+      assert.equal(keySchema.safeParse(bad).success, false, JSON.stringify(bad));
   });
 
   it('names the first bad parameter, truncating what it echoes', () => {
     const s = ycsbSchemas(layout, 100);
-    assert.throws(() => parseParameters(s.scanQuery, { start: 'a', count: '5', ['x'.repeat(100)]: '1' }, 'query'), (e: ValidationError) => e.parameter === `${'x'.repeat(40)}…` && e.location === 'query');
-    assert.throws(() => parseParameters(s.updateBody, { field0: 'x'.repeat(101) }, 'body'), (e: ValidationError) => e.parameter === 'field0' && /at most 100/.test(e.message));
+    assert.throws(
+      () => parseParameters(s.scanQuery, { start: 'a', count: '5', ['x'.repeat(100)]: '1' }, 'query'),
+      (e: ValidationError) => e.parameter === `${'x'.repeat(40)}…` && e.location === 'query',
+    );
+    assert.throws(
+      () => parseParameters(s.updateBody, { field0: 'x'.repeat(101) }, 'body'),
+      (e: ValidationError) => e.parameter === 'field0' && /at most 100/.test(e.message),
+    );
     assert.deepEqual(s.fieldList('field0,field2'), ['field0', 'field2']);
     assert.equal(s.fieldList(undefined), null);
-    assert.throws(() => s.fieldList('field0,'), (e: ValidationError) => e.parameter === 'fields');
+    assert.throws(
+      () => s.fieldList('field0,'),
+      (e: ValidationError) => e.parameter === 'fields',
+    );
   });
 
   it('takes the table name from the workload, refusing one that cannot be a path segment', () => {
@@ -449,10 +584,13 @@ describe('service: validation', () => {
   });
 
   it('splits scenario settings from YCSB properties', () => {
-    assert.deepEqual(splitScenarioSettings(['recordcount=10', 'ecommerce.maxlimit=50', 'persons.size=5000', 'redis.driver=ioredis']), {
-      ycsb: ['recordcount=10', 'redis.driver=ioredis'],
-      scenario: { ecommerce: ['maxlimit=50'], persons: ['size=5000'] },
-    });
+    assert.deepEqual(
+      splitScenarioSettings(['recordcount=10', 'ecommerce.maxlimit=50', 'persons.size=5000', 'redis.driver=ioredis']),
+      {
+        ycsb: ['recordcount=10', 'redis.driver=ioredis'],
+        scenario: { ecommerce: ['maxlimit=50'], persons: ['size=5000'] },
+      },
+    );
   });
 });
 
@@ -470,52 +608,76 @@ describe('service: stats', () => {
     assert.ok(total.cpuUserUs > 0);
   });
 
-  it('samples a process CPU and interpolates a window', { skip: process.platform !== 'linux' && 'reads /proc, on Linux only' }, async () => {
-    assert.ok(processCpu(process.pid) !== null);
-    const before = process.cpuUsage();
-    const from = Date.now();
-    const sampler = new CpuSampler(process.pid, 20);
-    // 100 ms of CPU, however long a loaded machine takes to give it, with turns of the event loop
-    // between the chunks so the sampler may sample in between (how often it did is not asserted).
-    for (let i = 0; i < 5; i++) {
-      burnCpu(20);
-      await new Promise((r) => setImmediate(r));
-    }
-    sampler.stop();
-    const until = Date.now();
-    const used = cpuMsSince(before);
-    // The window starts before the first sample and ends after the last, so it is their difference.
-    const cpu = sampler.between(from, until);
-    assert.ok(cpu !== null, 'the samples cover the window');
-    const total = cpu.userMs + cpu.systemMs;
-    // /proc counts in clock ticks of 10 ms (USER_HZ), user and system each cut down to a whole
-    // tick: a difference of two samples is within two ticks of the CPU really used between them,
-    // which is at least what was burned and at most what the process used in all (getrusage).
-    const TICKS_MS = 2 * 10;
-    assert.ok(total > 100 - TICKS_MS, `burned 100 ms of CPU, sampled ${JSON.stringify(cpu)}`);
-    assert.ok(total < used + TICKS_MS, `sampled ${total} ms, the process used ${used} ms in all`);
-    // Interpolation inside the window: never negative, growing with the window, and additive.
-    let previous = 0;
-    for (let at = from + 1; at < until; at += Math.max(1, (until - from) / 20)) {
-      const head = sampler.between(from, at)!;
-      const tail = sampler.between(at, until)!;
-      const headMs = head.userMs + head.systemMs;
-      assert.ok(headMs >= previous - 1e-9 && tail.userMs >= 0 && tail.systemMs >= 0, `at ${at - from} ms`);
-      assert.ok(Math.abs(headMs + tail.userMs + tail.systemMs - total) < 1e-6, `at ${at - from} ms: ${headMs} + ${tail.userMs + tail.systemMs} != ${total}`);
-      previous = headMs;
-    }
-    assert.equal(sampler.between(from - 60_000, until), null, 'a window the samples do not cover');
-  });
+  it(
+    'samples a process CPU and interpolates a window',
+    { skip: process.platform !== 'linux' && 'reads /proc, on Linux only' },
+    async () => {
+      assert.ok(processCpu(process.pid) !== null);
+      const before = process.cpuUsage();
+      const from = Date.now();
+      const sampler = new CpuSampler(process.pid, 20);
+      // 100 ms of CPU, however long a loaded machine takes to give it, with turns of the event loop
+      // between the chunks so the sampler may sample in between (how often it did is not asserted).
+      for (let i = 0; i < 5; i++) {
+        burnCpu(20);
+        await new Promise((r) => setImmediate(r));
+      }
+      sampler.stop();
+      const until = Date.now();
+      const used = cpuMsSince(before);
+      // The window starts before the first sample and ends after the last, so it is their difference.
+      const cpu = sampler.between(from, until);
+      assert.ok(cpu !== null, 'the samples cover the window');
+      const total = cpu.userMs + cpu.systemMs;
+      // /proc counts in clock ticks of 10 ms (USER_HZ), user and system each cut down to a whole
+      // tick: a difference of two samples is within two ticks of the CPU really used between them,
+      // which is at least what was burned and at most what the process used in all (getrusage).
+      const TICKS_MS = 2 * 10;
+      assert.ok(total > 100 - TICKS_MS, `burned 100 ms of CPU, sampled ${JSON.stringify(cpu)}`);
+      assert.ok(total < used + TICKS_MS, `sampled ${total} ms, the process used ${used} ms in all`);
+      // Interpolation inside the window: never negative, growing with the window, and additive.
+      let previous = 0;
+      for (let at = from + 1; at < until; at += Math.max(1, (until - from) / 20)) {
+        const head = sampler.between(from, at)!;
+        const tail = sampler.between(at, until)!;
+        const headMs = head.userMs + head.systemMs;
+        assert.ok(headMs >= previous - 1e-9 && tail.userMs >= 0 && tail.systemMs >= 0, `at ${at - from} ms`);
+        assert.ok(
+          Math.abs(headMs + tail.userMs + tail.systemMs - total) < 1e-6,
+          `at ${at - from} ms: ${headMs} + ${tail.userMs + tail.systemMs} != ${total}`,
+        );
+        previous = headMs;
+      }
+      assert.equal(sampler.between(from - 60_000, until), null, 'a window the samples do not cover');
+    },
+  );
 });
 
 describe('k6 side: settings, result conversion, command mapping', () => {
   it('reads the load shape from the environment, naming a bad variable', () => {
     const s = loadSettings({});
     assert.deepEqual(scenarioFor(s), { executor: 'constant-vus', vus: 8, duration: '30s' });
-    assert.deepEqual(scenarioFor(loadSettings({ VUS: '4', ITERATIONS: '100' })), { executor: 'shared-iterations', vus: 4, iterations: 100, maxDuration: '24h' });
-    assert.deepEqual(scenarioFor(loadSettings({ VUS: '4', ITERATIONS: '100', DURATION: '5s' })), { executor: 'shared-iterations', vus: 4, iterations: 100, maxDuration: '5s' });
+    assert.deepEqual(scenarioFor(loadSettings({ VUS: '4', ITERATIONS: '100' })), {
+      executor: 'shared-iterations',
+      vus: 4,
+      iterations: 100,
+      maxDuration: '24h',
+    });
+    assert.deepEqual(scenarioFor(loadSettings({ VUS: '4', ITERATIONS: '100', DURATION: '5s' })), {
+      executor: 'shared-iterations',
+      vus: 4,
+      iterations: 100,
+      maxDuration: '5s',
+    });
     const open = loadSettings({ MODEL: 'open', RATE: '500', DURATION: '10s', VUS: '10' });
-    assert.deepEqual(scenarioFor(open), { executor: 'constant-arrival-rate', rate: 500, timeUnit: '1s', duration: '10s', preAllocatedVUs: 10, maxVUs: 40 });
+    assert.deepEqual(scenarioFor(open), {
+      executor: 'constant-arrival-rate',
+      rate: 500,
+      timeUnit: '1s',
+      duration: '10s',
+      preAllocatedVUs: 10,
+      maxVUs: 40,
+    });
     assert.equal(maxVusOf(open), 40);
     assert.equal(scheduledIterations(scenarioFor(open)), 5000);
     assert.throws(() => loadSettings({ MODEL: 'opened' }), /MODEL must be closed or open/);
@@ -530,11 +692,29 @@ describe('k6 side: settings, result conversion, command mapping', () => {
 
   it('ramps from STAGES: ramping-vus in the closed model, ramping-arrival-rate in the open one', () => {
     const closed = loadSettings({ STAGES: '10s:4, 20s:12,10s:0' });
-    assert.deepEqual(scenarioFor(closed), { executor: 'ramping-vus', startVUs: 0, stages: [{ duration: '10s', target: 4 }, { duration: '20s', target: 12 }, { duration: '10s', target: 0 }] });
+    assert.deepEqual(scenarioFor(closed), {
+      executor: 'ramping-vus',
+      startVUs: 0,
+      stages: [
+        { duration: '10s', target: 4 },
+        { duration: '20s', target: 12 },
+        { duration: '10s', target: 0 },
+      ],
+    });
     assert.equal(maxVusOf(closed), 12, 'the insert key space is divided for the most VUs the ramp reaches');
     const open = loadSettings({ MODEL: 'open', STAGES: '0s:100,10s:300', VUS: '5', MAX_VUS: '50' });
     const scenario = scenarioFor(open);
-    assert.deepEqual(scenario, { executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', stages: [{ duration: '0s', target: 100 }, { duration: '10s', target: 300 }], preAllocatedVUs: 5, maxVUs: 50 });
+    assert.deepEqual(scenario, {
+      executor: 'ramping-arrival-rate',
+      startRate: 0,
+      timeUnit: '1s',
+      stages: [
+        { duration: '0s', target: 100 },
+        { duration: '10s', target: 300 },
+      ],
+      preAllocatedVUs: 5,
+      maxVUs: 50,
+    });
     assert.equal(scheduledIterations(scenario), 2000, 'the area under the ramp');
     assert.equal(maxVusOf(open), 50);
     assert.throws(() => loadSettings({ STAGES: '10s' }), /STAGES must be duration:target pairs/);
@@ -545,7 +725,11 @@ describe('k6 side: settings, result conversion, command mapping', () => {
   });
 
   it('thresholds: failed requests, p99 per operation, every answer right, the open schedule kept, the error budget when asked', () => {
-    const options = scriptOptions(loadSettings({ MODEL: 'open', RATE: '100', DURATION: '10s', MAX_DROPPED: '0.01', MAX_ERRORS: '5', P99_MS: '50' }), 'ycsb', ['READ', 'UPDATE', 'READ-MODIFY-WRITE']);
+    const options = scriptOptions(
+      loadSettings({ MODEL: 'open', RATE: '100', DURATION: '10s', MAX_DROPPED: '0.01', MAX_ERRORS: '5', P99_MS: '50' }),
+      'ycsb',
+      ['READ', 'UPDATE', 'READ-MODIFY-WRITE'],
+    );
     assert.deepEqual(options.thresholds, {
       http_req_failed: ['rate<=0'],
       'http_req_duration{op:READ,status:200}': ['p(99)<50'],
@@ -556,9 +740,21 @@ describe('k6 side: settings, result conversion, command mapping', () => {
       docbench_errors: ['count<=5'],
     });
     const closed = scriptOptions(loadSettings({}), 'ycsb', ['READ']);
-    assert.deepEqual(Object.keys(closed.thresholds!), ['http_req_failed', 'http_req_duration{op:READ,status:200}', 'checks'], 'no error budget unless asked, no schedule in the closed model');
+    assert.deepEqual(
+      Object.keys(closed.thresholds!),
+      ['http_req_failed', 'http_req_duration{op:READ,status:200}', 'checks'],
+      'no error budget unless asked, no schedule in the closed model',
+    );
     assert.equal(closed.cloud, undefined);
-    const cloud = scriptOptions(loadSettings({ CLOUD_PROJECT_ID: '3', CLOUD_NAME: 'docbench ycsb-a', CLOUD_LOAD_ZONES: 'amazon:de:frankfurt,amazon:us:ashburn,amazon:jp:tokyo' }), 'ycsb', ['READ']).cloud;
+    const cloud = scriptOptions(
+      loadSettings({
+        CLOUD_PROJECT_ID: '3',
+        CLOUD_NAME: 'docbench ycsb-a',
+        CLOUD_LOAD_ZONES: 'amazon:de:frankfurt,amazon:us:ashburn,amazon:jp:tokyo',
+      }),
+      'ycsb',
+      ['READ'],
+    ).cloud;
     assert.deepEqual(cloud, {
       projectID: 3,
       name: 'docbench ycsb-a',
@@ -575,7 +771,14 @@ describe('k6 side: settings, result conversion, command mapping', () => {
     const p = loadWorkload(['workloada'], ['threadcount=8', 'operationcount=1000']).properties;
     assert.deepEqual(k6Environment(p), { VUS: '8', MODEL: 'closed', ITERATIONS: '1000', PERCENTILES: '50,95,99,99.9' });
     const open = loadWorkload(['workloada'], ['threadcount=4', 'target=200', 'maxexecutiontime=15']).properties;
-    assert.deepEqual(k6Environment(open), { VUS: '4', MODEL: 'open', RATE: '200', DURATION: '15s', MAX_VUS: '16', PERCENTILES: '50,95,99,99.9' });
+    assert.deepEqual(k6Environment(open), {
+      VUS: '4',
+      MODEL: 'open',
+      RATE: '200',
+      DURATION: '15s',
+      MAX_VUS: '16',
+      PERCENTILES: '50,95,99,99.9',
+    });
     assert.equal(workloadOfScript('/x/k6/ycsb-c.ts'), 'workloadc');
     assert.equal(workloadOfScript('/x/k6/ycsb.ts'), null);
     // Shipped scripts are known by where they are (the SCENARIOS table names them); a script of
@@ -588,17 +791,37 @@ describe('k6 side: settings, result conversion, command mapping', () => {
     assert.equal(scenarioOfScript('/x/mine.ts'), null);
   });
 
-  const store = { name: 'redis', url: 'redis://127.0.0.1:16379', server: 'Redis', serverVersion: '7', driver: 'ioredis 5', localTarget: true };
+  const store = {
+    name: 'redis',
+    url: 'redis://127.0.0.1:16379',
+    server: 'Redis',
+    serverVersion: '7',
+    driver: 'ioredis 5',
+    localTarget: true,
+  };
   const setup = (scenario: SummarySetup['scenario']): SummarySetup => ({
-    info: { store, scenarios: ['ycsb'], service: { framework: 'fastify 5', node: 'v20', workers: 1, pool: 2, pid: 1 }, machine: describeMachine() } as unknown as ServiceInfo,
+    info: {
+      store,
+      scenarios: ['ycsb'],
+      service: { framework: 'fastify 5', node: 'v20', workers: 1, pool: 2, pid: 1 },
+      machine: describeMachine(),
+    } as unknown as ServiceInfo,
     startedAt: new Date(Date.now() - 3000).toISOString(),
-    run: { kind: 'ycsb', workloadName: 'workloada', properties: { recordcount: 1000, 'hdrhistogram.percentiles': [50, 99] }, rows: ['READ', 'UPDATE', 'INSERT'], notes: ['a note'] },
+    run: {
+      kind: 'ycsb',
+      workloadName: 'workloada',
+      properties: { recordcount: 1000, 'hdrhistogram.percentiles': [50, 99] },
+      rows: ['READ', 'UPDATE', 'INSERT'],
+      notes: ['a note'],
+    },
     scenario,
   });
 
   it("turns k6's summary into a result in the common schema, and completes it with k6's CPU", () => {
     const settings = loadSettings({ VUS: '2', ITERATIONS: '100', PERCENTILES: '50,99' });
-    const trend = (count: number, avg: number) => ({ values: { count, avg, min: 0.5, max: 9, 'p(50)': avg, 'p(99)': 8 } });
+    const trend = (count: number, avg: number) => ({
+      values: { count, avg, min: 0.5, max: 9, 'p(50)': avg, 'p(99)': 8 },
+    });
     const counter = (count: number) => ({ values: { count, rate: 1 } });
     const data: SummaryData = {
       state: { testRunDurationMs: 2000 },
@@ -616,7 +839,9 @@ describe('k6 side: settings, result conversion, command mapping', () => {
         [SERVICE_REQUESTS_METRIC]: counter(100),
       },
     };
-    const result = resultSchema.parse(toResult(data, setup({ executor: 'shared-iterations', vus: 2, iterations: 100, maxDuration: '24h' }), settings));
+    const result = resultSchema.parse(
+      toResult(data, setup({ executor: 'shared-iterations', vus: 2, iterations: 100, maxDuration: '24h' }), settings),
+    );
     assert.equal(result.mode, 'http');
     // The two READ errors did no work: counted under Return= and the error rate, not in the throughput.
     assert.equal(result.overall.operations, 98);
@@ -632,7 +857,13 @@ describe('k6 side: settings, result conversion, command mapping', () => {
         ['VERIFY', { OK: 46, UNEXPECTED_STATE: 2 }],
       ],
     );
-    assert.deepEqual(result.operations[0]!.latency, { operations: 46, averageUs: 1500, minUs: 500, maxUs: 9000, percentilesUs: { '50': 1500, '99': 8000 } });
+    assert.deepEqual(result.operations[0]!.latency, {
+      operations: 46,
+      averageUs: 1500,
+      minUs: 500,
+      maxUs: 9000,
+      percentilesUs: { '50': 1500, '99': 8000 },
+    });
     assert.equal(result.store.extra!['service.cpuUsPerRequest'], 300);
     assert.equal(result.store.extra!['service.pool'], 2);
     assert.equal(result.workload.properties.threadcount, 2);
@@ -640,22 +871,39 @@ describe('k6 side: settings, result conversion, command mapping', () => {
     assert.equal(result.workload.properties.maxexecutiontime, 0, 'no DURATION: unbounded, as YCSB says it');
     assert.ok(result.notes.includes(CLIENT_CPU_NOT_MEASURED));
     assert.ok(result.notes.includes('a note'));
-    assert.ok(result.notes.some((n) => /^2 requests answered 409 \(a write conflict/.test(n)), result.notes.join('\n'));
-    assert.ok(result.notes.includes("k6 thresholds crossed (k6 exits 99): checks rate==1"), result.notes.join('\n'));
+    assert.ok(
+      result.notes.some((n) => /^2 requests answered 409 \(a write conflict/.test(n)),
+      result.notes.join('\n'),
+    );
+    assert.ok(result.notes.includes('k6 thresholds crossed (k6 exits 99): checks rate==1'), result.notes.join('\n'));
 
     const start = Date.parse(result.startedAt);
     const end = Date.parse(result.endedAt);
-    const sampler = { between: (from: number, to: number) => (from === start && to === end ? { userMs: 8, systemMs: 2 } : null) } as unknown as CpuSampler;
-    const completed = resultSchema.parse(completeResult(result, { sampler, total: { userMs: 400, systemMs: 100 } }, 'workloada', ['recordcount=1000']));
+    const sampler = {
+      between: (from: number, to: number) => (from === start && to === end ? { userMs: 8, systemMs: 2 } : null),
+    } as unknown as CpuSampler;
+    const completed = resultSchema.parse(
+      completeResult(result, { sampler, total: { userMs: 400, systemMs: 100 } }, 'workloada', ['recordcount=1000']),
+    );
     // Per operation that did its work (98: two READs failed), as direct mode divides; per request over all 100.
     assert.deepEqual(completed.clientCpu, { userMs: 8, systemMs: 2, usPerOp: 102 });
     assert.equal(completed.store.extra!['client.cpuUsPerRequest'], 100);
-    assert.ok(completed.notes.some((n) => /k6 process, measured window\): 100 us per request, 102 us per operation; the whole k6 process used 500 ms/.test(n)), completed.notes.join('\n'));
+    assert.ok(
+      completed.notes.some((n) =>
+        /k6 process, measured window\): 100 us per request, 102 us per operation; the whole k6 process used 500 ms/.test(
+          n,
+        ),
+      ),
+      completed.notes.join('\n'),
+    );
     assert.ok(!completed.notes.includes(CLIENT_CPU_NOT_MEASURED));
     assert.deepEqual(completed.workload.overrides, ['recordcount=1000']);
 
     // 2 of 100 reads found nothing and 2 answers failed their check: the verdict says so, and the table marks the run instead of ranking it.
-    assert.deepEqual(completed.verdict?.reasons.map((r) => r.code), ['not-loaded', 'wrong-answers']);
+    assert.deepEqual(
+      completed.verdict?.reasons.map((r) => r.code),
+      ['not-loaded', 'wrong-answers'],
+    );
     const table = renderModeComparison([completed]);
     assert.match(table, /\| redis +\| workloada \| end to end \| INVALID \|/);
     assert.match(table, /redis workloada \(end to end\) is INVALID: 2\.0% of 100 reads found no record/);
@@ -665,27 +913,77 @@ describe('k6 side: settings, result conversion, command mapping', () => {
     const exported = {
       metrics: {
         iterations: { count: 300, rate: 100 },
-        'http_req_duration{op:READ,status:200}': { avg: 1, min: 0.5, max: 2, count: 300, 'p(50)': 1, 'p(99)': 2, thresholds: { 'p(99)<1000': false } },
+        'http_req_duration{op:READ,status:200}': {
+          avg: 1,
+          min: 0.5,
+          max: 2,
+          count: 300,
+          'p(50)': 1,
+          'p(99)': 2,
+          thresholds: { 'p(99)<1000': false },
+        },
         checks: { passes: 3, fails: 1, value: 0.75, thresholds: { 'rate==1': true } },
       },
-      setup_data: setup({ executor: 'ramping-arrival-rate', startRate: 0, timeUnit: '1s', stages: [{ duration: '10s', target: 50 }, { duration: '20s', target: 10 }], preAllocatedVUs: 4, maxVUs: 16 }),
+      setup_data: setup({
+        executor: 'ramping-arrival-rate',
+        startRate: 0,
+        timeUnit: '1s',
+        stages: [
+          { duration: '10s', target: 50 },
+          { duration: '20s', target: 10 },
+        ],
+        preAllocatedVUs: 4,
+        maxVUs: 16,
+      }),
     };
     const data = fromSummaryExport(exported);
     assert.equal(data.state.testRunDurationMs, 3000);
-    assert.deepEqual(data.metrics.checks, { values: { passes: 3, fails: 1, rate: 0.75 }, thresholds: { 'rate==1': { ok: false } } });
+    assert.deepEqual(data.metrics.checks, {
+      values: { passes: 3, fails: 1, rate: 0.75 },
+      thresholds: { 'rate==1': { ok: false } },
+    });
     assert.deepEqual(data.metrics['http_req_duration{op:READ,status:200}']!.thresholds, { 'p(99)<1000': { ok: true } });
     const result = resultSchema.parse(toResult(data, data.setup_data!, loadSettings({ PERCENTILES: '50,99' })));
     assert.deepEqual(result.operations.find((o) => o.name === 'READ')!.returns, { OK: 300 });
     assert.deepEqual(
-      [result.workload.properties.threadcount, result.workload.properties.target, result.workload.properties.maxexecutiontime, result.workload.properties['k6.stages']],
+      [
+        result.workload.properties.threadcount,
+        result.workload.properties.target,
+        result.workload.properties.maxexecutiontime,
+        result.workload.properties['k6.stages'],
+      ],
       [16, 50, 30, '10s:50,20s:10'],
     );
-    assert.ok(result.notes.includes('k6 open model: ramping-arrival-rate, 16 VUs, stages 10s:50,20s:10 (ops/s)'), result.notes.join('\n'));
-    assert.match(renderThresholds(data), /✗ checks 'rate==1'\n  ✓ http_req_duration\{op:READ,status:200\} 'p\(99\)<1000'/);
-    assert.deepEqual(loadShape({ executor: 'constant-vus', vus: 3, duration: '1m' }).properties, { threadcount: 3, target: 0, operationcount: 0, maxexecutiontime: 60, 'k6.model': 'closed', 'k6.executor': 'constant-vus' });
+    assert.ok(
+      result.notes.includes('k6 open model: ramping-arrival-rate, 16 VUs, stages 10s:50,20s:10 (ops/s)'),
+      result.notes.join('\n'),
+    );
+    assert.match(
+      renderThresholds(data),
+      /✗ checks 'rate==1'\n  ✓ http_req_duration\{op:READ,status:200\} 'p\(99\)<1000'/,
+    );
+    assert.deepEqual(loadShape({ executor: 'constant-vus', vus: 3, duration: '1m' }).properties, {
+      threadcount: 3,
+      target: 0,
+      operationcount: 0,
+      maxexecutiontime: 60,
+      'k6.model': 'closed',
+      'k6.executor': 'constant-vus',
+    });
   });
 
   it('maps HTTP statuses to YCSB return statuses (a conflict is an ERROR, as in direct mode)', () => {
-    assert.deepEqual([200, 201, 204, 404, 501, 400, 409, 500, 503, 0].map(statusOfHttp), ['OK', 'OK', 'OK', 'NOT_FOUND', 'UNSUPPORTED', 'ERROR', 'ERROR', 'ERROR', 'ERROR', 'ERROR']);
+    assert.deepEqual([200, 201, 204, 404, 501, 400, 409, 500, 503, 0].map(statusOfHttp), [
+      'OK',
+      'OK',
+      'OK',
+      'NOT_FOUND',
+      'UNSUPPORTED',
+      'ERROR',
+      'ERROR',
+      'ERROR',
+      'ERROR',
+      'ERROR',
+    ]);
   });
 });

@@ -26,7 +26,8 @@ function throwsUserError(call: () => unknown, pattern: RegExp): void {
   });
 }
 
-const config = (stores: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => parseConfig({ stores }, 'team.json', env);
+const config = (stores: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) =>
+  parseConfig({ stores }, 'team.json', env);
 
 describe('--url', () => {
   it('store=URL names the store; a plain URL does not', () => {
@@ -36,7 +37,11 @@ describe('--url', () => {
   });
 
   it('gives each store its own URL; the others use the local server', () => {
-    const t = StoreTargets.resolve({ url: ['couchdb=http://a:b@h:5984', 'redis=redis://h:6390'] }, ['redis', 'mongodb', 'couchdb'], null);
+    const t = StoreTargets.resolve(
+      { url: ['couchdb=http://a:b@h:5984', 'redis=redis://h:6390'] },
+      ['redis', 'mongodb', 'couchdb'],
+      null,
+    );
     assert.equal(t.urlOf('couchdb'), 'http://a:b@h:5984');
     assert.equal(t.urlOf('redis'), 'redis://h:6390');
     assert.equal(t.urlOf('mongodb'), undefined);
@@ -49,24 +54,60 @@ describe('--url', () => {
   });
 
   it('mistakes are one-line user errors, passwords masked', () => {
-    throwsUserError(() => StoreTargets.resolve({ url: ['http://admin:secret@h:5984'] }, ['redis', 'couchdb'], null), /^--url names one server \(http:\/\/admin:\*\*\*@h:5984\) and this command runs 2 stores \(redis, couchdb\): say which with --url <store>=URL$/);
-    throwsUserError(() => StoreTargets.resolve({ url: ['redis=redis://h:1'], docker: true }, ['redis', 'couchdb'], null), /^give --url or --docker, not both$/);
-    throwsUserError(() => StoreTargets.resolve({ url: ['couchdb=http://h:5984'] }, ['redis'], null), /--url couchdb=…: couchdb is not among the stores this command runs \(redis\)/);
-    throwsUserError(() => StoreTargets.resolve({ url: ['couchbd=http://h:5984'] }, ['couchdb'], null), /--url couchbd=…: unknown store "couchbd" \(did you mean "couchdb"\?\)/);
-    throwsUserError(() => StoreTargets.resolve({ url: ['redis=redis://a', 'redis=redis://b'] }, ['redis'], null), /redis is given two URLs/);
-    assert.doesNotMatch(String((() => { try { StoreTargets.resolve({ url: ['http://admin:secret@h'] }, ['a', 'b'], null); } catch (e) { return e; } })()), /secret/);
+    throwsUserError(
+      () => StoreTargets.resolve({ url: ['http://admin:secret@h:5984'] }, ['redis', 'couchdb'], null),
+      /^--url names one server \(http:\/\/admin:\*\*\*@h:5984\) and this command runs 2 stores \(redis, couchdb\): say which with --url <store>=URL$/,
+    );
+    throwsUserError(
+      () => StoreTargets.resolve({ url: ['redis=redis://h:1'], docker: true }, ['redis', 'couchdb'], null),
+      /^give --url or --docker, not both$/,
+    );
+    throwsUserError(
+      () => StoreTargets.resolve({ url: ['couchdb=http://h:5984'] }, ['redis'], null),
+      /--url couchdb=…: couchdb is not among the stores this command runs \(redis\)/,
+    );
+    throwsUserError(
+      () => StoreTargets.resolve({ url: ['couchbd=http://h:5984'] }, ['couchdb'], null),
+      /--url couchbd=…: unknown store "couchbd" \(did you mean "couchdb"\?\)/,
+    );
+    throwsUserError(
+      () => StoreTargets.resolve({ url: ['redis=redis://a', 'redis=redis://b'] }, ['redis'], null),
+      /redis is given two URLs/,
+    );
+    assert.doesNotMatch(
+      String(
+        (() => {
+          try {
+            StoreTargets.resolve({ url: ['http://admin:secret@h'] }, ['a', 'b'], null);
+          } catch (e) {
+            return e;
+          }
+        })(),
+      ),
+      /secret/,
+    );
   });
 
   it('--url and --docker win over the config file', () => {
-    const file = config({ redis: { url: 'redis://configured:6379' }, couchdb: { url: 'http://configured:5984' }, mongodb: { url: 'mongodb://configured' } });
-    assert.equal(StoreTargets.resolve({ url: ['redis=redis://given:1'] }, ['redis', 'couchdb'], file).urlOf('redis'), 'redis://given:1');
+    const file = config({
+      redis: { url: 'redis://configured:6379' },
+      couchdb: { url: 'http://configured:5984' },
+      mongodb: { url: 'mongodb://configured' },
+    });
+    assert.equal(
+      StoreTargets.resolve({ url: ['redis=redis://given:1'] }, ['redis', 'couchdb'], file).urlOf('redis'),
+      'redis://given:1',
+    );
     const t = StoreTargets.resolve({ url: [], docker: true }, ['redis', 'couchdb'], file);
     assert.equal(t.urlOf('couchdb'), DOCKER_URLS.couchdb);
     assert.equal(t.sourceOf('couchdb'), '--docker');
     const fromFile = StoreTargets.resolve({ url: [] }, ['couchdb'], file);
     assert.equal(fromFile.urlOf('couchdb'), 'http://configured:5984');
     assert.equal(fromFile.sourceOf('couchdb'), 'config');
-    throwsUserError(() => StoreTargets.resolve({ url: [], docker: true }, ['basic'], null), /--docker: docker\/compose.yaml has no server for "basic"/);
+    throwsUserError(
+      () => StoreTargets.resolve({ url: [], docker: true }, ['basic'], null),
+      /--docker: docker\/compose.yaml has no server for "basic"/,
+    );
     // No official HBase image: under --docker, HBase keeps docbench's local server, which is the real one.
     const withHbase = StoreTargets.resolve({ url: [], docker: true }, ['redis', 'hbase'], null);
     assert.equal(withHbase.sourceOf('hbase'), 'local');
@@ -78,7 +119,10 @@ describe('--url', () => {
     // An empty PATH: no docker command at all, whatever this machine has.
     process.env.PATH = work;
     try {
-      throwsUserError(() => StoreTargets.resolve({ url: [], docker: true }, ['redis'], null).checkDocker(), /^--docker: Docker is not installed here .*docbench up --docker/);
+      throwsUserError(
+        () => StoreTargets.resolve({ url: [], docker: true }, ['redis'], null).checkDocker(),
+        /^--docker: Docker is not installed here .*docbench up --docker/,
+      );
       // Only HBase (no container) or no --docker: nothing runs under Docker, so nothing is checked.
       StoreTargets.resolve({ url: [], docker: true }, ['hbase'], null).checkDocker();
       StoreTargets.resolve({ url: ['redis=redis://h:1'] }, ['redis'], null).checkDocker();
@@ -92,7 +136,10 @@ describe('config file', () => {
   it('stores in the file order, URLs with ${ENV} filled in, settings with the store prefix', () => {
     const c = config(
       {
-        couchdb: { url: 'http://admin:${COUCH_PW}@db:5984', settings: { maxsockets: 16, 'couchdb.connecttimeout': '9000' } },
+        couchdb: {
+          url: 'http://admin:${COUCH_PW}@db:5984',
+          settings: { maxsockets: 16, 'couchdb.connecttimeout': '9000' },
+        },
         redis: {},
       },
       { COUCH_PW: 's3cret' },
@@ -107,17 +154,26 @@ describe('config file', () => {
     assert.deepEqual(defaultStores(null, ['mongodb']), ['mongodb']);
   });
 
-  it('only the command\'s stores contribute settings', () => {
+  it("only the command's stores contribute settings", () => {
     const c = config({ couchdb: { settings: { maxsockets: 4 } }, mongodb: { settings: { maxPoolSize: 3 } } });
     assert.deepEqual(StoreTargets.resolve({ url: [] }, ['mongodb'], c).settings(), ['mongodb.maxPoolSize=3']);
   });
 
   it('mistakes are one-line user errors naming the file and the key', () => {
-    throwsUserError(() => config({ couchdb: { url: 'http://admin:${NOPE}@db' } }), /^team.json: stores.couchdb.url: the environment variable NOPE is not set$/);
-    throwsUserError(() => config({ couchbd: {} }), /team.json: stores: unknown store "couchbd" \(did you mean "couchdb"\?\)/);
+    throwsUserError(
+      () => config({ couchdb: { url: 'http://admin:${NOPE}@db' } }),
+      /^team.json: stores.couchdb.url: the environment variable NOPE is not set$/,
+    );
+    throwsUserError(
+      () => config({ couchbd: {} }),
+      /team.json: stores: unknown store "couchbd" \(did you mean "couchdb"\?\)/,
+    );
     throwsUserError(() => config({ couchdb: { uri: 'x' } }), /team.json: stores.couchdb: unknown key "uri"/);
     throwsUserError(() => config({ couchdb: { url: 5984 } }), /team.json: stores.couchdb.url: /);
-    throwsUserError(() => config({ couchdb: { settings: { 'redis.driver': 'ioredis' } } }), /stores.couchdb.settings: "redis.driver" is not a couchdb setting/);
+    throwsUserError(
+      () => config({ couchdb: { settings: { 'redis.driver': 'ioredis' } } }),
+      /stores.couchdb.settings: "redis.driver" is not a couchdb setting/,
+    );
     throwsUserError(() => parseConfig({ store: {} }, 'team.json'), /team.json: /);
   });
 

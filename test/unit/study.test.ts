@@ -18,15 +18,24 @@ import { arithmeticSummary, publishedFigures } from '../../src/study/published-t
 import { STUDY_TITLES } from '../../src/study/study-titles.ts';
 
 const preset = (name: string) => STUDIES.find((s) => s.name === name)!;
-const context = (p: StudyPreset, scale: StudyContext['scale'], variant?: string): StudyContext => ({ scale, stores: paperStoresHere(p), variant });
-const sweeps = (steps: StudyStep[]) => steps.filter((s): s is Extract<StudyStep, { kind: 'sweep' }> => s.kind === 'sweep');
-const scenarioSweeps = (steps: StudyStep[]) => steps.filter((s): s is Extract<StudyStep, { kind: 'scenario' }> => s.kind === 'scenario');
+const context = (p: StudyPreset, scale: StudyContext['scale'], variant?: string): StudyContext => ({
+  scale,
+  stores: paperStoresHere(p),
+  variant,
+});
+const sweeps = (steps: StudyStep[]) =>
+  steps.filter((s): s is Extract<StudyStep, { kind: 'sweep' }> => s.kind === 'sweep');
+const scenarioSweeps = (steps: StudyStep[]) =>
+  steps.filter((s): s is Extract<StudyStep, { kind: 'scenario' }> => s.kind === 'scenario');
 /** A location in a paper, or the paper's silence, said in so many words. */
 const LOCATED = /Section|Table|Figure|Fig\.|paragraph|Appendi(x|ces)|p\. \d|not stated|not printed/;
 
 describe('the list of studies the CLI shows', () => {
   it('names every preset, in the same order, with its own title (STUDY_TITLES is what --help reads)', () => {
-    assert.deepEqual(Object.entries(STUDY_TITLES), STUDIES.map((s) => [s.name, s.title]));
+    assert.deepEqual(
+      Object.entries(STUDY_TITLES),
+      STUDIES.map((s) => [s.name, s.title]),
+    );
   });
 });
 
@@ -46,7 +55,8 @@ describe("the papers' published figures", () => {
       const cell = lookupIn(study.published);
       for (const check of study.checks) {
         const { holds, printed, computed } = checkHolds(check, cell);
-        if (check.discrepancy === undefined) assert.ok(holds, `${check.claim} (${check.where}): printed ${printed}, computed ${computed}`);
+        if (check.discrepancy === undefined)
+          assert.ok(holds, `${check.claim} (${check.where}): printed ${printed}, computed ${computed}`);
         else assert.ok(!holds, `${check.claim}: declared off ("${check.discrepancy}") but it holds`);
       }
     });
@@ -54,30 +64,56 @@ describe("the papers' published figures", () => {
 
   it("Carvalho et al. 2023: Table 4's totals add up only with CouchDB's workload H row (22.37 s / 356.89 s / 6058.88 s)", () => {
     const table4 = CARVALHO_PUBLISHED.find((t) => t.id === 'table4')!;
-    assert.deepEqual(table4.rows.find((r) => r[0] === 'Workload H'), ['Workload H', '22.37 s', '356.89 s', '6058.88 s']);
-    const withoutH: PublishedTable[] = CARVALHO_PUBLISHED.map((t) => (t.id === 'table4' ? { ...t, rows: t.rows.filter((r) => r[0] !== 'Workload H') } : t));
+    assert.deepEqual(
+      table4.rows.find((r) => r[0] === 'Workload H'),
+      ['Workload H', '22.37 s', '356.89 s', '6058.88 s'],
+    );
+    const withoutH: PublishedTable[] = CARVALHO_PUBLISHED.map((t) =>
+      t.id === 'table4' ? { ...t, rows: t.rows.filter((r) => r[0] !== 'Workload H') } : t,
+    );
     const totals = CARVALHO_CHECKS.filter((c) => /^Table 4 total, .*: the sum of workloads A–H$/.test(c.claim));
     assert.equal(totals.length, 3);
     for (const check of totals) {
       assert.ok(checkHolds(check, lookupIn(CARVALHO_PUBLISHED)).holds, check.claim);
-      assert.throws(() => checkHolds(check, lookupIn(withoutH)), /no cell \(Workload H/, 'a missing row is an error, never a silent zero');
+      assert.throws(
+        () => checkHolds(check, lookupIn(withoutH)),
+        /no cell \(Workload H/,
+        'a missing row is an error, never a silent zero',
+      );
     }
   });
 
-  it('Carvalho et al. 2023: every store\'s per-workload table holds A–H and a total at the three record counts', () => {
+  it("Carvalho et al. 2023: every store's per-workload table holds A–H and a total at the three record counts", () => {
     for (const id of ['table2', 'table4', 'table6']) {
       const t = CARVALHO_PUBLISHED.find((x) => x.id === id)!;
-      assert.deepEqual(t.rows.map((r) => r[0]), ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'].map((w) => `Workload ${w}`).concat('Total'));
+      assert.deepEqual(
+        t.rows.map((r) => r[0]),
+        ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'].map((w) => `Workload ${w}`).concat('Total'),
+      );
       assert.deepEqual(t.header.slice(1), ['100,000 Records', '1,000,000 Records', '10,000,000 Records']);
     }
     const summary = arithmeticSummary(preset('carvalho2023'));
-    assert.ok(summary.total > 60 && summary.off.length > 0 && summary.off.every((o) => o.discrepancy !== 'not explained'));
+    assert.ok(
+      summary.total > 60 && summary.off.length > 0 && summary.off.every((o) => o.discrepancy !== 'not explained'),
+    );
   });
 
   it('Tang & Fan 2016: "over 2w ops/sec" is the load throughput (Figure 3), not workload A\'s (Figure 4)', () => {
     const tables = preset('tang2016').published;
-    assert.match(tables.find((t) => t.id === 'fig3')!.rows.map((r) => r[1]).join(' '), /over 2w ops \/ sec/);
-    assert.doesNotMatch(tables.find((t) => t.id === 'fig4')!.rows.map((r) => r[1]).join(' '), /2w/);
+    assert.match(
+      tables
+        .find((t) => t.id === 'fig3')!
+        .rows.map((r) => r[1])
+        .join(' '),
+      /over 2w ops \/ sec/,
+    );
+    assert.doesNotMatch(
+      tables
+        .find((t) => t.id === 'fig4')!
+        .rows.map((r) => r[1])
+        .join(' '),
+      /2w/,
+    );
   });
 
   it('Altoros 2022: its figures are at the median of 100–700 client threads, not the highest throughput', () => {
@@ -117,7 +153,10 @@ describe("--scale full runs the paper's sizes", () => {
     assert.deepEqual(ycsb!.plan.records, [50_000_000]);
     // The e-commerce scenario, named through the SCENARIOS table, swept over the same threads.
     const [pagination, join] = scenarioSweeps(steps);
-    assert.deepEqual([pagination!.plan.scenario, pagination!.plan.workloads, pagination!.plan.records, pagination!.plan.threads], ['ecommerce', ['pagination'], [5_000_000], [100, 200, 300, 400, 500, 600, 700]]);
+    assert.deepEqual(
+      [pagination!.plan.scenario, pagination!.plan.workloads, pagination!.plan.records, pagination!.plan.threads],
+      ['ecommerce', ['pagination'], [5_000_000], [100, 200, 300, 400, 500, 600, 700]],
+    );
     assert.ok(pagination!.plan.overrides.includes('ordered=false'), pagination!.plan.overrides.join(' '));
     assert.deepEqual([join!.plan.workloads, join!.plan.records], [['join'], [25_000_000]]);
     const [ordered] = scenarioSweeps(p.steps(context(p, 'full', 'ordered-pagination')));
@@ -137,7 +176,10 @@ describe("--scale full runs the paper's sizes", () => {
   it('Henricsson 2011: 5,000 / 50,000 / 500,000 flat persons, each query 3 times', () => {
     const p = preset('henricsson2011');
     const [persons] = scenarioSweeps(p.steps(context(p, 'full')));
-    assert.deepEqual([persons!.plan.scenario, persons!.plan.stores, persons!.plan.records, persons!.plan.overrides], ['persons', ['mongodb', 'couchdb'], [5000, 50_000, 500_000], ['repeat=3']]);
+    assert.deepEqual(
+      [persons!.plan.scenario, persons!.plan.stores, persons!.plan.records, persons!.plan.overrides],
+      ['persons', ['mongodb', 'couchdb'], [5000, 50_000, 500_000], ['repeat=3']],
+    );
     const [nested] = scenarioSweeps(p.steps(context(p, 'full', 'nested')));
     assert.deepEqual(nested!.plan.overrides, ['repeat=3', 'nested=true']);
   });
@@ -161,9 +203,17 @@ describe('deviations', () => {
 
   it("Tang & Fan 2016: runs the paper's stores docbench has; HBase is one of them once the store exists, and said to be missing until then", async () => {
     const tang = preset('tang2016');
-    assert.deepEqual(tang.paperStores.map((s) => s.store), ['redis', 'mongodb', 'couchbase', 'cassandra', 'hbase']);
-    assert.deepEqual(paperStoresHere(tang), tang.paperStores.map((s) => s.store).filter((s) => isStoreName(s)));
-    const hbase = (await studyDesign(tang, context(tang, 'small'), () => '--url')).find((d) => d.item === 'store: hbase')!;
+    assert.deepEqual(
+      tang.paperStores.map((s) => s.store),
+      ['redis', 'mongodb', 'couchbase', 'cassandra', 'hbase'],
+    );
+    assert.deepEqual(
+      paperStoresHere(tang),
+      tang.paperStores.map((s) => s.store).filter((s) => isStoreName(s)),
+    );
+    const hbase = (await studyDesign(tang, context(tang, 'small'), () => '--url')).find(
+      (d) => d.item === 'store: hbase',
+    )!;
     assert.match(hbase.paper, /HBase 0\.98\.20 \(Section III\)/);
     // HBase is a store of docbench's: Tang & Fan's preset runs all five of the paper's stores.
     assert.ok(isStoreName('hbase'));
@@ -192,8 +242,15 @@ describe('the plan: estimates, and full refused where it cannot fit', () => {
   it('refuses full when the data exceeds the local disk, with the sizes and the time; not for remote servers', () => {
     const estimate = { runs: 1, loaded: 1, diskBytes: 300e9, seconds: 30 * 86_400 };
     const refused = fullVerdict(estimate, { bytes: 80e9, where: 'the cache' }, true);
-    assert.match(refused ?? '', /need about 300 GB of data on disk .* the cache has 80 GB free; it would take about 30d00h/);
-    assert.equal(fullVerdict(estimate, { bytes: 80e9, where: 'the cache' }, false), undefined, 'a remote server: docbench cannot see its disk');
+    assert.match(
+      refused ?? '',
+      /need about 300 GB of data on disk .* the cache has 80 GB free; it would take about 30d00h/,
+    );
+    assert.equal(
+      fullVerdict(estimate, { bytes: 80e9, where: 'the cache' }, false),
+      undefined,
+      'a remote server: docbench cannot see its disk',
+    );
     assert.equal(fullVerdict({ ...estimate, diskBytes: 1e9 }, { bytes: 80e9, where: 'the cache' }, true), undefined);
   });
 
@@ -202,7 +259,16 @@ describe('the plan: estimates, and full refused where it cannot fit', () => {
       const ctx = context(study, 'small');
       const design = await studyDesign(study, ctx, () => '--url');
       const estimates = scaleEstimates(study, ctx);
-      const text = renderPlan({ preset: study, context: ctx, design, verdicts: { tiny: { estimate: estimates.tiny }, small: { estimate: estimates.small }, full: { estimate: estimates.full } } });
+      const text = renderPlan({
+        preset: study,
+        context: ctx,
+        design,
+        verdicts: {
+          tiny: { estimate: estimates.tiny },
+          small: { estimate: estimates.small },
+          full: { estimate: estimates.full },
+        },
+      });
       assert.match(text, /nothing has run/);
       assert.match(text, /DIFFERS/);
       for (const scale of SCALES) assert.ok(text.includes(study.scales[scale]), scale);
@@ -211,8 +277,8 @@ describe('the plan: estimates, and full refused where it cannot fit', () => {
   }
 });
 
-describe('--nodes: stores on local clusters beside the paper\'s node count', () => {
-  it('Tang & Fan 2016 at --nodes 3: redis and cassandra on clusters of 3, fewer than the paper\'s 4, said so; the others one node', async () => {
+describe("--nodes: stores on local clusters beside the paper's node count", () => {
+  it("Tang & Fan 2016 at --nodes 3: redis and cassandra on clusters of 3, fewer than the paper's 4, said so; the others one node", async () => {
     const tang = preset('tang2016');
     const clustered: StudyContext = { ...context(tang, 'small'), nodes: 3, clusterStores: ['redis', 'cassandra'] };
     const design = await studyDesign(tang, clustered, () => 'local');
@@ -225,9 +291,22 @@ describe('--nodes: stores on local clusters beside the paper\'s node count', () 
     assert.equal(four.find((d) => d.item === 'nodes: cassandra')!.same, true);
     const single = await studyDesign(tang, context(tang, 'small'), () => 'local');
     assert.match(single.find((d) => d.item === 'nodes: cassandra')!.docbench, /one node, fewer than the paper/);
-    const hinted = await studyDesign(tang, { ...context(tang, 'small'), clusterable: [{ store: 'redis', minNodes: 3 }] }, () => 'local');
-    assert.match(hinted.find((d) => d.item === 'nodes: redis')!.docbench, /--nodes 4 runs it on a local cluster \(of at least 3\)/);
+    const hinted = await studyDesign(
+      tang,
+      { ...context(tang, 'small'), clusterable: [{ store: 'redis', minNodes: 3 }] },
+      () => 'local',
+    );
+    assert.match(
+      hinted.find((d) => d.item === 'nodes: redis')!.docbench,
+      /--nodes 4 runs it on a local cluster \(of at least 3\)/,
+    );
     const carvalho = preset('carvalho2023');
-    assert.equal((await studyDesign(carvalho, context(carvalho, 'small'), () => 'local')).filter((d) => d.item.startsWith('nodes: ')).length, 0, 'a single-node paper gets no node items');
+    assert.equal(
+      (await studyDesign(carvalho, context(carvalho, 'small'), () => 'local')).filter((d) =>
+        d.item.startsWith('nodes: '),
+      ).length,
+      0,
+      'a single-node paper gets no node items',
+    );
   });
 });

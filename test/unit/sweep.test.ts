@@ -14,7 +14,16 @@ import { assertUserError, runDocbench } from '../support/cli.ts';
 const dir = mkdtempSync(join(tmpdir(), 'docbench-sweep-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const plan: SweepPlanInput = { stores: ['redis', 'mongodb'], workloads: ['d', 'a', 'c'], records: [100, 1000], threads: [1, 4], repetitions: 2, extraFiles: [], overrides: [], reload: false };
+const plan: SweepPlanInput = {
+  stores: ['redis', 'mongodb'],
+  workloads: ['d', 'a', 'c'],
+  records: [100, 1000],
+  threads: [1, 4],
+  repetitions: 2,
+  extraFiles: [],
+  overrides: [],
+  reload: false,
+};
 const inserts = (w: string) => w === 'd' || w === 'e';
 
 describe('sweep plan', () => {
@@ -28,7 +37,10 @@ describe('sweep plan', () => {
   it('runs the workloads that do not insert first, on one load per record count, and reloads before every inserting run', () => {
     const redis100 = cells.filter((c) => c.store === 'redis' && c.records === 100);
     assert.deepEqual([...new Set(redis100.map((c) => c.workload))], ['a', 'c', 'd']);
-    assert.deepEqual(redis100.filter((c) => c.workload !== 'd').map((c) => c.freshLoad), [true, false, false, false, false, false, false, false]);
+    assert.deepEqual(
+      redis100.filter((c) => c.workload !== 'd').map((c) => c.freshLoad),
+      [true, false, false, false, false, false, false, false],
+    );
     assert.ok(redis100.filter((c) => c.workload === 'd').every((c) => c.freshLoad));
   });
 
@@ -55,9 +67,21 @@ describe('sweep plan', () => {
 
 describe('study command', () => {
   it('names an unknown study with a suggestion, a bad variant, and a bad --records list', () => {
-    assertUserError(runDocbench(['study', 'carvalho2032']), /unknown study "carvalho2032" \(did you mean "carvalho2023"\?\)/);
-    assertUserError(runDocbench(['study', 'altoros2022', '--variant', 'ordered', '--plan']), /study altoros2022: --variant ordered: expected one of ordered-pagination, ycsb-e/);
-    assertUserError(runDocbench(['study', 'carvalho2023', '--variant', 'x', '--plan']), /this study has no named variants/);
-    assertUserError(runDocbench(['sweep', '--stores', 'redis', '--records', '1k,zero']), /--records: expected whole numbers >= 1 such as 1000, 10k or 1m, got "zero"/);
+    assertUserError(
+      runDocbench(['study', 'carvalho2032']),
+      /unknown study "carvalho2032" \(did you mean "carvalho2023"\?\)/,
+    );
+    assertUserError(
+      runDocbench(['study', 'altoros2022', '--variant', 'ordered', '--plan']),
+      /study altoros2022: --variant ordered: expected one of ordered-pagination, ycsb-e/,
+    );
+    assertUserError(
+      runDocbench(['study', 'carvalho2023', '--variant', 'x', '--plan']),
+      /this study has no named variants/,
+    );
+    assertUserError(
+      runDocbench(['sweep', '--stores', 'redis', '--records', '1k,zero']),
+      /--records: expected whole numbers >= 1 such as 1000, 10k or 1m, got "zero"/,
+    );
   });
 });

@@ -24,7 +24,16 @@ const result: Result = resultSchema.parse({
     standIn: { name: 'pouchdb-server', version: '4.2.0', note: 'CouchDB HTTP API on PouchDB' },
     localTarget: true,
   },
-  machine: { cpus: 2, cpuModel: 'x', memoryBytes: 1e9, platform: 'linux', release: '6', arch: 'x64', node: 'v20', docbench: '0.1.0' },
+  machine: {
+    cpus: 2,
+    cpuModel: 'x',
+    memoryBytes: 1e9,
+    platform: 'linux',
+    release: '6',
+    arch: 'x64',
+    node: 'v20',
+    docbench: '0.1.0',
+  },
   startedAt: '2025-01-01T00:00:00.000Z',
   endedAt: '2025-01-01T00:00:01.000Z',
   overall: { runtimeMs: 1000, throughputOpsPerSec: 1234.5, operations: 1234 },
@@ -32,8 +41,27 @@ const result: Result = resultSchema.parse({
   clientCpu: { userMs: 100, systemMs: 20, usPerOp: 97.2 },
   returns: { OK: 1234 },
   operations: [
-    { name: 'READ', latency: { operations: 1234, averageUs: 812.25, minUs: 301, maxUs: 9001, percentilesUs: { '95': 1500, '99': 2100, '99.9': 5000 } }, returns: { OK: 1234 } },
-    { name: 'Intended-READ', latency: { operations: 1234, averageUs: 900, minUs: 310, maxUs: 9100, percentilesUs: { '95': 1600, '99': 2200, '99.9': 5100 } } },
+    {
+      name: 'READ',
+      latency: {
+        operations: 1234,
+        averageUs: 812.25,
+        minUs: 301,
+        maxUs: 9001,
+        percentilesUs: { '95': 1500, '99': 2100, '99.9': 5000 },
+      },
+      returns: { OK: 1234 },
+    },
+    {
+      name: 'Intended-READ',
+      latency: {
+        operations: 1234,
+        averageUs: 900,
+        minUs: 310,
+        maxUs: 9100,
+        percentilesUs: { '95': 1600, '99': 2200, '99.9': 5100 },
+      },
+    },
   ],
   timeSeries: [],
   notes: ['a note'],
@@ -75,7 +103,12 @@ describe('YCSB exporters', () => {
 
   it('JSONArrayMeasurementsExporter: one JSON array of {metric, measurement, value}, laid out as Jackson does', () => {
     const text = renderYcsbExport(result, 'json-array');
-    assert.ok(text.startsWith('[ {\n  "metric" : "DOCBENCH",\n  "measurement" : "Run",\n  "value" : "docbench 0.1.0 run workloadc on couchdb'), text.slice(0, 120));
+    assert.ok(
+      text.startsWith(
+        '[ {\n  "metric" : "DOCBENCH",\n  "measurement" : "Run",\n  "value" : "docbench 0.1.0 run workloadc on couchdb',
+      ),
+      text.slice(0, 120),
+    );
     assert.ok(text.endsWith('\n} ]'));
     assert.match(text, /\n\}, \{\n  "metric" : "OVERALL",\n  "measurement" : "RunTime\(ms\)",\n  "value" : 1000\n\}/);
     const objects = JSON.parse(text) as { metric: string; measurement: string; value: unknown }[];
@@ -83,34 +116,56 @@ describe('YCSB exporters', () => {
     // Every figure is a number, and they are exactly the text export's rows.
     const figures = objects.filter((o) => o.metric !== 'DOCBENCH');
     assert.ok(figures.every((o) => typeof o.value === 'number'));
-    assert.deepEqual(figures.map((o) => [o.metric, o.measurement, o.value]), textRows(renderYcsbText(result)));
+    assert.deepEqual(
+      figures.map((o) => [o.metric, o.measurement, o.value]),
+      textRows(renderYcsbText(result)),
+    );
     // The stand-in statement travels with the figures.
-    assert.ok(objects.some((o) => o.metric === 'DOCBENCH' && String(o.value).startsWith('STAND-IN: pouchdb-server 4.2.0')));
+    assert.ok(
+      objects.some((o) => o.metric === 'DOCBENCH' && String(o.value).startsWith('STAND-IN: pouchdb-server 4.2.0')),
+    );
   });
 
   it('JSONMeasurementsExporter: the same objects, one after another, as YCSB 0.17.0 writes them', () => {
     const text = renderYcsbExport(result, 'json');
     assert.deepEqual(parseObjectStream(text), JSON.parse(renderYcsbExport(result, 'json-array')));
-    assert.match(text, /\n\} \{\n  "metric" : "OVERALL",\n  "measurement" : "Throughput\(ops\/sec\)",\n  "value" : 1234\.5\n\}/);
+    assert.match(
+      text,
+      /\n\} \{\n  "metric" : "OVERALL",\n  "measurement" : "Throughput\(ops\/sec\)",\n  "value" : 1234\.5\n\}/,
+    );
   });
 
   it('exportfile: the export goes to the file, atomically, and nothing to stdout', () => {
     const file = join(work, 'sub', 'export.json');
     const printed: string[] = [];
-    const properties = workloadFromText('', 'test', [`exportfile=${file}`, 'exporter=site.ycsb.measurements.exporter.JSONArrayMeasurementsExporter']);
-    assert.equal(exportMeasurements(result, properties, (text) => printed.push(text)), file);
+    const properties = workloadFromText('', 'test', [
+      `exportfile=${file}`,
+      'exporter=site.ycsb.measurements.exporter.JSONArrayMeasurementsExporter',
+    ]);
+    assert.equal(
+      exportMeasurements(result, properties, (text) => printed.push(text)),
+      file,
+    );
     assert.deepEqual(printed, []);
     const written = readFileSync(file, 'utf8');
     assert.ok(written.endsWith('\n'));
-    assert.equal((JSON.parse(written) as unknown[]).length, (JSON.parse(renderYcsbExport(result, 'json-array')) as unknown[]).length);
+    assert.equal(
+      (JSON.parse(written) as unknown[]).length,
+      (JSON.parse(renderYcsbExport(result, 'json-array')) as unknown[]).length,
+    );
   });
 
-  it('without exportfile, the export goes to stdout in the exporter\'s format (text by default)', () => {
+  it("without exportfile, the export goes to stdout in the exporter's format (text by default)", () => {
     const printed: string[] = [];
-    assert.equal(exportMeasurements(result, workloadFromText('', 'test'), (text) => printed.push(text)), undefined);
+    assert.equal(
+      exportMeasurements(result, workloadFromText('', 'test'), (text) => printed.push(text)),
+      undefined,
+    );
     assert.deepEqual(printed, [renderYcsbText(result)]);
     printed.length = 0;
-    exportMeasurements(result, workloadFromText('exporter=JSONMeasurementsExporter', 'test'), (text) => printed.push(text));
+    exportMeasurements(result, workloadFromText('exporter=JSONMeasurementsExporter', 'test'), (text) =>
+      printed.push(text),
+    );
     assert.equal(printed.length, 1);
     assert.equal(parseObjectStream(printed[0]!).length, textRows(renderYcsbText(result)).length + 4);
   });

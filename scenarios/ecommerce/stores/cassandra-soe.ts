@@ -26,7 +26,16 @@ import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
 import type { Customer } from '../model.ts';
-import type { ArrayScanParams, DeepScanParams, NestScanParams, ReportParams, ReportRow, SearchParams, SoeKind, ZipPageParams } from '../queries.ts';
+import type {
+  ArrayScanParams,
+  DeepScanParams,
+  NestScanParams,
+  ReportParams,
+  ReportRow,
+  SearchParams,
+  SoeKind,
+  ZipPageParams,
+} from '../queries.ts';
 
 /** Rows read by id at once. */
 const FETCH_CONCURRENCY = 32;
@@ -41,15 +50,42 @@ export interface Statement {
 export type IndexedFields = Pick<Customer, '_id' | 'address' | 'age_group' | 'dob' | 'visited_places'>;
 
 export const SOE_VARIANTS: Record<SoeKind, QueryVariant[]> = {
-  'soe-search': [{ name: 'query-table', description: 'one partition of customers_by_search ((country, age_group, dob_year), customer_id), LIMIT offset+limit, offset skipped in the client; rows by id' }],
-  'soe-page': [{ name: 'query-table', description: 'one partition of customers_by_zip, LIMIT offset+limit, offset skipped in the client; rows by id' }],
+  'soe-search': [
+    {
+      name: 'query-table',
+      description:
+        'one partition of customers_by_search ((country, age_group, dob_year), customer_id), LIMIT offset+limit, offset skipped in the client; rows by id',
+    },
+  ],
+  'soe-page': [
+    {
+      name: 'query-table',
+      description: 'one partition of customers_by_zip, LIMIT offset+limit, offset skipped in the client; rows by id',
+    },
+  ],
   'soe-nestscan': [{ name: 'query-table', description: 'one partition of customers_by_prev_zip, LIMIT; rows by id' }],
-  'soe-arrayscan': [{ name: 'sai', description: 'SELECT * FROM customers WHERE devices CONTAINS ? LIMIT ? on a SAI index of the list values' }],
-  'soe-arraydeepscan': [{ name: 'query-table', description: 'one partition of customers_by_place ((country, city), customer_id) in id order, LIMIT; rows by id' }],
-  'soe-report': [{ name: 'app-join', description: 'customers_by_zip, then the customers and their orders by id (concurrent); pairs in the client' }],
+  'soe-arrayscan': [
+    {
+      name: 'sai',
+      description: 'SELECT * FROM customers WHERE devices CONTAINS ? LIMIT ? on a SAI index of the list values',
+    },
+  ],
+  'soe-arraydeepscan': [
+    {
+      name: 'query-table',
+      description: 'one partition of customers_by_place ((country, city), customer_id) in id order, LIMIT; rows by id',
+    },
+  ],
+  'soe-report': [
+    {
+      name: 'app-join',
+      description: 'customers_by_zip, then the customers and their orders by id (concurrent); pairs in the client',
+    },
+  ],
 };
 
-export const SOE_LAYOUT = 'cassandra: YCSB-JSON query tables customers_by_search, customers_by_prev_zip, customers_by_place (clustered by id) and a SAI index on VALUES(devices)';
+export const SOE_LAYOUT =
+  'cassandra: YCSB-JSON query tables customers_by_search, customers_by_prev_zip, customers_by_place (clustered by id) and a SAI index on VALUES(devices)';
 
 export class CassandraSoe implements SoeQueries {
   private readonly client: cassandra.Client;
@@ -90,15 +126,27 @@ export class CassandraSoe implements SoeQueries {
     ];
   }
 
-  readonly tables = ['ecommerce_customers_by_search', 'ecommerce_customers_by_prev_zip', 'ecommerce_customers_by_place'];
+  readonly tables = [
+    'ecommerce_customers_by_search',
+    'ecommerce_customers_by_prev_zip',
+    'ecommerce_customers_by_place',
+  ];
 
   /** The SAI index of soe_arrayscan, waited for until queryable. */
   async buildIndexes(): Promise<string> {
-    await this.client.execute(`CREATE INDEX IF NOT EXISTS ${DEVICE_INDEX} ON ${this.customersTable} (VALUES(devices)) USING 'sai'`);
+    await this.client.execute(
+      `CREATE INDEX IF NOT EXISTS ${DEVICE_INDEX} ON ${this.customersTable} (VALUES(devices)) USING 'sai'`,
+    );
     await waitFor(
       'the SAI index on devices to become queryable',
       notYetOnTimeout(async () => {
-        const rows = (await this.client.execute('SELECT is_queryable FROM system_views.sai_column_indexes WHERE keyspace_name = ? AND index_name = ? ALLOW FILTERING', [this.handle.keyspace, DEVICE_INDEX], { prepare: true })).rows;
+        const rows = (
+          await this.client.execute(
+            'SELECT is_queryable FROM system_views.sai_column_indexes WHERE keyspace_name = ? AND index_name = ? ALLOW FILTERING',
+            [this.handle.keyspace, DEVICE_INDEX],
+            { prepare: true },
+          )
+        ).rows;
         return rows.length > 0 && rows.every((r) => r.get('is_queryable') === true);
       }),
       { store: 'cassandra', intervalMs: 250 },
@@ -110,11 +158,18 @@ export class CassandraSoe implements SoeQueries {
   statements(c: IndexedFields, remove = false): Statement[] {
     const year = Number(c.dob.slice(0, 4));
     const places = new Map<string, [string, string]>();
-    for (const p of c.visited_places) for (const city of p.cities) places.set(`${p.country}\u0000${city}`, [p.country, city]);
+    for (const p of c.visited_places)
+      for (const city of p.cities) places.set(`${p.country}\u0000${city}`, [p.country, city]);
     return [
-      { query: remove ? this.q.deleteSearch! : this.q.insertSearch!, params: [c.address.country, c.age_group, year, c._id] },
+      {
+        query: remove ? this.q.deleteSearch! : this.q.insertSearch!,
+        params: [c.address.country, c.age_group, year, c._id],
+      },
       { query: remove ? this.q.deletePrevZip! : this.q.insertPrevZip!, params: [c.address.prev_address.zip, c._id] },
-      ...[...places.values()].map(([country, city]) => ({ query: remove ? this.q.deletePlace! : this.q.insertPlace!, params: [country, city, c._id] })),
+      ...[...places.values()].map(([country, city]) => ({
+        query: remove ? this.q.deletePlace! : this.q.insertPlace!,
+        params: [country, city, c._id],
+      })),
     ];
   }
 
@@ -126,30 +181,49 @@ export class CassandraSoe implements SoeQueries {
       address: row.get('address'),
       age_group: row.get('age_group'),
       dob: row.get('dob'),
-      visited_places: ((row.get('visited_places') ?? []) as { country: string; cities: string[] | null }[]).map((p) => ({ country: p.country, cities: p.cities ?? [] })),
+      visited_places: ((row.get('visited_places') ?? []) as { country: string; cities: string[] | null }[]).map(
+        (p) => ({ country: p.country, cities: p.cities ?? [] }),
+      ),
     }));
   }
 
   /** Rows by id, a bounded number in flight; the ones that exist. */
   private async readAll(query: string, ids: readonly string[]): Promise<cassandra.types.Row[]> {
     if (ids.length === 0) return [];
-    const result = await cassandra.concurrent.executeConcurrent(this.client, query, ids.map((id) => [id]), { concurrencyLevel: FETCH_CONCURRENCY, collectResults: true });
+    const result = await cassandra.concurrent.executeConcurrent(
+      this.client,
+      query,
+      ids.map((id) => [id]),
+      { concurrencyLevel: FETCH_CONCURRENCY, collectResults: true },
+    );
     return result.resultItems.flatMap((r) => r.rows);
   }
 
   /** The query-table read of a kind: statement, parameters, how many rows to skip. */
-  private keyRead(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-arrayscan' | 'soe-report' }>): { query: string; params: unknown[]; skip: number } {
+  private keyRead(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-arrayscan' | 'soe-report' }>): {
+    query: string;
+    params: unknown[];
+    skip: number;
+  } {
     switch (request.kind) {
       case 'soe-search': {
         const p = request.params;
         return { query: this.q.search!, params: [p.country, p.age_group, p.year, p.offset + p.limit], skip: p.offset };
       }
       case 'soe-page':
-        return { query: this.q.zip!, params: [request.params.zip, request.params.offset + request.params.limit], skip: request.params.offset };
+        return {
+          query: this.q.zip!,
+          params: [request.params.zip, request.params.offset + request.params.limit],
+          skip: request.params.offset,
+        };
       case 'soe-nestscan':
         return { query: this.q.prevZip!, params: [request.params.zip, request.params.limit], skip: 0 };
       case 'soe-arraydeepscan':
-        return { query: this.q.place!, params: [request.params.country, request.params.city, request.params.limit], skip: 0 };
+        return {
+          query: this.q.place!,
+          params: [request.params.country, request.params.city, request.params.limit],
+          skip: 0,
+        };
     }
   }
 
@@ -186,7 +260,12 @@ export class CassandraSoe implements SoeQueries {
 
   async arrayScan(_variant: string, params: ArrayScanParams): Promise<string[]> {
     if (params.limit <= 0) return [];
-    const rows = (await this.client.execute(this.q.device!, [params.device, params.limit], { prepare: true, fetchSize: params.limit })).rows;
+    const rows = (
+      await this.client.execute(this.q.device!, [params.device, params.limit], {
+        prepare: true,
+        fetchSize: params.limit,
+      })
+    ).rows;
     return rows.map((r) => r.get('id') as string).sort();
   }
 
@@ -195,26 +274,56 @@ export class CassandraSoe implements SoeQueries {
   }
 
   private async reportReads(params: ReportParams): Promise<{ customers: number; rows: ReportRow[] }> {
-    const ids = (await this.client.execute(this.q.allOfZip!, [params.zip], { prepare: true, fetchSize: 100_000 })).rows.map((r) => r.get('customer_id') as string);
+    const ids = (
+      await this.client.execute(this.q.allOfZip!, [params.zip], { prepare: true, fetchSize: 100_000 })
+    ).rows.map((r) => r.get('customer_id') as string);
     const customers = await this.readAll(this.q.customer!, ids);
-    const pairs = customers.flatMap((row) => ((row.get('order_list') ?? []) as string[]).map((order) => ({ customer: row.get('id') as string, order })));
-    const orders = new Set((await this.readAll(this.q.order!, pairs.map((p) => p.order))).map((r) => r.get('id') as string));
+    const pairs = customers.flatMap((row) =>
+      ((row.get('order_list') ?? []) as string[]).map((order) => ({ customer: row.get('id') as string, order })),
+    );
+    const orders = new Set(
+      (
+        await this.readAll(
+          this.q.order!,
+          pairs.map((p) => p.order),
+        )
+      ).map((r) => r.get('id') as string),
+    );
     return { customers: ids.length, rows: pairs.filter((p) => orders.has(p.order)) };
   }
 
   async explain(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>): Promise<ScenarioPlan> {
     if (request.kind === 'soe-arrayscan') {
-      return { ...(await this.handle.trace(this.q.device!, [request.params.device, request.params.limit], request.params.limit)), indexExpected: true };
+      return {
+        ...(await this.handle.trace(
+          this.q.device!,
+          [request.params.device, request.params.limit],
+          request.params.limit,
+        )),
+        indexExpected: true,
+      };
     }
     if (request.kind === 'soe-report') {
       const { customers, rows } = await this.reportReads(request.params);
       const step = await this.handle.trace(this.q.allOfZip!, [request.params.zip], 100_000);
-      return { ...step, documentsExamined: customers + rows.length, returned: rows.length, raw: `${step.raw}\n(then ${customers} customers and ${rows.length} orders read by id)`, indexExpected: true };
+      return {
+        ...step,
+        documentsExamined: customers + rows.length,
+        returned: rows.length,
+        raw: `${step.raw}\n(then ${customers} customers and ${rows.length} orders read by id)`,
+        indexExpected: true,
+      };
     }
     const { query, params } = this.keyRead(request);
     const ids = await this.keyIds(request);
-    const steps = [{ label: 'the query table', plan: await this.handle.trace(query, params, params[params.length - 1] as number) }];
-    if (ids.length > 0) steps.push({ label: `${ids.length} customers by id (the first traced)`, plan: await this.handle.trace(this.q.customer!, [ids[0]]) });
+    const steps = [
+      { label: 'the query table', plan: await this.handle.trace(query, params, params[params.length - 1] as number) },
+    ];
+    if (ids.length > 0)
+      steps.push({
+        label: `${ids.length} customers by id (the first traced)`,
+        plan: await this.handle.trace(this.q.customer!, [ids[0]]),
+      });
     return { ...combineEvidence(steps), documentsExamined: ids.length, returned: ids.length, indexExpected: true };
   }
 }

@@ -47,7 +47,17 @@ import cassandra from 'cassandra-driver';
 import { cqlIdentifier, type CassandraHandle } from '../../../src/stores/cassandra/handle.ts';
 import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { CustomerKey, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type {
+  CustomerKey,
+  EcommerceDialect,
+  ExplainRequest,
+  IndexBuilder,
+  Manifest,
+  QueryExplainer,
+  QueryVariant,
+  SeedBatch,
+  EcommerceDialectDefinition,
+} from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -60,10 +70,23 @@ const JOIN_CONCURRENCY = 32;
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   ...SOE_VARIANTS,
-  pagination: [{ name: 'query-table', description: 'customers_by_country (partition country, clustered by customer_id): LIMIT offset+limit, first offset rows skipped in the client' }],
+  pagination: [
+    {
+      name: 'query-table',
+      description:
+        'customers_by_country (partition country, clustered by customer_id): LIMIT offset+limit, first offset rows skipped in the client',
+    },
+  ],
   join: [
-    { name: 'zip-month-table', description: 'one partition of orders_by_zip_month (zip copied onto each order when written); SUM in the client' },
-    { name: 'app-join', description: 'customers_by_zip, then orders_by_customer WHERE customer_id = ? AND month = ? per customer (concurrent); SUM in the client' },
+    {
+      name: 'zip-month-table',
+      description: 'one partition of orders_by_zip_month (zip copied onto each order when written); SUM in the client',
+    },
+    {
+      name: 'app-join',
+      description:
+        'customers_by_zip, then orders_by_customer WHERE customer_id = ? AND month = ? per customer (concurrent); SUM in the client',
+    },
   ],
 };
 
@@ -75,14 +98,49 @@ const LAYOUT = [
 ];
 
 const CUSTOMER_COLUMNS = [
-  'id', 'doc_id', 'gid', 'first_name', 'middle_name', 'last_name', 'ballance_current', 'dob', 'email', 'is_active',
-  'linear_score', 'weighted_score', 'phone_country', 'phone_by_country', 'age_group', 'age_by_group', 'url_protocol',
-  'url_site', 'url_domain', 'url', 'devices', 'linked_devices', 'address', 'children', 'visited_places', 'order_list',
+  'id',
+  'doc_id',
+  'gid',
+  'first_name',
+  'middle_name',
+  'last_name',
+  'ballance_current',
+  'dob',
+  'email',
+  'is_active',
+  'linear_score',
+  'weighted_score',
+  'phone_country',
+  'phone_by_country',
+  'age_group',
+  'age_by_group',
+  'url_protocol',
+  'url_site',
+  'url_domain',
+  'url',
+  'devices',
+  'linked_devices',
+  'address',
+  'children',
+  'visited_places',
+  'order_list',
 ] as const;
 
 const ORDER_COLUMNS = [
-  'id', 'customer_id', 'year', 'month', 'day', 'weekday', 'quantity', 'list_price', 'discount_amount_percent', 'sale_price',
-  'tax', 'coupon', 'department', 'product_name',
+  'id',
+  'customer_id',
+  'year',
+  'month',
+  'day',
+  'weekday',
+  'quantity',
+  'list_price',
+  'discount_amount_percent',
+  'sale_price',
+  'tax',
+  'coupon',
+  'department',
+  'product_name',
 ] as const;
 
 class CassandraDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
@@ -151,16 +209,35 @@ class CassandraDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
   }
 
   async drop(): Promise<void> {
-    const tables = [NAMES.customers, NAMES.orders, 'ecommerce_customers_by_country', 'ecommerce_customers_by_zip', 'ecommerce_orders_by_customer', 'ecommerce_orders_by_zip_month', NAMES.meta, ...this.soe.tables];
+    const tables = [
+      NAMES.customers,
+      NAMES.orders,
+      'ecommerce_customers_by_country',
+      'ecommerce_customers_by_zip',
+      'ecommerce_orders_by_customer',
+      'ecommerce_orders_by_zip_month',
+      NAMES.meta,
+      ...this.soe.tables,
+    ];
     if (!(await this.keyspaceExists())) return;
     for (const table of tables) await this.client.execute(`DROP TABLE IF EXISTS ${this.ks}.${table}`);
-    for (const type of ['ecommerce_address', 'ecommerce_prev_address', 'ecommerce_owner', 'ecommerce_child', 'ecommerce_visited_place']) {
+    for (const type of [
+      'ecommerce_address',
+      'ecommerce_prev_address',
+      'ecommerce_owner',
+      'ecommerce_child',
+      'ecommerce_visited_place',
+    ]) {
       await this.client.execute(`DROP TYPE IF EXISTS ${this.ks}.${type}`);
     }
   }
 
   private async keyspaceExists(): Promise<boolean> {
-    const rows = await this.client.execute('SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?', [this.keyspace], { prepare: true });
+    const rows = await this.client.execute(
+      'SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?',
+      [this.keyspace],
+      { prepare: true },
+    );
     return rows.rowLength > 0;
   }
 
@@ -172,9 +249,32 @@ class CassandraDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
 
   private customerRow(c: Customer): unknown[] {
     return [
-      c._id, c.doc_id, c.gid, c.first_name, c.middle_name, c.last_name, c.ballance_current, c.dob, c.email, c.isActive,
-      c.linear_score, c.weighted_score, c.phone_country, c.phone_by_country, c.age_group, c.age_by_group, c.url_protocol,
-      c.url_site, c.url_domain, c.url, c.devices, c.linked_devices, c.address, c.children, c.visited_places, c.order_list,
+      c._id,
+      c.doc_id,
+      c.gid,
+      c.first_name,
+      c.middle_name,
+      c.last_name,
+      c.ballance_current,
+      c.dob,
+      c.email,
+      c.isActive,
+      c.linear_score,
+      c.weighted_score,
+      c.phone_country,
+      c.phone_by_country,
+      c.age_group,
+      c.age_by_group,
+      c.url_protocol,
+      c.url_site,
+      c.url_domain,
+      c.url,
+      c.devices,
+      c.linked_devices,
+      c.address,
+      c.children,
+      c.visited_places,
+      c.order_list,
     ];
   }
 
@@ -203,7 +303,9 @@ class CassandraDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
         { query: this.q.insertByZipMonth, params: [zip, o.month, o._id, o.sale_price] },
       );
     }
-    await cassandra.concurrent.executeConcurrent(this.client, statements as { query: string; params: any[] }[], { concurrencyLevel: SEED_CONCURRENCY });
+    await cassandra.concurrent.executeConcurrent(this.client, statements as { query: string; params: any[] }[], {
+      concurrencyLevel: SEED_CONCURRENCY,
+    });
   }
 
   async readManifest(): Promise<Manifest | null> {
@@ -212,7 +314,8 @@ class CassandraDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
       const row = (await this.client.execute(this.q.readManifest)).first();
       return row ? (JSON.parse(row.get('manifest') as string) as Manifest) : null;
     } catch (error) {
-      if (error instanceof cassandra.errors.ResponseError && error.code === cassandra.types.responseErrorCodes.invalid) return null; // no table yet
+      if (error instanceof cassandra.errors.ResponseError && error.code === cassandra.types.responseErrorCodes.invalid)
+        return null; // no table yet
       throw error;
     }
   }
@@ -232,12 +335,18 @@ class CassandraDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
         { query: this.q.deleteByZip!, params: [c.zip, c.id] },
       ]),
     ];
-    if (statements.length > 0) await cassandra.concurrent.executeConcurrent(this.client, statements as { query: string; params: any[] }[], { concurrencyLevel: SEED_CONCURRENCY });
+    if (statements.length > 0)
+      await cassandra.concurrent.executeConcurrent(this.client, statements as { query: string; params: any[] }[], {
+        concurrencyLevel: SEED_CONCURRENCY,
+      });
   }
 
   async pagination(_variant: string, params: PageParams): Promise<string[]> {
     // One page of offset+limit rows (the driver's default page of 5,000 would cut a deep page short).
-    const rows = await this.client.execute(this.q.page, [params.country, params.offset + params.limit], { prepare: true, fetchSize: params.offset + params.limit });
+    const rows = await this.client.execute(this.q.page, [params.country, params.offset + params.limit], {
+      prepare: true,
+      fetchSize: params.offset + params.limit,
+    });
     return rows.rows.slice(params.offset).map((r) => r.get('customer_id') as string);
   }
 
@@ -246,7 +355,9 @@ class CassandraDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
     let matched = 0;
     if (variant === 'zip-month-table') {
       // Auto-paging iteration: a busy zip's partition may span several pages.
-      for await (const row of await this.client.execute(this.q.zipMonth, [params.zip, params.month], { prepare: true })) {
+      for await (const row of await this.client.execute(this.q.zipMonth, [params.zip, params.month], {
+        prepare: true,
+      })) {
         sum += row.get('sale_price') as number;
         matched++;
       }
@@ -263,7 +374,9 @@ class CassandraDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
 
   /** `app-join`'s reads: the zip's customers, then each one's orders of the month. */
   private async appJoin(params: JoinParams): Promise<{ customers: string[]; prices: number[] }> {
-    const customers = (await this.client.execute(this.q.customersByZip, [params.zip], { prepare: true, fetchSize: 100_000 })).rows.map((r) => r.get('customer_id') as string);
+    const customers = (
+      await this.client.execute(this.q.customersByZip, [params.zip], { prepare: true, fetchSize: 100_000 })
+    ).rows.map((r) => r.get('customer_id') as string);
     // One query per customer of the zip, a bounded number in flight: a busy zip times the
     // runner's workers must stay below the driver's in-flight limit per connection.
     const perCustomer = await cassandra.concurrent.executeConcurrent(
@@ -272,27 +385,46 @@ class CassandraDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
       customers.map((id) => [id, params.month]),
       { concurrencyLevel: JOIN_CONCURRENCY, collectResults: true },
     );
-    return { customers, prices: perCustomer.resultItems.flatMap((result) => result.rows.map((row: cassandra.types.Row) => row.get('sale_price') as number)) };
+    return {
+      customers,
+      prices: perCustomer.resultItems.flatMap((result) =>
+        result.rows.map((row: cassandra.types.Row) => row.get('sale_price') as number),
+      ),
+    };
   }
 
   async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
     if (request.kind !== 'pagination' && request.kind !== 'join') return this.soe.explain(request);
     if (request.kind === 'pagination') {
       const { country, offset, limit } = request.params;
-      return { ...(await this.handle.trace(this.q.page, [country, offset + limit], offset + limit)), indexExpected: true };
+      return {
+        ...(await this.handle.trace(this.q.page, [country, offset + limit], offset + limit)),
+        indexExpected: true,
+      };
     }
     const { zip, month } = request.params;
-    if (variant === 'zip-month-table') return { ...(await this.handle.trace(this.q.zipMonth, [zip, month])), indexExpected: true };
+    if (variant === 'zip-month-table')
+      return { ...(await this.handle.trace(this.q.zipMonth, [zip, month])), indexExpected: true };
     if (variant !== 'app-join') throw new Error(`unknown join variant "${variant}"`);
     const { customers, prices } = await this.appJoin(request.params);
-    const steps = [{ label: "the zip's customers", plan: await this.handle.trace(this.q.customersByZip, [zip], 100_000) }];
+    const steps = [
+      { label: "the zip's customers", plan: await this.handle.trace(this.q.customersByZip, [zip], 100_000) },
+    ];
     if (customers.length > 0) {
       const first = await this.handle.trace(this.q.ordersOfCustomerInMonth, [customers[0], month]);
       // One partition read per customer, all alike: the first one traced stands for the others.
-      steps.push({ label: `orders of each of ${customers.length} customers (the first traced)`, plan: { ...first, used: first.used.map((u) => `${u} ×${customers.length}`) } });
+      steps.push({
+        label: `orders of each of ${customers.length} customers (the first traced)`,
+        plan: { ...first, used: first.used.map((u) => `${u} ×${customers.length}`) },
+      });
     }
     // Rows read: the zip's customers, and every customer's orders of the month (all of them, not only the traced one's).
-    return { ...combineEvidence(steps), documentsExamined: customers.length + prices.length, returned: prices.length, indexExpected: true };
+    return {
+      ...combineEvidence(steps),
+      documentsExamined: customers.length + prices.length,
+      returned: prices.length,
+      indexExpected: true,
+    };
   }
 
   async readCustomer(id: string): Promise<Customer | null> {
@@ -309,11 +441,18 @@ class CassandraDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
   }
 
   async insertCustomer(customer: Customer): Promise<void> {
-    await this.client.batch(this.customerStatements(customer) as { query: string; params: any[] }[], { prepare: true, logged: true });
+    await this.client.batch(this.customerStatements(customer) as { query: string; params: any[] }[], {
+      prepare: true,
+      logged: true,
+    });
   }
 
   async updateCustomer(id: string, patch: CustomerPatch): Promise<boolean> {
-    await this.client.execute(this.q.update, [patch.ballance_current, patch.linear_score, patch.weighted_score, patch.isActive, id], { prepare: true });
+    await this.client.execute(
+      this.q.update,
+      [patch.ballance_current, patch.linear_score, patch.weighted_score, patch.isActive, id],
+      { prepare: true },
+    );
     return true;
   }
 }
@@ -348,7 +487,10 @@ function customerFromRow(row: cassandra.types.Row): Customer {
     linked_devices: list<string[] | null>(row.get('linked_devices')).map((group) => list(group)),
     address,
     children: list(row.get('children')),
-    visited_places: list<{ country: string; cities: string[] | null }>(row.get('visited_places')).map((p) => ({ country: p.country, cities: list(p.cities) })),
+    visited_places: list<{ country: string; cities: string[] | null }>(row.get('visited_places')).map((p) => ({
+      country: p.country,
+      cities: list(p.cities),
+    })),
     order_list: list(row.get('order_list')),
   };
 }

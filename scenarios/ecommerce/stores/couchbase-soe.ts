@@ -21,25 +21,44 @@
 import type { HandleOf } from '../../../src/stores/stores.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
-import type { ArrayScanParams, DeepScanParams, NestScanParams, ReportParams, ReportRow, SearchParams, SoeKind, ZipPageParams } from '../queries.ts';
+import type {
+  ArrayScanParams,
+  DeepScanParams,
+  NestScanParams,
+  ReportParams,
+  ReportRow,
+  SearchParams,
+  SoeKind,
+  ZipPageParams,
+} from '../queries.ts';
 
 const DEFER = 'WITH {"defer_build": true}';
 
 /** The GSI indexes of the SOE queries on the customers keyspace (soe_page uses the JOIN's zip index). */
 export function soeIndexStatements(customers: string): { name: string; statement: string }[] {
-  const index = (name: string, keys: string) => ({ name, statement: `CREATE INDEX \`${name}\` IF NOT EXISTS ON ${customers}(${keys}) ${DEFER}` });
+  const index = (name: string, keys: string) => ({
+    name,
+    statement: `CREATE INDEX \`${name}\` IF NOT EXISTS ON ${customers}(${keys}) ${DEFER}`,
+  });
   return [
     index('ecommerce_search', 'address.country, age_group, DATE_PART_STR(dob, "year")'),
     index('ecommerce_prev_zip', 'address.prev_address.zip'),
     index('ecommerce_devices', 'DISTINCT ARRAY v FOR v IN devices END'),
-    index('ecommerce_visited', 'DISTINCT ARRAY (DISTINCT ARRAY (p.country || "." || x) FOR x IN p.cities END) FOR p IN visited_places END'),
+    index(
+      'ecommerce_visited',
+      'DISTINCT ARRAY (DISTINCT ARRAY (p.country || "." || x) FOR x IN p.cities END) FOR p IN visited_places END',
+    ),
   ];
 }
 
 const SELECT = 'SELECT META(c).id AS id, c AS customer';
 
 /** The statement and parameters of a query kind. */
-export function soeStatement(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>, customers: string, orders: string): { statement: string; parameters: unknown[] } {
+export function soeStatement(
+  request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>,
+  customers: string,
+  orders: string,
+): { statement: string; parameters: unknown[] } {
   switch (request.kind) {
     case 'soe-search': {
       const p = request.params;
@@ -50,11 +69,20 @@ export function soeStatement(request: Exclude<ExplainRequest, { kind: 'paginatio
       };
     }
     case 'soe-page':
-      return { statement: `${SELECT} FROM ${customers} AS c WHERE c.address.zip = $1 OFFSET $2 LIMIT $3`, parameters: [request.params.zip, request.params.offset, request.params.limit] };
+      return {
+        statement: `${SELECT} FROM ${customers} AS c WHERE c.address.zip = $1 OFFSET $2 LIMIT $3`,
+        parameters: [request.params.zip, request.params.offset, request.params.limit],
+      };
     case 'soe-nestscan':
-      return { statement: `${SELECT} FROM ${customers} AS c WHERE c.address.prev_address.zip = $1 LIMIT $2`, parameters: [request.params.zip, request.params.limit] };
+      return {
+        statement: `${SELECT} FROM ${customers} AS c WHERE c.address.prev_address.zip = $1 LIMIT $2`,
+        parameters: [request.params.zip, request.params.limit],
+      };
     case 'soe-arrayscan':
-      return { statement: `${SELECT} FROM ${customers} AS c WHERE ANY v IN c.devices SATISFIES v = $1 END ORDER BY META(c).id LIMIT $2`, parameters: [request.params.device, request.params.limit] };
+      return {
+        statement: `${SELECT} FROM ${customers} AS c WHERE ANY v IN c.devices SATISFIES v = $1 END ORDER BY META(c).id LIMIT $2`,
+        parameters: [request.params.device, request.params.limit],
+      };
     case 'soe-arraydeepscan':
       return {
         statement: `${SELECT} FROM ${customers} AS c WHERE ANY p IN c.visited_places SATISFIES ANY x IN p.cities SATISFIES (p.country || "." || x) = $1 END END ORDER BY META(c).id LIMIT $2`,
@@ -71,12 +99,21 @@ export function soeStatement(request: Exclude<ExplainRequest, { kind: 'paginatio
 const sqlpp = (description: string): QueryVariant[] => [{ name: 'sqlpp', description }];
 
 export const SOE_VARIANTS: Record<SoeKind, QueryVariant[]> = {
-  'soe-search': sqlpp('SQL++ country, age_group, DATE_PART_STR(dob, "year") ORDER BY those OFFSET LIMIT on GSI (address.country, age_group, DATE_PART_STR(dob, "year"))'),
+  'soe-search': sqlpp(
+    'SQL++ country, age_group, DATE_PART_STR(dob, "year") ORDER BY those OFFSET LIMIT on GSI (address.country, age_group, DATE_PART_STR(dob, "year"))',
+  ),
   'soe-page': sqlpp('SQL++ WHERE c.address.zip = $1 OFFSET LIMIT, no ORDER BY, on GSI (address.zip, order_list)'),
   'soe-nestscan': sqlpp('SQL++ WHERE c.address.prev_address.zip = $1 LIMIT on GSI (address.prev_address.zip)'),
   'soe-arrayscan': sqlpp('SQL++ ANY v IN c.devices SATISFIES v = $1 END ORDER BY META(c).id LIMIT on an array index'),
-  'soe-arraydeepscan': sqlpp('SQL++ ANY p IN visited_places SATISFIES ANY x IN p.cities SATISFIES (p.country || "." || x) = $1 END END ORDER BY META(c).id LIMIT on an array index'),
-  'soe-report': [{ name: 'on-keys', description: 'SQL++ customers INNER JOIN orders ON KEYS c.order_list WHERE c.address.zip = $1, both documents' }],
+  'soe-arraydeepscan': sqlpp(
+    'SQL++ ANY p IN visited_places SATISFIES ANY x IN p.cities SATISFIES (p.country || "." || x) = $1 END END ORDER BY META(c).id LIMIT on an array index',
+  ),
+  'soe-report': [
+    {
+      name: 'on-keys',
+      description: 'SQL++ customers INNER JOIN orders ON KEYS c.order_list WHERE c.address.zip = $1, both documents',
+    },
+  ],
 };
 
 export class CouchbaseSoe implements SoeQueries {
@@ -93,7 +130,9 @@ export class CouchbaseSoe implements SoeQueries {
     return this.handle.queryRows<T>(statement, { parameters, adhoc: false, readOnly: true });
   }
 
-  private async ids(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>): Promise<string[]> {
+  private async ids(
+    request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>,
+  ): Promise<string[]> {
     return (await this.rows<{ id: string }>(request)).map((r) => r.id);
   }
 
@@ -118,7 +157,10 @@ export class CouchbaseSoe implements SoeQueries {
   }
 
   async report(_variant: string, params: ReportParams): Promise<ReportRow[]> {
-    return (await this.rows<{ customer_id: string; order_id: string }>({ kind: 'soe-report', params })).map((r) => ({ customer: r.customer_id, order: r.order_id }));
+    return (await this.rows<{ customer_id: string; order_id: string }>({ kind: 'soe-report', params })).map((r) => ({
+      customer: r.customer_id,
+      order: r.order_id,
+    }));
   }
 
   async explain(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>): Promise<ScenarioPlan> {

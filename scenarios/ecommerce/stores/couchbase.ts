@@ -59,7 +59,19 @@ import {
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { HandleOf } from '../../../src/stores/stores.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { CustomerKey, EcommerceContext, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, PaginationIndex, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type {
+  CustomerKey,
+  EcommerceContext,
+  EcommerceDialect,
+  ExplainRequest,
+  IndexBuilder,
+  Manifest,
+  PaginationIndex,
+  QueryExplainer,
+  QueryVariant,
+  SeedBatch,
+  EcommerceDialectDefinition,
+} from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import { customerId, orderId, type Customer, type CustomerPatch, type Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -91,27 +103,55 @@ export interface IndexDefinition {
 }
 
 /** The GSI indexes, all deferred (built together by one BUILD INDEX per keyspace). */
-export function indexStatements(customers: string, orders: string, pagination: PaginationIndex = 'country-id'): { customers: IndexDefinition[]; orders: IndexDefinition[] } {
+export function indexStatements(
+  customers: string,
+  orders: string,
+  pagination: PaginationIndex = 'country-id',
+): { customers: IndexDefinition[]; orders: IndexDefinition[] } {
   const deferred = 'WITH {"defer_build": true}';
   const country =
     pagination === 'country'
-      ? { name: 'ecommerce_country', statement: `CREATE INDEX \`ecommerce_country\` IF NOT EXISTS ON ${customers}(address.country) ${deferred}` }
-      : { name: 'ecommerce_country_id', statement: `CREATE INDEX \`ecommerce_country_id\` IF NOT EXISTS ON ${customers}(address.country, META().id) ${deferred}` };
+      ? {
+          name: 'ecommerce_country',
+          statement: `CREATE INDEX \`ecommerce_country\` IF NOT EXISTS ON ${customers}(address.country) ${deferred}`,
+        }
+      : {
+          name: 'ecommerce_country_id',
+          statement: `CREATE INDEX \`ecommerce_country_id\` IF NOT EXISTS ON ${customers}(address.country, META().id) ${deferred}`,
+        };
   return {
     customers: [
       country,
-      { name: 'ecommerce_zip_orders', statement: `CREATE INDEX \`ecommerce_zip_orders\` IF NOT EXISTS ON ${customers}(address.zip, order_list) ${deferred}` },
+      {
+        name: 'ecommerce_zip_orders',
+        statement: `CREATE INDEX \`ecommerce_zip_orders\` IF NOT EXISTS ON ${customers}(address.zip, order_list) ${deferred}`,
+      },
       ...soeIndexStatements(customers),
     ],
-    orders: [{ name: 'ecommerce_month_sale', statement: `CREATE INDEX \`ecommerce_month_sale\` IF NOT EXISTS ON ${orders}(month, sale_price) ${deferred}` }],
+    orders: [
+      {
+        name: 'ecommerce_month_sale',
+        statement: `CREATE INDEX \`ecommerce_month_sale\` IF NOT EXISTS ON ${orders}(month, sale_price) ${deferred}`,
+      },
+    ],
   };
 }
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   ...SOE_VARIANTS,
-  pagination: [{ name: 'sqlpp', description: 'SQL++ WHERE c.address.country = $1 ORDER BY META(c).id OFFSET $2 LIMIT $3 on the GSI country index (ordered=false: no ORDER BY, as Altoros 2022)' }],
+  pagination: [
+    {
+      name: 'sqlpp',
+      description:
+        'SQL++ WHERE c.address.country = $1 ORDER BY META(c).id OFFSET $2 LIMIT $3 on the GSI country index (ordered=false: no ORDER BY, as Altoros 2022)',
+    },
+  ],
   join: [
-    { name: 'ansi', description: 'SQL++ ANSI JOIN ON META(o).id IN c.order_list, GROUP BY month, zip, SUM(sale_price) (Altoros 2022 Table 4.4.2)' },
+    {
+      name: 'ansi',
+      description:
+        'SQL++ ANSI JOIN ON META(o).id IN c.order_list, GROUP BY month, zip, SUM(sale_price) (Altoros 2022 Table 4.4.2)',
+    },
     { name: 'on-keys', description: 'SQL++ index join ON KEYS c.order_list, GROUP BY month, zip, SUM(sale_price)' },
   ],
 };
@@ -171,10 +211,13 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
       return;
     }
     if (this.caps.query) {
-      await this.handle.queryRows(`DELETE FROM ${this.customersKeyspace} WHERE META().id LIKE "customer:%" OR META().id LIKE "order:%" OR META().id = $1`, {
-        parameters: [MANIFEST_KEY],
-        scanConsistency: QueryScanConsistency.RequestPlus,
-      });
+      await this.handle.queryRows(
+        `DELETE FROM ${this.customersKeyspace} WHERE META().id LIKE "customer:%" OR META().id LIKE "order:%" OR META().id = $1`,
+        {
+          parameters: [MANIFEST_KEY],
+          scanConsistency: QueryScanConsistency.RequestPlus,
+        },
+      );
       return;
     }
     // KV only: the manifest says which keys a previous seed (and its runs' sign-ups) wrote.
@@ -222,7 +265,11 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
 
   async buildIndexes(): Promise<string[]> {
     this.handle.requireQuery('INDEX-BUILD');
-    if (!this.caps.management) throw new UnsupportedError('INDEX-BUILD', 'couchbase.management=false: docbench creates no index; create them yourself');
+    if (!this.caps.management)
+      throw new UnsupportedError(
+        'INDEX-BUILD',
+        'couchbase.management=false: docbench creates no index; create them yourself',
+      );
     if (!this.ownCollections) throw new UnsupportedError('INDEX-BUILD', 'no collections of its own');
     const indexes = indexStatements(this.customersKeyspace, this.ordersKeyspace, this.paginationIndex);
     const built: string[] = [];
@@ -239,7 +286,10 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
     // Let the indexes catch up with the whole load before the first timed (not_bounded) query.
     const consistent = { scanConsistency: QueryScanConsistency.RequestPlus, readOnly: true };
     await this.handle.queryRows(paginationStatement(this.customersKeyspace), { ...consistent, parameters: ['', 0, 1] });
-    await this.handle.queryRows(joinStatement('ansi', this.customersKeyspace, this.ordersKeyspace), { ...consistent, parameters: ['', 1] });
+    await this.handle.queryRows(joinStatement('ansi', this.customersKeyspace, this.ordersKeyspace), {
+      ...consistent,
+      parameters: ['', 1],
+    });
     return built;
   }
 
@@ -257,7 +307,10 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
   }
 
   async removeCustomers(customers: readonly CustomerKey[]): Promise<void> {
-    await this.removeKeys(this.customers(), customers.map((c) => c.id));
+    await this.removeKeys(
+      this.customers(),
+      customers.map((c) => c.id),
+    );
     // Queries run not_bounded (see readsOwnWrites): wait once, here, until the GSI index has
     // seen the removals, so the next run's pages cannot show sign-ups that are gone.
     if (this.caps.query && customers.length > 0) {
@@ -282,11 +335,14 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
   async join(variant: string, params: JoinParams): Promise<JoinRow[]> {
     checkVariant('join', variant);
     this.handle.requireQuery('JOIN');
-    const rows = await this.handle.queryRows<JoinRow>(joinStatement(variant as JoinVariant, this.customersKeyspace, this.ordersKeyspace), {
-      parameters: [params.zip, params.month],
-      adhoc: false,
-      readOnly: true,
-    });
+    const rows = await this.handle.queryRows<JoinRow>(
+      joinStatement(variant as JoinVariant, this.customersKeyspace, this.ordersKeyspace),
+      {
+        parameters: [params.zip, params.month],
+        adhoc: false,
+        readOnly: true,
+      },
+    );
     return rows.map((r) => ({ month: r.month, zip: r.zip, sale_price: r.sale_price }));
   }
 
@@ -295,8 +351,15 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
     if (request.kind !== 'pagination' && request.kind !== 'join') return this.soe.explain(request);
     const plan =
       request.kind === 'pagination'
-        ? await this.handle.explain(paginationStatement(this.customersKeyspace, request.params.ordered !== false), [request.params.country, request.params.offset, request.params.limit])
-        : await this.handle.explain(joinStatement(variant as JoinVariant, this.customersKeyspace, this.ordersKeyspace), [request.params.zip, request.params.month]);
+        ? await this.handle.explain(paginationStatement(this.customersKeyspace, request.params.ordered !== false), [
+            request.params.country,
+            request.params.offset,
+            request.params.limit,
+          ])
+        : await this.handle.explain(
+            joinStatement(variant as JoinVariant, this.customersKeyspace, this.ordersKeyspace),
+            [request.params.zip, request.params.month],
+          );
     return { ...plan, indexExpected: this.indexes };
   }
 
@@ -328,7 +391,10 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
 
   async updateCustomer(id: string, patch: CustomerPatch): Promise<boolean> {
     try {
-      await this.customers().mutateIn(id, Object.entries(patch).map(([field, value]) => MutateInSpec.upsert(field, value)));
+      await this.customers().mutateIn(
+        id,
+        Object.entries(patch).map(([field, value]) => MutateInSpec.upsert(field, value)),
+      );
       return true;
     } catch (error) {
       if (error instanceof DocumentNotFoundError) return false;
@@ -338,7 +404,8 @@ class CouchbaseDialect implements EcommerceDialect, IndexBuilder, QueryExplainer
 }
 
 function checkVariant(kind: QueryKind, variant: string): void {
-  if (!VARIANTS[kind].some((v) => v.name === variant)) throw new Error(`couchbase: unknown ${kind} variant "${variant}"`);
+  if (!VARIANTS[kind].some((v) => v.name === variant))
+    throw new Error(`couchbase: unknown ${kind} variant "${variant}"`);
 }
 
 export const dialect: EcommerceDialectDefinition<'couchbase'> = {

@@ -28,7 +28,16 @@ import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
-import type { ArrayScanParams, DeepScanParams, NestScanParams, ReportParams, ReportRow, SearchParams, SoeKind, ZipPageParams } from '../queries.ts';
+import type {
+  ArrayScanParams,
+  DeepScanParams,
+  NestScanParams,
+  ReportParams,
+  ReportRow,
+  SearchParams,
+  SoeKind,
+  ZipPageParams,
+} from '../queries.ts';
 
 export const DESIGN = 'ecommerce';
 
@@ -66,16 +75,46 @@ export const SOE_VIEWS = {
 } as const;
 
 export const SOE_VARIANTS: Record<SoeKind, QueryVariant[]> = {
-  'soe-search': [{ name: 'mango', description: '_find {address.country, age_group, dob range} sorted by [address.country, age_group, dob], skip, limit, on the Mango index of those fields' }],
-  'soe-page': [{ name: 'mango', description: '_find {address.zip}, skip, limit, no sort, on the Mango index ["address.zip"]' }],
-  'soe-nestscan': [{ name: 'mango', description: '_find {address.prev_address.zip}, limit, on the Mango index ["address.prev_address.zip"]' }],
-  'soe-arrayscan': [{ name: 'view', description: 'view customers_by_device (one row per device), key = device, include_docs, limit' }],
-  'soe-arraydeepscan': [{ name: 'view', description: 'view customers_by_place (one row per visited (country, city)), key = [country, city], include_docs, limit' }],
-  'soe-report': [{ name: 'view-linked', description: 'view report_by_zip, key = zip, include_docs: the customers and, linked, their orders in one request' }],
+  'soe-search': [
+    {
+      name: 'mango',
+      description:
+        '_find {address.country, age_group, dob range} sorted by [address.country, age_group, dob], skip, limit, on the Mango index of those fields',
+    },
+  ],
+  'soe-page': [
+    { name: 'mango', description: '_find {address.zip}, skip, limit, no sort, on the Mango index ["address.zip"]' },
+  ],
+  'soe-nestscan': [
+    {
+      name: 'mango',
+      description: '_find {address.prev_address.zip}, limit, on the Mango index ["address.prev_address.zip"]',
+    },
+  ],
+  'soe-arrayscan': [
+    { name: 'view', description: 'view customers_by_device (one row per device), key = device, include_docs, limit' },
+  ],
+  'soe-arraydeepscan': [
+    {
+      name: 'view',
+      description:
+        'view customers_by_place (one row per visited (country, city)), key = [country, city], include_docs, limit',
+    },
+  ],
+  'soe-report': [
+    {
+      name: 'view-linked',
+      description:
+        'view report_by_zip, key = zip, include_docs: the customers and, linked, their orders in one request',
+    },
+  ],
 };
 
 type Doc = Record<string, unknown> & { _id: string };
-type Mango = Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-arrayscan' | 'soe-arraydeepscan' | 'soe-report' }>;
+type Mango = Exclude<
+  ExplainRequest,
+  { kind: 'pagination' | 'join' | 'soe-arrayscan' | 'soe-arraydeepscan' | 'soe-report' }
+>;
 type ViewRead = Exclude<ExplainRequest, { kind: 'pagination' | 'join' | Mango['kind'] }>;
 
 export class CouchdbSoe implements SoeQueries {
@@ -87,13 +126,22 @@ export class CouchdbSoe implements SoeQueries {
 
   /** The `_find` of a Mango query: whole documents (no `fields`), the index named when built. */
   mangoQuery(request: Mango): nano.MangoQuery {
-    const use = (index: { ddoc: string; name: string }) => (this.indexes ? { use_index: [index.ddoc, index.name] as [string, string] } : {});
+    const use = (index: { ddoc: string; name: string }) =>
+      this.indexes ? { use_index: [index.ddoc, index.name] as [string, string] } : {};
     switch (request.kind) {
       case 'soe-search': {
         const p = request.params;
-        if (!this.indexes) throw new UnsupportedError('SOE-SEARCH', 'CouchDB sorts a _find only on an index, and indexes=false built none');
+        if (!this.indexes)
+          throw new UnsupportedError(
+            'SOE-SEARCH',
+            'CouchDB sorts a _find only on an index, and indexes=false built none',
+          );
         return {
-          selector: { 'address.country': { $eq: p.country }, age_group: { $eq: p.age_group }, dob: { $gte: `${p.year}-01-01`, $lte: `${p.year}-12-31` } },
+          selector: {
+            'address.country': { $eq: p.country },
+            age_group: { $eq: p.age_group },
+            dob: { $gte: `${p.year}-01-01`, $lte: `${p.year}-12-31` },
+          },
           sort: SOE_MANGO.search.fields.map((f) => ({ [f]: 'asc' as const })),
           ...use(SOE_MANGO.search),
           skip: p.offset,
@@ -101,18 +149,37 @@ export class CouchdbSoe implements SoeQueries {
         };
       }
       case 'soe-page':
-        return { selector: { 'address.zip': { $eq: request.params.zip } }, ...use(ZIP_INDEX), skip: request.params.offset, limit: request.params.limit };
+        return {
+          selector: { 'address.zip': { $eq: request.params.zip } },
+          ...use(ZIP_INDEX),
+          skip: request.params.offset,
+          limit: request.params.limit,
+        };
       case 'soe-nestscan':
-        return { selector: { 'address.prev_address.zip': { $eq: request.params.zip } }, ...use(SOE_MANGO.prevZip), limit: request.params.limit };
+        return {
+          selector: { 'address.prev_address.zip': { $eq: request.params.zip } },
+          ...use(SOE_MANGO.prevZip),
+          limit: request.params.limit,
+        };
     }
   }
 
   private viewRead(request: ViewRead): { view: keyof typeof SOE_VIEWS; params: nano.DocumentViewParams } {
     switch (request.kind) {
       case 'soe-arrayscan':
-        return { view: 'customers_by_device', params: { key: request.params.device, include_docs: true, limit: request.params.limit } };
+        return {
+          view: 'customers_by_device',
+          params: { key: request.params.device, include_docs: true, limit: request.params.limit },
+        };
       case 'soe-arraydeepscan':
-        return { view: 'customers_by_place', params: { key: [request.params.country, request.params.city], include_docs: true, limit: request.params.limit } };
+        return {
+          view: 'customers_by_place',
+          params: {
+            key: [request.params.country, request.params.city],
+            include_docs: true,
+            limit: request.params.limit,
+          },
+        };
       case 'soe-report':
         return { view: 'report_by_zip', params: { key: request.params.zip, include_docs: true } };
     }

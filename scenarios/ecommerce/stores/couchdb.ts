@@ -56,7 +56,19 @@ import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { HandleOf } from '../../../src/stores/stores.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
-import type { CustomerKey, EcommerceContext, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, PaginationIndex, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type {
+  CustomerKey,
+  EcommerceContext,
+  EcommerceDialect,
+  ExplainRequest,
+  IndexBuilder,
+  Manifest,
+  PaginationIndex,
+  QueryExplainer,
+  QueryVariant,
+  SeedBatch,
+  EcommerceDialectDefinition,
+} from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -100,11 +112,27 @@ type Doc = Record<string, unknown> & { _id: string; _rev?: string };
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   ...SOE_VARIANTS,
-  pagination: [{ name: 'mango', description: '_find {address.country} sorted by [address.country, _id] with skip/limit on the country index (ordered=false: no sort, as Altoros 2022)' }],
+  pagination: [
+    {
+      name: 'mango',
+      description:
+        '_find {address.country} sorted by [address.country, _id] with skip/limit on the country index (ordered=false: no sort, as Altoros 2022)',
+    },
+  ],
   join: [
-    { name: 'view-linked', description: `view ${JOIN_VIEW} (zip -> linked order ids) read with include_docs=true in one request; month filter and SUM in the client` },
-    { name: 'mango-keys', description: '_find the zip\'s customers (order_list), then _all_docs {keys} include_docs=true for their orders; month filter and SUM in the client' },
-    { name: 'reduce', description: `view ${SALES_VIEW} ([customer_zip, month] -> sale_price, reduce _sum) read with key = [zip, month], group=true: the sum from the view` },
+    {
+      name: 'view-linked',
+      description: `view ${JOIN_VIEW} (zip -> linked order ids) read with include_docs=true in one request; month filter and SUM in the client`,
+    },
+    {
+      name: 'mango-keys',
+      description:
+        "_find the zip's customers (order_list), then _all_docs {keys} include_docs=true for their orders; month filter and SUM in the client",
+    },
+    {
+      name: 'reduce',
+      description: `view ${SALES_VIEW} ([customer_zip, month] -> sale_price, reduce _sum) read with key = [zip, month], group=true: the sum from the view`,
+    },
   ],
 };
 
@@ -126,8 +154,16 @@ function withoutRev<T>(doc: Doc): T {
 /** The pagination's `_find`: the country's customers in id order (or any order), on the country index when built. */
 function pageQuery(params: PageParams, indexes: boolean, pagination: PaginationIndex): nano.MangoQuery {
   const ordered = params.ordered !== false;
-  if (ordered && !indexes) throw new UnsupportedError('PAGINATION', 'CouchDB sorts a _find only on an index, and indexes=false built none (ordered=false runs the unsorted page)');
-  if (ordered && pagination === 'country') throw new UnsupportedError('PAGINATION', 'CouchDB sorts a _find only on an index holding the sort fields, and this dataset was seeded with paginationindex=country (address.country alone)');
+  if (ordered && !indexes)
+    throw new UnsupportedError(
+      'PAGINATION',
+      'CouchDB sorts a _find only on an index, and indexes=false built none (ordered=false runs the unsorted page)',
+    );
+  if (ordered && pagination === 'country')
+    throw new UnsupportedError(
+      'PAGINATION',
+      'CouchDB sorts a _find only on an index holding the sort fields, and this dataset was seeded with paginationindex=country (address.country alone)',
+    );
   const index = countryIndex(pagination);
   return {
     selector: { 'address.country': { $eq: params.country } },
@@ -195,16 +231,29 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
         { ...SOE_MANGO.prevZip, fields: [...SOE_MANGO.prevZip.fields] },
       ];
       for (const index of mango) {
-        await this.db.createIndex({ index: { fields: index.fields }, ddoc: index.ddoc, name: index.name, type: 'json' });
+        await this.db.createIndex({
+          index: { fields: index.fields },
+          ddoc: index.ddoc,
+          name: index.name,
+          type: 'json',
+        });
         // A first query builds the index, so a run's queries are reads of built indexes.
-        await this.db.find({ selector: { [index.fields[0]!]: { $gte: null } }, use_index: [index.ddoc, index.name], limit: 1 });
+        await this.db.find({
+          selector: { [index.fields[0]!]: { $gte: null } },
+          use_index: [index.ddoc, index.name],
+          limit: 1,
+        });
       }
-      built.push(`couchdb: built Mango indexes ${mango.map((i) => `[${i.fields.join(', ')}]`).join(', ')} (each by a first query)`);
+      built.push(
+        `couchdb: built Mango indexes ${mango.map((i) => `[${i.fields.join(', ')}]`).join(', ')} (each by a first query)`,
+      );
     }
     await this.couch.putDesignDocument(this.db, `_design/${DESIGN}`, DESIGN_DOCUMENT);
     // One read builds every view of the design document.
     await this.db.view(DESIGN, JOIN_VIEW, { limit: 0 });
-    built.push(`couchdb: built views ${Object.keys(DESIGN_DOCUMENT.views).join(', ')} of _design/${DESIGN} (by a first read)`);
+    built.push(
+      `couchdb: built views ${Object.keys(DESIGN_DOCUMENT.views).join(', ')} of _design/${DESIGN} (by a first read)`,
+    );
     return built;
   }
 
@@ -225,7 +274,8 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
     const found = await this.db.fetchRevs({ keys: customers.map((c) => c.id) });
     const deletions: Doc[] = [];
     for (const row of found.rows) {
-      if ('value' in row && row.value && !(row.value as { deleted?: boolean }).deleted) deletions.push({ _id: row.id, _rev: row.value.rev, _deleted: true });
+      if ('value' in row && row.value && !(row.value as { deleted?: boolean }).deleted)
+        deletions.push({ _id: row.id, _rev: row.value.rev, _deleted: true });
     }
     await this.couch.bulkDocs(this.db, deletions);
   }
@@ -239,13 +289,27 @@ class CouchdbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
 
   async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
     checkVariant(request.kind, variant);
-    if (request.kind === 'pagination') return { ...(await this.couch.explainFind(NAMES.prefix, pageQuery(request.params, this.indexes, this.paginationIndex))), indexExpected: this.indexes };
+    if (request.kind === 'pagination')
+      return {
+        ...(await this.couch.explainFind(NAMES.prefix, pageQuery(request.params, this.indexes, this.paginationIndex))),
+        indexExpected: this.indexes,
+      };
     if (request.kind !== 'join') return this.soe.explain(request);
     const params = request.params;
-    if (variant === 'view-linked') return { ...(await explainView(this.db, DESIGN, JOIN_VIEW, { key: params.zip, include_docs: true })), indexExpected: true };
-    if (variant === 'reduce') return { ...(await explainView(this.db, DESIGN, SALES_VIEW, salesRead(params))), indexExpected: true };
+    if (variant === 'view-linked')
+      return {
+        ...(await explainView(this.db, DESIGN, JOIN_VIEW, { key: params.zip, include_docs: true })),
+        indexExpected: true,
+      };
+    if (variant === 'reduce')
+      return { ...(await explainView(this.db, DESIGN, SALES_VIEW, salesRead(params))), indexExpected: true };
     const keys = await this.orderIdsOfZip(params);
-    const steps = [{ label: "the zip's customers", plan: await this.couch.explainFind(NAMES.prefix, zipQuery(params, this.indexes)) }];
+    const steps = [
+      {
+        label: "the zip's customers",
+        plan: await this.couch.explainFind(NAMES.prefix, zipQuery(params, this.indexes)),
+      },
+    ];
     if (keys.length > 0) steps.push({ label: 'their orders', plan: await explainKeys(this.db, keys) });
     return { ...combineEvidence(steps), indexExpected: this.indexes };
   }

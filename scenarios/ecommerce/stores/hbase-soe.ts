@@ -23,9 +23,23 @@ import type { ScenarioPlan } from '../../shared/plans.ts';
 import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, Order } from '../model.ts';
-import type { ArrayScanParams, DeepScanParams, NestScanParams, ReportParams, ReportRow, SearchParams, SoeKind, ZipPageParams } from '../queries.ts';
+import type {
+  ArrayScanParams,
+  DeepScanParams,
+  NestScanParams,
+  ReportParams,
+  ReportRow,
+  SearchParams,
+  SoeKind,
+  ZipPageParams,
+} from '../queries.ts';
 
-export const TABLES = { customers: NAMES.customers, orders: NAMES.orders, meta: NAMES.meta, index: `${NAMES.prefix}_index` } as const;
+export const TABLES = {
+  customers: NAMES.customers,
+  orders: NAMES.orders,
+  meta: NAMES.meta,
+  index: `${NAMES.prefix}_index`,
+} as const;
 export const FAMILY = 'd';
 export const INDEX_FAMILY = 'i';
 /** Rows per multi-get (their keys travel in the request line). */
@@ -36,8 +50,10 @@ const part = (value: string | number) => String(value).replace(/%/g, '%25').repl
 export const indexPrefix = (...parts: (string | number)[]) => `${parts.map(part).join('/')}/`;
 export const countryPrefix = (country: string) => indexPrefix('country', country);
 export const zipPrefix = (zip: string) => indexPrefix('zip', zip);
-export const zipMonthPrefix = (zip: string, month: number) => indexPrefix('zipmonth', zip, String(month).padStart(2, '0'));
-const searchPrefix = (country: string, group: string, year: string | number) => indexPrefix('search', country, group, year);
+export const zipMonthPrefix = (zip: string, month: number) =>
+  indexPrefix('zipmonth', zip, String(month).padStart(2, '0'));
+const searchPrefix = (country: string, group: string, year: string | number) =>
+  indexPrefix('search', country, group, year);
 const prevZipPrefix = (zip: string) => indexPrefix('prevzip', zip);
 const placePrefix = (country: string, city: string) => indexPrefix('place', country, city);
 const deviceKey = (device: string) => `device/${part(device)}`;
@@ -57,22 +73,54 @@ export const INDEXED_FIELDS = ['_id', 'address', 'age_group', 'dob', 'devices', 
 /** Every index row of a customer; with its orders, the JOIN's zip+month rows too. */
 export function indexRows(c: IndexedFields, orders: readonly Order[] = []): Row[] {
   const marker: Cell[] = [{ column: `${INDEX_FAMILY}:c`, value: '' }];
-  const keys = [countryPrefix(c.address.country), zipPrefix(c.address.zip), searchPrefix(c.address.country, c.age_group, c.dob.slice(0, 4)), prevZipPrefix(c.address.prev_address.zip)];
+  const keys = [
+    countryPrefix(c.address.country),
+    zipPrefix(c.address.zip),
+    searchPrefix(c.address.country, c.age_group, c.dob.slice(0, 4)),
+    prevZipPrefix(c.address.prev_address.zip),
+  ];
   const places = new Set<string>();
   for (const place of c.visited_places) for (const city of place.cities) places.add(placePrefix(place.country, city));
   const rows: Row[] = [...keys, ...places].map((prefix) => ({ key: prefix + part(c._id), cells: marker }));
-  for (const device of c.devices) rows.push({ key: deviceKey(device), cells: [{ column: `${INDEX_FAMILY}:customer`, value: c._id }] });
-  for (const o of orders) rows.push({ key: zipMonthPrefix(c.address.zip, o.month) + part(o._id), cells: [{ column: `${INDEX_FAMILY}:sale_price`, value: String(o.sale_price) }] });
+  for (const device of c.devices)
+    rows.push({ key: deviceKey(device), cells: [{ column: `${INDEX_FAMILY}:customer`, value: c._id }] });
+  for (const o of orders)
+    rows.push({
+      key: zipMonthPrefix(c.address.zip, o.month) + part(o._id),
+      cells: [{ column: `${INDEX_FAMILY}:sale_price`, value: String(o.sale_price) }],
+    });
   return rows;
 }
 
 export const SOE_VARIANTS: Record<SoeKind, QueryVariant[]> = {
-  'soe-search': [{ name: 'index-table', description: 'row-key range scan of search/<country>/<age group>/<year>/ (offset + limit rows), multi-get of the customers' }],
-  'soe-page': [{ name: 'index-table', description: 'row-key range scan of zip/<zip>/ (offset + limit rows), multi-get of the customers' }],
-  'soe-nestscan': [{ name: 'index-table', description: 'row-key range scan of prevzip/<zip>/, multi-get of the customers' }],
-  'soe-arrayscan': [{ name: 'index-table', description: 'get of device/<device> (its customer), then of the customer' }],
-  'soe-arraydeepscan': [{ name: 'index-table', description: 'row-key range scan of place/<country>/<city>/, multi-get of the customers' }],
-  'soe-report': [{ name: 'app-join', description: 'row-key range scan of zip/<zip>/, multi-get of the customers, then of their orders' }],
+  'soe-search': [
+    {
+      name: 'index-table',
+      description:
+        'row-key range scan of search/<country>/<age group>/<year>/ (offset + limit rows), multi-get of the customers',
+    },
+  ],
+  'soe-page': [
+    {
+      name: 'index-table',
+      description: 'row-key range scan of zip/<zip>/ (offset + limit rows), multi-get of the customers',
+    },
+  ],
+  'soe-nestscan': [
+    { name: 'index-table', description: 'row-key range scan of prevzip/<zip>/, multi-get of the customers' },
+  ],
+  'soe-arrayscan': [
+    { name: 'index-table', description: 'get of device/<device> (its customer), then of the customer' },
+  ],
+  'soe-arraydeepscan': [
+    { name: 'index-table', description: 'row-key range scan of place/<country>/<city>/, multi-get of the customers' },
+  ],
+  'soe-report': [
+    {
+      name: 'app-join',
+      description: 'row-key range scan of zip/<zip>/, multi-get of the customers, then of their orders',
+    },
+  ],
 };
 
 type ScanKind = Exclude<SoeKind, 'soe-report' | 'soe-arrayscan'>;
@@ -88,18 +136,25 @@ export class HbaseSoe implements SoeQueries {
   /** Rows of `ids` that exist, only `columns` when given (multi-gets in chunks). */
   async fetchColumns(table: string, ids: readonly string[], columns?: readonly string[]): Promise<Row[]> {
     const rows: Row[] = [];
-    for (let start = 0; start < ids.length; start += GET_CHUNK) rows.push(...(await this.hbase.multiGet(table, ids.slice(start, start + GET_CHUNK), columns)));
+    for (let start = 0; start < ids.length; start += GET_CHUNK)
+      rows.push(...(await this.hbase.multiGet(table, ids.slice(start, start + GET_CHUNK), columns)));
     return rows;
   }
 
   /** A page of an index prefix: offset + limit rows read, the first `offset` dropped; the ids. Without a limit, every id of the prefix. */
   async page(prefix: string, offset = 0, limit?: number): Promise<string[]> {
     if (limit !== undefined && limit <= 0) return [];
-    const rows = await this.hbase.scan(TABLES.index, { ...prefixScan(prefix, limit === undefined ? undefined : offset + limit), columns: [`${INDEX_FAMILY}:c`] });
+    const rows = await this.hbase.scan(TABLES.index, {
+      ...prefixScan(prefix, limit === undefined ? undefined : offset + limit),
+      columns: [`${INDEX_FAMILY}:c`],
+    });
     return rows.slice(offset).map((r) => lastPart(r.key));
   }
 
-  private scanOf(kind: ScanKind, params: SearchParams | ZipPageParams | NestScanParams | DeepScanParams): { prefix: string; offset: number; limit: number } {
+  private scanOf(
+    kind: ScanKind,
+    params: SearchParams | ZipPageParams | NestScanParams | DeepScanParams,
+  ): { prefix: string; offset: number; limit: number } {
     switch (kind) {
       case 'soe-search': {
         const p = params as SearchParams;
@@ -120,7 +175,10 @@ export class HbaseSoe implements SoeQueries {
     }
   }
 
-  private async scanAnswer(kind: ScanKind, params: SearchParams | ZipPageParams | NestScanParams | DeepScanParams): Promise<string[]> {
+  private async scanAnswer(
+    kind: ScanKind,
+    params: SearchParams | ZipPageParams | NestScanParams | DeepScanParams,
+  ): Promise<string[]> {
     const { prefix, offset, limit } = this.scanOf(kind, params);
     return (await this.fetch(TABLES.customers, await this.page(prefix, offset, limit))).map((r) => r.key);
   }
@@ -162,36 +220,89 @@ export class HbaseSoe implements SoeQueries {
       const list = c.cells.find((cell) => cell.column === `${FAMILY}:order_list`);
       if (list) for (const order of JSON.parse(list.value) as string[]) pairs.push({ customer: c.key, order });
     }
-    const found = new Set((await this.fetch(TABLES.orders, pairs.map((p) => p.order))).map((r) => r.key));
+    const found = new Set(
+      (
+        await this.fetch(
+          TABLES.orders,
+          pairs.map((p) => p.order),
+        )
+      ).map((r) => r.key),
+    );
     return { customers: customers.length, orders: pairs.length, rows: pairs.filter((p) => found.has(p.order)) };
   }
 
   async explain(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>): Promise<ScenarioPlan> {
-    const getStep = (label: string, table: string, n: number, returned: number): { label: string; plan: PlanEvidence } => ({
+    const getStep = (
+      label: string,
+      table: string,
+      n: number,
+      returned: number,
+    ): { label: string; plan: PlanEvidence } => ({
       label,
-      plan: { access: 'key', used: [`${table} (row keys)`], documentsExamined: n, returned, warnings: [], source: 'multi-get by row key', raw: `GET ${table}/multiget of ${n} rows: ${returned} found` },
+      plan: {
+        access: 'key',
+        used: [`${table} (row keys)`],
+        documentsExamined: n,
+        returned,
+        warnings: [],
+        source: 'multi-get by row key',
+        raw: `GET ${table}/multiget of ${n} rows: ${returned} found`,
+      },
     });
     if (request.kind === 'soe-report') {
       const scan = await this.indexStep(zipPrefix(request.params.zip));
       const reads = await this.reportReads(request.params);
-      return { ...combineEvidence([scan, getStep('customers', TABLES.customers, reads.customers, reads.customers), getStep('orders', TABLES.orders, reads.orders, reads.rows.length)]), indexExpected: true };
+      return {
+        ...combineEvidence([
+          scan,
+          getStep('customers', TABLES.customers, reads.customers, reads.customers),
+          getStep('orders', TABLES.orders, reads.orders, reads.rows.length),
+        ]),
+        indexExpected: true,
+      };
     }
     if (request.kind === 'soe-arrayscan') {
       const owner = await this.deviceOwner(request.params.device);
       const found = await this.arrayScan('index-table', request.params);
-      const lookup: PlanEvidence = { access: 'index', used: [`${TABLES.index} device/…`], keysExamined: 1, returned: owner === null ? 0 : 1, warnings: [], source: 'a get by row key of the index table', raw: `GET ${TABLES.index}/${deviceKey(request.params.device)}: ${owner ?? 'no row'}` };
-      return { ...combineEvidence([{ label: 'device', plan: lookup }, getStep('customer', TABLES.customers, owner === null ? 0 : 1, found.length)]), indexExpected: true };
+      const lookup: PlanEvidence = {
+        access: 'index',
+        used: [`${TABLES.index} device/…`],
+        keysExamined: 1,
+        returned: owner === null ? 0 : 1,
+        warnings: [],
+        source: 'a get by row key of the index table',
+        raw: `GET ${TABLES.index}/${deviceKey(request.params.device)}: ${owner ?? 'no row'}`,
+      };
+      return {
+        ...combineEvidence([
+          { label: 'device', plan: lookup },
+          getStep('customer', TABLES.customers, owner === null ? 0 : 1, found.length),
+        ]),
+        indexExpected: true,
+      };
     }
     const { prefix, offset, limit } = this.scanOf(request.kind, request.params);
     const scan = await this.indexStep(prefix, offset + limit);
     const ids = await this.page(prefix, offset, limit);
     const found = await this.fetch(TABLES.customers, ids);
-    return { ...combineEvidence([scan, getStep('customers', TABLES.customers, ids.length, found.length)]), indexExpected: true };
+    return {
+      ...combineEvidence([scan, getStep('customers', TABLES.customers, ids.length, found.length)]),
+      indexExpected: true,
+    };
   }
 
   /** The plan of an index prefix scan (rows scanned by a key-only count of its range). */
   async indexStep(prefix: string, limit?: number): Promise<{ label: string; plan: PlanEvidence }> {
     const plan = await this.hbase.explainScan(TABLES.index, prefixScan(prefix, limit));
-    return { label: `index ${prefix}`, plan: { ...plan, access: 'index', used: [`${TABLES.index} ${prefix}…`], keysExamined: plan.rowsScanned, documentsExamined: 0 } };
+    return {
+      label: `index ${prefix}`,
+      plan: {
+        ...plan,
+        access: 'index',
+        used: [`${TABLES.index} ${prefix}…`],
+        keysExamined: plan.rowsScanned,
+        documentsExamined: 0,
+      },
+    };
   }
 }

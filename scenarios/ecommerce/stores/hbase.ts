@@ -34,26 +34,62 @@ import type { Cell, Row } from '../../../src/stores/hbase/cellset.ts';
 import type { HbaseHandle } from '../../../src/stores/hbase/handle.ts';
 import { combineEvidence, type PlanEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { CustomerKey, EcommerceDialect, EcommerceDialectDefinition, ExplainRequest, Manifest, QueryExplainer, QueryVariant, SeedBatch } from '../dialect.ts';
+import type {
+  CustomerKey,
+  EcommerceDialect,
+  EcommerceDialectDefinition,
+  ExplainRequest,
+  Manifest,
+  QueryExplainer,
+  QueryVariant,
+  SeedBatch,
+} from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
-import { countryPrefix, FAMILY, HbaseSoe, INDEX_FAMILY, INDEXED_FIELDS, indexRows, prefixScan, SOE_VARIANTS, TABLES, zipMonthPrefix, zipPrefix, type IndexedFields } from './hbase-soe.ts';
+import {
+  countryPrefix,
+  FAMILY,
+  HbaseSoe,
+  INDEX_FAMILY,
+  INDEXED_FIELDS,
+  indexRows,
+  prefixScan,
+  SOE_VARIANTS,
+  TABLES,
+  zipMonthPrefix,
+  zipPrefix,
+  type IndexedFields,
+} from './hbase-soe.ts';
 
 const MANIFEST_ROW = 'manifest';
 const col = (field: string) => `${FAMILY}:${field}`;
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   ...SOE_VARIANTS,
-  pagination: [{ name: 'rowkey-scan', description: 'scan of the index rows country/<country>/<customer id>: offset + limit rows in id order, the first offset dropped, one request' }],
+  pagination: [
+    {
+      name: 'rowkey-scan',
+      description:
+        'scan of the index rows country/<country>/<customer id>: offset + limit rows in id order, the first offset dropped, one request',
+    },
+  ],
   join: [
-    { name: 'zip-month-rowkey', description: 'one scan of zipmonth/<zip>/<month>/ (each order\'s sale price under its customer\'s zip and its month, written with the order); SUM in the client' },
-    { name: 'app-join', description: 'scan of zip/<zip>/, multi-get of the customers\' order_list, multi-get of the orders\' month and sale_price; filter and SUM in the client' },
+    {
+      name: 'zip-month-rowkey',
+      description:
+        "one scan of zipmonth/<zip>/<month>/ (each order's sale price under its customer's zip and its month, written with the order); SUM in the client",
+    },
+    {
+      name: 'app-join',
+      description:
+        "scan of zip/<zip>/, multi-get of the customers' order_list, multi-get of the orders' month and sale_price; filter and SUM in the client",
+    },
   ],
 };
 
 const LAYOUT = [
   'hbase: one row per document (row key = id), one column per top-level field holding its JSON text',
-  'hbase: an index table the application writes with each customer: row-key ranges per country, zip, zip+month (with each order\'s sale price), (country, age group, birth year), previous zip, visited (country, city), and device -> customer',
+  "hbase: an index table the application writes with each customer: row-key ranges per country, zip, zip+month (with each order's sale price), (country, age group, birth year), previous zip, visited (country, city), and device -> customer",
   'hbase: pagination is one row-key range scan; the JOIN is a scan of the zip+month rows, or application-side (a scan and two multi-gets)',
 ];
 
@@ -93,9 +129,18 @@ class HbaseDialect implements EcommerceDialect, QueryExplainer {
   async insertMany(batch: SeedBatch): Promise<void> {
     const ordersOf = new Map<string, Order[]>();
     for (const o of batch.orders) ordersOf.set(o.customer_id, [...(ordersOf.get(o.customer_id) ?? []), o]);
-    await this.hbase.put(TABLES.customers, batch.customers.map((c) => ({ key: c._id, cells: cellsOf(c) })));
-    await this.hbase.put(TABLES.orders, batch.orders.map((o) => ({ key: o._id, cells: cellsOf(o) })));
-    await this.hbase.put(TABLES.index, batch.customers.flatMap((c) => indexRows(c, ordersOf.get(c._id))));
+    await this.hbase.put(
+      TABLES.customers,
+      batch.customers.map((c) => ({ key: c._id, cells: cellsOf(c) })),
+    );
+    await this.hbase.put(
+      TABLES.orders,
+      batch.orders.map((o) => ({ key: o._id, cells: cellsOf(o) })),
+    );
+    await this.hbase.put(
+      TABLES.index,
+      batch.customers.flatMap((c) => indexRows(c, ordersOf.get(c._id))),
+    );
   }
 
   async readManifest(): Promise<Manifest | null> {
@@ -105,13 +150,19 @@ class HbaseDialect implements EcommerceDialect, QueryExplainer {
   }
 
   async writeManifest(manifest: Manifest): Promise<void> {
-    await this.hbase.put(TABLES.meta, [{ key: MANIFEST_ROW, cells: [{ column: col('json'), value: JSON.stringify(manifest) }] }]);
+    await this.hbase.put(TABLES.meta, [
+      { key: MANIFEST_ROW, cells: [{ column: col('json'), value: JSON.stringify(manifest) }] },
+    ]);
   }
 
   /** Each customer's indexed fields are read back first: its index rows are made from them. */
   async removeCustomers(customers: readonly CustomerKey[]): Promise<void> {
     if (customers.length === 0) return;
-    const stored = await this.soe.fetchColumns(TABLES.customers, customers.map((c) => c.id), INDEXED_FIELDS.map(col));
+    const stored = await this.soe.fetchColumns(
+      TABLES.customers,
+      customers.map((c) => c.id),
+      INDEXED_FIELDS.map(col),
+    );
     for (const row of stored) {
       const fields = docOf<IndexedFields>(row);
       if (fields === null) continue;
@@ -128,7 +179,10 @@ class HbaseDialect implements EcommerceDialect, QueryExplainer {
     return (await this.joinReads(variant, params)).rows;
   }
 
-  private async joinReads(variant: string, params: JoinParams): Promise<{ customers: number; orders: number; rows: JoinRow[] }> {
+  private async joinReads(
+    variant: string,
+    params: JoinParams,
+  ): Promise<{ customers: number; orders: number; rows: JoinRow[] }> {
     let sum = 0;
     let matched = 0;
     let customers = 0;
@@ -144,7 +198,8 @@ class HbaseDialect implements EcommerceDialect, QueryExplainer {
       const ids = await this.soe.page(zipPrefix(params.zip));
       customers = ids.length;
       const orderIds: string[] = [];
-      for (const row of await this.soe.fetchColumns(TABLES.customers, ids, [col('order_list')])) orderIds.push(...(docOf<Pick<Customer, 'order_list'>>(row)?.order_list ?? []));
+      for (const row of await this.soe.fetchColumns(TABLES.customers, ids, [col('order_list')]))
+        orderIds.push(...(docOf<Pick<Customer, 'order_list'>>(row)?.order_list ?? []));
       orders = orderIds.length;
       for (const row of await this.soe.fetchColumns(TABLES.orders, orderIds, [col('month'), col('sale_price')])) {
         const order = docOf<Pick<Order, 'month' | 'sale_price'>>(row);
@@ -153,7 +208,11 @@ class HbaseDialect implements EcommerceDialect, QueryExplainer {
         matched++;
       }
     } else throw new Error(`hbase: unknown JOIN variant "${variant}"`);
-    return { customers, orders, rows: matched === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: sum }] };
+    return {
+      customers,
+      orders,
+      rows: matched === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: sum }],
+    };
   }
 
   async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
@@ -164,13 +223,26 @@ class HbaseDialect implements EcommerceDialect, QueryExplainer {
     }
     if (request.kind !== 'join') return this.soe.explain(request);
     const { zip, month } = request.params;
-    if (variant === 'zip-month-rowkey') return { ...combineEvidence([await this.soe.indexStep(zipMonthPrefix(zip, month))]), indexExpected: true };
+    if (variant === 'zip-month-rowkey')
+      return { ...combineEvidence([await this.soe.indexStep(zipMonthPrefix(zip, month))]), indexExpected: true };
     const reads = await this.joinReads(variant, request.params);
     const get = (table: string, n: number, what: string): { label: string; plan: PlanEvidence } => ({
       label: table,
-      plan: { access: 'key', used: [`${table} (row keys)`], documentsExamined: n, returned: n, warnings: [], source: 'multi-get by row key', raw: `GET ${table}/multiget of ${n} rows (${what})` },
+      plan: {
+        access: 'key',
+        used: [`${table} (row keys)`],
+        documentsExamined: n,
+        returned: n,
+        warnings: [],
+        source: 'multi-get by row key',
+        raw: `GET ${table}/multiget of ${n} rows (${what})`,
+      },
     });
-    const joined = combineEvidence([await this.soe.indexStep(zipPrefix(zip)), get(TABLES.customers, reads.customers, 'order_list'), get(TABLES.orders, reads.orders, 'month, sale_price')]);
+    const joined = combineEvidence([
+      await this.soe.indexStep(zipPrefix(zip)),
+      get(TABLES.customers, reads.customers, 'order_list'),
+      get(TABLES.orders, reads.orders, 'month, sale_price'),
+    ]);
     return { ...joined, returned: reads.rows.length, indexExpected: true };
   }
 
@@ -183,8 +255,12 @@ class HbaseDialect implements EcommerceDialect, QueryExplainer {
   }
 
   async insertCustomer(customer: Customer): Promise<void> {
-    const inserted = await this.hbase.checkAndPut(TABLES.customers, customer._id, cellsOf(customer), { column: col('_id'), value: '' });
-    if (!inserted) throw new CustomerExistsError(`hbase: customer ${customer._id} exists (checkAndPut refused the insert)`);
+    const inserted = await this.hbase.checkAndPut(TABLES.customers, customer._id, cellsOf(customer), {
+      column: col('_id'),
+      value: '',
+    });
+    if (!inserted)
+      throw new CustomerExistsError(`hbase: customer ${customer._id} exists (checkAndPut refused the insert)`);
     await this.hbase.put(TABLES.index, indexRows(customer));
   }
 

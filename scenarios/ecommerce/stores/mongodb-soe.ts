@@ -26,17 +26,48 @@ import type { ScenarioPlan } from '../../shared/plans.ts';
 import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer } from '../model.ts';
-import type { ArrayScanParams, DeepScanParams, NestScanParams, ReportParams, ReportRow, SearchParams, SoeKind, ZipPageParams } from '../queries.ts';
+import type {
+  ArrayScanParams,
+  DeepScanParams,
+  NestScanParams,
+  ReportParams,
+  ReportRow,
+  SearchParams,
+  SoeKind,
+  ZipPageParams,
+} from '../queries.ts';
 
 type CustomerDoc = Customer & Document;
 
 export const SOE_VARIANTS: Record<SoeKind, QueryVariant[]> = {
-  'soe-search': [{ name: 'find', description: 'find({address.country, age_group, dob range}).sort({address.country, age_group, dob}).skip().limit() on {address.country, age_group, dob}' }],
+  'soe-search': [
+    {
+      name: 'find',
+      description:
+        'find({address.country, age_group, dob range}).sort({address.country, age_group, dob}).skip().limit() on {address.country, age_group, dob}',
+    },
+  ],
   'soe-page': [{ name: 'find', description: 'find({address.zip}).skip().limit(), no sort, on {address.zip}' }],
-  'soe-nestscan': [{ name: 'find', description: 'find({address.prev_address.zip}).limit() on {address.prev_address.zip}' }],
-  'soe-arrayscan': [{ name: 'find', description: 'find({devices: d}).sort({_id: 1}).limit() on the multikey index {devices, _id}' }],
-  'soe-arraydeepscan': [{ name: 'find', description: 'find({visited_places: {$elemMatch: {country, cities}}}).sort({_id: 1}).limit() on {visited_places.country, visited_places.cities}' }],
-  'soe-report': [{ name: 'lookup', description: 'aggregate: $match address.zip, $lookup orders by order_list, $unwind: every (customer, order) pair, whole documents' }],
+  'soe-nestscan': [
+    { name: 'find', description: 'find({address.prev_address.zip}).limit() on {address.prev_address.zip}' },
+  ],
+  'soe-arrayscan': [
+    { name: 'find', description: 'find({devices: d}).sort({_id: 1}).limit() on the multikey index {devices, _id}' },
+  ],
+  'soe-arraydeepscan': [
+    {
+      name: 'find',
+      description:
+        'find({visited_places: {$elemMatch: {country, cities}}}).sort({_id: 1}).limit() on {visited_places.country, visited_places.cities}',
+    },
+  ],
+  'soe-report': [
+    {
+      name: 'lookup',
+      description:
+        'aggregate: $match address.zip, $lookup orders by order_list, $unwind: every (customer, order) pair, whole documents',
+    },
+  ],
 };
 
 /** The indexes of the SOE queries on the customers collection. */
@@ -48,7 +79,11 @@ export const SOE_INDEXES = [
 ] as const;
 
 export function searchFilter(p: SearchParams): Document {
-  return { 'address.country': p.country, age_group: p.age_group, dob: { $gte: `${p.year}-01-01`, $lte: `${p.year}-12-31` } };
+  return {
+    'address.country': p.country,
+    age_group: p.age_group,
+    dob: { $gte: `${p.year}-01-01`, $lte: `${p.year}-12-31` },
+  };
 }
 
 export function reportPipeline(p: ReportParams): Document[] {
@@ -66,12 +101,18 @@ export class MongodbSoe implements SoeQueries {
   ) {}
 
   /** The find of a query kind (every one but the report, an aggregation). */
-  private cursor(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>): FindCursor<CustomerDoc> {
+  private cursor(
+    request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>,
+  ): FindCursor<CustomerDoc> {
     const c = this.customers;
     switch (request.kind) {
       case 'soe-search': {
         const p = request.params;
-        return c.find(searchFilter(p)).sort({ 'address.country': 1, age_group: 1, dob: 1 }).skip(p.offset).limit(p.limit);
+        return c
+          .find(searchFilter(p))
+          .sort({ 'address.country': 1, age_group: 1, dob: 1 })
+          .skip(p.offset)
+          .limit(p.limit);
       }
       case 'soe-page':
         return c.find({ 'address.zip': request.params.zip }).skip(request.params.offset).limit(request.params.limit);
@@ -81,13 +122,19 @@ export class MongodbSoe implements SoeQueries {
         return c.find({ devices: request.params.device }).sort({ _id: 1 }).limit(request.params.limit);
       case 'soe-arraydeepscan': {
         const p = request.params;
-        return c.find({ visited_places: { $elemMatch: { country: p.country, cities: p.city } } }).sort({ _id: 1 }).limit(p.limit).allowDiskUse(true);
+        return c
+          .find({ visited_places: { $elemMatch: { country: p.country, cities: p.city } } })
+          .sort({ _id: 1 })
+          .limit(p.limit)
+          .allowDiskUse(true);
       }
     }
   }
 
   /** Run a find: whole documents fetched, their ids answered. */
-  private async ids(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>): Promise<string[]> {
+  private async ids(
+    request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>,
+  ): Promise<string[]> {
     return (await this.cursor(request).toArray()).map((d) => d._id);
   }
 
@@ -119,7 +166,13 @@ export class MongodbSoe implements SoeQueries {
   async explain(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>): Promise<ScenarioPlan> {
     if (request.kind === 'soe-report') {
       const returned = (await this.report('lookup', request.params)).length;
-      return { ...mongoPlan(await this.customers.aggregate(reportPipeline(request.params)).explain('executionStats'), returned), indexExpected: this.indexes };
+      return {
+        ...mongoPlan(
+          await this.customers.aggregate(reportPipeline(request.params)).explain('executionStats'),
+          returned,
+        ),
+        indexExpected: this.indexes,
+      };
     }
     return { ...mongoPlan(await this.cursor(request).explain('executionStats')), indexExpected: this.indexes };
   }

@@ -38,7 +38,19 @@ import { mongoPlan } from '../../../src/stores/mongodb/explain.ts';
 import type { MongodbHandle } from '../../../src/stores/mongodb/handle.ts';
 import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { CustomerKey, EcommerceContext, EcommerceDialect, ExplainRequest, IndexBuilder, Manifest, PaginationIndex, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type {
+  CustomerKey,
+  EcommerceContext,
+  EcommerceDialect,
+  ExplainRequest,
+  IndexBuilder,
+  Manifest,
+  PaginationIndex,
+  QueryExplainer,
+  QueryVariant,
+  SeedBatch,
+  EcommerceDialectDefinition,
+} from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
@@ -52,19 +64,38 @@ type ManifestDoc = Manifest & { _id: string };
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   ...SOE_VARIANTS,
-  pagination: [{ name: 'find', description: 'find({address.country}, projection _id).sort({_id: 1}).skip().limit() on the country index (ordered=false: no sort, as Altoros 2022)' }],
+  pagination: [
+    {
+      name: 'find',
+      description:
+        'find({address.country}, projection _id).sort({_id: 1}).skip().limit() on the country index (ordered=false: no sort, as Altoros 2022)',
+    },
+  ],
   join: [
-    { name: 'lookup', description: 'aggregate: $match address.zip, $lookup orders by order_list, $unwind, $match month, $group $sum sale_price, $sort' },
-    { name: 'two-phase', description: 'Altoros 2022 Table 4.4.2: find the zip\'s customers (order_list), then aggregate orders {_id: {$in}, month} with $group $sum' },
+    {
+      name: 'lookup',
+      description:
+        'aggregate: $match address.zip, $lookup orders by order_list, $unwind, $match month, $group $sum sale_price, $sort',
+    },
+    {
+      name: 'two-phase',
+      description:
+        "Altoros 2022 Table 4.4.2: find the zip's customers (order_list), then aggregate orders {_id: {$in}, month} with $group $sum",
+    },
   ],
 };
 
 /** The pagination's index (PaginationIndex). */
 function countryIndex(pagination: PaginationIndex): { key: Document; name: string } {
-  return pagination === 'country' ? { key: { 'address.country': 1 }, name: 'ecommerce_country' } : { key: { 'address.country': 1, _id: 1 }, name: 'ecommerce_country_id' };
+  return pagination === 'country'
+    ? { key: { 'address.country': 1 }, name: 'ecommerce_country' }
+    : { key: { 'address.country': 1, _id: 1 }, name: 'ecommerce_country_id' };
 }
 
-const keyText = (key: Document) => `{${Object.keys(key).map((k) => `${k}: 1`).join(', ')}}`;
+const keyText = (key: Document) =>
+  `{${Object.keys(key)
+    .map((k) => `${k}: 1`)
+    .join(', ')}}`;
 
 function layout(indexes: boolean, pagination: PaginationIndex): string[] {
   return [
@@ -131,12 +162,20 @@ class MongodbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
 
   async insertMany(batch: SeedBatch): Promise<void> {
     if (batch.customers.length > 0) {
-      const r = await this.customers.insertMany(batch.customers.map((c) => ({ ...c })), { ordered: false });
-      if (r.insertedCount !== batch.customers.length) throw new Error(`insertMany stored ${r.insertedCount} of ${batch.customers.length} customers`);
+      const r = await this.customers.insertMany(
+        batch.customers.map((c) => ({ ...c })),
+        { ordered: false },
+      );
+      if (r.insertedCount !== batch.customers.length)
+        throw new Error(`insertMany stored ${r.insertedCount} of ${batch.customers.length} customers`);
     }
     if (batch.orders.length > 0) {
-      const r = await this.orders.insertMany(batch.orders.map((o) => ({ ...o })), { ordered: false });
-      if (r.insertedCount !== batch.orders.length) throw new Error(`insertMany stored ${r.insertedCount} of ${batch.orders.length} orders`);
+      const r = await this.orders.insertMany(
+        batch.orders.map((o) => ({ ...o })),
+        { ordered: false },
+      );
+      if (r.insertedCount !== batch.orders.length)
+        throw new Error(`insertMany stored ${r.insertedCount} of ${batch.orders.length} orders`);
     }
   }
 
@@ -150,7 +189,9 @@ class MongodbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
       ...SOE_INDEXES.map((i) => ({ key: { ...i.key }, name: i.name })),
     ]);
     await this.orders.createIndexes([{ key: { month: 1 }, name: 'ecommerce_month' }]);
-    return [`mongodb: built ${keyText(country.key)}, {address.zip: 1} and YCSB-JSON's query indexes (${SOE_INDEXES.map((i) => i.name).join(', ')}) on customers, {month: 1} on orders (createIndexes)`];
+    return [
+      `mongodb: built ${keyText(country.key)}, {address.zip: 1} and YCSB-JSON's query indexes (${SOE_INDEXES.map((i) => i.name).join(', ')}) on customers, {month: 1} on orders (createIndexes)`,
+    ];
   }
 
   async readManifest(): Promise<Manifest | null> {
@@ -187,31 +228,50 @@ class MongodbDialect implements EcommerceDialect, IndexBuilder, QueryExplainer {
 
   async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
     checkVariant(request.kind, variant);
-    if (request.kind === 'pagination') return { ...mongoPlan(await this.page(request.params).explain('executionStats')), indexExpected: this.indexes };
+    if (request.kind === 'pagination')
+      return { ...mongoPlan(await this.page(request.params).explain('executionStats')), indexExpected: this.indexes };
     if (request.kind !== 'join') return this.soe.explain(request);
     const params = request.params;
     const returned = (await this.join(variant, params)).length;
     if (variant === 'lookup') {
-      return { ...mongoPlan(await this.customers.aggregate(lookupPipeline(params)).explain('executionStats'), returned), indexExpected: this.indexes };
+      return {
+        ...mongoPlan(await this.customers.aggregate(lookupPipeline(params)).explain('executionStats'), returned),
+        indexExpected: this.indexes,
+      };
     }
     const orderIds = (await this.customersOfZip(params).toArray()).flatMap((c) => c.order_list ?? []);
-    const steps = [{ label: 'customers of the zip', plan: mongoPlan(await this.customersOfZip(params).explain('executionStats')) }];
-    if (orderIds.length > 0) steps.push({ label: 'orders of the month', plan: mongoPlan(await this.orders.aggregate(ordersSumPipeline(orderIds, params.month)).explain('executionStats'), returned) });
+    const steps = [
+      { label: 'customers of the zip', plan: mongoPlan(await this.customersOfZip(params).explain('executionStats')) },
+    ];
+    if (orderIds.length > 0)
+      steps.push({
+        label: 'orders of the month',
+        plan: mongoPlan(
+          await this.orders.aggregate(ordersSumPipeline(orderIds, params.month)).explain('executionStats'),
+          returned,
+        ),
+      });
     return { ...combineEvidence(steps), returned, indexExpected: this.indexes };
   }
 
   async join(variant: string, params: JoinParams): Promise<JoinRow[]> {
     checkVariant('join', variant);
     if (variant === 'lookup') {
-      const groups = await this.customers.aggregate<{ _id: { month: number; zip: string }; sale_price: number }>(lookupPipeline(params)).toArray();
+      const groups = await this.customers
+        .aggregate<{ _id: { month: number; zip: string }; sale_price: number }>(lookupPipeline(params))
+        .toArray();
       return groups.map((g) => ({ month: g._id.month, zip: g._id.zip, sale_price: g.sale_price }));
     }
     const customers = await this.customersOfZip(params).toArray();
     const orderIds = customers.flatMap((c) => c.order_list ?? []);
     if (orderIds.length === 0) return [];
-    const sums = await this.orders.aggregate<{ sale_price: number; count: number }>(ordersSumPipeline(orderIds, params.month)).toArray();
+    const sums = await this.orders
+      .aggregate<{ sale_price: number; count: number }>(ordersSumPipeline(orderIds, params.month))
+      .toArray();
     const sum = sums[0];
-    return sum === undefined || sum.count === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: sum.sale_price }];
+    return sum === undefined || sum.count === 0
+      ? []
+      : [{ month: params.month, zip: params.zip, sale_price: sum.sale_price }];
   }
 
   async readCustomer(id: string): Promise<Customer | null> {

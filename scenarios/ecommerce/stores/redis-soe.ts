@@ -23,13 +23,23 @@ import type { ScenarioPlan } from '../../shared/plans.ts';
 import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer } from '../model.ts';
-import type { ArrayScanParams, DeepScanParams, NestScanParams, ReportParams, ReportRow, SearchParams, SoeKind, ZipPageParams } from '../queries.ts';
+import type {
+  ArrayScanParams,
+  DeepScanParams,
+  NestScanParams,
+  ReportParams,
+  ReportRow,
+  SearchParams,
+  SoeKind,
+  ZipPageParams,
+} from '../queries.ts';
 
 const P = NAMES.prefix;
 export const docKey = (id: string) => `${P}:${id}`;
 export const countryKey = (country: string) => `${P}:idx:country:${country}`;
 export const zipKey = (zip: string) => `${P}:idx:zip:${zip}`;
-const searchKey = (country: string, group: string, year: string | number) => `${P}:idx:search:${country}:${group}:${year}`;
+const searchKey = (country: string, group: string, year: string | number) =>
+  `${P}:idx:search:${country}:${group}:${year}`;
 const prevZipKey = (zip: string) => `${P}:idx:prevzip:${zip}`;
 const placeKey = (country: string, city: string) => `${P}:idx:place:${country}:${city}`;
 export const DEVICE_KEY = `${P}:idx:device`;
@@ -43,18 +53,38 @@ export function indexEntries(c: IndexedFields): { sortedSets: string[]; devices:
   const places = new Set<string>();
   for (const place of c.visited_places) for (const city of place.cities) places.add(placeKey(place.country, city));
   return {
-    sortedSets: [countryKey(c.address.country), zipKey(c.address.zip), searchKey(c.address.country, c.age_group, c.dob.slice(0, 4)), prevZipKey(c.address.prev_address.zip), ...places],
+    sortedSets: [
+      countryKey(c.address.country),
+      zipKey(c.address.zip),
+      searchKey(c.address.country, c.age_group, c.dob.slice(0, 4)),
+      prevZipKey(c.address.prev_address.zip),
+      ...places,
+    ],
     devices: c.devices,
   };
 }
 
 export const SOE_VARIANTS: Record<SoeKind, QueryVariant[]> = {
-  'soe-search': [{ name: 'index-sets', description: 'ZRANGE by rank on the sorted set of (country, age group, birth year), then pipelined HGETALL' }],
+  'soe-search': [
+    {
+      name: 'index-sets',
+      description: 'ZRANGE by rank on the sorted set of (country, age group, birth year), then pipelined HGETALL',
+    },
+  ],
   'soe-page': [{ name: 'index-sets', description: 'ZRANGE by rank on the zip sorted set, then pipelined HGETALL' }],
-  'soe-nestscan': [{ name: 'index-sets', description: 'ZRANGE on the previous-zip sorted set, then pipelined HGETALL' }],
+  'soe-nestscan': [
+    { name: 'index-sets', description: 'ZRANGE on the previous-zip sorted set, then pipelined HGETALL' },
+  ],
   'soe-arrayscan': [{ name: 'index-sets', description: 'HGET on the device -> customer hash, then HGETALL' }],
-  'soe-arraydeepscan': [{ name: 'index-sets', description: 'ZRANGE on the (country, city) sorted set, then pipelined HGETALL' }],
-  'soe-report': [{ name: 'app-join', description: 'ZRANGE of the zip set, pipelined HGETALL of the customers, then of their orders' }],
+  'soe-arraydeepscan': [
+    { name: 'index-sets', description: 'ZRANGE on the (country, city) sorted set, then pipelined HGETALL' },
+  ],
+  'soe-report': [
+    {
+      name: 'app-join',
+      description: 'ZRANGE of the zip set, pipelined HGETALL of the customers, then of their orders',
+    },
+  ],
 };
 
 const PLAN_SOURCE = 'Redis has no query planner: the structures the dialect reads, and how much of them';
@@ -82,7 +112,9 @@ export class RedisSoe implements SoeQueries {
     return (await this.redis.call(['ZRANGE', key, String(offset), String(offset + limit - 1)])) as string[];
   }
 
-  private async reads(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>): Promise<Reads> {
+  private async reads(
+    request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>,
+  ): Promise<Reads> {
     const slice = async (structure: string, offset: number, limit: number) => {
       const ids = await this.range(structure, offset, limit);
       return { structure, how: `ZRANGE ${structure} ${offset} ${offset + limit - 1}`, ids, documents: ids.length };
@@ -101,12 +133,19 @@ export class RedisSoe implements SoeQueries {
       case 'soe-arrayscan': {
         const owner = (await this.redis.call(['HGET', DEVICE_KEY, request.params.device])) as string | null;
         const ids = owner === null || request.params.limit <= 0 ? [] : [owner];
-        return { structure: DEVICE_KEY, how: `HGET ${DEVICE_KEY} ${request.params.device}`, ids, documents: ids.length };
+        return {
+          structure: DEVICE_KEY,
+          how: `HGET ${DEVICE_KEY} ${request.params.device}`,
+          ids,
+          documents: ids.length,
+        };
       }
     }
   }
 
-  private async answer(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>): Promise<string[]> {
+  private async answer(
+    request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>,
+  ): Promise<string[]> {
     return this.fetch((await this.reads(request)).ids);
   }
 
@@ -141,7 +180,8 @@ export class RedisSoe implements SoeQueries {
     const pairs: ReportRow[] = [];
     customers.forEach((fields, i) => {
       const at = fields.indexOf('order_list');
-      if (at >= 0 && at % 2 === 0) for (const order of JSON.parse(fields[at + 1]!) as string[]) pairs.push({ customer: ids[i]!, order });
+      if (at >= 0 && at % 2 === 0)
+        for (const order of JSON.parse(fields[at + 1]!) as string[]) pairs.push({ customer: ids[i]!, order });
     });
     if (pairs.length === 0) return { customers: ids.length, rows: [] };
     const orders = (await this.redis.pipeline(pairs.map((p) => ['HGETALL', docKey(p.order)]))) as string[][];
@@ -153,10 +193,24 @@ export class RedisSoe implements SoeQueries {
     if (request.kind === 'soe-report') {
       const { customers, rows } = await this.reportReads(request.params);
       const structure = zipKey(request.params.zip);
-      return { ...plan, used: [structure, `${P}:customer:* (HGETALL)`, `${P}:order:* (HGETALL)`], keysExamined: customers, documentsExamined: customers + rows.length, returned: rows.length, raw: `ZRANGE ${structure} 0 -1: ${customers} customers; pipelined HGETALL of each, then of ${rows.length} orders` };
+      return {
+        ...plan,
+        used: [structure, `${P}:customer:* (HGETALL)`, `${P}:order:* (HGETALL)`],
+        keysExamined: customers,
+        documentsExamined: customers + rows.length,
+        returned: rows.length,
+        raw: `ZRANGE ${structure} 0 -1: ${customers} customers; pipelined HGETALL of each, then of ${rows.length} orders`,
+      };
     }
     const reads = await this.reads(request);
     const returned = (await this.fetch(reads.ids)).length;
-    return { ...plan, used: [reads.structure], keysExamined: reads.ids.length, documentsExamined: reads.documents, returned, raw: `${reads.how}: ${reads.ids.length} ids; pipelined HGETALL of each` };
+    return {
+      ...plan,
+      used: [reads.structure],
+      keysExamined: reads.ids.length,
+      documentsExamined: reads.documents,
+      returned,
+      raw: `${reads.how}: ${reads.ids.length} ids; pipelined HGETALL of each`,
+    };
   }
 }

@@ -30,11 +30,30 @@
 
 import type { RedisHandle } from '../../../src/stores/redis/handle.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { CustomerKey, EcommerceDialect, ExplainRequest, Manifest, QueryExplainer, QueryVariant, SeedBatch, EcommerceDialectDefinition } from '../dialect.ts';
+import type {
+  CustomerKey,
+  EcommerceDialect,
+  ExplainRequest,
+  Manifest,
+  QueryExplainer,
+  QueryVariant,
+  SeedBatch,
+  EcommerceDialectDefinition,
+} from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, CustomerPatch, Order } from '../model.ts';
 import type { JoinParams, JoinRow, PageParams, QueryKind } from '../queries.ts';
-import { countryKey, DEVICE_KEY, docKey, indexEntries, INDEXED_FIELDS, RedisSoe, SOE_VARIANTS, zipKey, type IndexedFields } from './redis-soe.ts';
+import {
+  countryKey,
+  DEVICE_KEY,
+  docKey,
+  indexEntries,
+  INDEXED_FIELDS,
+  RedisSoe,
+  SOE_VARIANTS,
+  zipKey,
+  type IndexedFields,
+} from './redis-soe.ts';
 
 const P = NAMES.prefix;
 const MANIFEST_KEY = `${P}:manifest`;
@@ -65,8 +84,20 @@ return 1`;
 
 const VARIANTS: Record<QueryKind, QueryVariant[]> = {
   ...SOE_VARIANTS,
-  pagination: [{ name: 'zrange', description: 'ZRANGE on a per-country sorted set (score 0, members ordered by id) by rank: OFFSET/LIMIT in one command' }],
-  join: [{ name: 'app-join', description: 'ZRANGE of the zip set, pipelined HGET order_list, pipelined HMGET month sale_price; filter and SUM in the client' }],
+  pagination: [
+    {
+      name: 'zrange',
+      description:
+        'ZRANGE on a per-country sorted set (score 0, members ordered by id) by rank: OFFSET/LIMIT in one command',
+    },
+  ],
+  join: [
+    {
+      name: 'app-join',
+      description:
+        'ZRANGE of the zip set, pipelined HGET order_list, pipelined HMGET month sale_price; filter and SUM in the client',
+    },
+  ],
 };
 
 const LAYOUT = [
@@ -145,8 +176,14 @@ class RedisDialect implements EcommerceDialect, QueryExplainer {
     customers.forEach((c, i) => {
       const values = stored[i] as (string | null)[];
       if (values.some((v) => v === null)) return;
-      const entries = indexEntries(Object.fromEntries(INDEXED_FIELDS.map((f, j) => [f, JSON.parse(values[j]!)])) as IndexedFields);
-      commands.push(['UNLINK', docKey(c.id)], ...entries.sortedSets.map((key) => ['ZREM', key, c.id]), ['HDEL', DEVICE_KEY, ...entries.devices]);
+      const entries = indexEntries(
+        Object.fromEntries(INDEXED_FIELDS.map((f, j) => [f, JSON.parse(values[j]!)])) as IndexedFields,
+      );
+      commands.push(['UNLINK', docKey(c.id)], ...entries.sortedSets.map((key) => ['ZREM', key, c.id]), [
+        'HDEL',
+        DEVICE_KEY,
+        ...entries.devices,
+      ]);
     });
     if (commands.length > 0) await this.redis.pipeline(commands);
   }
@@ -154,7 +191,12 @@ class RedisDialect implements EcommerceDialect, QueryExplainer {
   async pagination(_variant: string, params: PageParams): Promise<string[]> {
     if (params.limit <= 0) return [];
     const stop = params.offset + params.limit - 1;
-    return (await this.redis.call(['ZRANGE', countryKey(params.country), String(params.offset), String(stop)])) as string[];
+    return (await this.redis.call([
+      'ZRANGE',
+      countryKey(params.country),
+      String(params.offset),
+      String(stop),
+    ])) as string[];
   }
 
   async join(_variant: string, params: JoinParams): Promise<JoinRow[]> {
@@ -177,7 +219,11 @@ class RedisDialect implements EcommerceDialect, QueryExplainer {
       sum += Number(salePrice);
       matched++;
     }
-    return { customers: customers.length, orders: orderIds.length, rows: matched === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: sum }] };
+    return {
+      customers: customers.length,
+      orders: orderIds.length,
+      rows: matched === 0 ? [] : [{ month: params.month, zip: params.zip, sale_price: sum }],
+    };
   }
 
   async explain(variant: string, request: ExplainRequest): Promise<ScenarioPlan> {
@@ -228,14 +274,31 @@ class RedisDialect implements EcommerceDialect, QueryExplainer {
       // slot. A query reads one structure and fetches documents by id, so it never meets an id
       // whose document was not written yet; a sign-up in flight may show in some structures
       // before others, which the sign-up ledger allows (it is not acknowledged yet).
-      await this.redis.call(['EVAL', INSERT_DOCUMENT_SCRIPT, '1', docKey(customer._id), customer._id, ...fieldArgs(customer)]);
+      await this.redis.call([
+        'EVAL',
+        INSERT_DOCUMENT_SCRIPT,
+        '1',
+        docKey(customer._id),
+        customer._id,
+        ...fieldArgs(customer),
+      ]);
       const index: string[][] = entries.sortedSets.map((key) => ['ZADD', key, '0', customer._id]);
-      if (entries.devices.length > 0) index.push(['HSET', DEVICE_KEY, ...entries.devices.flatMap((d) => [d, customer._id])]);
+      if (entries.devices.length > 0)
+        index.push(['HSET', DEVICE_KEY, ...entries.devices.flatMap((d) => [d, customer._id])]);
       await this.redis.pipeline(index);
       return;
     }
     const keys = [docKey(customer._id), DEVICE_KEY, ...entries.sortedSets];
-    await this.redis.call(['EVAL', INSERT_SCRIPT, String(keys.length), ...keys, customer._id, String(entries.devices.length), ...entries.devices, ...fieldArgs(customer)]);
+    await this.redis.call([
+      'EVAL',
+      INSERT_SCRIPT,
+      String(keys.length),
+      ...keys,
+      customer._id,
+      String(entries.devices.length),
+      ...entries.devices,
+      ...fieldArgs(customer),
+    ]);
   }
 
   async updateCustomer(id: string, patch: CustomerPatch): Promise<boolean> {

@@ -51,7 +51,13 @@ const access = (root: string, path: string) => [root, ...path.split('.').filter(
  * A condition on `path` (relative to `root`), through the arrays it crosses: `test` is given the
  * expression of the value itself.
  */
-function through(s: Statement, root: string, path: string, arrays: readonly string[], test: (expr: string) => string): string {
+function through(
+  s: Statement,
+  root: string,
+  path: string,
+  arrays: readonly string[],
+  test: (expr: string) => string,
+): string {
   if (arrays.length === 0) return test(access(root, path));
   const array = arrays[0]!;
   const v = s.variable(root);
@@ -66,7 +72,9 @@ export function condition(s: Statement, root: string, c: Condition): string {
   switch (c.kind) {
     case 'and':
     case 'or':
-      return c.of.length === 0 ? 'TRUE' : `(${c.of.map((x) => condition(s, root, x)).join(c.kind === 'and' ? ' AND ' : ' OR ')})`;
+      return c.of.length === 0
+        ? 'TRUE'
+        : `(${c.of.map((x) => condition(s, root, x)).join(c.kind === 'and' ? ' AND ' : ' OR ')})`;
     case 'exists': {
       const has = through(s, root, c.path.path, c.path.arrays, (e) => `${e} IS NOT MISSING`);
       return c.exists ? has : `NOT (${has})`;
@@ -91,7 +99,11 @@ export function condition(s: Statement, root: string, c: Condition): string {
 /** An $elemMatch's conditions, their paths made relative to the array's element. */
 function relative(c: Condition, prefix: string): Condition {
   const strip = (p: string) => (p === prefix ? '' : p.startsWith(`${prefix}.`) ? p.slice(prefix.length + 1) : p);
-  const moved = (path: ResolvedPath): ResolvedPath => ({ ...path, path: strip(path.path), arrays: path.arrays.map(strip).filter(Boolean) });
+  const moved = (path: ResolvedPath): ResolvedPath => ({
+    ...path,
+    path: strip(path.path),
+    arrays: path.arrays.map(strip).filter(Boolean),
+  });
   switch (c.kind) {
     case 'and':
     case 'or':
@@ -106,7 +118,12 @@ function relative(c: Condition, prefix: string): Condition {
 }
 
 /** The object constructor of a projection: `{"_id": META(d).id, "title": d.title, "stats": {"views": d.stats.views}}`. */
-export function projection(root: string, idExpr: string, paths: readonly string[] | undefined, doc: ReadonlyMap<string, FieldInfo>): string {
+export function projection(
+  root: string,
+  idExpr: string,
+  paths: readonly string[] | undefined,
+  doc: ReadonlyMap<string, FieldInfo>,
+): string {
   if (paths === undefined) return `OBJECT_PUT(${root}, "_id", ${idExpr})`;
   const tree = new Map<string, unknown>();
   for (const p of paths) {
@@ -145,15 +162,24 @@ export interface SqlppStatement {
 }
 
 /** The SQL++ of a query on `keyspace` (joined collections' keyspaces by file name). */
-export function sqlppOf(query: Query, params: Readonly<Record<string, Value>>, keyspaceOf: (collection: string) => string, docOf: (collection: string) => ReadonlyMap<string, FieldInfo>): SqlppStatement {
+export function sqlppOf(
+  query: Query,
+  params: Readonly<Record<string, Value>>,
+  keyspaceOf: (collection: string) => string,
+  docOf: (collection: string) => ReadonlyMap<string, FieldInfo>,
+): SqlppStatement {
   const s = new Statement(params);
   const from = `${keyspaceOf(query.collection)} AS d`;
   const where = query.where.length > 0 ? ` WHERE ${query.where.map((c) => condition(s, 'd', c)).join(' AND ')}` : '';
-  if (query.kind === 'count') return { statement: `SELECT RAW COUNT(*) FROM ${from}${where}`, parameters: s.parameters };
+  if (query.kind === 'count')
+    return { statement: `SELECT RAW COUNT(*) FROM ${from}${where}`, parameters: s.parameters };
   if (query.kind === 'group') {
     const by = access('d', query.by.path);
     const sum = query.sum ? `, SUM(${access('d', query.sum.path)}) AS sum` : '';
-    return { statement: `SELECT ${by} AS _id, COUNT(*) AS count${sum} FROM ${from}${where} GROUP BY ${by}`, parameters: s.parameters };
+    return {
+      statement: `SELECT ${by} AS _id, COUNT(*) AS count${sum} FROM ${from}${where} GROUP BY ${by}`,
+      parameters: s.parameters,
+    };
   }
   let select = projection('d', 'META(d).id', query.project, docOf(query.collection));
   let join = '';
@@ -161,17 +187,31 @@ export function sqlppOf(query: Query, params: Readonly<Record<string, Value>>, k
     select = `OBJECT_PUT(${select}, ${JSON.stringify(query.join.as)}, ${projection('j', 'META(j).id', query.join.project, docOf(query.join.from))})`;
     join = ` LEFT JOIN ${keyspaceOf(query.join.from)} AS j ON KEYS ${access('d', query.join.on.path)}`;
   }
-  const order = query.order.length > 0 ? ` ORDER BY ${query.order.map((k) => `${k.path === '_id' ? 'META(d).id' : access('d', k.path)}${k.descending ? ' DESC' : ''}`).join(', ')}` : '';
+  const order =
+    query.order.length > 0
+      ? ` ORDER BY ${query.order.map((k) => `${k.path === '_id' ? 'META(d).id' : access('d', k.path)}${k.descending ? ' DESC' : ''}`).join(', ')}`
+      : '';
   const page = `${query.skip > 0 ? ` OFFSET ${s.param(query.skip)}` : ''}${query.limit !== undefined ? ` LIMIT ${s.param(query.limit)}` : ''}`;
   return { statement: `SELECT RAW ${select} FROM ${from}${join}${where}${order}${page}`, parameters: s.parameters };
 }
 
 /** A declared index as GSI: array fields as `DISTINCT ARRAY v FOR v IN tags END` (the queries' variable). */
-export function gsiIndex(keyspace: string, name: string, fields: readonly { path: string; descending: boolean; arrays: readonly string[] }[]): string {
+export function gsiIndex(
+  keyspace: string,
+  name: string,
+  fields: readonly { path: string; descending: boolean; arrays: readonly string[] }[],
+): string {
   const keys = fields.map((f) => {
     if (f.arrays.length === 0) return `${f.path.split('.').map(q).join('.')}${f.descending ? ' DESC' : ''}`;
     const array = f.arrays[0]!;
-    const rest = f.path === array ? '' : `.${f.path.slice(array.length + 1).split('.').map(q).join('.')}`;
+    const rest =
+      f.path === array
+        ? ''
+        : `.${f.path
+            .slice(array.length + 1)
+            .split('.')
+            .map(q)
+            .join('.')}`;
     return `DISTINCT ARRAY v${rest} FOR v IN ${array.split('.').map(q).join('.')} END`;
   });
   return `CREATE INDEX ${identifier(name)} IF NOT EXISTS ON ${keyspace}(${keys.join(', ')}) WITH {"defer_build": true}`;

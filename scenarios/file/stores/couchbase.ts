@@ -22,7 +22,18 @@ import type { HandleOf } from '../../../src/stores/stores.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import type { Answer } from '../answers.ts';
-import { MANIFEST_ID, prefixOf, refuses, runs, valueAt, type FileDialect, type FileDialectContext, type FileDialectDefinition, type Manifest, type Translation } from '../dialect.ts';
+import {
+  MANIFEST_ID,
+  prefixOf,
+  refuses,
+  runs,
+  valueAt,
+  type FileDialect,
+  type FileDialectContext,
+  type FileDialectDefinition,
+  type Manifest,
+  type Translation,
+} from '../dialect.ts';
 import type { Doc, Value } from '../generator.ts';
 import { indexExpected, type Collection, type Query, type Scenario } from '../model.ts';
 import { gsiIndex, sqlppOf } from './couchbase-sqlpp.ts';
@@ -52,14 +63,28 @@ class CouchbaseFile implements FileDialect {
     this.scenario = context.scenario;
     this.caps = handle.capabilities();
     this.own = this.caps.query && this.caps.management;
-    const why = !this.caps.query ? 'SQL++ is switched off (couchbase.query=false): this cluster or stand-in has no query service' : undefined;
+    const why = !this.caps.query
+      ? 'SQL++ is switched off (couchbase.query=false): this cluster or stand-in has no query service'
+      : undefined;
     this.translations = new Map(
       [...this.scenario.queries.values()].map((q) => {
         if (why !== undefined) return [q.name, refuses(why)];
-        return [q.name, runs(sqlppOf(q, Object.fromEntries([...q.params.keys()].map((p) => [p, `$${p}`])), (c) => this.keyspaceOf(c), (c) => this.scenario.collections.get(c)!.info).statement)];
+        return [
+          q.name,
+          runs(
+            sqlppOf(
+              q,
+              Object.fromEntries([...q.params.keys()].map((p) => [p, `$${p}`])),
+              (c) => this.keyspaceOf(c),
+              (c) => this.scenario.collections.get(c)!.info,
+            ).statement,
+          ),
+        ];
       }),
     );
-    const indexes = [...this.scenario.collections.values()].flatMap((c) => c.indexes.map((i) => `${c.storeName}(${i.map((f) => f.path).join(', ')})`));
+    const indexes = [...this.scenario.collections.values()].flatMap((c) =>
+      c.indexes.map((i) => `${c.storeName}(${i.map((f) => f.path).join(', ')})`),
+    );
     this.structures = this.own
       ? `Couchbase collections ${[...this.scenario.collections.values()].map((c) => c.storeName).join(', ')} with a primary index each; GSI indexes: ${indexes.join('; ') || 'none declared'}`
       : `the configured collection ${this.caps.scope}.${this.caps.collection}, keys <collection>::<_id>, through KV only (no SQL++ or no management: no GSI index, every query UNSUPPORTED)`;
@@ -84,17 +109,29 @@ class CouchbaseFile implements FileDialect {
 
   async drop(): Promise<void> {
     if (this.own) {
-      for (const c of this.scenario.collections.values()) await this.handle.queryRows(`DROP COLLECTION ${this.handle.keyspace(c.storeName)} IF EXISTS`);
+      for (const c of this.scenario.collections.values())
+        await this.handle.queryRows(`DROP COLLECTION ${this.handle.keyspace(c.storeName)} IF EXISTS`);
     } else {
       // No DDL: remove the documents a seed wrote, by key (the store's upsert setting covers the rest).
       for (const c of this.scenario.collections.values()) {
         for (let start = 0; start < c.count; start += 500) {
-          const keys = Array.from({ length: Math.min(500, c.count - start) }, (_, i) => this.key(c, c.generator.generate(start + i)._id as string));
-          await Promise.all(keys.map((k) => this.kv(c).remove(k).catch((e: unknown) => (e instanceof DocumentNotFoundError ? undefined : Promise.reject(e)))));
+          const keys = Array.from({ length: Math.min(500, c.count - start) }, (_, i) =>
+            this.key(c, c.generator.generate(start + i)._id as string),
+          );
+          await Promise.all(
+            keys.map((k) =>
+              this.kv(c)
+                .remove(k)
+                .catch((e: unknown) => (e instanceof DocumentNotFoundError ? undefined : Promise.reject(e))),
+            ),
+          );
         }
       }
     }
-    await this.handle.collection().remove(this.manifestKey()).catch((e: unknown) => (e instanceof DocumentNotFoundError ? undefined : Promise.reject(e)));
+    await this.handle
+      .collection()
+      .remove(this.manifestKey())
+      .catch((e: unknown) => (e instanceof DocumentNotFoundError ? undefined : Promise.reject(e)));
   }
 
   async prepare(): Promise<void> {
@@ -103,7 +140,9 @@ class CouchbaseFile implements FileDialect {
 
   async insertMany(collection: Collection, docs: readonly Doc[]): Promise<void> {
     const kv = this.kv(collection);
-    await this.handle.writeAll(docs.map((d) => ({ collection: kv, key: this.key(collection, String(d._id)), value: bodyOf(d) })));
+    await this.handle.writeAll(
+      docs.map((d) => ({ collection: kv, key: this.key(collection, String(d._id)), value: bodyOf(d) })),
+    );
   }
 
   async buildIndexes(): Promise<string> {
@@ -112,24 +151,42 @@ class CouchbaseFile implements FileDialect {
     for (const c of this.scenario.collections.values()) {
       const indexes = c.indexes.map((index, i) => {
         const name = `${c.storeName}_${i}_${index.map((f) => f.path.replace(/\W+/g, '_')).join('_')}`;
-        return { name, statement: gsiIndex(this.handle.keyspace(c.storeName), name, index.map((f) => ({ path: f.path, descending: f.descending, arrays: f.resolved.arrays }))) };
+        return {
+          name,
+          statement: gsiIndex(
+            this.handle.keyspace(c.storeName),
+            name,
+            index.map((f) => ({ path: f.path, descending: f.descending, arrays: f.resolved.arrays })),
+          ),
+        };
       });
       if (indexes.length === 0) continue;
       await this.handle.buildDeferredIndexes(this.handle.keyspace(c.storeName), c.storeName, indexes);
       built.push(...indexes.map((i) => i.name));
     }
-    return built.length > 0 ? `GSI (deferred, one BUILD INDEX per collection, waited for online): ${built.join(', ')}` : 'no index declared (primary indexes only)';
+    return built.length > 0
+      ? `GSI (deferred, one BUILD INDEX per collection, waited for online): ${built.join(', ')}`
+      : 'no index declared (primary indexes only)';
   }
 
   private statement(query: Query, params: Params) {
     const translation = this.translations.get(query.name)!;
     if (!translation.supported) throw new UnsupportedError(query.name, translation.reason);
-    return sqlppOf(query, params, (c) => this.keyspaceOf(c), (c) => this.scenario.collections.get(c)!.info);
+    return sqlppOf(
+      query,
+      params,
+      (c) => this.keyspaceOf(c),
+      (c) => this.scenario.collections.get(c)!.info,
+    );
   }
 
   async query(query: Query, params: Params): Promise<Answer> {
     const { statement, parameters } = this.statement(query, params);
-    const rows = await this.handle.queryRows<Doc | number>(statement, { parameters, adhoc: false, ...(this.consistent ? {} : { scanConsistency: QueryScanConsistency.RequestPlus }) });
+    const rows = await this.handle.queryRows<Doc | number>(statement, {
+      parameters,
+      adhoc: false,
+      ...(this.consistent ? {} : { scanConsistency: QueryScanConsistency.RequestPlus }),
+    });
     this.consistent = true;
     if (query.kind === 'count') return { kind: 'count', count: Number(rows[0] ?? 0) };
     return { kind: 'rows', rows: rows as Doc[] };
@@ -137,7 +194,10 @@ class CouchbaseFile implements FileDialect {
 
   async explain(query: Query, params: Params): Promise<ScenarioPlan> {
     const { statement, parameters } = this.statement(query, params);
-    return { ...(await this.handle.explain(statement, parameters)), indexExpected: indexExpected(query, this.scenario.collections.get(query.collection)!) };
+    return {
+      ...(await this.handle.explain(statement, parameters)),
+      indexExpected: indexExpected(query, this.scenario.collections.get(query.collection)!),
+    };
   }
 
   async read(collection: Collection, id: string): Promise<Doc | null> {
@@ -151,7 +211,11 @@ class CouchbaseFile implements FileDialect {
   }
 
   async insert(collection: Collection, doc: Doc): Promise<void> {
-    await this.handle.write({ collection: this.kv(collection), key: this.key(collection, String(doc._id)), value: bodyOf(doc) });
+    await this.handle.write({
+      collection: this.kv(collection),
+      key: this.key(collection, String(doc._id)),
+      value: bodyOf(doc),
+    });
   }
 
   async update(collection: Collection, before: Doc, after: Doc, paths: readonly string[]): Promise<boolean> {
@@ -166,7 +230,11 @@ class CouchbaseFile implements FileDialect {
     } catch (error) {
       if (error instanceof DocumentNotFoundError) return false;
       // Removing a path the document does not have is no failure here: the document is as asked.
-      if (/path.*not.*found|PathNotFound/i.test(String((error as Error).message)) && paths.every((p) => valueAt(before, p) === undefined || valueAt(after, p) !== undefined)) return true;
+      if (
+        /path.*not.*found|PathNotFound/i.test(String((error as Error).message)) &&
+        paths.every((p) => valueAt(before, p) === undefined || valueAt(after, p) !== undefined)
+      )
+        return true;
       throw error;
     }
   }

@@ -28,7 +28,12 @@ export function mangoRefusal(c: Condition): string | undefined {
     }
     return undefined;
   }
-  if (c.kind === 'compare' && ['$gt', '$gte', '$lt', '$lte'].includes(c.op) && c.path.leaf.kind === 'scalar' && (c.path.leaf.type === 'string' || c.path.leaf.type === 'ref')) {
+  if (
+    c.kind === 'compare' &&
+    ['$gt', '$gte', '$lt', '$lte'].includes(c.op) &&
+    c.path.leaf.kind === 'scalar' &&
+    (c.path.leaf.type === 'string' || c.path.leaf.type === 'ref')
+  ) {
     return `${c.path.path} is text: Mango orders strings by ICU collation (a < B < b), not by code point as MongoDB does, so ${c.op} on it would answer otherwise (dates and numbers compare the same)`;
   }
   return undefined;
@@ -47,7 +52,16 @@ function through(path: ResolvedPath, leaf: (relative: string) => Selector | unkn
   return build(path.path, path.arrays, '');
 }
 
-const POSITIVE: Record<string, string> = { $eq: '$eq', $gt: '$gt', $gte: '$gte', $lt: '$lt', $lte: '$lte', $in: '$in', $ne: '$eq', $nin: '$in' };
+const POSITIVE: Record<string, string> = {
+  $eq: '$eq',
+  $gt: '$gt',
+  $gte: '$gte',
+  $lt: '$lt',
+  $lte: '$lte',
+  $in: '$in',
+  $ne: '$eq',
+  $nin: '$in',
+};
 
 export function mango(c: Condition, params: Readonly<Record<string, Value>>): Selector {
   switch (c.kind) {
@@ -73,7 +87,9 @@ export function mango(c: Condition, params: Readonly<Record<string, Value>>): Se
       // A field every document has once: Mango's $ne / $nin mean what MongoDB's do.
       if (c.path.arrays.length === 0 && c.path.required) return { [c.path.path]: { [c.op]: value } };
       // MongoDB: true where the field is missing, and where no element of an array matches.
-      return c.path.required ? { $not: positive } : { $or: [{ [c.path.arrays[0] ?? c.path.path]: { $exists: false } }, { $not: positive }] };
+      return c.path.required
+        ? { $not: positive }
+        : { $or: [{ [c.path.arrays[0] ?? c.path.path]: { $exists: false } }, { $not: positive }] };
     }
   }
 }
@@ -81,7 +97,11 @@ export function mango(c: Condition, params: Readonly<Record<string, Value>>): Se
 /** A condition with its paths made relative to an array's element (for $elemMatch). */
 function relative(c: Condition, prefix: string): Condition {
   const strip = (p: string) => (p === prefix ? '' : p.startsWith(`${prefix}.`) ? p.slice(prefix.length + 1) : p);
-  const moved = (path: ResolvedPath): ResolvedPath => ({ ...path, path: strip(path.path), arrays: path.arrays.map(strip).filter(Boolean) });
+  const moved = (path: ResolvedPath): ResolvedPath => ({
+    ...path,
+    path: strip(path.path),
+    arrays: path.arrays.map(strip).filter(Boolean),
+  });
   switch (c.kind) {
     case 'and':
     case 'or':
@@ -107,20 +127,34 @@ export function selectorOf(where: readonly Condition[], params: Readonly<Record<
  * meaning: through arrays, any element; $ne / $nin, no element and a missing field.
  */
 export function jsCondition(c: Condition, params: Readonly<Record<string, Value>>): string {
-  const values = (path: ResolvedPath, root = 'doc') => `v(${root}, ${JSON.stringify(path.path.split('.').filter(Boolean))})`;
+  const values = (path: ResolvedPath, root = 'doc') =>
+    `v(${root}, ${JSON.stringify(path.path.split('.').filter(Boolean))})`;
   switch (c.kind) {
     case 'and':
     case 'or':
-      return c.of.length === 0 ? 'true' : `(${c.of.map((x) => jsCondition(x, params)).join(c.kind === 'and' ? ' && ' : ' || ')})`;
+      return c.of.length === 0
+        ? 'true'
+        : `(${c.of.map((x) => jsCondition(x, params)).join(c.kind === 'and' ? ' && ' : ' || ')})`;
     case 'exists':
       return `${c.exists ? '' : '!'}(${values(c.path)}.length > 0)`;
     case 'elemMatch': {
-      const inner = c.of.map((x) => jsCondition(relative(x, c.path.path), params).replace(/v\(doc,/g, 'v(e,')).join(' && ');
+      const inner = c.of
+        .map((x) => jsCondition(relative(x, c.path.path), params).replace(/v\(doc,/g, 'v(e,'))
+        .join(' && ');
       return `${values(c.path)}.some(function (e) { return ${inner || 'true'}; })`;
     }
     case 'compare': {
       const value = JSON.stringify(operandValue(c.operand, params));
-      const test: Record<string, string> = { $eq: `x === ${value}`, $ne: `x === ${value}`, $gt: `x > ${value}`, $gte: `x >= ${value}`, $lt: `x < ${value}`, $lte: `x <= ${value}`, $in: `${value}.indexOf(x) >= 0`, $nin: `${value}.indexOf(x) >= 0` };
+      const test: Record<string, string> = {
+        $eq: `x === ${value}`,
+        $ne: `x === ${value}`,
+        $gt: `x > ${value}`,
+        $gte: `x >= ${value}`,
+        $lt: `x < ${value}`,
+        $lte: `x <= ${value}`,
+        $in: `${value}.indexOf(x) >= 0`,
+        $nin: `${value}.indexOf(x) >= 0`,
+      };
       const any = `${values(c.path)}.some(function (x) { return ${test[c.op]}; })`;
       return c.op === '$ne' || c.op === '$nin' ? `!${any}` : any;
     }

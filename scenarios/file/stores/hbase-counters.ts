@@ -27,14 +27,27 @@ function long(b64: string | undefined, where: string): number {
 }
 
 /** The counter rows of a key range, in row-key order. */
-export async function readCounters(hbase: HbaseHandle, table: string, range: { startRow: string; stopRow: string }): Promise<CounterRow[]> {
-  const reply = await hbase.client.request('GET', hbase.scanPath(table, { ...range, columns: [COUNT_COLUMN, SUM_COLUMN] }), { accept: 'application/json' });
-  if (reply.status === 204 || (reply.status === 404 && !reply.body.toString('utf8', 0, 200).includes('TableNotFound'))) return [];
+export async function readCounters(
+  hbase: HbaseHandle,
+  table: string,
+  range: { startRow: string; stopRow: string },
+): Promise<CounterRow[]> {
+  const reply = await hbase.client.request(
+    'GET',
+    hbase.scanPath(table, { ...range, columns: [COUNT_COLUMN, SUM_COLUMN] }),
+    { accept: 'application/json' },
+  );
+  if (reply.status === 204 || (reply.status === 404 && !reply.body.toString('utf8', 0, 200).includes('TableNotFound')))
+    return [];
   if (reply.status !== 200) throw new HbaseRestError(reply.status, `scan of ${table}`, gatewayText(reply.body));
   const body = reply.body.length === 0 ? {} : (JSON.parse(reply.body.toString('utf8')) as JsonCells);
   return (body.Row ?? []).map((row) => {
     const key = text(row.key);
     const cell = (column: string) => row.Cell?.find((c) => text(c.column) === column)?.$;
-    return { key, count: long(cell(COUNT_COLUMN), `${table} ${key} ${COUNT_COLUMN}`), sum: long(cell(SUM_COLUMN), `${table} ${key} ${SUM_COLUMN}`) };
+    return {
+      key,
+      count: long(cell(COUNT_COLUMN), `${table} ${key} ${COUNT_COLUMN}`),
+      sum: long(cell(SUM_COLUMN), `${table} ${key} ${SUM_COLUMN}`),
+    };
   });
 }

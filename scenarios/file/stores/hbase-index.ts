@@ -53,7 +53,8 @@ export interface Indexed {
 
 const RANGE_OPS = new Set<string>(['$gt', '$gte', '$lt', '$lte']);
 const FILTER_OPS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
-const rangeParam = (c: Condition): c is Extract<Condition, { kind: 'compare' }> => c.kind === 'compare' && 'param' in c.operand && RANGE_OPS.has(c.op);
+const rangeParam = (c: Condition): c is Extract<Condition, { kind: 'compare' }> =>
+  c.kind === 'compare' && 'param' in c.operand && RANGE_OPS.has(c.op);
 
 /**
  * The rows a query needs, or why it has none: its key shape (key-shape.ts); when that is refused
@@ -73,7 +74,8 @@ export function indexedOf(q: Query): Indexed | { refused: string } {
   const covered: CoveredRange[] = [];
   for (const c of extra) {
     let range = covered.find((r) => r.path.path === c.path.path);
-    if (range === undefined) covered.push((range = { path: c.path, column: `${INDEX_FAMILY}:f${covered.length}`, bounds: [] }));
+    if (range === undefined)
+      covered.push((range = { path: c.path, column: `${INDEX_FAMILY}:f${covered.length}`, bounds: [] }));
     range.bounds.push({ op: c.op, param: (c.operand as { param: string }).param });
   }
   return { query: q, shape: rest, covered };
@@ -83,7 +85,10 @@ export function indexedOf(q: Query): Indexed | { refused: string } {
 export function coveredFilter({ covered }: Indexed, params: Params): string | undefined {
   const parts = covered.flatMap((r) => {
     const [family, qualifier] = r.column.split(':') as [string, string];
-    return r.bounds.map((b) => `SingleColumnValueFilter(${filterString(family)},${filterString(qualifier)},${FILTER_OPS[b.op]},${filterString(`binary:${keyPart(operandValue({ param: b.param }, params) as Scalar)}`)},true,true)`);
+    return r.bounds.map(
+      (b) =>
+        `SingleColumnValueFilter(${filterString(family)},${filterString(qualifier)},${FILTER_OPS[b.op]},${filterString(`binary:${keyPart(operandValue({ param: b.param }, params) as Scalar)}`)},true,true)`,
+    );
   });
   return parts.length > 0 ? parts.join(' AND ') : undefined;
 }
@@ -108,7 +113,9 @@ export function partitionPrefix(q: Query, partition: readonly Scalar[]): string 
 
 /** The order components of an index row: the sort keys (or the range's field), then `_id` when they lack it. */
 function orderPart({ shape }: Indexed, doc: Doc): string | undefined {
-  const keys = shape.order.some((k) => k.path === '_id') ? shape.order : [...shape.order, { path: '_id', descending: false }];
+  const keys = shape.order.some((k) => k.path === '_id')
+    ? shape.order
+    : [...shape.order, { path: '_id', descending: false }];
   let out = '';
   for (const k of keys) {
     const value = valueAt(doc, k.path);
@@ -131,7 +138,8 @@ export function indexRows(indexed: Indexed, doc: Doc): Row[] {
   const cells: Cell[] = [{ column: ID_COLUMN, value: String(doc._id) }];
   for (const r of indexed.covered) {
     const value = valueAt(doc, r.path.path);
-    if (value !== undefined && value !== null && typeof value !== 'object') cells.push({ column: r.column, value: keyPart(value) });
+    if (value !== undefined && value !== null && typeof value !== 'object')
+      cells.push({ column: r.column, value: keyPart(value) });
   }
   return indexKeys(indexed, doc).map((key) => ({ key, cells }));
 }

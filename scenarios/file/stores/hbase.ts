@@ -41,12 +41,38 @@ import { combineEvidence, type PlanEvidence } from '../../../src/stores/query-pl
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import { sumDecimals, type Answer } from '../answers.ts';
-import { MANIFEST_ID, prefixOf, refuses, runs, valueAt, type FileDialect, type FileDialectContext, type FileDialectDefinition, type Manifest, type Translation } from '../dialect.ts';
+import {
+  MANIFEST_ID,
+  prefixOf,
+  refuses,
+  runs,
+  valueAt,
+  type FileDialect,
+  type FileDialectContext,
+  type FileDialectDefinition,
+  type Manifest,
+  type Translation,
+} from '../dialect.ts';
 import type { Doc, Value } from '../generator.ts';
 import type { Collection, FindQuery, Query, Scenario } from '../model.ts';
 import { project } from '../oracle.ts';
 import { readCounters } from './hbase-counters.ts';
-import { addCounters, COUNT_COLUMN, coveredFilter, ID_COLUMN, INDEX_FAMILY, indexedOf, indexKeys, indexRows, meetsCovered, partitionPrefix, rangeOf, SUM_COLUMN, type CounterDeltas, type Indexed } from './hbase-index.ts';
+import {
+  addCounters,
+  COUNT_COLUMN,
+  coveredFilter,
+  ID_COLUMN,
+  INDEX_FAMILY,
+  indexedOf,
+  indexKeys,
+  indexRows,
+  meetsCovered,
+  partitionPrefix,
+  rangeOf,
+  SUM_COLUMN,
+  type CounterDeltas,
+  type Indexed,
+} from './hbase-index.ts';
 import { prefixRange } from './hbase-keys.ts';
 import { partitionOf } from './key-shape.ts';
 
@@ -65,7 +91,8 @@ const INCREMENT_CONCURRENCY = 8;
 const KEY_ONLY = 'KeyOnlyFilter() AND FirstKeyOnlyFilter()';
 
 const topLevel = (path: string) => path.split('.')[0]!;
-const cellsOf = (doc: Doc) => Object.entries(doc).map(([field, value]) => ({ column: col(field), value: JSON.stringify(value) }));
+const cellsOf = (doc: Doc) =>
+  Object.entries(doc).map(([field, value]) => ({ column: col(field), value: JSON.stringify(value) }));
 
 function docOf(row: Row): Doc {
   const doc: Doc = {};
@@ -90,7 +117,9 @@ class HbaseFile implements FileDialect {
     this.docs = `${prefix}_docs`;
     this.index = `${prefix}_index`;
     this.translations = new Map([...this.scenario.queries.values()].map((q) => [q.name, this.translate(q)]));
-    const kept = [...this.indexed.values()].map(({ query: q }) => `${q.name}/ (${q.kind === 'group' ? 'counter rows' : 'index rows'})`);
+    const kept = [...this.indexed.values()].map(
+      ({ query: q }) => `${q.name}/ (${q.kind === 'group' ? 'counter rows' : 'index rows'})`,
+    );
     this.structures = `HBase: documents in ${this.docs} (row <collection>:<id>, a column per field); in ${this.index} the rows the writer keeps per query: ${kept.join(', ') || 'none'} (the file's indexes have no HBase counterpart)`;
   }
 
@@ -101,11 +130,18 @@ class HbaseFile implements FileDialect {
     const { shape } = indexed;
     const prefix = `${this.index} ${q.name}/[${shape.partition.map((p) => p.path.path).join(', ')}]`;
     const range = shape.range ? `, the range of ${shape.range.path.path} as a row-key range` : '';
-    const covered = indexed.covered.length > 0 ? `, ${indexed.covered.map((c) => c.path.path).join(' and ')} by a SingleColumnValueFilter on the index rows' covered column` : '';
-    if (q.kind === 'group') return runs(`scan of the counter rows ${prefix} (count and sum per ${q.by.path}, incremented by the writer)`);
-    if (q.kind === 'count') return runs(`${covered ? 'scan' : 'key-only scan'} of the index rows ${prefix}${range}${covered}, counted`);
+    const covered =
+      indexed.covered.length > 0
+        ? `, ${indexed.covered.map((c) => c.path.path).join(' and ')} by a SingleColumnValueFilter on the index rows' covered column`
+        : '';
+    if (q.kind === 'group')
+      return runs(`scan of the counter rows ${prefix} (count and sum per ${q.by.path}, incremented by the writer)`);
+    if (q.kind === 'count')
+      return runs(`${covered ? 'scan' : 'key-only scan'} of the index rows ${prefix}${range}${covered}, counted`);
     const order = shape.order.map((k) => `${k.descending ? '-' : ''}${k.path}`).join(', ');
-    return runs(`scan of the index rows ${prefix}${range}${covered} in row-key order (${order || '_id'})${q.limit !== undefined ? ` limit ${q.skip + q.limit}` : ''}, multi-get of the documents${q.join ? `, multi-get of the joined ${q.join.from}` : ''}`);
+    return runs(
+      `scan of the index rows ${prefix}${range}${covered} in row-key order (${order || '_id'})${q.limit !== undefined ? ` limit ${q.skip + q.limit}` : ''}, multi-get of the documents${q.join ? `, multi-get of the joined ${q.join.from}` : ''}`,
+    );
   }
 
   private docKey(collection: Collection | string, id: string): string {
@@ -134,8 +170,14 @@ class HbaseFile implements FileDialect {
 
   async insertMany(collection: Collection, docs: readonly Doc[]): Promise<void> {
     const queries = this.queriesOf(collection);
-    await this.hbase.put(this.index, queries.flatMap((i) => docs.flatMap((d) => indexRows(i, d))));
-    await this.hbase.put(this.docs, docs.map((d) => ({ key: this.docKey(collection, String(d._id)), cells: cellsOf(d) })));
+    await this.hbase.put(
+      this.index,
+      queries.flatMap((i) => docs.flatMap((d) => indexRows(i, d))),
+    );
+    await this.hbase.put(
+      this.docs,
+      docs.map((d) => ({ key: this.docKey(collection, String(d._id)), cells: cellsOf(d) })),
+    );
     const deltas: CounterDeltas = new Map();
     for (const i of queries) for (const d of docs) addCounters(deltas, i, d, 1);
     await this.increment(deltas);
@@ -147,7 +189,10 @@ class HbaseFile implements FileDialect {
     for (let start = 0; start < changes.length; start += INCREMENT_CONCURRENCY) {
       await Promise.all(
         changes.slice(start, start + INCREMENT_CONCURRENCY).map(([key, d]) => {
-          const cells = [{ column: COUNT_COLUMN, value: String(d.count) }, { column: SUM_COLUMN, value: String(d.sum) }];
+          const cells = [
+            { column: COUNT_COLUMN, value: String(d.count) },
+            { column: SUM_COLUMN, value: String(d.sum) },
+          ];
           return this.hbase.increment(this.index, key, cells);
         }),
       );
@@ -165,7 +210,11 @@ class HbaseFile implements FileDialect {
   }
 
   /** The documents of `ids` that exist (only `columns`, when given), by id. */
-  private async fetch(collection: string, ids: readonly string[], columns?: readonly string[]): Promise<Map<string, Doc>> {
+  private async fetch(
+    collection: string,
+    ids: readonly string[],
+    columns?: readonly string[],
+  ): Promise<Map<string, Doc>> {
     const found = new Map<string, Doc>();
     for (let start = 0; start < ids.length; start += GET_CHUNK) {
       const keys = ids.slice(start, start + GET_CHUNK).map((id) => this.docKey(collection, id));
@@ -182,9 +231,16 @@ class HbaseFile implements FileDialect {
     const range = rangeOf(indexed, params);
     if (range === null) return null;
     const filter = coveredFilter(indexed, params);
-    if (q.kind === 'count') return filter === undefined ? { ...range, filter: KEY_ONLY } : { ...range, columns: indexed.covered.map((c) => c.column), filter };
+    if (q.kind === 'count')
+      return filter === undefined
+        ? { ...range, filter: KEY_ONLY }
+        : { ...range, columns: indexed.covered.map((c) => c.column), filter };
     // The filter sees only the columns the scan asks for: the covered ones go with the id.
-    return { ...range, columns: [ID_COLUMN, ...indexed.covered.map((c) => c.column)], ...(filter !== undefined ? { filter } : {}) };
+    return {
+      ...range,
+      columns: [ID_COLUMN, ...indexed.covered.map((c) => c.column)],
+      ...(filter !== undefined ? { filter } : {}),
+    };
   }
 
   /** A find's documents in order: index rows scanned, their documents fetched, rows whose document no longer gives that key passed over. */
@@ -197,12 +253,17 @@ class HbaseFile implements FileDialect {
     let startRow = request.startRow!;
     for (;;) {
       const limit = want === undefined ? undefined : want - out.length;
-      const rows = await this.hbase.scan(this.index, { ...request, startRow, ...(limit !== undefined ? { limit } : {}) });
+      const rows = await this.hbase.scan(this.index, {
+        ...request,
+        startRow,
+        ...(limit !== undefined ? { limit } : {}),
+      });
       const ids = rows.map((r) => r.cells.find((c) => c.column === ID_COLUMN)?.value ?? '');
       const docs = await this.fetch(q.collection, [...new Set(ids)], columns);
       rows.forEach((row, i) => {
         const doc = docs.get(ids[i]!);
-        if (doc !== undefined && indexKeys(indexed, doc).includes(row.key) && meetsCovered(indexed, doc, params)) out.push(doc);
+        if (doc !== undefined && indexKeys(indexed, doc).includes(row.key) && meetsCovered(indexed, doc, params))
+          out.push(doc);
       });
       if (limit === undefined || rows.length < limit || out.length >= want!) break;
       startRow = `${rows.at(-1)!.key}\u0000`;
@@ -216,7 +277,14 @@ class HbaseFile implements FileDialect {
       const prefix = partitionPrefix(q, partitionOf(indexed.shape, params));
       const scale = 10 ** sumDecimals(q);
       const rows = (await readCounters(this.hbase, this.index, prefixRange(prefix))).filter((r) => r.count > 0);
-      return { kind: 'rows', rows: rows.map((r) => ({ _id: JSON.parse(r.key.slice(prefix.length)) as Value, count: r.count, ...(q.sum ? { sum: r.sum / scale } : {}) })) };
+      return {
+        kind: 'rows',
+        rows: rows.map((r) => ({
+          _id: JSON.parse(r.key.slice(prefix.length)) as Value,
+          count: r.count,
+          ...(q.sum ? { sum: r.sum / scale } : {}),
+        })),
+      };
     }
     if (q.kind === 'count') {
       const request = this.indexScan(q, indexed, params);
@@ -228,10 +296,16 @@ class HbaseFile implements FileDialect {
       const join = q.join;
       const refs = docs.map((d) => valueAt(d, join.on.path));
       const columns = join.project ? [...new Set(['_id', ...join.project.map(topLevel)])].map(col) : undefined;
-      const targets = await this.fetch(join.from, [...new Set(refs.filter((r): r is string => typeof r === 'string'))], columns);
+      const targets = await this.fetch(
+        join.from,
+        [...new Set(refs.filter((r): r is string => typeof r === 'string'))],
+        columns,
+      );
       rows = rows.map((row, i) => {
         const target = targets.get(refs[i] as string);
-        return target === undefined ? row : { ...row, [join.as]: join.project ? project([target], join.project)[0]! : target };
+        return target === undefined
+          ? row
+          : { ...row, [join.as]: join.project ? project([target], join.project)[0]! : target };
       });
     }
     return { kind: 'rows', rows };
@@ -239,20 +313,59 @@ class HbaseFile implements FileDialect {
 
   async explain(q: Query, params: Params): Promise<ScenarioPlan> {
     const indexed = this.indexedOf(q);
-    const scanned = q.kind === 'group' ? prefixRange(partitionPrefix(q, partitionOf(indexed.shape, params))) : this.indexScan(q, indexed, params);
+    const scanned =
+      q.kind === 'group'
+        ? prefixRange(partitionPrefix(q, partitionOf(indexed.shape, params)))
+        : this.indexScan(q, indexed, params);
     const steps: { label: string; plan: PlanEvidence }[] = [];
     if (scanned !== null) {
-      const request: ScanRequest = { ...scanned, ...(q.kind === 'find' && q.limit !== undefined ? { limit: q.skip + q.limit } : {}) };
+      const request: ScanRequest = {
+        ...scanned,
+        ...(q.kind === 'find' && q.limit !== undefined ? { limit: q.skip + q.limit } : {}),
+      };
       const scan = await this.hbase.explainScan(this.index, request);
-      steps.push({ label: `${q.kind === 'group' ? 'counter' : 'index'} rows ${q.name}/`, plan: { ...scan, access: 'index', used: [`${this.hbase.qualified(this.index)} ${q.name}/…`], keysExamined: scan.rowsScanned, documentsExamined: 0 } });
+      steps.push({
+        label: `${q.kind === 'group' ? 'counter' : 'index'} rows ${q.name}/`,
+        plan: {
+          ...scan,
+          access: 'index',
+          used: [`${this.hbase.qualified(this.index)} ${q.name}/…`],
+          keysExamined: scan.rowsScanned,
+          documentsExamined: 0,
+        },
+      });
     }
     const answer = await this.query(q, params);
     if (q.kind === 'find' && answer.kind === 'rows') {
       const n = answer.rows.length;
-      steps.push({ label: 'multi-get', plan: { access: 'key', used: [`${this.hbase.qualified(this.docs)} (row keys)`], documentsExamined: n, returned: n, warnings: [], source: 'the multi-get of the ids the index rows name', raw: `GET ${this.docs}/multiget of ${n} documents${q.join ? `, then of their ${q.join.from}` : ''}` } });
+      steps.push({
+        label: 'multi-get',
+        plan: {
+          access: 'key',
+          used: [`${this.hbase.qualified(this.docs)} (row keys)`],
+          documentsExamined: n,
+          returned: n,
+          warnings: [],
+          source: 'the multi-get of the ids the index rows name',
+          raw: `GET ${this.docs}/multiget of ${n} documents${q.join ? `, then of their ${q.join.from}` : ''}`,
+        },
+      });
     }
     const returned = answer.kind === 'count' ? 1 : answer.rows.length;
-    if (steps.length === 0) steps.push({ label: 'empty range', plan: { access: 'index', used: [], keysExamined: 0, documentsExamined: 0, returned: 0, warnings: [], source: 'the parameters give an empty row-key range: nothing is read', raw: '' } });
+    if (steps.length === 0)
+      steps.push({
+        label: 'empty range',
+        plan: {
+          access: 'index',
+          used: [],
+          keysExamined: 0,
+          documentsExamined: 0,
+          returned: 0,
+          warnings: [],
+          source: 'the parameters give an empty row-key range: nothing is read',
+          raw: '',
+        },
+      });
     return { ...combineEvidence(steps), returned, indexExpected: true };
   }
 
@@ -277,12 +390,18 @@ class HbaseFile implements FileDialect {
     const oldKeys = new Set(oldRows.keys());
     const newRows = queries.flatMap((i) => indexRows(i, after));
     // New rows, and rows whose covered values change; the rest stand as they are.
-    await this.hbase.put(this.index, newRows.filter((r) => oldRows.get(r.key) !== JSON.stringify(r.cells)));
+    await this.hbase.put(
+      this.index,
+      newRows.filter((r) => oldRows.get(r.key) !== JSON.stringify(r.cells)),
+    );
     // The fields set: put where `after` has them, their columns deleted where it has not.
     const fields = [...new Set(paths.map(topLevel))];
     const present = fields.filter((f) => after[f] !== undefined);
     const absent = fields.filter((f) => after[f] === undefined);
-    if (present.length > 0) await this.hbase.put(this.docs, [{ key, cells: present.map((f) => ({ column: col(f), value: JSON.stringify(after[f]) })) }]);
+    if (present.length > 0)
+      await this.hbase.put(this.docs, [
+        { key, cells: present.map((f) => ({ column: col(f), value: JSON.stringify(after[f]) })) },
+      ]);
     if (absent.length > 0) await this.hbase.deleteRow(this.docs, key, absent.map(col));
     const newKeys = new Set(newRows.map((r) => r.key));
     for (const old of oldKeys) if (!newKeys.has(old)) await this.hbase.deleteRow(this.index, old);
@@ -299,7 +418,8 @@ class HbaseFile implements FileDialect {
     if (!(await this.exists(collection, String(before._id)))) return false;
     await this.hbase.deleteRow(this.docs, this.docKey(collection, String(before._id)));
     const queries = this.queriesOf(collection);
-    for (const key of new Set(queries.flatMap((i) => indexKeys(i, before)))) await this.hbase.deleteRow(this.index, key);
+    for (const key of new Set(queries.flatMap((i) => indexKeys(i, before))))
+      await this.hbase.deleteRow(this.index, key);
     const deltas: CounterDeltas = new Map();
     for (const i of queries) addCounters(deltas, i, before, -1);
     await this.increment(deltas);
@@ -313,6 +433,8 @@ class HbaseFile implements FileDialect {
   }
 
   async writeManifest(manifest: Manifest): Promise<void> {
-    await this.hbase.put(this.docs, [{ key: MANIFEST_ID, cells: [{ column: col('manifest'), value: JSON.stringify(manifest) }] }]);
+    await this.hbase.put(this.docs, [
+      { key: MANIFEST_ID, cells: [{ column: col('manifest'), value: JSON.stringify(manifest) }] },
+    ]);
   }
 }

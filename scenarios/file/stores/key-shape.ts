@@ -51,7 +51,11 @@ function constantPart(filter: Readonly<Record<string, unknown>>): Record<string,
 }
 
 const hasParam = (c: Condition): boolean =>
-  c.kind === 'compare' ? 'param' in c.operand : c.kind === 'and' || c.kind === 'or' || c.kind === 'elemMatch' ? c.of.some(hasParam) : false;
+  c.kind === 'compare'
+    ? 'param' in c.operand
+    : c.kind === 'and' || c.kind === 'or' || c.kind === 'elemMatch'
+      ? c.of.some(hasParam)
+      : false;
 
 const ordinal = (t: ScalarType) => t === 'int' || t === 'decimal' || t === 'date';
 
@@ -61,30 +65,70 @@ export function shapeOf(query: Query, store: string): Shape | { refused: string 
   let range: Shape['range'];
   for (const c of query.where) {
     if (!hasParam(c)) continue;
-    if (c.kind !== 'compare') return { refused: `a parameter inside ${c.kind === 'elemMatch' ? '$elemMatch' : `$${c.kind}`} has no structure an application keeps on ${store} (one per query, partitioned by equalities)` };
+    if (c.kind !== 'compare')
+      return {
+        refused: `a parameter inside ${c.kind === 'elemMatch' ? '$elemMatch' : `$${c.kind}`} has no structure an application keeps on ${store} (one per query, partitioned by equalities)`,
+      };
     const param = 'param' in c.operand ? c.operand.param : '';
     if (c.op === '$eq') {
       if (c.path.leaf.kind !== 'scalar') return { refused: `${c.path.path} holds no values to partition by` };
       partition.push({ path: c.path, param });
     } else if (['$gt', '$gte', '$lt', '$lte'].includes(c.op)) {
-      if (range !== undefined && range.path.path !== c.path.path) return { refused: `ranges on ${range.path.path} and ${c.path.path}: a structure keeps one order to range over` };
-      if (c.path.leaf.kind !== 'scalar' || !ordinal(c.path.leaf.type) || c.path.arrays.length > 0) return { refused: `a range on ${c.path.path}, which is ${c.path.arrays.length > 0 ? 'in an array' : 'not a number or a date'}: a structure on ${store} orders by one number` };
+      if (range !== undefined && range.path.path !== c.path.path)
+        return {
+          refused: `ranges on ${range.path.path} and ${c.path.path}: a structure keeps one order to range over`,
+        };
+      if (c.path.leaf.kind !== 'scalar' || !ordinal(c.path.leaf.type) || c.path.arrays.length > 0)
+        return {
+          refused: `a range on ${c.path.path}, which is ${c.path.arrays.length > 0 ? 'in an array' : 'not a number or a date'}: a structure on ${store} orders by one number`,
+        };
       range ??= { path: c.path, bounds: [] };
       range.bounds.push({ op: c.op, param });
     } else {
-      return { refused: `${c.path.path} ${c.op} $${param}: only equalities and one range take parameters in a structure the writer keeps (${c.op} with a constant would be tested by the writer)` };
+      return {
+        refused: `${c.path.path} ${c.op} $${param}: only equalities and one range take parameters in a structure the writer keeps (${c.op} with a constant would be tested by the writer)`,
+      };
     }
   }
   let order = query.kind === 'find' ? query.order : [];
   const ordered = order.length > 0;
   if (range !== undefined) {
     const first = order[0];
-    if (first !== undefined && first.path !== '_id' && first.path !== range.path.path) return { refused: `the range on ${range.path.path} is not on the first sort key (${first.path}): a structure ordered by ${first.path} cannot range over ${range.path.path}` };
-    if (first === undefined || first.path === '_id') order = [{ path: range.path.path, descending: false, resolved: range.path }, ...(order.length > 0 ? order : [{ path: '_id', descending: false, resolved: { path: '_id', leaf: { kind: 'scalar', type: 'string', required: true }, arrays: [], required: true } } as SortKey])];
+    if (first !== undefined && first.path !== '_id' && first.path !== range.path.path)
+      return {
+        refused: `the range on ${range.path.path} is not on the first sort key (${first.path}): a structure ordered by ${first.path} cannot range over ${range.path.path}`,
+      };
+    if (first === undefined || first.path === '_id')
+      order = [
+        { path: range.path.path, descending: false, resolved: range.path },
+        ...(order.length > 0
+          ? order
+          : [
+              {
+                path: '_id',
+                descending: false,
+                resolved: {
+                  path: '_id',
+                  leaf: { kind: 'scalar', type: 'string', required: true },
+                  arrays: [],
+                  required: true,
+                },
+              } as SortKey,
+            ]),
+      ];
   }
-  if (query.kind === 'group' && range !== undefined) return { refused: `a range on ${range.path.path} before grouping by ${query.by.path}: the structure groups by value, it keeps no order to range over` };
+  if (query.kind === 'group' && range !== undefined)
+    return {
+      refused: `a range on ${range.path.path} before grouping by ${query.by.path}: the structure groups by value, it keeps no order to range over`,
+    };
   const constant = constantPart(query.filter);
-  return { partition, ...(range ? { range } : {}), order, ordered, constant: Object.keys(constant).length > 0 ? new MingoQuery(constant) : null };
+  return {
+    partition,
+    ...(range ? { range } : {}),
+    order,
+    ordered,
+    constant: Object.keys(constant).length > 0 ? new MingoQuery(constant) : null,
+  };
 }
 
 /** The partitions a document belongs to (each a list of values, in the shape's order); none when it fails the constant test. */
@@ -105,7 +149,10 @@ export function partitionOf(shape: Shape, params: Readonly<Record<string, Value>
 
 /** A range bound's value with its operator, in the order's terms. */
 export function boundsOf(shape: Shape, params: Readonly<Record<string, Value>>): { op: CompareOp; value: Scalar }[] {
-  return (shape.range?.bounds ?? []).map((b) => ({ op: b.op, value: operandValue({ param: b.param }, params) as Scalar }));
+  return (shape.range?.bounds ?? []).map((b) => ({
+    op: b.op,
+    value: operandValue({ param: b.param }, params) as Scalar,
+  }));
 }
 
 /** An order key's value as a number (dates as epoch milliseconds), for a score. */

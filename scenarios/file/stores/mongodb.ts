@@ -20,7 +20,17 @@ import type { MongodbHandle } from '../../../src/stores/mongodb/handle.ts';
 import { mongoPlan } from '../../../src/stores/mongodb/explain.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import type { Answer } from '../answers.ts';
-import { MANIFEST_ID, prefixOf, runs, valueAt, type FileDialect, type FileDialectContext, type FileDialectDefinition, type Manifest, type Translation } from '../dialect.ts';
+import {
+  MANIFEST_ID,
+  prefixOf,
+  runs,
+  valueAt,
+  type FileDialect,
+  type FileDialectContext,
+  type FileDialectDefinition,
+  type Manifest,
+  type Translation,
+} from '../dialect.ts';
 import { bindFilter } from '../filter.ts';
 import type { Doc, Value } from '../generator.ts';
 import { indexExpected as expectIndex, type Collection, type FindQuery, type Query, type Scenario } from '../model.ts';
@@ -45,16 +55,26 @@ class MongodbFile implements FileDialect {
     this.scenario = context.scenario;
     this.manifestName = `${prefixOf(this.scenario)}__manifest`;
     this.translations = new Map([...this.scenario.queries.values()].map((q) => [q.name, runs(this.describe(q))]));
-    const indexes = [...this.scenario.collections.values()].flatMap((c) => c.indexes.map((i) => `${c.storeName} {${i.map((f) => `${f.path}: ${f.descending ? -1 : 1}`).join(', ')}}`));
+    const indexes = [...this.scenario.collections.values()].flatMap((c) =>
+      c.indexes.map((i) => `${c.storeName} {${i.map((f) => `${f.path}: ${f.descending ? -1 : 1}`).join(', ')}}`),
+    );
     this.structures = `MongoDB indexes: ${indexes.join('; ') || 'none declared (only _id)'}`;
   }
 
   private describe(q: Query): string {
     const name = this.scenario.collections.get(q.collection)!.storeName;
     if (q.kind === 'count') return `${name}.countDocuments(${JSON.stringify(q.filter)})`;
-    if (q.kind === 'group') return `${name}.aggregate([$match, $group by ${q.by.path}${q.sum ? ` summing ${q.sum.path}` : ''}])`;
-    const options = [q.order.length > 0 ? `sort ${q.order.map((k) => `${k.path}: ${k.descending ? -1 : 1}`).join(', ')}` : '', q.skip ? `skip ${q.skip}` : '', q.limit ? `limit ${q.limit}` : '', q.project ? `projection ${q.project.join(', ')}` : ''].filter(Boolean);
-    return q.join ? `${name}.aggregate([$match, ${options.join(', ')}, $lookup ${q.join.from} on ${q.join.on.path}, $unwind])` : `${name}.find(${JSON.stringify(q.filter)}${options.length > 0 ? `, ${options.join(', ')}` : ''})`;
+    if (q.kind === 'group')
+      return `${name}.aggregate([$match, $group by ${q.by.path}${q.sum ? ` summing ${q.sum.path}` : ''}])`;
+    const options = [
+      q.order.length > 0 ? `sort ${q.order.map((k) => `${k.path}: ${k.descending ? -1 : 1}`).join(', ')}` : '',
+      q.skip ? `skip ${q.skip}` : '',
+      q.limit ? `limit ${q.limit}` : '',
+      q.project ? `projection ${q.project.join(', ')}` : '',
+    ].filter(Boolean);
+    return q.join
+      ? `${name}.aggregate([$match, ${options.join(', ')}, $lookup ${q.join.from} on ${q.join.on.path}, $unwind])`
+      : `${name}.find(${JSON.stringify(q.filter)}${options.length > 0 ? `, ${options.join(', ')}` : ''})`;
   }
 
   private collection(c: Collection | string): MongoCollection<Document> {
@@ -79,7 +99,9 @@ class MongodbFile implements FileDialect {
     const built: string[] = [];
     for (const c of this.scenario.collections.values()) {
       for (const index of c.indexes) {
-        const name = await this.collection(c).createIndex(Object.fromEntries(index.map((f) => [f.path, f.descending ? -1 : 1])));
+        const name = await this.collection(c).createIndex(
+          Object.fromEntries(index.map((f) => [f.path, f.descending ? -1 : 1])),
+        );
         built.push(`${c.storeName}.${name}`);
       }
     }
@@ -109,10 +131,15 @@ class MongodbFile implements FileDialect {
 
   async query(q: Query, params: Params): Promise<Answer> {
     const coll = this.collection(this.scenario.collections.get(q.collection)!);
-    if (q.kind === 'count') return { kind: 'count', count: await coll.countDocuments(bindFilter(q.filter, params) as Document) };
-    if (q.kind === 'group') return { kind: 'rows', rows: (await coll.aggregate(this.groupPipeline(q, params)).toArray()) as Doc[] };
+    if (q.kind === 'count')
+      return { kind: 'count', count: await coll.countDocuments(bindFilter(q.filter, params) as Document) };
+    if (q.kind === 'group')
+      return { kind: 'rows', rows: (await coll.aggregate(this.groupPipeline(q, params)).toArray()) as Doc[] };
     if (q.join) return { kind: 'rows', rows: (await coll.aggregate(this.joinPipeline(q, params)).toArray()) as Doc[] };
-    return { kind: 'rows', rows: (await coll.find(bindFilter(q.filter, params) as Document, findOptions(q)).toArray()) as Doc[] };
+    return {
+      kind: 'rows',
+      rows: (await coll.find(bindFilter(q.filter, params) as Document, findOptions(q)).toArray()) as Doc[],
+    };
   }
 
   async explain(q: Query, params: Params): Promise<ScenarioPlan> {
@@ -120,7 +147,9 @@ class MongodbFile implements FileDialect {
     const indexExpected = expectIndex(q, this.scenario.collections.get(q.collection)!);
     if (q.kind === 'count') {
       // countDocuments is an aggregation ($match, $group): explained as one.
-      const explained = await coll.aggregate([{ $match: bindFilter(q.filter, params) }, { $count: 'n' }]).explain('executionStats');
+      const explained = await coll
+        .aggregate([{ $match: bindFilter(q.filter, params) }, { $count: 'n' }])
+        .explain('executionStats');
       return { ...mongoPlan(explained), indexExpected };
     }
     if (q.kind === 'group' || q.join) {
@@ -128,7 +157,10 @@ class MongodbFile implements FileDialect {
       const returned = (await coll.aggregate(pipeline).toArray()).length;
       return { ...mongoPlan(await coll.aggregate(pipeline).explain('executionStats'), returned), indexExpected };
     }
-    return { ...mongoPlan(await coll.find(bindFilter(q.filter, params) as Document, findOptions(q)).explain('executionStats')), indexExpected };
+    return {
+      ...mongoPlan(await coll.find(bindFilter(q.filter, params) as Document, findOptions(q)).explain('executionStats')),
+      indexExpected,
+    };
   }
 
   async read(collection: Collection, id: string): Promise<Doc | null> {
@@ -166,7 +198,9 @@ class MongodbFile implements FileDialect {
   }
 
   async writeManifest(manifest: Manifest): Promise<void> {
-    await this.handle.collection(this.manifestName).replaceOne({ _id: MANIFEST_ID as never }, { ...manifest }, { upsert: true });
+    await this.handle
+      .collection(this.manifestName)
+      .replaceOne({ _id: MANIFEST_ID as never }, { ...manifest }, { upsert: true });
   }
 }
 

@@ -23,7 +23,18 @@ import type { RedisHandle } from '../../../src/stores/redis/handle.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import { canonical, sumDecimals, type Answer } from '../answers.ts';
-import { MANIFEST_ID, prefixOf, refuses, runs, valueAt, type FileDialect, type FileDialectContext, type FileDialectDefinition, type Manifest, type Translation } from '../dialect.ts';
+import {
+  MANIFEST_ID,
+  prefixOf,
+  refuses,
+  runs,
+  valueAt,
+  type FileDialect,
+  type FileDialectContext,
+  type FileDialectDefinition,
+  type Manifest,
+  type Translation,
+} from '../dialect.ts';
 import type { Doc, Scalar, Value } from '../generator.ts';
 import type { Collection, Query, Scenario } from '../model.ts';
 import { project } from '../oracle.ts';
@@ -57,15 +68,28 @@ class RedisFile implements FileDialect {
     const shape = shapeOf(q, 'Redis');
     if ('refused' in shape) return refuses(shape.refused);
     const keys = shape.order.filter((k) => k.path !== '_id');
-    if (keys.length > 1) return refuses(`a sorted set has one score: ${q.name} sorts by ${keys.map((k) => k.path).join(' then ')}`);
+    if (keys.length > 1)
+      return refuses(`a sorted set has one score: ${q.name} sorts by ${keys.map((k) => k.path).join(' then ')}`);
     const first = keys[0];
-    if (first !== undefined && (first.resolved.leaf.kind !== 'scalar' || !['int', 'decimal', 'date'].includes(first.resolved.leaf.type))) return refuses(`${first.path} is text: a sorted set scores by number (equal scores order by member, the id, not by ${first.path})`);
+    if (
+      first !== undefined &&
+      (first.resolved.leaf.kind !== 'scalar' || !['int', 'decimal', 'date'].includes(first.resolved.leaf.type))
+    )
+      return refuses(
+        `${first.path} is text: a sorted set scores by number (equal scores order by member, the id, not by ${first.path})`,
+      );
     this.shapes.set(q.name, shape);
     const partition = shape.partition.map((p) => p.path.path).join(', ');
-    if (q.kind === 'group') return runs(`HGETALL of the hash ${this.prefix}:g:${q.name}:[${partition}] (counts and sums by ${q.by.path}, kept by the writer)`);
+    if (q.kind === 'group')
+      return runs(
+        `HGETALL of the hash ${this.prefix}:g:${q.name}:[${partition}] (counts and sums by ${q.by.path}, kept by the writer)`,
+      );
     const range = first ? `BYSCORE ${first.path}` : 'all';
-    if (q.kind === 'count') return runs(`ZCOUNT of the sorted set ${this.prefix}:q:${q.name}:[${partition}] (${range})`);
-    return runs(`ZRANGE ${this.prefix}:q:${q.name}:[${partition}] ${range}${shape.order[0]?.descending ? ' REV' : ''}${q.kind === 'find' && (q.skip || q.limit) ? ' LIMIT' : ''}, then MGET of the documents${q.kind === 'find' && q.join ? `, MGET of the joined ${q.join.from}` : ''}`);
+    if (q.kind === 'count')
+      return runs(`ZCOUNT of the sorted set ${this.prefix}:q:${q.name}:[${partition}] (${range})`);
+    return runs(
+      `ZRANGE ${this.prefix}:q:${q.name}:[${partition}] ${range}${shape.order[0]?.descending ? ' REV' : ''}${q.kind === 'find' && (q.skip || q.limit) ? ' LIMIT' : ''}, then MGET of the documents${q.kind === 'find' && q.join ? `, MGET of the joined ${q.join.from}` : ''}`,
+    );
   }
 
   private docKey(collection: Collection | string, id: string): string {
@@ -88,7 +112,8 @@ class RedisFile implements FileDialect {
           const group = canonical(valueAt(doc, q.by.path));
           commands.push(['HINCRBY', key, `c:${group}`, String(sign)]);
           const sum = q.sum ? valueAt(doc, q.sum.path) : undefined;
-          if (typeof sum === 'number') commands.push(['HINCRBY', key, `s:${group}`, String(sign * Math.round(sum * 10 ** sumDecimals(q)))]);
+          if (typeof sum === 'number')
+            commands.push(['HINCRBY', key, `s:${group}`, String(sign * Math.round(sum * 10 ** sumDecimals(q)))]);
           continue;
         }
         const first = shape.order.find((k) => k.path !== '_id');
@@ -107,7 +132,11 @@ class RedisFile implements FileDialect {
 
   async insertMany(collection: Collection, docs: readonly Doc[]): Promise<void> {
     const commands: string[][] = [];
-    for (const d of docs) commands.push(['SET', this.docKey(collection, String(d._id)), JSON.stringify(d)], ...this.structureCommands(collection, d, 1));
+    for (const d of docs)
+      commands.push(
+        ['SET', this.docKey(collection, String(d._id)), JSON.stringify(d)],
+        ...this.structureCommands(collection, d, 1),
+      );
     await this.handle.transaction(commands);
   }
 
@@ -140,7 +169,9 @@ class RedisFile implements FileDialect {
     const key = this.structureKey(q, partitionOf(shape, params));
     if (q.kind === 'group') {
       const flat = (await this.handle.call(['HGETALL', key])) as string[] | Record<string, string>;
-      const entries: [string, string][] = Array.isArray(flat) ? Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i]!, flat[2 * i + 1]!]) : Object.entries(flat);
+      const entries: [string, string][] = Array.isArray(flat)
+        ? Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i]!, flat[2 * i + 1]!])
+        : Object.entries(flat);
       const scale = 10 ** sumDecimals(q);
       const rows = new Map<string, Doc>();
       for (const [field, value] of entries) {
@@ -150,7 +181,10 @@ class RedisFile implements FileDialect {
         else row.sum = Number(value) / scale;
         rows.set(group, row);
       }
-      return { kind: 'rows', rows: [...rows.values()].filter((r) => (r.count as number) > 0).map((r) => (q.sum ? { sum: 0, ...r } : r)) };
+      return {
+        kind: 'rows',
+        rows: [...rows.values()].filter((r) => (r.count as number) > 0).map((r) => (q.sum ? { sum: 0, ...r } : r)),
+      };
     }
     const [min, max] = this.scoreRange(shape, params);
     if (q.kind === 'count') return { kind: 'count', count: Number(await this.handle.call(['ZCOUNT', key, min, max])) };
@@ -163,10 +197,17 @@ class RedisFile implements FileDialect {
     if (q.join) {
       const join = q.join;
       const refs = docs.map((d) => valueAt(d, join.on.path));
-      const targets = new Map((await this.fetch(join.from, [...new Set(refs.filter((r): r is string => typeof r === 'string'))])).map((d) => [String(d._id), d]));
+      const targets = new Map(
+        (await this.fetch(join.from, [...new Set(refs.filter((r): r is string => typeof r === 'string'))])).map((d) => [
+          String(d._id),
+          d,
+        ]),
+      );
       rows = rows.map((row, i) => {
         const target = targets.get(refs[i] as string);
-        return target === undefined ? row : { ...row, [join.as]: join.project ? project([target], join.project)[0]! : target };
+        return target === undefined
+          ? row
+          : { ...row, [join.as]: join.project ? project([target], join.project)[0]! : target };
       });
     }
     return { kind: 'rows', rows };
@@ -174,7 +215,9 @@ class RedisFile implements FileDialect {
 
   private async fetch(collection: string, ids: readonly string[]): Promise<Doc[]> {
     if (ids.length === 0) return [];
-    const values = (await this.handle.call(['MGET', ...ids.map((id) => this.docKey(collection, id))])) as (string | null)[];
+    const values = (await this.handle.call(['MGET', ...ids.map((id) => this.docKey(collection, id))])) as (
+      string | null
+    )[];
     return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as Doc);
   }
 
@@ -192,7 +235,8 @@ class RedisFile implements FileDialect {
       documentsExamined: q.kind === 'find' ? returned : 0,
       returned,
       warnings: [],
-      source: 'Redis has no planner: the structure read (the writer keeps one per query) and its members in range (ZCOUNT / HLEN)',
+      source:
+        'Redis has no planner: the structure read (the writer keeps one per query) and its members in range (ZCOUNT / HLEN)',
       raw: JSON.stringify({ structure: key, range: q.kind === 'group' ? null : [min, max], examined, returned }),
       indexExpected: true,
     };
@@ -204,14 +248,21 @@ class RedisFile implements FileDialect {
   }
 
   async insert(collection: Collection, doc: Doc): Promise<void> {
-    await this.handle.transaction([['SET', this.docKey(collection, String(doc._id)), JSON.stringify(doc)], ...this.structureCommands(collection, doc, 1)]);
+    await this.handle.transaction([
+      ['SET', this.docKey(collection, String(doc._id)), JSON.stringify(doc)],
+      ...this.structureCommands(collection, doc, 1),
+    ]);
   }
 
   async update(collection: Collection, before: Doc, after: Doc): Promise<boolean> {
     const key = this.docKey(collection, String(before._id));
     // A document that is not there has no structure entries to move: nothing is written.
     if (Number(await this.handle.call(['EXISTS', key])) !== 1) return false;
-    await this.handle.transaction([...this.structureCommands(collection, before, -1), ['SET', key, JSON.stringify(after)], ...this.structureCommands(collection, after, 1)]);
+    await this.handle.transaction([
+      ...this.structureCommands(collection, before, -1),
+      ['SET', key, JSON.stringify(after)],
+      ...this.structureCommands(collection, after, 1),
+    ]);
     return true;
   }
 

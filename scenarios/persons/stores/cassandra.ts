@@ -39,7 +39,15 @@ import { notYetOnTimeout } from '../../shared/cassandra-poll.ts';
 import { cqlIdentifier as quote, type CassandraHandle } from '../../../src/stores/cassandra/handle.ts';
 import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryExplainer, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
+import type {
+  DialectContext,
+  DiskSize,
+  IndexBuilder,
+  PersonsDialect,
+  QueryExplainer,
+  QueryVariant,
+  PersonsDialectDefinition,
+} from '../dialect.ts';
 import { FIELD, type Person, type PersonRecord } from '../model.ts';
 import { queriedFields, type Condition, type PersonsQuery } from '../queries.ts';
 
@@ -69,7 +77,9 @@ export function presenceColumnOf(field: string): string {
 
 /** Fields whose presence a query asks about: each gets a has_<field> column. */
 function presenceFields(): string[] {
-  return queriedFields().filter((c) => c.kind === 'exists').map((c) => c.field);
+  return queriedFields()
+    .filter((c) => c.kind === 'exists')
+    .map((c) => c.field);
 }
 
 const SCALAR_TYPES: Record<string, string> = {
@@ -137,7 +147,8 @@ export function selectStatements(table: string, query: PersonsQuery, nested: boo
       }
     }
   }
-  const text = (extra: string[]) => `SELECT * FROM ${table} WHERE ${[...clauses, ...extra].join(' AND ')}${filtering ? ' ALLOW FILTERING' : ''}`;
+  const text = (extra: string[]) =>
+    `SELECT * FROM ${table} WHERE ${[...clauses, ...extra].join(' AND ')}${filtering ? ' ALLOW FILTERING' : ''}`;
   if (!fanOut) return [{ cql: text([]), params }];
   const { clause, values } = fanOut;
   return values.map((v) => ({ cql: text([clause]), params: [...params, v] }));
@@ -162,7 +173,12 @@ class CassandraPersons implements PersonsDialect, IndexBuilder, QueryExplainer {
     this.nested = context.shape === 'nested';
     this.variants = context.indexes
       ? [{ name: 'sai', description: 'SELECT … WHERE on SAI-indexed columns (no ALLOW FILTERING); every page read' }]
-      : [{ name: 'allow-filtering', description: 'SELECT … WHERE … ALLOW FILTERING: the server reads and filters every row; every page read' }];
+      : [
+          {
+            name: 'allow-filtering',
+            description: 'SELECT … WHERE … ALLOW FILTERING: the server reads and filters every row; every page read',
+          },
+        ];
   }
 
   private indexName(column: string): string {
@@ -176,7 +192,9 @@ class CassandraPersons implements PersonsDialect, IndexBuilder, QueryExplainer {
   }
 
   async prepare(): Promise<void> {
-    const columns = Object.entries(SCALAR_TYPES).map(([field, type]) => `${quote(columnOf(field))} ${this.nested && ARRAY_FIELDS.has(field) ? `list<${type}>` : type}`);
+    const columns = Object.entries(SCALAR_TYPES).map(
+      ([field, type]) => `${quote(columnOf(field))} ${this.nested && ARRAY_FIELDS.has(field) ? `list<${type}>` : type}`,
+    );
     for (const field of this.presence) columns.push(`${quote(presenceColumnOf(field))} boolean`);
     await this.client.execute(`CREATE TABLE IF NOT EXISTS ${this.table} (id text PRIMARY KEY, ${columns.join(', ')})`);
   }
@@ -194,7 +212,10 @@ class CassandraPersons implements PersonsDialect, IndexBuilder, QueryExplainer {
    */
   async insertMany(records: readonly PersonRecord[]): Promise<void> {
     const rows = records.map((r) => this.insertParameters(r));
-    await cassandra.concurrent.executeConcurrent(this.client, this.insertStatement(), rows, { concurrencyLevel: INSERT_CONCURRENCY, raiseOnFirstError: true });
+    await cassandra.concurrent.executeConcurrent(this.client, this.insertStatement(), rows, {
+      concurrencyLevel: INSERT_CONCURRENCY,
+      raiseOnFirstError: true,
+    });
   }
 
   /** One prepared INSERT, awaited before the next. */
@@ -210,16 +231,26 @@ class CassandraPersons implements PersonsDialect, IndexBuilder, QueryExplainer {
   }
 
   async buildIndexes(): Promise<string> {
-    const columns = queriedFields().map((c: Condition) => (c.kind === 'exists' ? presenceColumnOf(c.field) : columnOf(c.field)));
+    const columns = queriedFields().map((c: Condition) =>
+      c.kind === 'exists' ? presenceColumnOf(c.field) : columnOf(c.field),
+    );
     for (const column of columns) {
-      await this.client.execute(`CREATE INDEX IF NOT EXISTS ${quote(this.indexName(column))} ON ${this.table} (${quote(column)}) USING 'sai'`);
+      await this.client.execute(
+        `CREATE INDEX IF NOT EXISTS ${quote(this.indexName(column))} ON ${this.table} (${quote(column)}) USING 'sai'`,
+      );
     }
     await this.waitFor(
       notYetOnTimeout(async () => {
         const rows = (
-          await this.client.execute('SELECT index_name, is_queryable FROM system_views.sai_column_indexes WHERE keyspace_name = ? AND table_name = ?', [this.keyspace, this.context.collection], { prepare: true })
+          await this.client.execute(
+            'SELECT index_name, is_queryable FROM system_views.sai_column_indexes WHERE keyspace_name = ? AND table_name = ?',
+            [this.keyspace, this.context.collection],
+            { prepare: true },
+          )
         ).rows;
-        return columns.every((c) => rows.some((r) => r.get('index_name') === this.indexName(c) && r.get('is_queryable') === true));
+        return columns.every((c) =>
+          rows.some((r) => r.get('index_name') === this.indexName(c) && r.get('is_queryable') === true),
+        );
       }),
       'SAI indexes to become queryable',
     );
@@ -250,7 +281,8 @@ class CassandraPersons implements PersonsDialect, IndexBuilder, QueryExplainer {
     if (variant !== 'sai' && variant !== 'allow-filtering') throw new Error(`cassandra: unknown variant "${variant}"`);
     const statements = selectStatements(this.table, query, this.nested, variant === 'allow-filtering');
     const steps = [];
-    for (const { cql, params } of statements) steps.push({ label: cql, plan: await this.handle.trace(cql, params, FETCH_SIZE) });
+    for (const { cql, params } of statements)
+      steps.push({ label: cql, plan: await this.handle.trace(cql, params, FETCH_SIZE) });
     // Several SELECTs (one per value) are one query: rows returned by all of them, before duplicates are merged.
     const returned = steps.reduce((sum, s) => sum + (s.plan.returned ?? 0), 0);
     return { ...combineEvidence(steps), returned, indexExpected: variant === 'sai' };
@@ -258,12 +290,20 @@ class CassandraPersons implements PersonsDialect, IndexBuilder, QueryExplainer {
 
   async sizeOnDisk(): Promise<DiskSize> {
     // Any schema change flushes the table's memtable; the comment is the harmless one to change.
-    await this.client.execute(`ALTER TABLE ${this.table} WITH comment = 'docbench persons, flushed ${new Date().toISOString()}'`);
+    await this.client.execute(
+      `ALTER TABLE ${this.table} WITH comment = 'docbench persons, flushed ${new Date().toISOString()}'`,
+    );
     let last = -1;
     let stableSince = 0;
     let mib = 0;
     await this.waitFor(async () => {
-      const rows = (await this.client.execute('SELECT mebibytes FROM system_views.disk_usage WHERE keyspace_name = ? AND table_name = ?', [this.keyspace, this.context.collection], { prepare: true })).rows;
+      const rows = (
+        await this.client.execute(
+          'SELECT mebibytes FROM system_views.disk_usage WHERE keyspace_name = ? AND table_name = ?',
+          [this.keyspace, this.context.collection],
+          { prepare: true },
+        )
+      ).rows;
       mib = rows.reduce((sum, r) => sum + Number(r.get('mebibytes') ?? 0), 0);
       // The flush is asynchronous: done when the figure is non-zero and has held for a second.
       if (mib !== last) {
@@ -273,7 +313,10 @@ class CassandraPersons implements PersonsDialect, IndexBuilder, QueryExplainer {
       }
       return mib > 0 && performance.now() - stableSince >= 1000;
     }, 'the flushed table to show on disk');
-    return { bytes: mib * 1048576, method: 'system_views.disk_usage after a memtable flush (SSTables only, whole MiB, rounded up)' };
+    return {
+      bytes: mib * 1048576,
+      method: 'system_views.disk_usage after a memtable flush (SSTables only, whole MiB, rounded up)',
+    };
   }
 
   private waitFor(done: () => Promise<boolean>, what: string): Promise<void> {

@@ -45,15 +45,21 @@
  * everywhere else, and every query and index build is UNSUPPORTED; without management there is no
  * statistics API, so the size is reported as unavailable, never guessed.
  */
-import {
-  QueryScanConsistency,
-  type Collection,
-} from 'couchbase';
+import { QueryScanConsistency, type Collection } from 'couchbase';
 import type { HandleOf } from '../../../src/stores/stores.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import { waitFor } from '../../../src/stores/wait.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryExplainer, QueryVariant, VariantBuilder, PersonsDialectDefinition } from '../dialect.ts';
+import type {
+  DialectContext,
+  DiskSize,
+  IndexBuilder,
+  PersonsDialect,
+  QueryExplainer,
+  QueryVariant,
+  VariantBuilder,
+  PersonsDialectDefinition,
+} from '../dialect.ts';
 import type { Person, PersonRecord } from '../model.ts';
 import { indexGroups, QUERIES, type Condition, type PersonsQuery } from '../queries.ts';
 
@@ -91,7 +97,8 @@ function sqlppCondition(c: Condition, nested: boolean, parameters: unknown[]): s
     return parts.join(' AND ');
   }
   if (c.kind === 'exists') return `${field} IS NOT MISSING`;
-  const test = (subject: string) => (c.values.length === 1 ? `${subject} = ${param(c.values[0])}` : `${subject} IN [${c.values.map(param).join(', ')}]`);
+  const test = (subject: string) =>
+    c.values.length === 1 ? `${subject} = ${param(c.values[0])}` : `${subject} IN [${c.values.map(param).join(', ')}]`;
   return nested ? `ANY ${ELEMENT} IN ${field} SATISFIES ${test(ELEMENT)} END` : test(field);
 }
 
@@ -108,17 +115,35 @@ export function sqlppQuery(keyspace: string, query: PersonsQuery, nested: boolea
  * makes it a partial index. An index whose keys lead another's (Q1's salary in Q2's salary, age)
  * is left out: the longer one serves it.
  */
-export function gsiIndexes(keyspace: string, collection: string, nested: boolean): { name: string; statement: string }[] {
+export function gsiIndexes(
+  keyspace: string,
+  collection: string,
+  nested: boolean,
+): { name: string; statement: string }[] {
   const slug = (field: string) => field.replace(/[^A-Za-z0-9]+/g, '_');
   const all = QUERIES.map((q) => {
     const { anyOf, ranges, exists } = indexGroups(q);
-    const keys = [...anyOf.map((c) => (nested ? `DISTINCT ARRAY ${ELEMENT} FOR ${ELEMENT} IN ${quote(c.field)} END` : quote(c.field))), ...ranges.map((c) => quote(c.field))];
+    const keys = [
+      ...anyOf.map((c) =>
+        nested ? `DISTINCT ARRAY ${ELEMENT} FOR ${ELEMENT} IN ${quote(c.field)} END` : quote(c.field),
+      ),
+      ...ranges.map((c) => quote(c.field)),
+    ];
     const where = exists.map((c) => `${quote(c.field)} IS NOT MISSING`).join(' AND ');
     const name = `${collection}_${[...anyOf, ...ranges].map((c) => slug(c.field)).join('_')}${exists.map((c) => `_has_${slug(c.field)}`).join('')}`;
-    return { name, keys, where, statement: `CREATE INDEX ${quote(name)} IF NOT EXISTS ON ${keyspace}(${keys.join(', ')})${where ? ` WHERE ${where}` : ''} WITH {"defer_build": true}` };
+    return {
+      name,
+      keys,
+      where,
+      statement: `CREATE INDEX ${quote(name)} IF NOT EXISTS ON ${keyspace}(${keys.join(', ')})${where ? ` WHERE ${where}` : ''} WITH {"defer_build": true}`,
+    };
   });
   const leads = (a: string[], b: string[]) => a.length < b.length && a.every((k, i) => b[i] === k);
-  return all.filter((i) => !all.some((other) => other !== i && i.where === '' && other.where === '' && leads(i.keys, other.keys))).map(({ name, statement }) => ({ name, statement }));
+  return all
+    .filter(
+      (i) => !all.some((other) => other !== i && i.where === '' && other.where === '' && leads(i.keys, other.keys)),
+    )
+    .map(({ name, statement }) => ({ name, statement }));
 }
 
 /** The statistics REST call for one collection's data size on disk, summed over the nodes. */
@@ -129,7 +154,8 @@ export function collectionSizePath(bucket: string, scope: string, collection: st
 
 class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder, QueryExplainer {
   readonly variants: readonly QueryVariant[];
-  readonly noCompaction = 'not run: Couchbase compacts automatically (fragmentation thresholds), and compaction by hand is bucket-wide';
+  readonly noCompaction =
+    'not run: Couchbase compacts automatically (fragmentation thresholds), and compaction by hand is bucket-wide';
   private readonly caps: ReturnType<HandleOf<'couchbase'>['capabilities']>;
   private readonly nested: boolean;
   /** The dialect creates and drops its own collection per shape (needs management and SQL++). */
@@ -148,8 +174,20 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder, 
     this.collectionName = this.ownCollection ? context.collection : this.caps.collection;
     this.keyspace = handle.keyspace(this.collectionName);
     this.variants = context.indexes
-      ? [{ name: 'gsi', description: `SQL++ SELECT on ${this.keyspace} with a compound GSI index per query (array index keys for arrays, a partial index for "has a fax")`, build: true }]
-      : [{ name: 'primary', description: `SQL++ SELECT on ${this.keyspace} with the primary index only: every document fetched and filtered by the query service`, build: true }];
+      ? [
+          {
+            name: 'gsi',
+            description: `SQL++ SELECT on ${this.keyspace} with a compound GSI index per query (array index keys for arrays, a partial index for "has a fax")`,
+            build: true,
+          },
+        ]
+      : [
+          {
+            name: 'primary',
+            description: `SQL++ SELECT on ${this.keyspace} with the primary index only: every document fetched and filtered by the query service`,
+            build: true,
+          },
+        ];
   }
 
   private collection(): Collection {
@@ -163,7 +201,10 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder, 
     }
     // Without DDL rights: empty the configured collection (no SQL++: nothing can be deleted, and
     // the store's upsert setting lets the load overwrite what an earlier load left).
-    if (this.caps.query) await this.handle.queryRows(`DELETE FROM ${this.keyspace}`, { scanConsistency: QueryScanConsistency.RequestPlus });
+    if (this.caps.query)
+      await this.handle.queryRows(`DELETE FROM ${this.keyspace}`, {
+        scanConsistency: QueryScanConsistency.RequestPlus,
+      });
   }
 
   async prepare(): Promise<void> {
@@ -183,7 +224,11 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder, 
 
   async buildIndexes(): Promise<string> {
     this.handle.requireQuery('INDEX-BUILD');
-    if (!this.caps.management) throw new UnsupportedError('INDEX-BUILD', 'couchbase.management=false: docbench creates no index; create them yourself');
+    if (!this.caps.management)
+      throw new UnsupportedError(
+        'INDEX-BUILD',
+        'couchbase.management=false: docbench creates no index; create them yourself',
+      );
     const indexes = gsiIndexes(this.keyspace, this.collectionName, this.nested);
     await this.handle.buildDeferredIndexes(this.keyspace, this.collectionName, indexes);
     const names = indexes.map((i) => i.name);
@@ -195,7 +240,11 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder, 
     this.handle.requireQuery(`${variant}:BUILD`);
     for (const q of QUERIES) {
       const { statement, parameters } = sqlppQuery(this.keyspace, q, this.nested);
-      await this.handle.queryRows(statement, { parameters, scanConsistency: QueryScanConsistency.RequestPlus, readOnly: true });
+      await this.handle.queryRows(statement, {
+        parameters,
+        scanConsistency: QueryScanConsistency.RequestPlus,
+        readOnly: true,
+      });
     }
     return `each query once with request_plus consistency, so the ${variant === 'gsi' ? 'GSI' : 'primary'} indexes have caught up with the load`;
   }
@@ -204,7 +253,11 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder, 
     this.checkVariant(variant);
     this.handle.requireQuery(query.id);
     const { statement, parameters } = sqlppQuery(this.keyspace, query, this.nested);
-    const rows = await this.handle.queryRows<{ id: string; doc: Person }>(statement, { parameters, adhoc: false, readOnly: true });
+    const rows = await this.handle.queryRows<{ id: string; doc: Person }>(statement, {
+      parameters,
+      adhoc: false,
+      readOnly: true,
+    });
     return rows.map((r) => ({ id: r.id, person: r.doc }));
   }
 
@@ -216,21 +269,31 @@ class CouchbasePersons implements PersonsDialect, IndexBuilder, VariantBuilder, 
 
   async sizeOnDisk(): Promise<DiskSize> {
     if (!this.caps.management) {
-      return { method: 'unavailable: couchbase.management=false, so no statistics REST API (the local stand-in has none); no figure is reported' };
+      return {
+        method:
+          'unavailable: couchbase.management=false, so no statistics REST API (the local stand-in has none); no figure is reported',
+      };
     }
     const path = collectionSizePath(this.caps.bucket, this.caps.scope, this.collectionName);
     let last = -1;
     let steadySince = 0;
-    await waitFor('a steady kv_collection_data_size_bytes', async () => {
-      const bytes = latestValue(await this.handle.managementGet(path));
-      if (bytes === undefined || bytes !== last) {
-        last = bytes ?? -1;
-        steadySince = performance.now();
-        return false;
-      }
-      return bytes > 0 && performance.now() - steadySince >= STEADY_SIZE_MS;
-    }, { store: 'couchbase', intervalMs: 2000 });
-    return { bytes: last, method: `statistic kv_collection_data_size_bytes of ${this.caps.scope}.${this.collectionName} (data on disk, active vbuckets, summed over nodes)` };
+    await waitFor(
+      'a steady kv_collection_data_size_bytes',
+      async () => {
+        const bytes = latestValue(await this.handle.managementGet(path));
+        if (bytes === undefined || bytes !== last) {
+          last = bytes ?? -1;
+          steadySince = performance.now();
+          return false;
+        }
+        return bytes > 0 && performance.now() - steadySince >= STEADY_SIZE_MS;
+      },
+      { store: 'couchbase', intervalMs: 2000 },
+    );
+    return {
+      bytes: last,
+      method: `statistic kv_collection_data_size_bytes of ${this.caps.scope}.${this.collectionName} (data on disk, active vbuckets, summed over nodes)`,
+    };
   }
 
   private checkVariant(variant: string): void {

@@ -43,7 +43,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { explainView } from '../../../src/stores/couchdb/explain.ts';
 import type { HandleOf } from '../../../src/stores/stores.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { Compactor, DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryExplainer, QueryVariant, VariantBuilder, PersonsDialectDefinition } from '../dialect.ts';
+import type {
+  Compactor,
+  DialectContext,
+  DiskSize,
+  IndexBuilder,
+  PersonsDialect,
+  QueryExplainer,
+  QueryVariant,
+  VariantBuilder,
+  PersonsDialectDefinition,
+} from '../dialect.ts';
 import type { Person, PersonRecord } from '../model.ts';
 import { indexGroups, QUERIES, type Condition, type PersonsQuery } from '../queries.ts';
 
@@ -86,12 +96,15 @@ function mangoIndexName(fields: readonly string[]): [string, string] {
  */
 function mangoIndex(query: PersonsQuery, nested: boolean): [string, string] | undefined {
   const fields = mangoIndexFields(query, nested).join('\0');
-  return QUERIES.some((q) => mangoIndexFields(q, nested).join('\0') === fields) ? mangoIndexName(mangoIndexFields(query, nested)) : undefined;
+  return QUERIES.some((q) => mangoIndexFields(q, nested).join('\0') === fields)
+    ? mangoIndexName(mangoIndexFields(query, nested))
+    : undefined;
 }
 
 /** The Mango operator object for one condition. */
 function mangoOperators(c: Condition, nested: boolean): Record<string, unknown> {
-  if (c.kind === 'range') return { ...(c.above !== undefined ? { $gt: c.above } : {}), ...(c.below !== undefined ? { $lt: c.below } : {}) };
+  if (c.kind === 'range')
+    return { ...(c.above !== undefined ? { $gt: c.above } : {}), ...(c.below !== undefined ? { $lt: c.below } : {}) };
   if (c.kind === 'exists') return { $exists: true };
   const match = c.values.length === 1 ? { $eq: c.values[0] } : { $in: [...c.values] };
   return nested ? { $elemMatch: match } : match;
@@ -103,7 +116,8 @@ export function mangoSelector(query: PersonsQuery, nested: boolean): Record<stri
   for (const c of query.where) {
     const ops = mangoOperators(c, nested);
     const existing = selector[c.field] ?? {};
-    for (const op of Object.keys(ops)) if (op in existing) throw new Error(`${query.id}: two ${op} conditions on ${c.field}`);
+    for (const op of Object.keys(ops))
+      if (op in existing) throw new Error(`${query.id}: two ${op} conditions on ${c.field}`);
     selector[c.field] = { ...existing, ...ops };
   }
   return selector;
@@ -160,7 +174,8 @@ class CouchdbPersons implements PersonsDialect, IndexBuilder, VariantBuilder, Co
       },
       {
         name: 'temp-view',
-        description: "the thesis's temporary view (Section 6.3.2): a design document with the query's one map view written, read with include_docs=true (which builds the view over every document), then deleted, all timed: the build plus the query, as the thesis's temporary views cost",
+        description:
+          "the thesis's temporary view (Section 6.3.2): a design document with the query's one map view written, read with include_docs=true (which builds the view over every document), then deleted, all timed: the build plus the query, as the thesis's temporary views cost",
         usesIndexes: false,
       },
     ];
@@ -194,7 +209,11 @@ class CouchdbPersons implements PersonsDialect, IndexBuilder, VariantBuilder, Co
       // Creating an index that exists with the same definition is a no-op ("result": "exists").
       await this.db.createIndex({ index: { fields }, ddoc, name, type: 'json' });
       // CouchDB builds an index on the first query that uses it; do that now, so query times are reads.
-      await this.db.find({ selector: mangoSelector(q, this.nested) as nano.MangoSelector, use_index: [ddoc, name], limit: 1 });
+      await this.db.find({
+        selector: mangoSelector(q, this.nested) as nano.MangoSelector,
+        use_index: [ddoc, name],
+        limit: 1,
+      });
       built.push(`${q.id} [${fields.join(', ')}]`);
     }
     return `Mango JSON indexes, one per query: ${built.join('; ')}; each built by a _find that uses it`;
@@ -244,31 +263,55 @@ class CouchdbPersons implements PersonsDialect, IndexBuilder, VariantBuilder, Co
    */
   private async withTemporaryView<T>(query: PersonsQuery, use: (design: string) => Promise<T>): Promise<T> {
     const design = `temp-${randomUUID()}`;
-    const written = await this.db.insert({ _id: `_design/${design}`, language: 'javascript', views: { [viewName(query)]: { map: mapFunction(query, this.nested) } } } as unknown as PersonDoc);
+    const written = await this.db.insert({
+      _id: `_design/${design}`,
+      language: 'javascript',
+      views: { [viewName(query)]: { map: mapFunction(query, this.nested) } },
+    } as unknown as PersonDoc);
     try {
       return await use(design);
     } finally {
       await this.db.destroy(`_design/${design}`, written.rev);
       // The deleted view's index files go too, as CouchDB 1.x dropped a temporary view's.
-      await this.couch.server.request({ db: this.name, method: 'POST', path: '_view_cleanup', content_type: 'application/json' });
+      await this.couch.server.request({
+        db: this.name,
+        method: 'POST',
+        path: '_view_cleanup',
+        content_type: 'application/json',
+      });
     }
   }
 
   async explain(variant: string, query: PersonsQuery): Promise<ScenarioPlan> {
-    if (variant === 'mango') return { ...(await this.couch.explainFind(this.context.collection, this.mangoQuery(query))), indexExpected: this.context.indexes };
-    if (variant === 'view') return { ...(await explainView(this.db, DESIGN, viewName(query), { include_docs: true })), indexExpected: true };
+    if (variant === 'mango')
+      return {
+        ...(await this.couch.explainFind(this.context.collection, this.mangoQuery(query))),
+        indexExpected: this.context.indexes,
+      };
+    if (variant === 'view')
+      return { ...(await explainView(this.db, DESIGN, viewName(query), { include_docs: true })), indexExpected: true };
     if (variant === 'temp-view') {
-      const evidence = await this.withTemporaryView(query, (design) => explainView(this.db, design, viewName(query), { include_docs: true }));
+      const evidence = await this.withTemporaryView(query, (design) =>
+        explainView(this.db, design, viewName(query), { include_docs: true }),
+      );
       // The view is built for this one query and dropped: every document is mapped each time.
-      return { ...evidence, access: 'scan', used: [], warnings: ['a temporary view maps every document on each query'], indexExpected: false };
+      return {
+        ...evidence,
+        access: 'scan',
+        used: [],
+        warnings: ['a temporary view maps every document on each query'],
+        indexExpected: false,
+      };
     }
     throw new Error(`couchdb: unknown variant "${variant}"`);
   }
 
   async sizeOnDisk(): Promise<DiskSize> {
     const info = (await this.db.info()) as unknown as { sizes?: { file?: number }; disk_size?: number };
-    if (typeof info.sizes?.file === 'number') return { bytes: info.sizes.file, method: 'database info sizes.file (the database file)' };
-    if (typeof info.disk_size === 'number') return { bytes: info.disk_size, method: 'database info disk_size (no sizes.file on this server)' };
+    if (typeof info.sizes?.file === 'number')
+      return { bytes: info.sizes.file, method: 'database info sizes.file (the database file)' };
+    if (typeof info.disk_size === 'number')
+      return { bytes: info.disk_size, method: 'database info disk_size (no sizes.file on this server)' };
     throw new Error(`couchdb: database ${this.name} reports no size`);
   }
 
@@ -276,7 +319,8 @@ class CouchdbPersons implements PersonsDialect, IndexBuilder, VariantBuilder, Co
     await this.db.compact();
     const deadline = performance.now() + COMPACTION_WAIT_MS;
     while (((await this.db.info()) as unknown as { compact_running?: boolean }).compact_running === true) {
-      if (performance.now() > deadline) throw new Error(`couchdb: compaction of ${this.name} still running after ${COMPACTION_WAIT_MS / 1000} s`);
+      if (performance.now() > deadline)
+        throw new Error(`couchdb: compaction of ${this.name} still running after ${COMPACTION_WAIT_MS / 1000} s`);
       await sleep(200);
     }
     const size = await this.sizeOnDisk();

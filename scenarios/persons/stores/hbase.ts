@@ -33,7 +33,14 @@ import type { Cell, Row } from '../../../src/stores/hbase/cellset.ts';
 import { tableSizes } from '../../../src/stores/hbase/stats.ts';
 import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { DialectContext, DiskSize, PersonsDialect, PersonsDialectDefinition, QueryExplainer, QueryVariant } from '../dialect.ts';
+import type {
+  DialectContext,
+  DiskSize,
+  PersonsDialect,
+  PersonsDialectDefinition,
+  QueryExplainer,
+  QueryVariant,
+} from '../dialect.ts';
 import { FIELD, OPTIONAL_FIELDS, type Person, type PersonRecord } from '../model.ts';
 import { queriedFields, type Condition, type PersonsQuery, type RangeCondition } from '../queries.ts';
 
@@ -57,8 +64,17 @@ const SET_FIELDS = new Set<string>([FIELD.pet, FIELD.jediPower]);
 function cellsOf(person: Person): Cell[] {
   const cells: Cell[] = [];
   for (const [field, value] of Object.entries(person)) {
-    cells.push({ column: column(field), value: Array.isArray(value) ? JSON.stringify(value) : RANGE_FIELDS.has(field) ? pad(value as number) : String(value) });
-    if (SET_FIELDS.has(field)) for (const v of new Set(Array.isArray(value) ? value : [value])) cells.push({ column: column(marker(field, String(v))), value: '' });
+    cells.push({
+      column: column(field),
+      value: Array.isArray(value)
+        ? JSON.stringify(value)
+        : RANGE_FIELDS.has(field)
+          ? pad(value as number)
+          : String(value),
+    });
+    if (SET_FIELDS.has(field))
+      for (const v of new Set(Array.isArray(value) ? value : [value]))
+        cells.push({ column: column(marker(field, String(v))), value: '' });
   }
   return cells;
 }
@@ -77,10 +93,16 @@ function personOf(row: Row, nested: boolean): Person {
 
 /** One condition in HBase's filter language, on the person row (or, for `family`, an index row's covered column). */
 function conditionFilter(c: Condition, family = FAMILY): string {
-  const scvf = (qualifier: string, op: string, value: string) => `SingleColumnValueFilter(${filterString(family)},${filterString(qualifier)},${op},${filterString(`binary:${value}`)},true,true)`;
+  const scvf = (qualifier: string, op: string, value: string) =>
+    `SingleColumnValueFilter(${filterString(family)},${filterString(qualifier)},${op},${filterString(`binary:${value}`)},true,true)`;
   switch (c.kind) {
     case 'range':
-      return [c.above !== undefined ? scvf(c.field, '>', pad(c.above)) : '', c.below !== undefined ? scvf(c.field, '<', pad(c.below)) : ''].filter(Boolean).join(' AND ');
+      return [
+        c.above !== undefined ? scvf(c.field, '>', pad(c.above)) : '',
+        c.below !== undefined ? scvf(c.field, '<', pad(c.below)) : '',
+      ]
+        .filter(Boolean)
+        .join(' AND ');
     case 'exists':
       return scvf(c.field, '>=', '');
     case 'anyOf':
@@ -98,7 +120,8 @@ interface IndexScan {
 
 class HbasePersons implements PersonsDialect, QueryExplainer {
   readonly variants: readonly QueryVariant[];
-  readonly noCompaction = 'none run: HBase compacts store files in the background, and its REST gateway has no call to start a major compaction';
+  readonly noCompaction =
+    'none run: HBase compacts store files in the background, and its REST gateway has no call to start a major compaction';
   private readonly table: string;
   private readonly indexTable: string;
   private readonly nested: boolean;
@@ -120,8 +143,20 @@ class HbasePersons implements PersonsDialect, QueryExplainer {
     this.coveredFields = ranges.slice(1);
     this.existsFields = fields.filter((c) => c.kind === 'exists').map((c) => c.field);
     this.variants = context.indexes
-      ? [{ name: 'index-tables', description: 'an index table the application writes with each person (row key prefix/salary/id, age covered): a row-key range scan with an age filter, then a multi-get of the persons' }]
-      : [{ name: 'filter-scan', description: 'one scan of the whole table with the conditions as SingleColumnValueFilters, run in the region server' }];
+      ? [
+          {
+            name: 'index-tables',
+            description:
+              'an index table the application writes with each person (row key prefix/salary/id, age covered): a row-key range scan with an age filter, then a multi-get of the persons',
+          },
+        ]
+      : [
+          {
+            name: 'filter-scan',
+            description:
+              'one scan of the whole table with the conditions as SingleColumnValueFilters, run in the region server',
+          },
+        ];
   }
 
   async drop(): Promise<void> {
@@ -135,8 +170,15 @@ class HbasePersons implements PersonsDialect, QueryExplainer {
   }
 
   async insertMany(records: readonly PersonRecord[]): Promise<void> {
-    if (this.context.indexes) await this.hbase.put(this.indexTable, records.flatMap((r) => this.indexRows(r)));
-    await this.hbase.put(this.table, records.map((r) => ({ key: r.id, cells: cellsOf(r.person) })));
+    if (this.context.indexes)
+      await this.hbase.put(
+        this.indexTable,
+        records.flatMap((r) => this.indexRows(r)),
+      );
+    await this.hbase.put(
+      this.table,
+      records.map((r) => ({ key: r.id, cells: cellsOf(r.person) })),
+    );
   }
 
   async insertOne(record: PersonRecord): Promise<void> {
@@ -149,14 +191,19 @@ class HbasePersons implements PersonsDialect, QueryExplainer {
     const prefixes = ['all', ...this.existsFields.filter((f) => doc[f] !== undefined)];
     for (const field of SET_FIELDS) {
       const value = doc[field];
-      if (value !== undefined) for (const v of new Set(Array.isArray(value) ? value : [value])) prefixes.push(marker(field, String(v)));
+      if (value !== undefined)
+        for (const v of new Set(Array.isArray(value) ? value : [value])) prefixes.push(marker(field, String(v)));
     }
     const cells = this.coveredFields.map((f) => ({ column: `${INDEX_FAMILY}:${f}`, value: pad(doc[f] as number) }));
     return prefixes.map((prefix) => ({ key: `${prefix}/${pad(doc[this.keyField] as number)}/${id}`, cells }));
   }
 
   async query(variant: string, query: PersonsQuery): Promise<PersonRecord[]> {
-    if (variant === 'filter-scan') return (await this.hbase.scan(this.table, this.filterScan(query))).map((row) => ({ id: row.key, person: personOf(row, this.nested) }));
+    if (variant === 'filter-scan')
+      return (await this.hbase.scan(this.table, this.filterScan(query))).map((row) => ({
+        id: row.key,
+        person: personOf(row, this.nested),
+      }));
     if (variant === 'index-tables') return this.fetch(await this.indexIds(query));
     throw new Error(`hbase: unknown variant "${variant}"`);
   }
@@ -168,11 +215,15 @@ class HbasePersons implements PersonsDialect, QueryExplainer {
   /** The index scans serving a query: a value index (one per value), else an exists index, else `all`; the key field's range as rows. */
   private indexScans(query: PersonsQuery): IndexScan[] {
     const ranges = query.where.filter((c): c is RangeCondition => c.kind === 'range');
-    const range = ranges.find((c) => c.field === this.keyField) ?? { kind: 'range', field: this.keyField as RangeCondition['field'] };
+    const range = ranges.find((c) => c.field === this.keyField) ?? {
+      kind: 'range',
+      field: this.keyField as RangeCondition['field'],
+    };
     const rest = ranges.filter((c) => c !== range);
     const anyOf = query.where.find((c) => c.kind === 'anyOf');
     const exists = query.where.find((c) => c.kind === 'exists');
-    const prefixes = anyOf?.kind === 'anyOf' ? anyOf.values.map((v) => marker(anyOf.field, v)) : exists ? [exists.field] : ['all'];
+    const prefixes =
+      anyOf?.kind === 'anyOf' ? anyOf.values.map((v) => marker(anyOf.field, v)) : exists ? [exists.field] : ['all'];
     return prefixes.map((prefix) => ({ prefix, range, rest }));
   }
 
@@ -189,7 +240,12 @@ class HbasePersons implements PersonsDialect, QueryExplainer {
 
   private async indexIds(query: PersonsQuery): Promise<string[]> {
     const ids = new Set<string>();
-    for (const scan of this.indexScans(query)) for (const row of await this.hbase.scan(this.indexTable, { ...this.indexRequest(scan), columns: [`${INDEX_FAMILY}:${this.coveredFields[0] ?? this.keyField}`] })) ids.add(row.key.slice(row.key.lastIndexOf('/') + 1));
+    for (const scan of this.indexScans(query))
+      for (const row of await this.hbase.scan(this.indexTable, {
+        ...this.indexRequest(scan),
+        columns: [`${INDEX_FAMILY}:${this.coveredFields[0] ?? this.keyField}`],
+      }))
+        ids.add(row.key.slice(row.key.lastIndexOf('/') + 1));
     return [...ids];
   }
 
@@ -197,29 +253,56 @@ class HbasePersons implements PersonsDialect, QueryExplainer {
   private async fetch(ids: readonly string[]): Promise<PersonRecord[]> {
     const found: PersonRecord[] = [];
     for (let start = 0; start < ids.length; start += GET_CHUNK) {
-      for (const row of await this.hbase.multiGet(this.table, ids.slice(start, start + GET_CHUNK))) found.push({ id: row.key, person: personOf(row, this.nested) });
+      for (const row of await this.hbase.multiGet(this.table, ids.slice(start, start + GET_CHUNK)))
+        found.push({ id: row.key, person: personOf(row, this.nested) });
     }
     return found;
   }
 
   async explain(variant: string, query: PersonsQuery): Promise<ScenarioPlan> {
-    if (variant === 'filter-scan') return { ...(await this.hbase.explainScan(this.table, this.filterScan(query))), indexExpected: false };
+    if (variant === 'filter-scan')
+      return { ...(await this.hbase.explainScan(this.table, this.filterScan(query))), indexExpected: false };
     if (variant !== 'index-tables') throw new Error(`hbase: unknown variant "${variant}"`);
     const steps = [];
     for (const scan of this.indexScans(query)) {
       const plan = await this.hbase.explainScan(this.indexTable, this.indexRequest(scan));
-      steps.push({ label: `index ${scan.prefix}`, plan: { ...plan, access: 'index' as const, used: [`${this.indexTable} ${scan.prefix}/…`], keysExamined: plan.rowsScanned, documentsExamined: 0 } });
+      steps.push({
+        label: `index ${scan.prefix}`,
+        plan: {
+          ...plan,
+          access: 'index' as const,
+          used: [`${this.indexTable} ${scan.prefix}/…`],
+          keysExamined: plan.rowsScanned,
+          documentsExamined: 0,
+        },
+      });
     }
     const persons = await this.query(variant, query);
-    steps.push({ label: 'multi-get', plan: { access: 'key' as const, used: [`${this.table} (row keys)`], documentsExamined: persons.length, returned: persons.length, warnings: [], source: 'the multi-get of the ids the index scans returned', raw: `GET ${this.table}/multiget of ${persons.length} ids` } });
+    steps.push({
+      label: 'multi-get',
+      plan: {
+        access: 'key' as const,
+        used: [`${this.table} (row keys)`],
+        documentsExamined: persons.length,
+        returned: persons.length,
+        warnings: [],
+        source: 'the multi-get of the ids the index scans returned',
+        raw: `GET ${this.table}/multiget of ${persons.length} ids`,
+      },
+    });
     return { ...combineEvidence(steps), indexExpected: true };
   }
 
   async sizeOnDisk(): Promise<DiskSize> {
     const sizes = await tableSizes(this.hbase, [this.table]);
     const where = `${sizes.regions} region(s); ${sizes.memStoreSizeMB} MB still in memstores`;
-    if (sizes.storeFileSizeMB === 0) return { method: `unavailable: HBase's status resource gives store file sizes in whole MB per region, and ${this.table}'s are under 1 MB (${where})` };
-    return { bytes: sizes.storeFileSizeMB * 1024 * 1024, method: `store files of ${this.table} from HBase's status resource, in whole MB per region (${where})` };
+    if (sizes.storeFileSizeMB === 0)
+      return {
+        method: `unavailable: HBase's status resource gives store file sizes in whole MB per region, and ${this.table}'s are under 1 MB (${where})`,
+      };
+    return {
+      bytes: sizes.storeFileSizeMB * 1024 * 1024,
+      method: `store files of ${this.table} from HBase's status resource, in whole MB per region (${where})`,
+    };
   }
-
 }

@@ -37,7 +37,16 @@ import { mongoPlan } from '../../../src/stores/mongodb/explain.ts';
 import type { MongodbHandle } from '../../../src/stores/mongodb/handle.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
-import type { Compactor, DialectContext, DiskSize, IndexBuilder, PersonsDialect, QueryExplainer, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
+import type {
+  Compactor,
+  DialectContext,
+  DiskSize,
+  IndexBuilder,
+  PersonsDialect,
+  QueryExplainer,
+  QueryVariant,
+  PersonsDialectDefinition,
+} from '../dialect.ts';
 import type { Person, PersonRecord } from '../model.ts';
 import { indexGroups, QUERIES, type Condition, type PersonsQuery } from '../queries.ts';
 
@@ -54,7 +63,8 @@ export const dialect: PersonsDialectDefinition<'mongodb'> = {
 
 /** The filter operators of one condition (the same for a flat value and an array of values). */
 function operators(c: Condition): unknown {
-  if (c.kind === 'range') return { ...(c.above !== undefined ? { $gt: c.above } : {}), ...(c.below !== undefined ? { $lt: c.below } : {}) };
+  if (c.kind === 'range')
+    return { ...(c.above !== undefined ? { $gt: c.above } : {}), ...(c.below !== undefined ? { $lt: c.below } : {}) };
   if (c.kind === 'exists') return { $exists: true };
   return c.values.length === 1 ? c.values[0] : { $in: [...c.values] };
 }
@@ -94,7 +104,13 @@ export function indexSpecs(): IndexSpec[] {
   });
   const keyOf = (s: IndexSpec) => Object.keys(s.key);
   const isPrefix = (a: string[], b: string[]) => a.length < b.length && a.every((f, i) => b[i] === f);
-  return specs.filter((s, i) => !specs.some((other, j) => j !== i && !s.partialFilterExpression && !other.partialFilterExpression && isPrefix(keyOf(s), keyOf(other))));
+  return specs.filter(
+    (s, i) =>
+      !specs.some(
+        (other, j) =>
+          j !== i && !s.partialFilterExpression && !other.partialFilterExpression && isPrefix(keyOf(s), keyOf(other)),
+      ),
+  );
 }
 
 class MongodbPersons implements PersonsDialect, IndexBuilder, Compactor, QueryExplainer {
@@ -130,7 +146,8 @@ class MongodbPersons implements PersonsDialect, IndexBuilder, Compactor, QueryEx
       records.map((r) => ({ _id: r.id, ...r.person })),
       { ordered: false },
     );
-    if (result.insertedCount !== records.length) throw new Error(`insertMany stored ${result.insertedCount} of ${records.length} documents`);
+    if (result.insertedCount !== records.length)
+      throw new Error(`insertMany stored ${result.insertedCount} of ${records.length} documents`);
   }
 
   async insertOne(record: PersonRecord): Promise<void> {
@@ -140,7 +157,8 @@ class MongodbPersons implements PersonsDialect, IndexBuilder, Compactor, QueryEx
   async buildIndexes(): Promise<string> {
     const specs = indexSpecs();
     await this.persons.createIndexes(specs);
-    const describe = (s: IndexSpec) => `{${Object.keys(s.key).join(', ')}}${s.partialFilterExpression ? ` partial on ${Object.keys(s.partialFilterExpression).join(', ')}` : ''}`;
+    const describe = (s: IndexSpec) =>
+      `{${Object.keys(s.key).join(', ')}}${s.partialFilterExpression ? ` partial on ${Object.keys(s.partialFilterExpression).join(', ')}` : ''}`;
     return `compound indexes ${specs.map(describe).join(', ')} (multikey where a field is an array), one createIndexes command`;
   }
 
@@ -154,15 +172,21 @@ class MongodbPersons implements PersonsDialect, IndexBuilder, Compactor, QueryEx
     if (variant !== 'find') throw new Error(`mongodb: unknown variant "${variant}"`);
     const records: PersonRecord[] = [];
     // Every document is fetched whole and the cursor iterated to its end (getMore after getMore).
-    for await (const { _id, ...person } of this.persons.find(mongoFilter(query))) records.push({ id: _id, person: person as Person });
+    for await (const { _id, ...person } of this.persons.find(mongoFilter(query)))
+      records.push({ id: _id, person: person as Person });
     return records;
   }
 
   async sizeOnDisk(): Promise<DiskSize> {
     const { storageSize: storage, totalIndexSize: index } = await this.handle.collectionSizes(this.context.collection);
-    if (storage === undefined) return { method: `the server reported no storageSize for ${this.context.collection} (collStats)` };
-    if (index === undefined) return { bytes: storage, method: 'collStats storageSize (the server reported no index size)' };
-    return { bytes: storage + index, method: 'collStats storageSize + totalIndexSize (the _id index; taken before any secondary index)' };
+    if (storage === undefined)
+      return { method: `the server reported no storageSize for ${this.context.collection} (collStats)` };
+    if (index === undefined)
+      return { bytes: storage, method: 'collStats storageSize (the server reported no index size)' };
+    return {
+      bytes: storage + index,
+      method: 'collStats storageSize + totalIndexSize (the _id index; taken before any secondary index)',
+    };
   }
 
   async compact(): Promise<DiskSize> {
@@ -171,12 +195,19 @@ class MongodbPersons implements PersonsDialect, IndexBuilder, Compactor, QueryEx
       // since MongoDB 4.4 compact does not block reads and writes.
       await this.handle.db.command({ compact: this.context.collection, force: true });
     } catch (error) {
-      if (error instanceof MongoServerError && ((error.code === COMMAND_NOT_FOUND || error.code === COMMAND_NOT_SUPPORTED) || /no such (command|cmd)/i.test(error.message))) {
+      if (
+        error instanceof MongoServerError &&
+        (error.code === COMMAND_NOT_FOUND ||
+          error.code === COMMAND_NOT_SUPPORTED ||
+          /no such (command|cmd)/i.test(error.message))
+      ) {
         throw new UnsupportedError('COMPACT', `the server has no compact command (${error.message})`);
       }
       throw error;
     }
     const size = await this.sizeOnDisk();
-    return size.bytes === undefined ? size : { bytes: size.bytes, method: 'collStats storageSize + totalIndexSize after the compact command (force: true)' };
+    return size.bytes === undefined
+      ? size
+      : { bytes: size.bytes, method: 'collStats storageSize + totalIndexSize after the compact command (force: true)' };
   }
 }

@@ -42,7 +42,14 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisHandle } from '../../../src/stores/redis/handle.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { DialectContext, DiskSize, PersonsDialect, QueryExplainer, QueryVariant, PersonsDialectDefinition } from '../dialect.ts';
+import type {
+  DialectContext,
+  DiskSize,
+  PersonsDialect,
+  QueryExplainer,
+  QueryVariant,
+  PersonsDialectDefinition,
+} from '../dialect.ts';
 import { OPTIONAL_FIELDS, type Person, type PersonRecord } from '../model.ts';
 import { matches, queriedFields, type Condition, type PersonsQuery } from '../queries.ts';
 
@@ -125,7 +132,8 @@ const lowerBound = (above: number | undefined) => (above === undefined ? '-inf' 
 const upperBound = (below: number | undefined) => (below === undefined ? '+inf' : `(${below}`);
 
 /** Where a Redis plan's evidence comes from. */
-const PLAN_SOURCE = 'Redis has no query planner: the structures the dialect reads, with their sizes (SCAN, ZCOUNT, SCARD)';
+const PLAN_SOURCE =
+  'Redis has no query planner: the structures the dialect reads, with their sizes (SCAN, ZCOUNT, SCARD)';
 
 class RedisPersons implements PersonsDialect, QueryExplainer {
   readonly variants: readonly QueryVariant[];
@@ -140,8 +148,20 @@ class RedisPersons implements PersonsDialect, QueryExplainer {
     this.keys = new Keys(context.collection, redis.isCluster);
     this.indexed = queriedFields();
     this.variants = context.indexes
-      ? [{ name: 'index-sets', description: 'application-maintained sorted sets and sets, intersected server-side in one MULTI; matching hashes fetched with pipelined HGETALL' }]
-      : [{ name: 'scan', description: 'SCAN every document key, pipelined HGETALL, filtered in the client (core Redis has no query language)' }];
+      ? [
+          {
+            name: 'index-sets',
+            description:
+              'application-maintained sorted sets and sets, intersected server-side in one MULTI; matching hashes fetched with pipelined HGETALL',
+          },
+        ]
+      : [
+          {
+            name: 'scan',
+            description:
+              'SCAN every document key, pipelined HGETALL, filtered in the client (core Redis has no query language)',
+          },
+        ];
   }
 
   async drop(): Promise<void> {
@@ -193,7 +213,9 @@ class RedisPersons implements PersonsDialect, QueryExplainer {
         if (value === undefined) continue;
         if (c.kind === 'range') add(this.keys.sorted(c.field), true, String(value), id);
         else if (c.kind === 'exists') add(this.keys.present(c.field), false, id);
-        else for (const v of new Set(Array.isArray(value) ? value : [value])) add(this.keys.valued(c.field, String(v)), false, id);
+        else
+          for (const v of new Set(Array.isArray(value) ? value : [value]))
+            add(this.keys.valued(c.field, String(v)), false, id);
       }
     }
     return [...members].map(([key, { sorted, args }]) => [sorted ? 'ZADD' : 'SADD', key, ...args]);
@@ -275,8 +297,10 @@ class RedisPersons implements PersonsDialect, QueryExplainer {
         const members = Number(await this.redis.call(['ZCOUNT', key, lowerBound(c.above), upperBound(c.below)]));
         reads.push({ key, members, how: `ZCOUNT ${lowerBound(c.above)} ${upperBound(c.below)}` });
       } else {
-        const keys = c.kind === 'exists' ? [this.keys.present(c.field)] : c.values.map((v) => this.keys.valued(c.field, v));
-        for (const key of keys) reads.push({ key, members: Number(await this.redis.call(['SCARD', key])), how: 'SCARD' });
+        const keys =
+          c.kind === 'exists' ? [this.keys.present(c.field)] : c.values.map((v) => this.keys.valued(c.field, v));
+        for (const key of keys)
+          reads.push({ key, members: Number(await this.redis.call(['SCARD', key])), how: 'SCARD' });
       }
     }
     const returned = (await this.fetchExisting(await this.indexQuery(query))).length;
@@ -300,7 +324,8 @@ class RedisPersons implements PersonsDialect, QueryExplainer {
     for (let start = 0; start < ids.length; start += CHUNK) {
       const chunk = ids.slice(start, start + CHUNK);
       const replies = (await this.redis.pipeline(chunk.map((id) => ['HGETALL', this.keys.document(id)]))) as string[][];
-      for (let i = 0; i < chunk.length; i++) if (replies[i]!.length > 0) found.push({ id: chunk[i]!, person: decode(replies[i]!, nested) });
+      for (let i = 0; i < chunk.length; i++)
+        if (replies[i]!.length > 0) found.push({ id: chunk[i]!, person: decode(replies[i]!, nested) });
     }
     return found;
   }
@@ -310,9 +335,15 @@ class RedisPersons implements PersonsDialect, QueryExplainer {
     for await (const keys of this.redis.scanKeys(this.keys.documents(), { distinct: true })) {
       // A script's keys must share a slot on a cluster: there each key is measured by its own call.
       const batches = this.redis.isCluster ? keys.map((k) => [k]) : [keys];
-      const sizes = await this.redis.pipeline(batches.map((batch) => ['EVAL', RDB_BYTES_SCRIPT, String(batch.length), ...batch]));
+      const sizes = await this.redis.pipeline(
+        batches.map((batch) => ['EVAL', RDB_BYTES_SCRIPT, String(batch.length), ...batch]),
+      );
       for (const size of sizes) bytes += Number(size);
     }
-    return { bytes, method: 'RDB serialization of the document keys (DUMP payloads + key names): what they add to a snapshot; Redis holds the data in memory' };
+    return {
+      bytes,
+      method:
+        'RDB serialization of the document keys (DUMP payloads + key names): what they add to a snapshot; Redis holds the data in memory',
+    };
   }
 }

@@ -15,7 +15,10 @@ import type { BatchInserter, FieldMap, KeyedRecord, Store, StoreFactory, StoreSt
 const SETTINGS = {
   verbose: setting.boolean({ fallback: false, describe: 'print each operation on stderr' }),
   simulatedelay: setting.wholeNumber({ min: 0, fallback: 0, describe: 'wait a random 0…ms before answering' }),
-  store: setting.boolean({ fallback: false, describe: 'keep records in memory so reads, scans and integrity checks see data' }),
+  store: setting.boolean({
+    fallback: false,
+    describe: 'keep records in memory so reads, scans and integrity checks see data',
+  }),
 };
 
 export class BasicStore implements Store<undefined>, BatchInserter {
@@ -60,7 +63,10 @@ export class BasicStore implements Store<undefined>, BatchInserter {
     await this.step('SCAN', `${table} ${startKey} ${count}`);
     if (!this.keep) return [];
     // Sorting per scan is fine for a harness check store; it is not a performance path.
-    const keys = [...this.table(table).keys()].filter((k) => k >= startKey).sort().slice(0, count);
+    const keys = [...this.table(table).keys()]
+      .filter((k) => k >= startKey)
+      .sort()
+      .slice(0, count);
     return keys.map((key) => {
       const record = this.table(table).get(key)!;
       return { key, fields: fields ? pick(record, fields) : { ...record } };

@@ -25,7 +25,9 @@ export function clientOptions(config: CassandraConfig): cassandra.ClientOptions 
     ...(config.credentials ? { credentials: config.credentials } : {}),
     // readTimeout also bounds the connection's start-up exchange, so an address that never answers fails after this long.
     socketOptions: { connectTimeout: CONNECT_TIMEOUT_MS, readTimeout: config.readTimeoutMs },
-    pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: config.concurrency > ONE_CONNECTION_UP_TO ? 2 : 1 } },
+    pooling: {
+      coreConnectionsPerHost: { [cassandra.types.distance.local]: config.concurrency > ONE_CONNECTION_UP_TO ? 2 : 1 },
+    },
     queryOptions: { prepare: true },
     // The server's certificate is checked (Node's CAs plus NODE_EXTRA_CA_CERTS); the host checked is the contact point's address.
     ...(config.tls ? { sslOptions: { rejectUnauthorized: true } } : {}),
@@ -61,17 +63,29 @@ export async function connectClient(client: cassandra.Client, config: CassandraC
 
 /** The login refused by every host that answered: what to fix in the URL; else undefined. */
 function refusedLogin(error: unknown, config: CassandraConfig): string | undefined {
-  const causes = error instanceof cassandra.errors.NoHostAvailableError ? Object.values((error.innerErrors ?? {}) as Record<string, unknown>) : [error];
+  const causes =
+    error instanceof cassandra.errors.NoHostAvailableError
+      ? Object.values((error.innerErrors ?? {}) as Record<string, unknown>)
+      : [error];
   const refusal = causes.find((cause) => cause instanceof cassandra.errors.AuthenticationError);
-  if (refusal === undefined || !causes.every((cause) => cause instanceof cassandra.errors.AuthenticationError)) return undefined;
+  if (refusal === undefined || !causes.every((cause) => cause instanceof cassandra.errors.AuthenticationError))
+    return undefined;
   return loginReason(refusal, config);
 }
 
 /** A Cassandra answer of "no right" (a role without the permission) as an AccessDeniedError; else undefined. */
 export function accessDenied(error: unknown, config: CassandraConfig, what: string): AccessDeniedError | undefined {
-  if (!(error instanceof cassandra.errors.ResponseError) || error.code !== cassandra.types.responseErrorCodes.unauthorized) return undefined;
+  if (
+    !(error instanceof cassandra.errors.ResponseError) ||
+    error.code !== cassandra.types.responseErrorCodes.unauthorized
+  )
+    return undefined;
   const user = config.credentials ? `user "${config.credentials.username}"` : 'the login';
-  return new AccessDeniedError('cassandra', config.displayUrl, `${user} may not ${what} (${firstLine(error)}); GRANT it the permission, or use another role`);
+  return new AccessDeniedError(
+    'cassandra',
+    config.displayUrl,
+    `${user} may not ${what} (${firstLine(error)}); GRANT it the permission, or use another role`,
+  );
 }
 
 function loginReason(cause: unknown, config: CassandraConfig): string {
@@ -100,7 +114,8 @@ export async function closeClient(client: cassandra.Client): Promise<void> {
 export function unreachableReason(error: unknown, config: CassandraConfig): string {
   if (error instanceof cassandra.errors.NoHostAvailableError) {
     const perHost = Object.entries((error.innerErrors ?? {}) as Record<string, unknown>);
-    if (perHost.length === 0) return `none of ${config.contactPoints.join(', ')} resolves to an address (check the host names)`;
+    if (perHost.length === 0)
+      return `none of ${config.contactPoints.join(', ')} resolves to an address (check the host names)`;
     return perHost.map(([host, cause]) => `${host}: ${hostReason(cause, config)}`).join('; ');
   }
   return hostReason(error, config);
@@ -114,9 +129,11 @@ function hostReason(cause: unknown, config: CassandraConfig): string {
     return `the URL's datacenter "${config.datacenter}" is not one of this cluster's${known ? ` (${known})` : ''}; set ?datacenter= to the data center docbench runs next to`;
   }
   if (cause instanceof errors.AuthenticationError) return loginReason(cause, config);
-  if (cause instanceof errors.OperationTimedOutError) return `no CQL answer within ${config.readTimeoutMs} ms (cassandra.readtimeout; a firewall, or a port that is not Cassandra's native transport?)`;
+  if (cause instanceof errors.OperationTimedOutError)
+    return `no CQL answer within ${config.readTimeoutMs} ms (cassandra.readtimeout; a firewall, or a port that is not Cassandra's native transport?)`;
   const code = (cause as { code?: unknown } | null)?.code;
-  if (code === 'ECONNREFUSED') return 'connection refused (is Cassandra running, with its native transport on this port?)';
+  if (code === 'ECONNREFUSED')
+    return 'connection refused (is Cassandra running, with its native transport on this port?)';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found';
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'no route to the host';
   return message;

@@ -59,7 +59,10 @@ const FINAL_EVENT = /Read \d+ live rows|post-filtered \d+ rows/;
  * session row: the driver gives up on that after a few short tries, which a loaded server can
  * outlast, so the caller's own deadline decides.
  */
-async function traceOf(client: cassandra.Client, traceId: cassandra.types.Uuid): Promise<{ events: { activity: unknown }[] } | null> {
+async function traceOf(
+  client: cassandra.Client,
+  traceId: cassandra.types.Uuid,
+): Promise<{ events: { activity: unknown }[] } | null> {
   try {
     return await client.metadata.getTrace(traceId);
   } catch (error) {
@@ -69,7 +72,12 @@ async function traceOf(client: cassandra.Client, traceId: cassandra.types.Uuid):
 }
 
 /** Execute `cql` once with tracing and read its trace; `fetchSize` bounds the traced page. */
-export async function traceStatement(client: cassandra.Client, cql: string, params: unknown[], fetchSize: number): Promise<PlanEvidence> {
+export async function traceStatement(
+  client: cassandra.Client,
+  cql: string,
+  params: unknown[],
+  fetchSize: number,
+): Promise<PlanEvidence> {
   const result = await client.execute(cql, params, { prepare: true, traceQuery: true, fetchSize });
   // Trace events are written asynchronously: the session can be complete before its last events are.
   let activities: string[] = [];
@@ -83,6 +91,9 @@ export async function traceStatement(client: cassandra.Client, cql: string, para
     complete = activities.some((a) => FINAL_EVENT.test(a));
   }
   const plan = tracePlan(activities, result.rowLength);
-  if (!complete) plan.warnings.push(`trace incomplete: the server had not written its last events (the rows read) after ${Math.round((performance.now() - started) / 1000)} s`);
+  if (!complete)
+    plan.warnings.push(
+      `trace incomplete: the server had not written its last events (the rows read) after ${Math.round((performance.now() - started) / 1000)} s`,
+    );
   return plan;
 }

@@ -26,7 +26,10 @@ export class CassandraHandle {
    * single node still works. Known once connected.
    */
   replicationMap(): string {
-    return this.replication ?? `{'class': 'SimpleStrategy', 'replication_factor': ${Math.min(3, Math.max(1, this.client.hosts.length))}}`;
+    return (
+      this.replication ??
+      `{'class': 'SimpleStrategy', 'replication_factor': ${Math.min(3, Math.max(1, this.client.hosts.length))}}`
+    );
   }
 
   /** `"keyspace"."table"`. */
@@ -41,6 +44,8 @@ export class CassandraHandle {
 
   /** Create the keyspace with the configured replication if it does not exist yet. */
   async ensureKeyspace(): Promise<void> {
-    await this.client.execute(`CREATE KEYSPACE IF NOT EXISTS ${cqlIdentifier(this.keyspace)} WITH replication = ${this.replicationMap()}`);
+    await this.client.execute(
+      `CREATE KEYSPACE IF NOT EXISTS ${cqlIdentifier(this.keyspace)} WITH replication = ${this.replicationMap()}`,
+    );
   }
 }

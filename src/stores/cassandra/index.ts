@@ -71,13 +71,29 @@ export class CassandraStore extends YcsbStore<CassandraHandle> {
         throw accessDenied(error, this.config, what) ?? error;
       }
     };
-    if ((await rows('SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?', [keyspace], 'read the schema')) === 0) {
+    if (
+      (await rows(
+        'SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?',
+        [keyspace],
+        'read the schema',
+      )) === 0
+    ) {
       throw new MissingDataError('cassandra', this.config.displayUrl, `the keyspace "${keyspace}"`, fix);
     }
-    if ((await rows('SELECT table_name FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?', [keyspace, schema.table], 'read the schema')) === 0) {
+    if (
+      (await rows(
+        'SELECT table_name FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?',
+        [keyspace, schema.table],
+        'read the schema',
+      )) === 0
+    ) {
       throw new MissingDataError('cassandra', this.config.displayUrl, `the table "${keyspace}"."${schema.table}"`, fix);
     }
-    await rows(`SELECT * FROM ${this.handle.table(schema.table)} LIMIT 1`, [], `SELECT from "${keyspace}"."${schema.table}"`);
+    await rows(
+      `SELECT * FROM ${this.handle.table(schema.table)} LIMIT 1`,
+      [],
+      `SELECT from "${keyspace}"."${schema.table}"`,
+    );
   }
 
   stats(): Promise<StoreStats> {

@@ -17,7 +17,12 @@ import cassandra from 'cassandra-driver';
 import { UserError } from '../../common/user-error.ts';
 import { hasOpenssl, localCertificates } from '../../local/certificates.ts';
 import { ClusterNode } from '../../local/cluster-node.ts';
-import { readClusterRecord, writeClusterRecord, type ClusterTargetStatus, type LocalClusterTarget } from '../../local/cluster-target.ts';
+import {
+  readClusterRecord,
+  writeClusterRecord,
+  type ClusterTargetStatus,
+  type LocalClusterTarget,
+} from '../../local/cluster-target.ts';
 import { runDir } from '../../local/paths.ts';
 import { localPort } from '../../local/ports.ts';
 import { waitUntil } from '../../local/process.ts';
@@ -93,30 +98,49 @@ export function cassandraRingNodes(o: CassandraRingOptions): ClusterNode[] {
  * so each node that joins streams the login as it bootstraps, and the login survives a node's
  * loss (the default superuser's login is read at QUORUM). Then the driver must see every node up.
  */
-export async function startCassandraRing(o: CassandraRingOptions, log: (line: string) => void): Promise<ClusterTargetStatus> {
+export async function startCassandraRing(
+  o: CassandraRingOptions,
+  log: (line: string) => void,
+): Promise<ClusterTargetStatus> {
   await install(log);
   const previous = readClusterRecord<CassandraRingOptions & { authReplicated?: boolean }>(o.dir);
   let authReplicated = previous?.authReplicated === true;
   writeClusterRecord(o.dir, { ...o, authReplicated });
   let started = false;
   for (const [i, node] of cassandraRingNodes(o).entries()) {
-    if (node.pid(log) === null) log(`cassandra: starting node ${i + 1} of ${o.nodes} on ${ringAddress(i)}:${o.cqlPort} (${o.heapMiB} MB heap; about 20-90 s each)`);
+    if (node.pid(log) === null)
+      log(
+        `cassandra: starting node ${i + 1} of ${o.nodes} on ${ringAddress(i)}:${o.cqlPort} (${o.heapMiB} MB heap; about 20-90 s each)`,
+      );
     started = (await node.start(log)) || started;
     if (i === 0 && !authReplicated) {
       await withRingClient(o, [ringAddress(0)], (client) =>
-        client.execute(`ALTER KEYSPACE system_auth WITH replication = {'class': 'SimpleStrategy', 'replication_factor': ${replicationFactorFor(o.nodes)}}`),
+        client.execute(
+          `ALTER KEYSPACE system_auth WITH replication = {'class': 'SimpleStrategy', 'replication_factor': ${replicationFactorFor(o.nodes)}}`,
+        ),
       );
       authReplicated = true;
       writeClusterRecord(o.dir, { ...o, authReplicated });
     }
   }
-  await withRingClient(o, Array.from({ length: o.nodes }, (_, i) => ringAddress(i)), (client) =>
-    waitUntil('every node of the Cassandra ring', async () => client.hosts.values().filter((h) => h.isUp()).length === o.nodes, { timeoutMs: 120_000, intervalMs: 1000 }),
+  await withRingClient(
+    o,
+    Array.from({ length: o.nodes }, (_, i) => ringAddress(i)),
+    (client) =>
+      waitUntil(
+        'every node of the Cassandra ring',
+        async () => client.hosts.values().filter((h) => h.isUp()).length === o.nodes,
+        { timeoutMs: 120_000, intervalMs: 1000 },
+      ),
   );
   return { ...(await ringStatus(o)), started };
 }
 
-async function withRingClient<T>(o: CassandraRingOptions, addresses: readonly string[], work: (client: cassandra.Client) => Promise<T>): Promise<T> {
+async function withRingClient<T>(
+  o: CassandraRingOptions,
+  addresses: readonly string[],
+  work: (client: cassandra.Client) => Promise<T>,
+): Promise<T> {
   const client = new cassandra.Client({
     contactPoints: addresses.map((a) => `${a}:${o.cqlPort}`),
     localDataCenter: 'datacenter1',
@@ -133,7 +157,10 @@ async function withRingClient<T>(o: CassandraRingOptions, addresses: readonly st
   }
 }
 
-export async function stopCassandraRing(o: Pick<CassandraRingOptions, 'dir'>, log: (line: string) => void): Promise<number[]> {
+export async function stopCassandraRing(
+  o: Pick<CassandraRingOptions, 'dir'>,
+  log: (line: string) => void,
+): Promise<number[]> {
   const record = readClusterRecord<CassandraRingOptions>(o.dir);
   if (!record) return [];
   // The last node first, the seed last: no node is left without the seed while others run.
@@ -148,7 +175,11 @@ export async function stopCassandraRing(o: Pick<CassandraRingOptions, 'dir'>, lo
 async function ringStatus(o: CassandraRingOptions): Promise<ClusterTargetStatus> {
   const nodes = await Promise.all(cassandraRingNodes(o).map((n) => n.status()));
   const tls = o.tlsCa ? `; CQL over TLS too (add &tls=true, trust ${o.tlsCa})` : '';
-  return { url: cassandraRingUrl(o), layout: `${o.nodes} nodes on 127.0.0.1-${o.nodes}, one seed, replication factor ${replicationFactorFor(o.nodes)} for keyspaces docbench creates, ${o.heapMiB} MB heap each${tls}`, nodes };
+  return {
+    url: cassandraRingUrl(o),
+    layout: `${o.nodes} nodes on 127.0.0.1-${o.nodes}, one seed, replication factor ${replicationFactorFor(o.nodes)} for keyspaces docbench creates, ${o.heapMiB} MB heap each${tls}`,
+    nodes,
+  };
 }
 
 const ringDir = () => runDir('cassandra-cluster');
@@ -159,10 +190,17 @@ export const localCluster: LocalClusterTarget = {
     const previous = readClusterRecord<CassandraRingOptions>(ringDir());
     if (previous && previous.nodes !== layout.nodes) {
       const running = (await ringStatus(previous)).nodes.some((n) => n.pid !== null);
-      throw new UserError(`cassandra: a local ring of ${previous.nodes} nodes ${running ? 'runs' : 'was made'} in ${previous.dir}; ${running ? 'stop it (docbench down cassandra) and ' : ''}remove that folder to make one of ${layout.nodes}`);
+      throw new UserError(
+        `cassandra: a local ring of ${previous.nodes} nodes ${running ? 'runs' : 'was made'} in ${previous.dir}; ${running ? 'stop it (docbench down cassandra) and ' : ''}remove that folder to make one of ${layout.nodes}`,
+      );
     }
     const dir = ringDir();
-    const certificates = hasOpenssl() ? localCertificates(join(dir, 'tls'), Array.from({ length: layout.nodes }, (_, i) => ringAddress(i))) : undefined;
+    const certificates = hasOpenssl()
+      ? localCertificates(
+          join(dir, 'tls'),
+          Array.from({ length: layout.nodes }, (_, i) => ringAddress(i)),
+        )
+      : undefined;
     return startCassandraRing(
       {
         nodes: layout.nodes,

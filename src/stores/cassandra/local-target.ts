@@ -52,7 +52,8 @@ const single = managedServer({
     store: 'cassandra',
     product: `Apache Cassandra ${VERSION} (cassandra-all from Maven Central, JDK 17)`,
     standIn: false,
-    limits: 'a single node with a 1 GB heap: no replication or multi-node effects (docbench up cassandra --nodes 3 runs a ring)',
+    limits:
+      'a single node with a 1 GB heap: no replication or multi-node effects (docbench up cassandra --nodes 3 runs a ring)',
   }),
 });
 

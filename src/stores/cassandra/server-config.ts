@@ -36,29 +36,52 @@ const JVM17_OPTIONS = [
   '-XX:MaxGCPauseMillis=300',
   '-XX:InitiatingHeapOccupancyPercent=70',
   '-Djdk.attach.allowAttachSelf=true',
-  '--add-exports', 'java.base/jdk.internal.misc=ALL-UNNAMED',
-  '--add-exports', 'java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED',
-  '--add-exports', 'java.rmi/sun.rmi.registry=ALL-UNNAMED',
-  '--add-exports', 'java.rmi/sun.rmi.server=ALL-UNNAMED',
-  '--add-exports', 'java.sql/java.sql=ALL-UNNAMED',
-  '--add-exports', 'java.base/java.lang.ref=ALL-UNNAMED',
-  '--add-exports', 'jdk.unsupported/sun.misc=ALL-UNNAMED',
-  '--add-exports', 'jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED',
-  '--add-exports', 'jdk.attach/sun.tools.attach=ALL-UNNAMED',
-  '--add-opens', 'java.base/java.lang.module=ALL-UNNAMED',
-  '--add-opens', 'java.base/jdk.internal.loader=ALL-UNNAMED',
-  '--add-opens', 'java.base/jdk.internal.ref=ALL-UNNAMED',
-  '--add-opens', 'java.base/jdk.internal.reflect=ALL-UNNAMED',
-  '--add-opens', 'java.base/jdk.internal.math=ALL-UNNAMED',
-  '--add-opens', 'java.base/jdk.internal.module=ALL-UNNAMED',
-  '--add-opens', 'java.base/jdk.internal.util.jar=ALL-UNNAMED',
-  '--add-opens', 'jdk.management/com.sun.management.internal=ALL-UNNAMED',
-  '--add-opens', 'java.base/sun.nio.ch=ALL-UNNAMED',
-  '--add-opens', 'java.base/java.io=ALL-UNNAMED',
-  '--add-opens', 'java.base/java.lang.reflect=ALL-UNNAMED',
-  '--add-opens', 'jdk.compiler/com.sun.tools.javac=ALL-UNNAMED',
-  '--add-opens', 'java.base/java.lang=ALL-UNNAMED',
-  '--add-opens', 'java.base/java.util=ALL-UNNAMED',
+  '--add-exports',
+  'java.base/jdk.internal.misc=ALL-UNNAMED',
+  '--add-exports',
+  'java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED',
+  '--add-exports',
+  'java.rmi/sun.rmi.registry=ALL-UNNAMED',
+  '--add-exports',
+  'java.rmi/sun.rmi.server=ALL-UNNAMED',
+  '--add-exports',
+  'java.sql/java.sql=ALL-UNNAMED',
+  '--add-exports',
+  'java.base/java.lang.ref=ALL-UNNAMED',
+  '--add-exports',
+  'jdk.unsupported/sun.misc=ALL-UNNAMED',
+  '--add-exports',
+  'jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED',
+  '--add-exports',
+  'jdk.attach/sun.tools.attach=ALL-UNNAMED',
+  '--add-opens',
+  'java.base/java.lang.module=ALL-UNNAMED',
+  '--add-opens',
+  'java.base/jdk.internal.loader=ALL-UNNAMED',
+  '--add-opens',
+  'java.base/jdk.internal.ref=ALL-UNNAMED',
+  '--add-opens',
+  'java.base/jdk.internal.reflect=ALL-UNNAMED',
+  '--add-opens',
+  'java.base/jdk.internal.math=ALL-UNNAMED',
+  '--add-opens',
+  'java.base/jdk.internal.module=ALL-UNNAMED',
+  '--add-opens',
+  'java.base/jdk.internal.util.jar=ALL-UNNAMED',
+  '--add-opens',
+  'jdk.management/com.sun.management.internal=ALL-UNNAMED',
+  '--add-opens',
+  'java.base/sun.nio.ch=ALL-UNNAMED',
+  '--add-opens',
+  'java.base/java.io=ALL-UNNAMED',
+  '--add-opens',
+  'java.base/java.lang.reflect=ALL-UNNAMED',
+  '--add-opens',
+  'jdk.compiler/com.sun.tools.javac=ALL-UNNAMED',
+  '--add-opens',
+  'java.base/java.lang=ALL-UNNAMED',
+  '--add-opens',
+  'java.base/java.util=ALL-UNNAMED',
   '-Dio.netty.tryReflectionSetAccessible=true',
   '-Dio.netty.allocator.useCacheForAllThreads=true',
   '-Dio.netty.allocator.maxOrder=11',
@@ -70,7 +93,9 @@ export const LIB = () => installDir('cassandra', 'lib');
 export function findJava17(): string {
   const java = findJava((_, major) => major === 17);
   if (java === null) {
-    throw new MissingPrerequisiteError('Cassandra 5.0 needs a Java 17 runtime and none was found (set JAVA_HOME, or on Debian: apt-get install openjdk-17-jre-headless)');
+    throw new MissingPrerequisiteError(
+      'Cassandra 5.0 needs a Java 17 runtime and none was found (set JAVA_HOME, or on Debian: apt-get install openjdk-17-jre-headless)',
+    );
   }
   return java;
 }
@@ -169,7 +194,8 @@ const LOGBACK = (logFile: string) => `<configuration>
 /** Writes the node's cassandra.yaml and logback.xml (its log: `system.log` in its folder); returns its command line. */
 export function nodeCommand(c: NodeConfig): ServerCommand {
   const java = findJava17();
-  for (const sub of ['data', 'commitlog', 'saved_caches', 'hints', 'cdc_raw']) mkdirSync(join(c.dir, sub), { recursive: true });
+  for (const sub of ['data', 'commitlog', 'saved_caches', 'hints', 'cdc_raw'])
+    mkdirSync(join(c.dir, sub), { recursive: true });
   const yaml = join(c.dir, 'cassandra.yaml');
   const logback = join(c.dir, 'logback.xml');
   writeFileSync(yaml, cassandraYaml(c));
@@ -216,14 +242,25 @@ export async function cqlReady(address: string, port: number, loginMayWaitForRep
     credentials: { username: USER, password: PASSWORD },
     socketOptions: { connectTimeout: 2000, readTimeout: 5000 },
     // Only this node: a ring's other nodes may not be up yet.
-    policies: { loadBalancing: new cassandra.policies.loadBalancing.AllowListPolicy(new cassandra.policies.loadBalancing.RoundRobinPolicy(), [`${address}:${port}`]) },
+    policies: {
+      loadBalancing: new cassandra.policies.loadBalancing.AllowListPolicy(
+        new cassandra.policies.loadBalancing.RoundRobinPolicy(),
+        [`${address}:${port}`],
+      ),
+    },
   });
   try {
     await client.connect();
     await client.execute('SELECT release_version FROM system.local');
     return true;
   } catch (error) {
-    if (loginMayWaitForReplicas && /Cannot achieve consistency level|Cannot perform authentication|Unable to perform authentication/i.test(allMessages(error))) return true;
+    if (
+      loginMayWaitForReplicas &&
+      /Cannot achieve consistency level|Cannot perform authentication|Unable to perform authentication/i.test(
+        allMessages(error),
+      )
+    )
+      return true;
     throw error;
   } finally {
     await client.shutdown().catch(() => {});
@@ -232,6 +269,9 @@ export async function cqlReady(address: string, port: number, loginMayWaitForRep
 
 /** The error's message and, for a NoHostAvailableError, each host's. */
 function allMessages(error: unknown): string {
-  const inner = error instanceof cassandra.errors.NoHostAvailableError ? Object.values((error.innerErrors ?? {}) as Record<string, unknown>) : [];
+  const inner =
+    error instanceof cassandra.errors.NoHostAvailableError
+      ? Object.values((error.innerErrors ?? {}) as Record<string, unknown>)
+      : [];
   return [error, ...inner].map((e) => (e instanceof Error ? e.message : String(e))).join(' | ');
 }

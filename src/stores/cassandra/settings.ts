@@ -8,7 +8,19 @@ import type { StoreOptions } from '../store.ts';
 import { KEYSPACE_NAME, maskPassword, parseCassandraUrl } from './url.ts';
 
 /** YCSB's names (the Java driver's ConsistencyLevel), matched without regard to case; YCSB's default is ONE. */
-const CONSISTENCY_LEVELS = ['ANY', 'ONE', 'TWO', 'THREE', 'QUORUM', 'ALL', 'LOCAL_QUORUM', 'EACH_QUORUM', 'SERIAL', 'LOCAL_SERIAL', 'LOCAL_ONE'] as const;
+const CONSISTENCY_LEVELS = [
+  'ANY',
+  'ONE',
+  'TWO',
+  'THREE',
+  'QUORUM',
+  'ALL',
+  'LOCAL_QUORUM',
+  'EACH_QUORUM',
+  'SERIAL',
+  'LOCAL_SERIAL',
+  'LOCAL_ONE',
+] as const;
 type ConsistencyLevel = (typeof CONSISTENCY_LEVELS)[number];
 
 export const DEFAULT_KEYSPACE = 'ycsb';
@@ -22,12 +34,29 @@ export const SETTINGS = {
   replication: setting.text({
     pattern: /^\{.*\}$/s,
     expected: "a CQL replication map such as {'class': 'NetworkTopologyStrategy', 'dc1': 3}",
-    describe: "replication of the keyspace when docbench creates it; default SimpleStrategy with factor min(3, the cluster's nodes)",
+    describe:
+      "replication of the keyspace when docbench creates it; default SimpleStrategy with factor min(3, the cluster's nodes)",
   }),
-  readconsistencylevel: setting.oneOf(CONSISTENCY_LEVELS, { fallback: 'ONE', describe: 'consistency level of reads and scans' }),
-  writeconsistencylevel: setting.oneOf(CONSISTENCY_LEVELS, { fallback: 'ONE', describe: 'consistency level of inserts, updates and deletes' }),
-  scanbucketlength: setting.wholeNumber({ min: 1, fallback: 6, describe: 'leading characters of a key that name its partition, its bucket; raise it for tens of millions of records' }),
-  readtimeout: setting.wholeNumber({ min: 1, fallback: 12_000, describe: "ms a request may wait for the node's answer before it fails as TIMEOUT (the driver's readTimeout; also bounds connecting)" }),
+  readconsistencylevel: setting.oneOf(CONSISTENCY_LEVELS, {
+    fallback: 'ONE',
+    describe: 'consistency level of reads and scans',
+  }),
+  writeconsistencylevel: setting.oneOf(CONSISTENCY_LEVELS, {
+    fallback: 'ONE',
+    describe: 'consistency level of inserts, updates and deletes',
+  }),
+  scanbucketlength: setting.wholeNumber({
+    min: 1,
+    fallback: 6,
+    describe:
+      'leading characters of a key that name its partition, its bucket; raise it for tens of millions of records',
+  }),
+  readtimeout: setting.wholeNumber({
+    min: 1,
+    fallback: 12_000,
+    describe:
+      "ms a request may wait for the node's answer before it fails as TIMEOUT (the driver's readTimeout; also bounds connecting)",
+  }),
 };
 
 export interface CassandraConfig {
@@ -73,7 +102,9 @@ export function cassandraConfig(options: StoreOptions): CassandraConfig {
 
 /** `LOCAL_QUORUM` -> the driver's `consistencies.localQuorum`. */
 function consistencyValue(level: ConsistencyLevel): number {
-  const key = level.toLowerCase().replace(/_(\w)/g, (_, c: string) => c.toUpperCase()) as keyof typeof cassandra.types.consistencies;
+  const key = level
+    .toLowerCase()
+    .replace(/_(\w)/g, (_, c: string) => c.toUpperCase()) as keyof typeof cassandra.types.consistencies;
   return cassandra.types.consistencies[key];
 }
 

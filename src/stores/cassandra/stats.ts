@@ -34,7 +34,11 @@ export async function cassandraStats(handle: CassandraHandle, config: CassandraC
   };
   try {
     // Virtual table of Cassandra 4.1+: on-disk size per table (SSTables; memtables not yet flushed are not counted).
-    const usage = await client.execute('SELECT mebibytes FROM system_views.disk_usage WHERE keyspace_name = ?', [config.keyspace], { prepare: true });
+    const usage = await client.execute(
+      'SELECT mebibytes FROM system_views.disk_usage WHERE keyspace_name = ?',
+      [config.keyspace],
+      { prepare: true },
+    );
     let mib = 0;
     for (const row of usage.rows) mib += Number(row.get('mebibytes') ?? 0);
     stats.diskBytes = mib * 1024 * 1024;
@@ -50,8 +54,18 @@ export async function cassandraStats(handle: CassandraHandle, config: CassandraC
  */
 async function ringTopology(handle: CassandraHandle, config: CassandraConfig): Promise<StoreTopology> {
   const hosts = handle.client.hosts.values();
-  const topology: StoreTopology = { kind: hosts.length > 1 ? 'cassandra-ring' : 'single', nodes: hosts.length, down: hosts.filter((h) => !h.isUp()).length };
-  const row = (await handle.client.execute('SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?', [config.keyspace], { prepare: true })).first();
+  const topology: StoreTopology = {
+    kind: hosts.length > 1 ? 'cassandra-ring' : 'single',
+    nodes: hosts.length,
+    down: hosts.filter((h) => !h.isUp()).length,
+  };
+  const row = (
+    await handle.client.execute(
+      'SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?',
+      [config.keyspace],
+      { prepare: true },
+    )
+  ).first();
   const factor = replicationFactorOf((row?.get('replication') ?? {}) as Record<string, string>, config.datacenter);
   if (factor !== undefined) topology.replicationFactor = factor;
   return topology;

@@ -59,12 +59,14 @@ export function parseCassandraUrl(url: string): CassandraUrl {
 
   const contactPoints = parseHosts(authority!, bad);
   const keyspace = decode((path ?? '').replace(/\/$/, ''), 'keyspace');
-  if (keyspace !== '' && !KEYSPACE_NAME.test(keyspace)) throw bad(`names the keyspace "${keyspace}", which is not a CQL keyspace name (letters, digits and _, at most 48)`);
+  if (keyspace !== '' && !KEYSPACE_NAME.test(keyspace))
+    throw bad(`names the keyspace "${keyspace}", which is not a CQL keyspace name (letters, digits and _, at most 48)`);
 
   let datacenter = DEFAULT_DATACENTER;
   let tls = false;
   for (const [name, value] of new URLSearchParams(query ?? '')) {
-    if (!QUERY_PARAMETERS.includes(name)) throw bad(`has the parameter "${name}", which docbench does not know (it takes ${QUERY_PARAMETERS.join(', ')})`);
+    if (!QUERY_PARAMETERS.includes(name))
+      throw bad(`has the parameter "${name}", which docbench does not know (it takes ${QUERY_PARAMETERS.join(', ')})`);
     if (value.trim() === '') throw bad(`has an empty ${name}`);
     if (name === 'tls') {
       if (!/^(true|false)$/.test(value.trim())) throw bad(`has tls=${value}; tls is true or false`);
@@ -87,9 +89,15 @@ function parseHosts(authority: string, bad: (problem: string) => Error): string[
   if (authority === '') throw bad('has no host');
   const hosts = authority.split(',').map((entry) => {
     const m = HOST_PATTERN.exec(entry.trim());
-    if (!m) throw bad(entry.trim() === '' ? 'has an empty entry in its host list' : `has "${entry}", which is not host or host:port (an IPv6 address goes in [ ])`);
+    if (!m)
+      throw bad(
+        entry.trim() === ''
+          ? 'has an empty entry in its host list'
+          : `has "${entry}", which is not host or host:port (an IPv6 address goes in [ ])`,
+      );
     const port = m[2];
-    if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535)) throw bad(`has the port "${port}"; a port is a number from 1 to 65535`);
+    if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535))
+      throw bad(`has the port "${port}"; a port is a number from 1 to 65535`);
     return { host: m[1]!, port };
   });
   const fallbackPort = hosts.at(-1)!.port ?? String(DEFAULT_PORT);

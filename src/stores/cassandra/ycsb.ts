@@ -32,7 +32,9 @@ export class YcsbTables {
     await this.client.execute(
       `CREATE TABLE IF NOT EXISTS ${this.handle.table(schema.table)} (bucket text, y_id text, ${columns}${columns ? ', ' : ''}PRIMARY KEY ((bucket), y_id))`,
     );
-    await this.client.execute(`CREATE TABLE IF NOT EXISTS ${this.bucketsTable(schema.table)} (id int, bucket text, PRIMARY KEY ((id), bucket))`);
+    await this.client.execute(
+      `CREATE TABLE IF NOT EXISTS ${this.bucketsTable(schema.table)} (id int, bucket text, PRIMARY KEY ((id), bucket))`,
+    );
   }
 
   async drop(schema: YcsbSchema): Promise<void> {
@@ -43,7 +45,10 @@ export class YcsbTables {
   }
 
   async read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
-    const cql = this.statement(`read ${table} ${fields?.join(',') ?? '*'}`, () => `SELECT ${columns(fields)} FROM ${this.handle.table(table)} WHERE bucket = ? AND y_id = ?`);
+    const cql = this.statement(
+      `read ${table} ${fields?.join(',') ?? '*'}`,
+      () => `SELECT ${columns(fields)} FROM ${this.handle.table(table)} WHERE bucket = ? AND y_id = ?`,
+    );
     const row = (await this.client.execute(cql, [this.bucketOf(key), key], this.reads)).first();
     return row ? rowFields(row) : null;
   }
@@ -53,12 +58,21 @@ export class YcsbTables {
     const cols = fields === null ? '*' : fields.length === 0 ? 'y_id' : `y_id, ${columns(fields)}`;
     const startBucket = this.bucketOf(startKey);
     const buckets = await this.client.execute(
-      this.statement(`buckets ${table}`, () => `SELECT bucket FROM ${this.bucketsTable(table)} WHERE id = 0 AND bucket >= ?`),
+      this.statement(
+        `buckets ${table}`,
+        () => `SELECT bucket FROM ${this.bucketsTable(table)} WHERE id = 0 AND bucket >= ?`,
+      ),
       [startBucket],
       this.reads,
     );
-    const first = this.statement(`scan-first ${table} ${fields?.join(',') ?? '*'}`, () => `SELECT ${cols} FROM ${this.handle.table(table)} WHERE bucket = ? AND y_id >= ? LIMIT ?`);
-    const next = this.statement(`scan-next ${table} ${fields?.join(',') ?? '*'}`, () => `SELECT ${cols} FROM ${this.handle.table(table)} WHERE bucket = ? LIMIT ?`);
+    const first = this.statement(
+      `scan-first ${table} ${fields?.join(',') ?? '*'}`,
+      () => `SELECT ${cols} FROM ${this.handle.table(table)} WHERE bucket = ? AND y_id >= ? LIMIT ?`,
+    );
+    const next = this.statement(
+      `scan-next ${table} ${fields?.join(',') ?? '*'}`,
+      () => `SELECT ${cols} FROM ${this.handle.table(table)} WHERE bucket = ? LIMIT ?`,
+    );
     const records: KeyedRecord[] = [];
     for (const row of buckets.rows) {
       const bucket = row.get('bucket') as string;
@@ -81,7 +95,11 @@ export class YcsbTables {
   /** An upsert, as in YCSB's binding: it cannot tell a missing row, so it always answers true. */
   async update(table: string, key: string, values: FieldMap): Promise<boolean> {
     const names = Object.keys(values);
-    const cql = this.statement(`update ${table} ${names.join(',')}`, () => `UPDATE ${this.handle.table(table)} SET ${names.map((n) => `${cqlIdentifier(n)} = ?`).join(', ')} WHERE bucket = ? AND y_id = ?`);
+    const cql = this.statement(
+      `update ${table} ${names.join(',')}`,
+      () =>
+        `UPDATE ${this.handle.table(table)} SET ${names.map((n) => `${cqlIdentifier(n)} = ?`).join(', ')} WHERE bucket = ? AND y_id = ?`,
+    );
     const params: string[] = names.map((n) => values[n]!);
     params.push(this.bucketOf(key), key);
     await this.client.execute(cql, params, this.writes);
@@ -105,12 +123,17 @@ export class YcsbTables {
     for (const bucket of buckets) await this.registerBucket(table, bucket);
     const names = Object.keys(records[0]!.fields);
     const cql = this.insertStatement(table, names);
-    await Promise.all(records.map((r) => this.client.execute(cql, this.insertParams(r.key, names, r.fields), this.writes)));
+    await Promise.all(
+      records.map((r) => this.client.execute(cql, this.insertParams(r.key, names, r.fields), this.writes)),
+    );
   }
 
   /** A delete cannot tell whether the row was there (YCSB's binding answers OK too). */
   async delete(table: string, key: string): Promise<boolean> {
-    const cql = this.statement(`delete ${table}`, () => `DELETE FROM ${this.handle.table(table)} WHERE bucket = ? AND y_id = ?`);
+    const cql = this.statement(
+      `delete ${table}`,
+      () => `DELETE FROM ${this.handle.table(table)} WHERE bucket = ? AND y_id = ?`,
+    );
     await this.client.execute(cql, [this.bucketOf(key), key], this.writes);
     return true;
   }
@@ -133,7 +156,11 @@ export class YcsbTables {
   }
 
   private insertStatement(table: string, names: readonly string[]): string {
-    return this.statement(`insert ${table} ${names.join(',')}`, () => `INSERT INTO ${this.handle.table(table)} (bucket, y_id${names.map((n) => `, ${cqlIdentifier(n)}`).join('')}) VALUES (?, ?${', ?'.repeat(names.length)})`);
+    return this.statement(
+      `insert ${table} ${names.join(',')}`,
+      () =>
+        `INSERT INTO ${this.handle.table(table)} (bucket, y_id${names.map((n) => `, ${cqlIdentifier(n)}`).join('')}) VALUES (?, ?${', ?'.repeat(names.length)})`,
+    );
   }
 
   private insertParams(key: string, names: readonly string[], values: FieldMap): string[] {
@@ -146,7 +173,11 @@ export class YcsbTables {
     let known = this.knownBuckets.get(table);
     if (!known) this.knownBuckets.set(table, (known = new Set()));
     if (known.has(bucket)) return;
-    await this.client.execute(this.statement(`bucket ${table}`, () => `INSERT INTO ${this.bucketsTable(table)} (id, bucket) VALUES (0, ?)`), [bucket], this.writes);
+    await this.client.execute(
+      this.statement(`bucket ${table}`, () => `INSERT INTO ${this.bucketsTable(table)} (id, bucket) VALUES (0, ?)`),
+      [bucket],
+      this.writes,
+    );
     known.add(bucket);
   }
 }

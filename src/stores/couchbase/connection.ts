@@ -107,7 +107,8 @@ export async function managementRest(config: CouchbaseConfig, path: string): Pro
 /** An error's message with its cause's, for notes and messages. */
 export function reasonOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error && error.cause.message !== error.message ? ` (${error.cause.message})` : '';
+  const cause =
+    error.cause instanceof Error && error.cause.message !== error.message ? ` (${error.cause.message})` : '';
   return `${error.message}${cause}`;
 }
 
@@ -125,7 +126,10 @@ export function isNoQueryService(error: unknown): boolean {
  * bucket open and opens nothing.
  */
 function openBucket(cluster: Cluster, name: string): Promise<void> {
-  const internal = cluster as unknown as { _conn: { openBucket(name: string, callback: (error: unknown) => void): void }; _openBuckets: string[] };
+  const internal = cluster as unknown as {
+    _conn: { openBucket(name: string, callback: (error: unknown) => void): void };
+    _openBuckets: string[];
+  };
   if (internal._openBuckets.includes(name)) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     internal._conn.openBucket(name, (error) => {
@@ -142,19 +146,37 @@ async function connectError(config: CouchbaseConfig, error: unknown, stage: 'boo
   const reason = reasonOf(error);
   const bucket = config.url.bucket;
   if (error instanceof AuthenticationFailureError) {
-    return new AccessDeniedError('couchbase', display, `the server refused the user name or password in the URL, or the user may not access bucket "${bucket}" (${reason}); check them, and the user's roles on the bucket`);
+    return new AccessDeniedError(
+      'couchbase',
+      display,
+      `the server refused the user name or password in the URL, or the user may not access bucket "${bucket}" (${reason}); check them, and the user's roles on the bucket`,
+    );
   }
   if (error instanceof BucketNotFoundError || /bucket_not_found/.test(reason)) {
-    return new MissingDataError('couchbase', display, `the bucket "${bucket}"`, `the server says ${reason}, as it does to a user without access to it; create it (Couchbase's console, or couchbase-cli bucket-create) or name an existing one as the URL's path (docbench load creates no bucket)`);
+    return new MissingDataError(
+      'couchbase',
+      display,
+      `the bucket "${bucket}"`,
+      `the server says ${reason}, as it does to a user without access to it; create it (Couchbase's console, or couchbase-cli bucket-create) or name an existing one as the URL's path (docbench load creates no bucket)`,
+    );
   }
   if (error instanceof ScopeNotFoundError || error instanceof CollectionNotFoundError) {
-    return new MissingDataError('couchbase', display, `the collection ${config.scope}.${config.collection} in bucket "${bucket}"`, `the server says ${reason}; create it first (docbench load creates no collection), or give couchbase.scope and couchbase.collection of an existing one`);
+    return new MissingDataError(
+      'couchbase',
+      display,
+      `the collection ${config.scope}.${config.collection} in bucket "${bucket}"`,
+      `the server says ${reason}; create it first (docbench load creates no collection), or give couchbase.scope and couchbase.collection of an existing one`,
+    );
   }
   return new UnreachableError('couchbase', display, await unreachableReason(config, error, stage));
 }
 
 /** Why the cluster, or the bucket's collection, did not answer, with a TLS mismatch named when the KV port proves one. */
-async function unreachableReason(config: CouchbaseConfig, error: unknown, stage: 'bootstrap' | 'bucket'): Promise<string> {
+async function unreachableReason(
+  config: CouchbaseConfig,
+  error: unknown,
+  stage: 'bootstrap' | 'bucket',
+): Promise<string> {
   const reason = reasonOf(error);
   const ms = config.connectTimeoutMs;
   const certificate = untrustedCertificate(error);
@@ -163,7 +185,8 @@ async function unreachableReason(config: CouchbaseConfig, error: unknown, stage:
     // The SDK retries a refused connection until its timeout, so a wrong port reads as "no answer".
     const addresses = kvAddresses(config);
     const refused = await Promise.all(addresses.map(({ host, port }) => refusesConnections(host, port)));
-    if (refused.every(Boolean)) return `connection refused at ${addresses.map(({ host, port }) => `${host}:${port}`).join(', ')}: nothing listens there; start Couchbase or correct the host and the KV port (11210, 11207 with TLS)`;
+    if (refused.every(Boolean))
+      return `connection refused at ${addresses.map(({ host, port }) => `${host}:${port}`).join(', ')}: nothing listens there; start Couchbase or correct the host and the KV port (11210, 11207 with TLS)`;
     const mismatch = await tlsMismatch(config);
     if (mismatch) return `${mismatch} (${reason})`;
   }
@@ -178,7 +201,10 @@ async function unreachableReason(config: CouchbaseConfig, error: unknown, stage:
 
 /** The KV ports the SDK bootstraps on: the URL's, else Couchbase's 11210 (11207 with TLS). */
 function kvAddresses(config: CouchbaseConfig): { host: string; port: number }[] {
-  const hosts = config.url.connectionString.replace(/^couchbases?:\/\//, '').replace(/\?.*$/, '').split(/[,;]/);
+  const hosts = config.url.connectionString
+    .replace(/^couchbases?:\/\//, '')
+    .replace(/\?.*$/, '')
+    .split(/[,;]/);
   return hosts.slice(0, 3).map((entry) => {
     const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?/.exec(entry.trim());
     return { host: match?.[1] ?? entry, port: match?.[2] ? Number(match[2]) : config.url.tls ? 11207 : 11210 };
@@ -197,7 +223,8 @@ async function tlsMismatch(config: CouchbaseConfig): Promise<string | undefined>
   for (const { host, port } of kvAddresses(config)) {
     if (config.url.tls) {
       const answer = await plainAnswer(host, port, KV_NOOP);
-      if (answer?.[0] === KV_RESPONSE_MAGIC) return `TLS mismatch: ${host}:${port} speaks Couchbase's KV protocol without TLS; use couchbase:// (couchbases:// is for a TLS port, 11207)`;
+      if (answer?.[0] === KV_RESPONSE_MAGIC)
+        return `TLS mismatch: ${host}:${port} speaks Couchbase's KV protocol without TLS; use couchbase:// (couchbases:// is for a TLS port, 11207)`;
     } else if (await speaksTls(host, port)) {
       return `TLS mismatch: ${host}:${port} speaks TLS; use couchbases://`;
     }

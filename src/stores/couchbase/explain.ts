@@ -31,7 +31,9 @@ function walk(node: unknown, into: Operators): void {
 
 /** Sum of the profile's phase counts whose name starts with one of `phases` (`indexScan`, `indexScan.GSI`, …). */
 function phaseCount(counts: Record<string, unknown>, ...phases: string[]): number | undefined {
-  const matching = Object.entries(counts).filter(([name, n]) => phases.some((p) => name.startsWith(p)) && typeof n === 'number');
+  const matching = Object.entries(counts).filter(
+    ([name, n]) => phases.some((p) => name.startsWith(p)) && typeof n === 'number',
+  );
   return matching.length === 0 ? undefined : matching.reduce((sum, [, n]) => sum + (n as number), 0);
 }
 
@@ -40,7 +42,12 @@ function phaseCount(counts: Record<string, unknown>, ...phases: string[]): numbe
  * profiled run returned; the parsing part of `explainSqlpp`, apart so it can be checked without a
  * query service.
  */
-export function sqlppPlan(explained: unknown, phaseCounts: Record<string, unknown>, returned: number, warnings: readonly string[]): PlanEvidence {
+export function sqlppPlan(
+  explained: unknown,
+  phaseCounts: Record<string, unknown>,
+  returned: number,
+  warnings: readonly string[],
+): PlanEvidence {
   const plan = (explained as { plan?: unknown } | undefined)?.plan ?? explained;
   const ops: Operators = { primary: new Set(), indexes: new Set(), keys: false };
   walk(plan, ops);
@@ -53,7 +60,8 @@ export function sqlppPlan(explained: unknown, phaseCounts: Record<string, unknow
     ...(documentsExamined !== undefined ? { documentsExamined } : {}),
     returned,
     warnings: [...warnings],
-    source: "Couchbase SQL++ EXPLAIN (the plan's scan operators) and profile=phases (index entries scanned, documents fetched)",
+    source:
+      "Couchbase SQL++ EXPLAIN (the plan's scan operators) and profile=phases (index entries scanned, documents fetched)",
     raw: shorten(JSON.stringify({ plan, phaseCounts })),
   };
 }
@@ -63,5 +71,10 @@ export async function explainSqlpp(cluster: Cluster, statement: string, paramete
   const explained = (await cluster.query(`EXPLAIN ${statement}`, { parameters, readOnly: true })).rows[0];
   const profiled = await cluster.query(statement, { parameters, readOnly: true, profile: QueryProfileMode.Phases });
   const counts = (profiled.meta.profile as { phaseCounts?: Record<string, unknown> } | undefined)?.phaseCounts ?? {};
-  return sqlppPlan(explained, counts, profiled.rows.length, profiled.meta.warnings.map((w) => w.message));
+  return sqlppPlan(
+    explained,
+    counts,
+    profiled.rows.length,
+    profiled.meta.warnings.map((w) => w.message),
+  );
 }

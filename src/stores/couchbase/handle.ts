@@ -5,7 +5,16 @@
  * never makes a call the settings switch off (on the local stand-in some management calls crash
  * the SDK's native core).
  */
-import { CollectionNotFoundError, DocumentNotFoundError, ScopeNotFoundError, type Bucket, type Cluster, type Collection, type DurabilityLevel, type QueryOptions } from 'couchbase';
+import {
+  CollectionNotFoundError,
+  DocumentNotFoundError,
+  ScopeNotFoundError,
+  type Bucket,
+  type Cluster,
+  type Collection,
+  type DurabilityLevel,
+  type QueryOptions,
+} from 'couchbase';
 import type { PlanEvidence } from '../query-plan.ts';
 import { UnsupportedError } from '../store.ts';
 import { retryWhile, waitFor } from '../wait.ts';
@@ -72,7 +81,14 @@ export class CouchbaseHandle {
 
   capabilities(): CouchbaseCapabilities {
     const c = this.config;
-    return { bucket: c.url.bucket, scope: c.scope, collection: c.collection, query: c.query, management: c.management, upsert: c.upsert };
+    return {
+      bucket: c.url.bucket,
+      scope: c.scope,
+      collection: c.collection,
+      query: c.query,
+      management: c.management,
+      upsert: c.upsert,
+    };
   }
 
   /** Write one document: `insert` (create only) or, with couchbase.upsert=true, `upsert` (overwrites it whole). */
@@ -89,9 +105,13 @@ export class CouchbaseHandle {
    */
   async writeAll(documents: readonly DocumentWrite[], options: WriteOptions = {}): Promise<void> {
     const outcomes = await Promise.allSettled(documents.map((d) => this.write(d, options)));
-    const failed = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [{ key: documents[i]!.key, reason: o.reason as unknown }] : []));
+    const failed = outcomes.flatMap((o, i) =>
+      o.status === 'rejected' ? [{ key: documents[i]!.key, reason: o.reason as unknown }] : [],
+    );
     if (failed.length > 0) {
-      throw new Error(`stored ${documents.length - failed.length} of ${documents.length} documents; first failure "${failed[0]!.key}": ${reasonOf(failed[0]!.reason)}`);
+      throw new Error(
+        `stored ${documents.length - failed.length} of ${documents.length} documents; first failure "${failed[0]!.key}": ${reasonOf(failed[0]!.reason)}`,
+      );
     }
   }
 
@@ -108,7 +128,11 @@ export class CouchbaseHandle {
 
   /** UnsupportedError for `operation` when SQL++ is switched off (couchbase.query=false, the KV-only stand-in). */
   requireQuery(operation: string): void {
-    if (!this.config.query) throw new UnsupportedError(operation, 'SQL++ is switched off (couchbase.query=false): this cluster or stand-in has no query service');
+    if (!this.config.query)
+      throw new UnsupportedError(
+        operation,
+        'SQL++ is switched off (couchbase.query=false): this cluster or stand-in has no query service',
+      );
   }
 
   /**
@@ -134,7 +158,12 @@ export class CouchbaseHandle {
       { store: 'couchbase' },
     );
     // Before the load, so it is maintained during the load as an application's would be.
-    await retryWhile(`the primary index on ${keyspace}`, () => this.queryRows(`CREATE PRIMARY INDEX IF NOT EXISTS ON ${keyspace}`), () => true, { store: 'couchbase' });
+    await retryWhile(
+      `the primary index on ${keyspace}`,
+      () => this.queryRows(`CREATE PRIMARY INDEX IF NOT EXISTS ON ${keyspace}`),
+      () => true,
+      { store: 'couchbase' },
+    );
   }
 
   /**
@@ -142,19 +171,29 @@ export class CouchbaseHandle {
    * BUILD INDEX those not built yet, and wait until every one is online. Idempotent: indexes an
    * earlier run built are left as they are (BUILD INDEX refuses an index that is already built).
    */
-  async buildDeferredIndexes(keyspace: string, collection: string, indexes: readonly { name: string; statement: string }[]): Promise<void> {
+  async buildDeferredIndexes(
+    keyspace: string,
+    collection: string,
+    indexes: readonly { name: string; statement: string }[],
+  ): Promise<void> {
     for (const index of indexes) await this.queryRows(index.statement);
     const names = indexes.map((i) => i.name);
-    const unbuilt = await this.queryRows<string>("SELECT RAW name FROM system:indexes WHERE bucket_id = $1 AND scope_id = $2 AND keyspace_id = $3 AND name IN $4 AND state IN ['deferred', 'created']", {
-      parameters: [this.config.url.bucket, this.config.scope, collection, names],
-    });
+    const unbuilt = await this.queryRows<string>(
+      "SELECT RAW name FROM system:indexes WHERE bucket_id = $1 AND scope_id = $2 AND keyspace_id = $3 AND name IN $4 AND state IN ['deferred', 'created']",
+      {
+        parameters: [this.config.url.bucket, this.config.scope, collection, names],
+      },
+    );
     if (unbuilt.length > 0) await this.queryRows(`BUILD INDEX ON ${keyspace}(${unbuilt.map(identifier).join(', ')})`);
     await waitFor(
       `the GSI indexes ${names.join(', ')} on ${keyspace} to be online`,
       async () => {
-        const states = await this.queryRows<string>('SELECT RAW state FROM system:indexes WHERE bucket_id = $1 AND scope_id = $2 AND keyspace_id = $3 AND name IN $4', {
-          parameters: [this.config.url.bucket, this.config.scope, collection, names],
-        });
+        const states = await this.queryRows<string>(
+          'SELECT RAW state FROM system:indexes WHERE bucket_id = $1 AND scope_id = $2 AND keyspace_id = $3 AND name IN $4',
+          {
+            parameters: [this.config.url.bucket, this.config.scope, collection, names],
+          },
+        );
         return states.length === names.length && states.every((state) => state === 'online');
       },
       { store: 'couchbase' },

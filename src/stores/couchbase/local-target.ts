@@ -95,7 +95,9 @@ async function restGet(path: string, timeoutMs = 1000): Promise<unknown> {
  * accepts connections. Plain HTTP and TCP only: the SDK's native core is never used here.
  */
 async function healthy(): Promise<boolean> {
-  const config = (await restGet(`/pools/default/buckets/${BUCKET}`)) as { nodesExt?: Array<{ services?: { kv?: number } }> } | null;
+  const config = (await restGet(`/pools/default/buckets/${BUCKET}`)) as {
+    nodesExt?: Array<{ services?: { kv?: number } }>;
+  } | null;
   if (config?.nodesExt?.[0]?.services?.kv !== KV_PORT.port) return false;
   return tcpProbe(LOOPBACK, KV_PORT.port);
 }
@@ -130,12 +132,18 @@ export const localTarget = managedServer({
       '-cp',
       JAR(),
       LAUNCHER,
-      '--host', LOOPBACK,
-      '--rest-port', String(REST_PORT.port),
-      '--kv-port', String(KV_PORT.port),
-      '--bucket', BUCKET,
-      '--password', PASSWORD,
-      '--vbuckets', '1024',
+      '--host',
+      LOOPBACK,
+      '--rest-port',
+      String(REST_PORT.port),
+      '--kv-port',
+      String(KV_PORT.port),
+      '--bucket',
+      BUCKET,
+      '--password',
+      PASSWORD,
+      '--vbuckets',
+      '1024',
     ],
   }),
   healthy,

@@ -42,7 +42,8 @@ const httpOrigin = (describe: string): SettingSpec<string | undefined> => ({
   describe,
 });
 
-const milliseconds = (fallback: number, describe: string) => setting.wholeNumber({ min: 1, fallback, describe: `ms ${describe}` });
+const milliseconds = (fallback: number, describe: string) =>
+  setting.wholeNumber({ min: 1, fallback, describe: `ms ${describe}` });
 
 const SETTINGS = {
   scope: couchbaseName('the scope the documents live in'),
@@ -50,11 +51,22 @@ const SETTINGS = {
   kvTimeout: milliseconds(2500, "per KV operation (the SDK's default)"),
   queryTimeout: milliseconds(75_000, "per SQL++ statement (the SDK's default)"),
   connectTimeout: milliseconds(5000, 'to bootstrap and open the bucket, also for management REST calls'),
-  durability: setting.oneOf(Object.keys(DURABILITY) as DurabilityName[], { fallback: 'none', describe: 'durability of every write' }),
+  durability: setting.oneOf(Object.keys(DURABILITY) as DurabilityName[], {
+    fallback: 'none',
+    describe: 'durability of every write',
+  }),
   upsert: setting.boolean({ fallback: false, describe: 'inserts overwrite an existing document (upsert)' }),
-  query: setting.boolean({ fallback: true, describe: 'use SQL++ (false: scans UNSUPPORTED, no index, drop deletes nothing)' }),
-  management: setting.boolean({ fallback: true, describe: 'create indexes and make management REST calls (false: least-privilege users)' }),
-  managementUrl: httpOrigin('base URL of the management REST API (default http://<first host>:8091, https://…:18091 for couchbases://)'),
+  query: setting.boolean({
+    fallback: true,
+    describe: 'use SQL++ (false: scans UNSUPPORTED, no index, drop deletes nothing)',
+  }),
+  management: setting.boolean({
+    fallback: true,
+    describe: 'create indexes and make management REST calls (false: least-privilege users)',
+  }),
+  managementUrl: httpOrigin(
+    'base URL of the management REST API (default http://<first host>:8091, https://…:18091 for couchbases://)',
+  ),
 };
 
 /** What the store needs to know: where the server is, who logs in, and every setting, typed. */

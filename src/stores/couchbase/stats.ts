@@ -12,7 +12,11 @@ import type { SkippedSteps } from './ycsb.ts';
 
 type Extra = NonNullable<StoreStats['extra']>;
 
-export async function couchbaseStats(config: CouchbaseConfig, handle: CouchbaseHandle, skippedSteps: SkippedSteps): Promise<StoreStats> {
+export async function couchbaseStats(
+  config: CouchbaseConfig,
+  handle: CouchbaseHandle,
+  skippedSteps: SkippedSteps,
+): Promise<StoreStats> {
   const extra: Extra = {
     'couchbase.bucket': config.url.bucket,
     'couchbase.scope': config.scope,
@@ -22,7 +26,12 @@ export async function couchbaseStats(config: CouchbaseConfig, handle: CouchbaseH
     'couchbase.query': config.query,
     'couchbase.management': config.management,
   };
-  const stats: StoreStats = { server: 'Couchbase (not identified)', serverVersion: 'unknown', driver: `couchbase ${packageVersion('couchbase')}`, extra };
+  const stats: StoreStats = {
+    server: 'Couchbase (not identified)',
+    serverVersion: 'unknown',
+    driver: `couchbase ${packageVersion('couchbase')}`,
+    extra,
+  };
   const skipped: string[] = [];
 
   if (config.management) await fromManagementApi(config, stats, extra);

@@ -47,7 +47,8 @@ export function parseCouchbaseUrl(url: string): CouchbaseUrl {
     }
   };
   const colon = userinfo === undefined ? -1 : userinfo.indexOf(':');
-  const username = userinfo === undefined ? '' : decode(colon < 0 ? userinfo : userinfo.slice(0, colon), 'the user name');
+  const username =
+    userinfo === undefined ? '' : decode(colon < 0 ? userinfo : userinfo.slice(0, colon), 'the user name');
   const password = colon < 0 ? '' : decode(userinfo!.slice(colon + 1), 'the password');
   const bucket = decode((path ?? '').replace(/\/+$/, ''), 'the bucket name');
   const missing: string[] = [];
@@ -59,7 +60,8 @@ export function parseCouchbaseUrl(url: string): CouchbaseUrl {
     const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
     throw new CouchbaseUrlError(url, `lacks ${list}, which Couchbase Server needs`);
   }
-  if (bucket.includes('/')) throw new CouchbaseUrlError(url, `names "${bucket}" as its bucket; the URL path is the bucket name alone`);
+  if (bucket.includes('/'))
+    throw new CouchbaseUrlError(url, `names "${bucket}" as its bucket; the URL path is the bucket name alone`);
 
   const urlSettings: Record<string, string> = {};
   const sdkParams: string[] = [];
@@ -67,10 +69,14 @@ export function parseCouchbaseUrl(url: string): CouchbaseUrl {
     if (!pair) continue;
     const eq = pair.indexOf('=');
     const name = decode(eq < 0 ? pair : pair.slice(0, eq), 'a query parameter');
-    if (name.startsWith('couchbase.')) urlSettings[name] = decode(eq < 0 ? '' : pair.slice(eq + 1), 'a query parameter');
+    if (name.startsWith('couchbase.'))
+      urlSettings[name] = decode(eq < 0 ? '' : pair.slice(eq + 1), 'a query parameter');
     else sdkParams.push(pair);
   }
-  const firstHost = hosts!.split(/[,;]/)[0]!.replace(/:\d+(=\w+)?$/, '').replace(/^\[(.*)\]$/, '$1');
+  const firstHost = hosts!
+    .split(/[,;]/)[0]!
+    .replace(/:\d+(=\w+)?$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
   return {
     tls: scheme === 'couchbases',
     connectionString: `${scheme}://${hosts}${sdkParams.length > 0 ? `?${sdkParams.join('&')}` : ''}`,

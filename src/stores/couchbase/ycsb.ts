@@ -3,7 +3,14 @@
  * for scans, the primary index and drop. What prepare() and drop() could not do is noted for
  * stats() instead of failing the run.
  */
-import { CasMismatchError, DocumentNotFoundError, DurabilityLevel, MutateInSpec, QueryScanConsistency, type Collection } from 'couchbase';
+import {
+  CasMismatchError,
+  DocumentNotFoundError,
+  DurabilityLevel,
+  MutateInSpec,
+  QueryScanConsistency,
+  type Collection,
+} from 'couchbase';
 import { UnsupportedError, type BatchInserter, type FieldMap, type KeyedRecord, type YcsbSchema } from '../store.ts';
 import { isNoQueryService, reasonOf } from './connection.ts';
 import { identifier, type CouchbaseHandle } from './handle.ts';
@@ -45,7 +52,10 @@ export class CouchbaseYcsb implements BatchInserter {
     if (!this.config.query) return void this.skipped.set('primaryIndex', 'not created (couchbase.query=false)');
     const keyspace = this.handle.keyspace();
     if (!this.config.management) {
-      return void this.skipped.set('primaryIndex', `not created (couchbase.management=false): scans and drop need a primary index on ${keyspace}, create it yourself`);
+      return void this.skipped.set(
+        'primaryIndex',
+        `not created (couchbase.management=false): scans and drop need a primary index on ${keyspace}, create it yourself`,
+      );
     }
     try {
       await this.handle.cluster().query(`CREATE PRIMARY INDEX IF NOT EXISTS ON ${keyspace}`);
@@ -57,11 +67,14 @@ export class CouchbaseYcsb implements BatchInserter {
   }
 
   async drop(schema: YcsbSchema): Promise<void> {
-    if (!this.config.query) return void this.skipped.set('drop', 'documents not deleted (couchbase.query=false: no SQL++ to delete with)');
+    if (!this.config.query)
+      return void this.skipped.set('drop', 'documents not deleted (couchbase.query=false: no SQL++ to delete with)');
     // DELETE runs over the primary index; prepare() creates it, and drop() may come first.
     if (this.config.management) await this.prepare(schema);
     try {
-      await this.handle.cluster().query(`DELETE FROM ${this.handle.keyspace()}`, { scanConsistency: QueryScanConsistency.RequestPlus });
+      await this.handle
+        .cluster()
+        .query(`DELETE FROM ${this.handle.keyspace()}`, { scanConsistency: QueryScanConsistency.RequestPlus });
       this.skipped.delete('drop');
     } catch (error) {
       if (!isNoQueryService(error)) throw error;
@@ -79,19 +92,31 @@ export class CouchbaseYcsb implements BatchInserter {
     }
   }
 
-  async scan(_table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
-    if (!this.config.query) throw new UnsupportedError('SCAN', 'SQL++ is switched off (couchbase.query=false), and Couchbase scans in key order need it');
+  async scan(
+    _table: string,
+    startKey: string,
+    count: number,
+    fields: readonly string[] | null,
+  ): Promise<KeyedRecord[]> {
+    if (!this.config.query)
+      throw new UnsupportedError(
+        'SCAN',
+        'SQL++ is switched off (couchbase.query=false), and Couchbase scans in key order need it',
+      );
     if (count <= 0) return [];
     let rows: Array<Record<string, unknown>>;
     try {
-      const result = await this.handle.cluster().query<Record<string, unknown>>(scanStatement(this.handle.keyspace(), fields), {
-        parameters: [startKey, count],
-        adhoc: false,
-        readOnly: true,
-      });
+      const result = await this.handle
+        .cluster()
+        .query<Record<string, unknown>>(scanStatement(this.handle.keyspace(), fields), {
+          parameters: [startKey, count],
+          adhoc: false,
+          readOnly: true,
+        });
       rows = result.rows;
     } catch (error) {
-      if (isNoQueryService(error)) throw new UnsupportedError('SCAN', `the cluster has no query service (SQL++): ${reasonOf(error)}`);
+      if (isNoQueryService(error))
+        throw new UnsupportedError('SCAN', `the cluster has no query service (SQL++): ${reasonOf(error)}`);
       throw error;
     }
     return rows.map((row) => ({
@@ -125,7 +150,11 @@ export class CouchbaseYcsb implements BatchInserter {
     for (let attempt = 1; ; attempt++) {
       const current = await collection.get(key);
       try {
-        await collection.replace(key, { ...(current.content as object), ...values }, { ...this.durable(), cas: current.cas });
+        await collection.replace(
+          key,
+          { ...(current.content as object), ...values },
+          { ...this.durable(), cas: current.cas },
+        );
         return true;
       } catch (error) {
         if (!(error instanceof CasMismatchError) || attempt >= MAX_CAS_ATTEMPTS) throw error;
@@ -139,7 +168,10 @@ export class CouchbaseYcsb implements BatchInserter {
 
   async insertMany(_table: string, records: readonly KeyedRecord[]): Promise<void> {
     const collection = this.handle.collection();
-    await this.handle.writeAll(records.map((r) => ({ collection, key: r.key, value: r.fields })), this.durable());
+    await this.handle.writeAll(
+      records.map((r) => ({ collection, key: r.key, value: r.fields })),
+      this.durable(),
+    );
   }
 
   async delete(_table: string, key: string): Promise<boolean> {

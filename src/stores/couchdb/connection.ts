@@ -25,7 +25,12 @@ export function reasonOf(error: unknown): string {
  * A 401 or 403 as an AccessDeniedError saying what to fix, else undefined. CouchDB answers 401
  * when the request has no login (or a wrong one) and 403 when the user lacks the right.
  */
-export function accessDenied(error: unknown, config: CouchdbConfig, what: string, fix: string): AccessDeniedError | undefined {
+export function accessDenied(
+  error: unknown,
+  config: CouchdbConfig,
+  what: string,
+  fix: string,
+): AccessDeniedError | undefined {
   const status = statusOf(error);
   if (status !== 401 && status !== 403) return undefined;
   return new AccessDeniedError('couchdb', config.displayUrl, `${what} (${status} ${reasonOf(error)}); ${fix}`);
@@ -70,17 +75,28 @@ export class CouchdbConnection {
     const session = await this.session();
     const user = session.userCtx?.name ?? null;
     if (user === null && session.userCtx?.roles?.includes('_admin') !== true) {
-      throw new AccessDeniedError('couchdb', this.config.displayUrl, `the URL has no login, and the server does not take requests without one as an admin (GET /_session: no user); give a CouchDB user as ${URL_SHAPE}`);
+      throw new AccessDeniedError(
+        'couchdb',
+        this.config.displayUrl,
+        `the URL has no login, and the server does not take requests without one as an admin (GET /_session: no user); give a CouchDB user as ${URL_SHAPE}`,
+      );
     }
     if (this.config.database !== undefined) await this.checkDatabaseRights(this.config.database, user);
   }
 
   private async session(): Promise<Session> {
     try {
-      return (await this.server.relax({ path: '_session', signal: AbortSignal.timeout(this.config.connectTimeoutMs) } as nano.RequestOptions)) as Session;
+      return (await this.server.relax({
+        path: '_session',
+        signal: AbortSignal.timeout(this.config.connectTimeoutMs),
+      } as nano.RequestOptions)) as Session;
     } catch (error) {
       if (statusOf(error) === 401) {
-        throw new AccessDeniedError('couchdb', this.config.displayUrl, `the server refused the user name or password in the URL (401 ${reasonOf(error)}); give a CouchDB user as ${URL_SHAPE}`);
+        throw new AccessDeniedError(
+          'couchdb',
+          this.config.displayUrl,
+          `the server refused the user name or password in the URL (401 ${reasonOf(error)}); give a CouchDB user as ${URL_SHAPE}`,
+        );
       }
       throw new UnreachableError('couchdb', this.config.displayUrl, await unreachableReason(error, this.config));
     }
@@ -91,7 +107,12 @@ export class CouchdbConnection {
       await this.server.db.get(database);
     } catch (error) {
       if (statusOf(error) === 404) return;
-      const denied = accessDenied(error, this.config, `${user === null ? 'a request without a login' : `user "${user}"`} may not read the database "${database}"`, "make the user a member of the database (its _security object), or give an admin's login");
+      const denied = accessDenied(
+        error,
+        this.config,
+        `${user === null ? 'a request without a login' : `user "${user}"`} may not read the database "${database}"`,
+        "make the user a member of the database (its _security object), or give an admin's login",
+      );
       if (denied) throw denied;
       throw error;
     }
@@ -111,21 +132,27 @@ const NANO_CONNECTION_ERROR = /^error happened in your connection\. Reason: (?:\
 export async function unreachableReason(error: unknown, config: CouchdbConfig): Promise<string> {
   const status = statusOf(error);
   const message = firstLine(error instanceof Error ? error.message : String(error));
-  if (status !== undefined) return `GET /_session answered HTTP ${status} (${message}); is this the URL of a CouchDB server?`;
+  if (status !== undefined)
+    return `GET /_session answered HTTP ${status} (${message}); is this the URL of a CouchDB server?`;
   // OpenSSL's text holds its whole error stack; its reason ("wrong version number") is what helps.
   const cause = message.replace(NANO_CONNECTION_ERROR, '').replace(/^.*SSL routines:[^:]*:([^:]+):.*$/, 'TLS: $1');
-  if (/ECONNREFUSED/.test(cause)) return `connection refused (${cause}): nothing listens there; start CouchDB or correct the host and port`;
+  if (/ECONNREFUSED/.test(cause))
+    return `connection refused (${cause}): nothing listens there; start CouchDB or correct the host and port`;
   if (/ENOTFOUND|EAI_AGAIN/.test(cause)) return `the host name does not resolve (${cause})`;
-  if (/^bad port$/i.test(cause)) return 'Node\'s fetch refuses to connect to this port (a "bad port" of the Fetch standard); CouchDB listens on 5984 unless configured otherwise';
+  if (/^bad port$/i.test(cause))
+    return 'Node\'s fetch refuses to connect to this port (a "bad port" of the Fetch standard); CouchDB listens on 5984 unless configured otherwise';
   const certificate = untrustedCertificate(new Error(cause));
   if (certificate) return certificate;
   // https to a plain port (the server waits for a request line, or answers one in plain text),
   // or http to a TLS port (the server drops the connection): the port itself says which it speaks.
   const { hostname, port, protocol } = new URL(config.serverUrl);
   const portNumber = Number(port || (protocol === 'https:' ? 443 : 80));
-  if (protocol === 'https:' && (await speaksPlainHttp(hostname, portNumber))) return `TLS mismatch: ${hostname}:${portNumber} speaks plain HTTP, not TLS (${cause}); use http:// for this port`;
-  if (protocol === 'http:' && (await speaksTls(hostname, portNumber))) return `TLS mismatch: ${hostname}:${portNumber} speaks TLS (${cause}); use https:// for this port`;
-  if (/timeout/i.test(cause)) return `no answer within ${config.connectTimeoutMs} ms (couchdb.connecttimeout); check the host and port, and that no firewall drops the connection`;
+  if (protocol === 'https:' && (await speaksPlainHttp(hostname, portNumber)))
+    return `TLS mismatch: ${hostname}:${portNumber} speaks plain HTTP, not TLS (${cause}); use http:// for this port`;
+  if (protocol === 'http:' && (await speaksTls(hostname, portNumber)))
+    return `TLS mismatch: ${hostname}:${portNumber} speaks TLS (${cause}); use https:// for this port`;
+  if (/timeout/i.test(cause))
+    return `no answer within ${config.connectTimeoutMs} ms (couchdb.connecttimeout); check the host and port, and that no firewall drops the connection`;
   if (cause.startsWith('TLS: ')) return `the TLS handshake failed (${cause.slice(5)})`;
   return cause;
 }
@@ -133,7 +160,9 @@ export async function unreachableReason(error: unknown, config: CouchdbConfig): 
 /** Any HTTP answer to a plain GET / (CouchDB's welcome, or an error page): the port speaks plain HTTP. */
 async function speaksPlainHttp(host: string, port: number): Promise<boolean> {
   try {
-    await fetch(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/`, { signal: AbortSignal.timeout(2000) });
+    await fetch(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/`, {
+      signal: AbortSignal.timeout(2000),
+    });
     return true;
   } catch {
     return false;

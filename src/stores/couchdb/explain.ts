@@ -34,9 +34,20 @@ function indexLabel(index: ExplainedIndex): string {
 }
 
 /** `_explain` for a Mango query, then the query itself with execution statistics. */
-export async function explainMango(server: nano.ServerScope, database: string, query: nano.MangoQuery): Promise<PlanEvidence> {
-  const explained = (await server.relax({ db: database, path: '_explain', method: 'POST', body: query })) as { index?: ExplainedIndex } & Record<string, unknown>;
-  const answer = (await server.use(database).find({ ...query, execution_stats: true } as nano.MangoQuery)) as nano.MangoResponse<unknown> & { execution_stats?: ExecutionStats; warning?: string };
+export async function explainMango(
+  server: nano.ServerScope,
+  database: string,
+  query: nano.MangoQuery,
+): Promise<PlanEvidence> {
+  const explained = (await server.relax({ db: database, path: '_explain', method: 'POST', body: query })) as {
+    index?: ExplainedIndex;
+  } & Record<string, unknown>;
+  const answer = (await server
+    .use(database)
+    .find({ ...query, execution_stats: true } as nano.MangoQuery)) as nano.MangoResponse<unknown> & {
+    execution_stats?: ExecutionStats;
+    warning?: string;
+  };
   const index = explained.index ?? {};
   const allDocs = index.type === 'special' || index.name === '_all_docs';
   const stats = answer.execution_stats;
@@ -48,14 +59,24 @@ export async function explainMango(server: nano.ServerScope, database: string, q
     ...(stats?.total_keys_examined !== undefined ? { keysExamined: stats.total_keys_examined } : {}),
     ...(docs !== undefined ? { documentsExamined: docs } : {}),
     returned: stats?.results_returned ?? answer.docs.length,
-    warnings: (answer.warning ?? '').split('\n').map((w) => w.trim()).filter(Boolean),
-    source: stats ? 'CouchDB POST /{db}/_explain and _find execution_stats (and its warning)' : 'CouchDB POST /{db}/_explain and _find (this server sends no execution_stats)',
+    warnings: (answer.warning ?? '')
+      .split('\n')
+      .map((w) => w.trim())
+      .filter(Boolean),
+    source: stats
+      ? 'CouchDB POST /{db}/_explain and _find execution_stats (and its warning)'
+      : 'CouchDB POST /{db}/_explain and _find (this server sends no execution_stats)',
     raw: shorten(JSON.stringify({ ...plan, ...(stats ? { execution_stats: stats } : {}) })),
   };
 }
 
 /** A view read (design document `design`, view `view`) with the given parameters. */
-export async function explainView<D>(db: nano.DocumentScope<D>, design: string, view: string, params: nano.DocumentViewParams): Promise<PlanEvidence> {
+export async function explainView<D>(
+  db: nano.DocumentScope<D>,
+  design: string,
+  view: string,
+  params: nano.DocumentViewParams,
+): Promise<PlanEvidence> {
   const answer = await db.view(design, view, params);
   const rows = answer.rows.length;
   const docs = params.include_docs ? answer.rows.filter((r) => r.doc).length : undefined;
@@ -67,7 +88,15 @@ export async function explainView<D>(db: nano.DocumentScope<D>, design: string, 
     returned: rows,
     warnings: [],
     source: 'CouchDB view read: a view is an index CouchDB keeps up to date, read by key range',
-    raw: shorten(JSON.stringify({ view: `_design/${design}/_view/${view}`, params, total_rows: answer.total_rows, offset: answer.offset, rows })),
+    raw: shorten(
+      JSON.stringify({
+        view: `_design/${design}/_view/${view}`,
+        params,
+        total_rows: answer.total_rows,
+        offset: answer.offset,
+        rows,
+      }),
+    ),
   };
 }
 

@@ -26,7 +26,8 @@ export function isMissingDocument(error: unknown): boolean {
 }
 
 /** What to do when the user may not create or drop databases. */
-const ADMIN_NEEDED = "only a server admin may create or delete databases in CouchDB: give an admin's login, or create the database first and run with a member";
+const ADMIN_NEEDED =
+  "only a server admin may create or delete databases in CouchDB: give an admin's login, or create the database first and run with a member";
 
 /** Attempts to write a design document while other writers (service workers, a second run) race for it. */
 const DESIGN_WRITE_ATTEMPTS = 5;
@@ -83,7 +84,14 @@ export class CouchdbHandle {
       return true;
     } catch (error) {
       if (statusOf(error) === 404) return false;
-      throw accessDenied(error, this.config, `the login may not read the database "${name}"`, "make the user a member of the database (its _security object), or give an admin's login") ?? error;
+      throw (
+        accessDenied(
+          error,
+          this.config,
+          `the login may not read the database "${name}"`,
+          "make the user a member of the database (its _security object), or give an admin's login",
+        ) ?? error
+      );
     }
   }
 
@@ -113,7 +121,11 @@ export class CouchdbHandle {
    * service processes building it at once, never fail on CouchDB's update conflict. A 409 means
    * another writer got in between: read again and compare.
    */
-  async putDesignDocument<D>(db: nano.DocumentScope<D>, id: string, content: Record<string, unknown>): Promise<DesignDocumentOutcome> {
+  async putDesignDocument<D>(
+    db: nano.DocumentScope<D>,
+    id: string,
+    content: Record<string, unknown>,
+  ): Promise<DesignDocumentOutcome> {
     for (let attempt = 1; ; attempt++) {
       const existing = (await this.getOrNull(db, id)) as (Record<string, unknown> & { _rev?: string }) | null;
       if (existing !== null) {
@@ -139,7 +151,9 @@ export class CouchdbHandle {
     const failed = results.filter((r) => r.error);
     const first = failed[0];
     if (first) {
-      throw new Error(`_bulk_docs stored ${docs.length - failed.length} of ${docs.length} documents; first failure "${first.id}": ${first.error} (${first.reason ?? 'no reason given'})`);
+      throw new Error(
+        `_bulk_docs stored ${docs.length - failed.length} of ${docs.length} documents; first failure "${first.id}": ${first.error} (${first.reason ?? 'no reason given'})`,
+      );
     }
   }
 }

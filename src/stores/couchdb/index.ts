@@ -74,7 +74,12 @@ export class CouchdbStore extends YcsbStore<CouchdbHandle> {
   async checkTable(schema: YcsbSchema): Promise<void> {
     const name = this.handle.databaseName(schema.table);
     if (!(await this.handle.databaseExists(name))) {
-      throw new MissingDataError('couchdb', this.config.displayUrl, `the database "${name}"`, 'load it first: docbench load --store couchdb --url … -P <the same workload>');
+      throw new MissingDataError(
+        'couchdb',
+        this.config.displayUrl,
+        `the database "${name}"`,
+        'load it first: docbench load --store couchdb --url … -P <the same workload>',
+      );
     }
   }
 

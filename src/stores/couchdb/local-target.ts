@@ -97,13 +97,22 @@ async function adminLoginWorks(): Promise<boolean> {
   return body.userCtx?.roles?.includes('_admin') === true;
 }
 
-function runCommand(command: string, args: readonly string[], options: { cwd: string; logFile?: string }): Promise<void> {
+function runCommand(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; logFile?: string },
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd: options.cwd, maxBuffer: 64 * 1024 * 1024, shell: process.platform === 'win32' }, (error, stdout, stderr) => {
-      if (options.logFile) writeFileSync(options.logFile, `$ ${command} ${args.join(' ')}\n${stdout}${stderr}`);
-      if (error) reject(Object.assign(error, { stderr }));
-      else resolve();
-    });
+    execFile(
+      command,
+      args,
+      { cwd: options.cwd, maxBuffer: 64 * 1024 * 1024, shell: process.platform === 'win32' },
+      (error, stdout, stderr) => {
+        if (options.logFile) writeFileSync(options.logFile, `$ ${command} ${args.join(' ')}\n${stdout}${stderr}`);
+        if (error) reject(Object.assign(error, { stderr }));
+        else resolve();
+      },
+    );
   });
 }
 
@@ -135,10 +144,15 @@ async function install(log: (line: string) => void): Promise<void> {
   log(`couchdb: installing pouchdb-server ${SERVER_VERSION} (CouchDB API stand-in) with npm into ${i.dir}`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   try {
-    await runCommand(npm, ['install', '--omit=optional', '--no-audit', '--no-fund', '--loglevel=warn'], { cwd: i.dir, logFile: i.npmLog });
+    await runCommand(npm, ['install', '--omit=optional', '--no-audit', '--no-fund', '--loglevel=warn'], {
+      cwd: i.dir,
+      logFile: i.npmLog,
+    });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new MissingPrerequisiteError('npm was not found; it comes with Node.js (https://nodejs.org), install it or give --url');
+      throw new MissingPrerequisiteError(
+        'npm was not found; it comes with Node.js (https://nodejs.org), install it or give --url',
+      );
     }
     throw new StartFailedError(`npm install of pouchdb-server failed; see ${i.npmLog}`);
   }
@@ -146,7 +160,10 @@ async function install(log: (line: string) => void): Promise<void> {
   try {
     await runCommand(process.execPath, ['-e', "require('leveldown')"], { cwd: i.dir });
   } catch (error) {
-    const reason = String((error as { stderr?: string }).stderr ?? error).split('\n').find((l) => l.includes('Error')) ?? '';
+    const reason =
+      String((error as { stderr?: string }).stderr ?? error)
+        .split('\n')
+        .find((l) => l.includes('Error')) ?? '';
     throw new MissingPrerequisiteError(
       `leveldown (LevelDB's native binding, needed by pouchdb-server) does not load: ${reason.trim()}; ` +
         `where no prebuilt binary exists it is compiled at install time, which needs python3, make and a C++ compiler ` +
@@ -177,12 +194,29 @@ export const localTarget = managedServer({
     const config = join(dir, 'config.json');
     writeConfig(config, join(dir, 'couch.log'));
     // -n: request log lines go to couch.log only, not echoed to stdout as well.
-    return { command: process.execPath, args: [installed().serverScript, '--host', LOOPBACK, '--port', String(PORT.port), '--dir', data, '--config', config, '-n', '--no-color'] };
+    return {
+      command: process.execPath,
+      args: [
+        installed().serverScript,
+        '--host',
+        LOOPBACK,
+        '--port',
+        String(PORT.port),
+        '--dir',
+        data,
+        '--config',
+        config,
+        '-n',
+        '--no-color',
+      ],
+    };
   },
   healthy: async () => (await welcome()) !== null,
   async verify(dir) {
     if (!(await adminLoginWorks())) {
-      throw new StartFailedError(`pouchdb-server runs but the admin login ${ADMIN_USER} fails; check "admins" in ${join(dir, 'config.json')}`);
+      throw new StartFailedError(
+        `pouchdb-server runs but the admin login ${ADMIN_USER} fails; check "admins" in ${join(dir, 'config.json')}`,
+      );
     }
   },
   startTimeoutMs: 30_000,

@@ -14,9 +14,21 @@ export const SETTINGS = {
     expected: `a CouchDB database name (${DATABASE_NAME_RULE})`,
     describe: 'the one database every table uses (default: each table its own database, named as the table)',
   }),
-  maxsockets: setting.wholeNumber({ min: 1, describe: 'HTTP keep-alive connections to the server (default: the operations in flight, --threads)' }),
-  connecttimeout: setting.wholeNumber({ min: 1, fallback: 5000, describe: "ms to open a TCP connection, and for connect()'s login check to answer" }),
-  requesttimeout: setting.wholeNumber({ min: 1, fallback: 300_000, describe: 'ms a request may wait for the answer to start (and between its parts) before it fails as TIMEOUT; undici\'s own default' }),
+  maxsockets: setting.wholeNumber({
+    min: 1,
+    describe: 'HTTP keep-alive connections to the server (default: the operations in flight, --threads)',
+  }),
+  connecttimeout: setting.wholeNumber({
+    min: 1,
+    fallback: 5000,
+    describe: "ms to open a TCP connection, and for connect()'s login check to answer",
+  }),
+  requesttimeout: setting.wholeNumber({
+    min: 1,
+    fallback: 300_000,
+    describe:
+      "ms a request may wait for the answer to start (and between its parts) before it fails as TIMEOUT; undici's own default",
+  }),
 };
 
 /** Everything the store's parts need to know, checked once when the store is made. */
@@ -37,7 +49,9 @@ export function couchdbConfig(options: StoreOptions): CouchdbConfig {
   const url = parseCouchdbUrl(options.url);
   const s = parseSettings('couchdb', SETTINGS, options.settings);
   if (url.database !== undefined && s.database !== undefined && url.database !== s.database) {
-    throw new SettingError(`couchdb.database=${s.database}: the URL names the database "${url.database}"; give one of them`);
+    throw new SettingError(
+      `couchdb.database=${s.database}: the URL names the database "${url.database}"; give one of them`,
+    );
   }
   return {
     serverUrl: url.serverUrl,

@@ -37,7 +37,8 @@ export async function couchdbStats(handle: CouchdbHandle, maxSockets: number): P
   const isPouchdbServer = root['express-pouchdb'] !== undefined && root.couchdb === undefined;
   let server: string;
   if (isPouchdbServer) server = 'PouchDB Server (express-pouchdb)';
-  else if (root.couchdb !== undefined) server = !vendor || vendor === 'The Apache Software Foundation' ? 'Apache CouchDB' : `CouchDB (${vendor})`;
+  else if (root.couchdb !== undefined)
+    server = !vendor || vendor === 'The Apache Software Foundation' ? 'Apache CouchDB' : `CouchDB (${vendor})`;
   else server = vendor ?? 'unknown CouchDB-compatible server';
 
   const extra: NonNullable<StoreStats['extra']> = {
@@ -48,7 +49,11 @@ export async function couchdbStats(handle: CouchdbHandle, maxSockets: number): P
   };
   const stats: StoreStats = { server, serverVersion: version, driver: `nano ${packageVersion('nano')}`, extra };
   if (isPouchdbServer) {
-    stats.standIn = { name: 'pouchdb-server', version, note: 'the CouchDB HTTP API on PouchDB/LevelDB, not Apache CouchDB' };
+    stats.standIn = {
+      name: 'pouchdb-server',
+      version,
+      note: 'the CouchDB HTTP API on PouchDB/LevelDB, not Apache CouchDB',
+    };
   }
 
   const used = await usedDatabase(handle);

@@ -58,7 +58,10 @@ export function parseCouchdbUrl(url: string): CouchdbUrl {
   }
   if (parsed.password && !parsed.username) throw new CouchdbUrlError(url, 'has a password but no user name');
   if (parsed.search || parsed.hash) {
-    throw new CouchdbUrlError(url, 'has a query string or fragment, which a CouchDB server URL does not take (give settings as -p couchdb.<name>=value)');
+    throw new CouchdbUrlError(
+      url,
+      'has a query string or fragment, which a CouchDB server URL does not take (give settings as -p couchdb.<name>=value)',
+    );
   }
   const database = pathDatabase(url, parsed.pathname);
   parsed.pathname = '/';
@@ -76,6 +79,10 @@ function pathDatabase(url: string, pathname: string): string | undefined {
   } catch {
     throw new CouchdbUrlError(url, `has a path "${path}" that is not valid percent-encoding`);
   }
-  if (!DATABASE_NAME.test(name)) throw new CouchdbUrlError(url, `names the database "${name}", which is not a CouchDB database name (${DATABASE_NAME_RULE})`);
+  if (!DATABASE_NAME.test(name))
+    throw new CouchdbUrlError(
+      url,
+      `names the database "${name}", which is not a CouchDB database name (${DATABASE_NAME_RULE})`,
+    );
   return name;
 }

@@ -26,7 +26,8 @@ function someFields(doc: CouchDoc, fields: readonly string[]): FieldMap {
   return out;
 }
 
-const pickFields = (doc: CouchDoc, fields: readonly string[] | null): FieldMap => (fields ? someFields(doc, fields) : allFields(doc));
+const pickFields = (doc: CouchDoc, fields: readonly string[] | null): FieldMap =>
+  fields ? someFields(doc, fields) : allFields(doc);
 
 export class CouchdbYcsb {
   private readonly databases = new Map<string, nano.DocumentScope<CouchDoc>>();
@@ -69,7 +70,10 @@ export class CouchdbYcsb {
       await db.insert(doc, key);
     } catch (error) {
       if (statusOf(error) === 409) {
-        throw new Error(`update of "${key}" conflicted with a concurrent write (409: the revision read is no longer current)`, { cause: error });
+        throw new Error(
+          `update of "${key}" conflicted with a concurrent write (409: the revision read is no longer current)`,
+          { cause: error },
+        );
       }
       throw error;
     }

@@ -26,7 +26,10 @@ export interface Row {
 }
 
 export type WireFormat = 'protobuf' | 'json';
-export const CONTENT_TYPE: Record<WireFormat, string> = { protobuf: 'application/x-protobuf', json: 'application/json' };
+export const CONTENT_TYPE: Record<WireFormat, string> = {
+  protobuf: 'application/x-protobuf',
+  json: 'application/json',
+};
 
 // ---- protobuf ----------------------------------------------------------------------------
 
@@ -154,14 +157,22 @@ interface JsonCellSet {
 }
 
 export function encodeJson(rows: readonly Row[]): Buffer {
-  const body: JsonCellSet = { Row: rows.map((row) => ({ key: b64(row.key), Cell: row.cells.map((c) => ({ column: b64(c.column), $: b64(c.value) })) })) };
+  const body: JsonCellSet = {
+    Row: rows.map((row) => ({
+      key: b64(row.key),
+      Cell: row.cells.map((c) => ({ column: b64(c.column), $: b64(c.value) })),
+    })),
+  };
   return Buffer.from(JSON.stringify(body));
 }
 
 export function decodeJson(buf: Buffer): Row[] {
   if (buf.length === 0) return [];
   const body = JSON.parse(buf.toString('utf8')) as JsonCellSet;
-  return (body.Row ?? []).map((row) => ({ key: unb64(row.key), cells: (row.Cell ?? []).map((c) => ({ column: unb64(c.column), value: unb64(c.$ ?? '') })) }));
+  return (body.Row ?? []).map((row) => ({
+    key: unb64(row.key),
+    cells: (row.Cell ?? []).map((c) => ({ column: unb64(c.column), value: unb64(c.$ ?? '') })),
+  }));
 }
 
 export function encodeCellSet(format: WireFormat, rows: readonly Row[]): Buffer {

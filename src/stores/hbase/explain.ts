@@ -36,7 +36,11 @@ export async function explainScan(handle: HbaseHandle, table: string, request: S
   const rows = await handle.scan(table, request);
   const cutShort = request.limit !== undefined && rows.length >= request.limit && rows.length > 0;
   const stopRow = cutShort ? after(rows.at(-1)!.key) : request.stopRow;
-  const walked = await handle.scan(table, { ...(request.startRow !== undefined ? { startRow: request.startRow } : {}), ...(stopRow !== undefined ? { stopRow } : {}), filter: KEY_ONLY });
+  const walked = await handle.scan(table, {
+    ...(request.startRow !== undefined ? { startRow: request.startRow } : {}),
+    ...(stopRow !== undefined ? { stopRow } : {}),
+    filter: KEY_ONLY,
+  });
   const bounded = request.startRow !== undefined || request.stopRow !== undefined;
   return {
     access: bounded ? 'key' : 'scan',

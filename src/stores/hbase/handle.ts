@@ -15,7 +15,15 @@
  *                         HBase's filter language run in the region server
  *   ensureTable / dropTable / tableExists / families   the schema resource
  */
-import { CONTENT_TYPE, decodeCellSet, decodeJson, encodeCellSet, type Cell, type Row, type WireFormat } from './cellset.ts';
+import {
+  CONTENT_TYPE,
+  decodeCellSet,
+  decodeJson,
+  encodeCellSet,
+  type Cell,
+  type Row,
+  type WireFormat,
+} from './cellset.ts';
 import { gatewayText, HbaseRestError, RestClient } from './connection.ts';
 import { explainScan, type ScanPlan } from './explain.ts';
 
@@ -82,8 +90,12 @@ export class HbaseHandle {
    */
   async multiGet(table: string, keys: readonly string[], columns?: readonly string[]): Promise<Row[]> {
     if (keys.length === 0) return [];
-    const params = keys.map((k) => `row=${encodeURIComponent(columns && columns.length > 0 ? `${k}/${columns.join(',')}` : k)}`).join('&');
-    const reply = await this.client.request('GET', `${this.tablePath(table)}/multiget?${params}`, { accept: this.contentType });
+    const params = keys
+      .map((k) => `row=${encodeURIComponent(columns && columns.length > 0 ? `${k}/${columns.join(',')}` : k)}`)
+      .join('&');
+    const reply = await this.client.request('GET', `${this.tablePath(table)}/multiget?${params}`, {
+      accept: this.contentType,
+    });
     if (reply.status === 404) return [];
     if (reply.status !== 200) throw new HbaseRestError(reply.status, `GET ${table}/multiget`, gatewayText(reply.body));
     return decodeCellSet(this.format, reply.body);
@@ -92,7 +104,10 @@ export class HbaseHandle {
   /** Write rows: one Put each, sent as one batch. */
   async put(table: string, rows: readonly Row[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.client.expect('PUT', this.rowPath(table, rows[0]!.key), [200], { body: encodeCellSet(this.format, rows), contentType: this.contentType });
+    await this.client.expect('PUT', this.rowPath(table, rows[0]!.key), [200], {
+      body: encodeCellSet(this.format, rows),
+      contentType: this.contentType,
+    });
   }
 
   /**
@@ -102,13 +117,19 @@ export class HbaseHandle {
    */
   async checkAndPut(table: string, key: string, cells: readonly Cell[], check: Cell): Promise<boolean> {
     const body = encodeCellSet(this.format, [{ key, cells: [...cells, check] }]);
-    const reply = await this.client.expect('PUT', `${this.rowPath(table, key)}?check=put`, [200, 304], { body, contentType: this.contentType });
+    const reply = await this.client.expect('PUT', `${this.rowPath(table, key)}?check=put`, [200, 304], {
+      body,
+      contentType: this.contentType,
+    });
     return reply.status === 200;
   }
 
   /** Add each cell's amount (decimal text, may be negative) to the row's counter in that column. */
   async increment(table: string, key: string, cells: readonly Cell[]): Promise<void> {
-    await this.client.expect('PUT', `${this.rowPath(table, key)}?check=increment`, [200], { body: encodeCellSet(this.format, [{ key, cells: [...cells] }]), contentType: this.contentType });
+    await this.client.expect('PUT', `${this.rowPath(table, key)}?check=increment`, [200], {
+      body: encodeCellSet(this.format, [{ key, cells: [...cells] }]),
+      contentType: this.contentType,
+    });
   }
 
   /** Delete the row, or only these columns of it. */
@@ -143,7 +164,10 @@ export class HbaseHandle {
   }
 
   async tableExists(table: string): Promise<boolean> {
-    return (await this.client.request('GET', `${this.tablePath(table)}/schema`, { accept: 'application/json' })).status === 200;
+    return (
+      (await this.client.request('GET', `${this.tablePath(table)}/schema`, { accept: 'application/json' })).status ===
+      200
+    );
   }
 
   /** The table's column families, or null when it does not exist. */
@@ -161,7 +185,11 @@ export class HbaseHandle {
     if (await this.tableExists(table)) return;
     const body = JSON.stringify({ name: this.qualified(table), ColumnSchema: families.map((name) => ({ name })) });
     // 201 created; 200 when another client created it meanwhile (the gateway then alters it to the same schema).
-    await this.client.expect('PUT', `${this.tablePath(table)}/schema`, [200, 201], { body, contentType: 'application/json', timeoutMs: 120_000 });
+    await this.client.expect('PUT', `${this.tablePath(table)}/schema`, [200, 201], {
+      body,
+      contentType: 'application/json',
+      timeoutMs: 120_000,
+    });
   }
 
   /** Disable and delete the table and its data; fine when it does not exist. */

@@ -50,9 +50,20 @@ export class HbaseStore extends YcsbStore<HbaseHandle> {
   async checkTable(schema: YcsbSchema): Promise<void> {
     const families = await this.handle.families(schema.table);
     const fix = 'load it first: docbench load --store hbase --url … -P <the same workload>';
-    if (families === null) throw new MissingDataError('hbase', this.config.displayUrl, `the table "${this.handle.qualified(schema.table)}"`, fix);
+    if (families === null)
+      throw new MissingDataError(
+        'hbase',
+        this.config.displayUrl,
+        `the table "${this.handle.qualified(schema.table)}"`,
+        fix,
+      );
     if (!families.includes(this.config.family)) {
-      throw new MissingDataError('hbase', this.config.displayUrl, `the column family "${this.config.family}" of table "${this.handle.qualified(schema.table)}" (it has ${families.join(', ') || 'none'})`, `set -p hbase.columnfamily=<one of them>, or ${fix}`);
+      throw new MissingDataError(
+        'hbase',
+        this.config.displayUrl,
+        `the column family "${this.config.family}" of table "${this.handle.qualified(schema.table)}" (it has ${families.join(', ') || 'none'})`,
+        `set -p hbase.columnfamily=<one of them>, or ${fix}`,
+      );
     }
   }
 

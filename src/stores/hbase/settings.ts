@@ -21,9 +21,20 @@ export const SETTINGS = {
     fallback: 'protobuf',
     describe: "wire format of rows on the gateway's row and multi-get resources (scans are always JSON: see ycsb.ts)",
   }),
-  maxsockets: setting.wholeNumber({ min: 1, describe: 'HTTP keep-alive connections to the gateway (default: the operations in flight, --threads)' }),
-  timeout: setting.wholeNumber({ min: 1, fallback: 30_000, describe: 'ms a request may take before it is a TIMEOUT (the gateway itself waits on HBase with its own retries)' }),
-  connecttimeout: setting.wholeNumber({ min: 1, fallback: 5000, describe: "ms to open a TCP connection, and for connect()'s first request to answer" }),
+  maxsockets: setting.wholeNumber({
+    min: 1,
+    describe: 'HTTP keep-alive connections to the gateway (default: the operations in flight, --threads)',
+  }),
+  timeout: setting.wholeNumber({
+    min: 1,
+    fallback: 30_000,
+    describe: 'ms a request may take before it is a TIMEOUT (the gateway itself waits on HBase with its own retries)',
+  }),
+  connecttimeout: setting.wholeNumber({
+    min: 1,
+    fallback: 5000,
+    describe: "ms to open a TCP connection, and for connect()'s first request to answer",
+  }),
 };
 
 export interface HbaseConfig {
@@ -60,5 +71,7 @@ export function hbaseConfig(options: StoreOptions): HbaseConfig {
 
 /** A YCSB `table` HBase cannot name. */
 export function checkTableName(table: string): string | undefined {
-  return NAME_PATTERN.test(table) ? undefined : `hbase: table "${table}" is not an HBase table name (${NAME_RULE}); name another table with -p table=…`;
+  return NAME_PATTERN.test(table)
+    ? undefined
+    : `hbase: table "${table}" is not an HBase table name (${NAME_RULE}); name another table with -p table=…`;
 }

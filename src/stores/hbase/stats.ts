@@ -13,16 +13,26 @@ import type { HbaseConfig } from './settings.ts';
 
 interface ClusterStatus {
   regions?: number;
-  LiveNodes?: { name: string; heapSizeMB?: number; Region?: { name: string; storefiles?: number; storefileSizeMB?: number; memStoreSizeMB?: number }[] }[];
+  LiveNodes?: {
+    name: string;
+    heapSizeMB?: number;
+    Region?: { name: string; storefiles?: number; storefileSizeMB?: number; memStoreSizeMB?: number }[];
+  }[];
   DeadNodes?: string[];
 }
 
 const MIB = 1024 * 1024;
 
 export async function hbaseStats(hbase: HbaseHandle, config: HbaseConfig): Promise<StoreStats> {
-  const version = (await hbase.client.expect('GET', '/version/cluster', [200], { accept: 'text/plain' })).body.toString('utf8').trim();
-  const gateway = JSON.parse((await hbase.client.expect('GET', '/version', [200], { accept: 'application/json' })).body.toString('utf8')) as { REST?: string; Version?: string };
-  const status = JSON.parse((await hbase.client.expect('GET', '/status/cluster', [200], { accept: 'application/json' })).body.toString('utf8')) as ClusterStatus;
+  const version = (await hbase.client.expect('GET', '/version/cluster', [200], { accept: 'text/plain' })).body
+    .toString('utf8')
+    .trim();
+  const gateway = JSON.parse(
+    (await hbase.client.expect('GET', '/version', [200], { accept: 'application/json' })).body.toString('utf8'),
+  ) as { REST?: string; Version?: string };
+  const status = JSON.parse(
+    (await hbase.client.expect('GET', '/status/cluster', [200], { accept: 'application/json' })).body.toString('utf8'),
+  ) as ClusterStatus;
 
   // Region names are "<table>,<start key>,<id>." with the namespace before a ':' unless it is `default`.
   const ours = (regionName: string) => {
@@ -72,7 +82,9 @@ export interface TableSizes {
 
 /** The regions of these tables and their sizes, in whole MB as the status resource gives them. */
 export async function tableSizes(hbase: HbaseHandle, tables: readonly string[]): Promise<TableSizes> {
-  const status = JSON.parse((await hbase.client.expect('GET', '/status/cluster', [200], { accept: 'application/json' })).body.toString('utf8')) as ClusterStatus;
+  const status = JSON.parse(
+    (await hbase.client.expect('GET', '/status/cluster', [200], { accept: 'application/json' })).body.toString('utf8'),
+  ) as ClusterStatus;
   const names = new Set(tables.map((t) => hbase.qualified(t)));
   const out: TableSizes = { regions: 0, storeFileSizeMB: 0, memStoreSizeMB: 0 };
   for (const node of status.LiveNodes ?? []) {

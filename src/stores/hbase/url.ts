@@ -51,7 +51,8 @@ export function parseHbaseUrl(url: string): HbaseUrl {
   } catch {
     throw new HbaseUrlError(url, 'is not a valid URL (check the host and port)');
   }
-  if (parsed.search || parsed.hash) throw new HbaseUrlError(url, 'has a query string or fragment (give settings as -p hbase.<name>=value)');
+  if (parsed.search || parsed.hash)
+    throw new HbaseUrlError(url, 'has a query string or fragment (give settings as -p hbase.<name>=value)');
   if (parsed.password && !parsed.username) throw new HbaseUrlError(url, 'has a password but no user name');
   const path = parsed.pathname.replace(/^\/+|\/+$/g, '');
   let namespace = DEFAULT_NAMESPACE;
@@ -61,7 +62,11 @@ export function parseHbaseUrl(url: string): HbaseUrl {
     } catch {
       throw new HbaseUrlError(url, 'has a malformed %-escape in its namespace');
     }
-    if (!NAME_PATTERN.test(namespace)) throw new HbaseUrlError(url, `names the namespace "${namespace}", which is not an HBase namespace name (${NAME_RULE})`);
+    if (!NAME_PATTERN.test(namespace))
+      throw new HbaseUrlError(
+        url,
+        `names the namespace "${namespace}", which is not an HBase namespace name (${NAME_RULE})`,
+      );
   }
   const port = parsed.port === '' ? (tls ? DEFAULT_TLS_PORT : DEFAULT_PORT) : Number(parsed.port);
   const base = `${parsed.protocol}//${parsed.hostname}:${port}`;

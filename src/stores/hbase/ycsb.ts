@@ -86,7 +86,10 @@ export class YcsbTables implements YcsbOperations {
   }
 
   async insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> {
-    await this.hbase.put(table, records.map((r) => ({ key: r.key, cells: this.cells(r.fields) })));
+    await this.hbase.put(
+      table,
+      records.map((r) => ({ key: r.key, cells: this.cells(r.fields) })),
+    );
   }
 
   async delete(table: string, key: string): Promise<boolean> {

@@ -22,7 +22,8 @@ export function createHandle(config: MongodbConfig): MongodbHandle {
     client = new MongoClient(config.target.url, config.clientOptions);
   } catch (error) {
     // The constructor does no I/O: what the driver throws here is about the URL or its options.
-    if (error instanceof Error && error.name.startsWith('Mongo')) throw MongoUrlError.refusedByDriver(config.target.url, error.message);
+    if (error instanceof Error && error.name.startsWith('Mongo'))
+      throw MongoUrlError.refusedByDriver(config.target.url, error.message);
     throw error;
   }
   return new MongodbHandle(client, client.db(config.target.database));
@@ -95,14 +96,20 @@ async function tlsMismatch(error: MongoServerSelectionError, tls: boolean): Prom
     const colon = address.lastIndexOf(':');
     const [host, port] = [address.slice(0, colon), Number(address.slice(colon + 1))];
     if (!tls && (await speaksTls(host, port))) return `TLS mismatch: ${address} speaks TLS; add tls=true to the URL`;
-    if (tls && (await answersPlainHello(host, port))) return `TLS mismatch: ${address} speaks MongoDB without TLS; remove tls=true (or ssl=true) from the URL`;
+    if (tls && (await answersPlainHello(host, port)))
+      return `TLS mismatch: ${address} speaks MongoDB without TLS; remove tls=true (or ssl=true) from the URL`;
   }
   return undefined;
 }
 
 /** The driver's own hello, in plain: a MongoDB server answers it. */
 async function answersPlainHello(host: string, port: number): Promise<boolean> {
-  const probe = new MongoClient(`mongodb://${host.includes(':') ? `[${host}]` : host}:${port}/?directConnection=true`, { tls: false, serverSelectionTimeoutMS: PROBE_TIMEOUT_MS, connectTimeoutMS: PROBE_TIMEOUT_MS, maxPoolSize: 1 });
+  const probe = new MongoClient(`mongodb://${host.includes(':') ? `[${host}]` : host}:${port}/?directConnection=true`, {
+    tls: false,
+    serverSelectionTimeoutMS: PROBE_TIMEOUT_MS,
+    connectTimeoutMS: PROBE_TIMEOUT_MS,
+    maxPoolSize: 1,
+  });
   try {
     await probe.db('admin').command({ hello: 1 });
     return true;

@@ -10,7 +10,17 @@ import type { Document } from 'mongodb';
 import { shorten, type PlanEvidence } from '../query-plan.ts';
 
 /** Parts of an explain reply that are not about the plan (server, cluster time, the command echoed). */
-const NOT_PLAN = new Set(['serverInfo', 'serverParameters', 'command', '$clusterTime', 'operationTime', 'ok', 'rejectedPlans', 'allPlansExecution', 'slotBasedPlan']);
+const NOT_PLAN = new Set([
+  'serverInfo',
+  'serverParameters',
+  'command',
+  '$clusterTime',
+  'operationTime',
+  'ok',
+  'rejectedPlans',
+  'allPlansExecution',
+  'slotBasedPlan',
+]);
 
 /** Stages that fetch by `_id` without searching. */
 const KEY_STAGES = new Set(['IDHACK', 'EXPRESS_IXSCAN', 'EXPRESS_CLUSTERED_IXSCAN']);
@@ -52,7 +62,14 @@ const sum = (values: readonly number[]) => (values.length === 0 ? undefined : va
 export function mongoPlan(explain: Document, returned?: number): PlanEvidence {
   const found: Walk = { stages: new Set(), indexes: new Set(), scans: 0, keys: [], docs: [] };
   walk(explain, found);
-  const access = found.scans > 0 ? 'scan' : found.indexes.size > 0 ? 'index' : [...found.stages].some((s) => KEY_STAGES.has(s)) ? 'key' : 'unknown';
+  const access =
+    found.scans > 0
+      ? 'scan'
+      : found.indexes.size > 0
+        ? 'index'
+        : [...found.stages].some((s) => KEY_STAGES.has(s))
+          ? 'key'
+          : 'unknown';
   const keysExamined = sum(found.keys);
   const documentsExamined = sum(found.docs);
   const nReturned = (explain.executionStats as Document | undefined)?.nReturned;

@@ -77,7 +77,12 @@ export class MongodbHandle {
         const total: CollectionSizes = {};
         for (const shard of shards) {
           const s = (shard.storageStats ?? {}) as Document;
-          add(total, { size: s.size, storageSize: s.storageSize, totalIndexSize: s.totalIndexSize, count: shard.count?.count ?? s.count });
+          add(total, {
+            size: s.size,
+            storageSize: s.storageSize,
+            totalIndexSize: s.totalIndexSize,
+            count: shard.count?.count ?? s.count,
+          });
         }
         return total;
       }
@@ -85,7 +90,10 @@ export class MongodbHandle {
       // fall through to the command
     }
     const reply = await this.db.command({ collStats: name });
-    return add({}, { size: reply.size, storageSize: reply.storageSize, totalIndexSize: reply.totalIndexSize, count: reply.count });
+    return add(
+      {},
+      { size: reply.size, storageSize: reply.storageSize, totalIndexSize: reply.totalIndexSize, count: reply.count },
+    );
   }
 }
 

@@ -73,7 +73,12 @@ export class MongodbStore extends YcsbStore<MongodbHandle> {
   async checkTable(schema: YcsbSchema): Promise<void> {
     const found = await this.handle.db.listCollections({ name: schema.table }, { nameOnly: true }).toArray();
     if (found.length === 0) {
-      throw new MissingDataError('mongodb', this.config.target.displayUrl, `the collection "${this.handle.db.databaseName}.${schema.table}"`, 'load it first: docbench load --store mongodb --url … -P <the same workload>');
+      throw new MissingDataError(
+        'mongodb',
+        this.config.target.displayUrl,
+        `the collection "${this.handle.db.databaseName}.${schema.table}"`,
+        'load it first: docbench load --store mongodb --url … -P <the same workload>',
+      );
     }
   }
 

@@ -51,7 +51,11 @@ const binaryPath = () => installDir('mongodb', 'bin', BINARY);
 async function ping(timeoutMs = 2000): Promise<boolean> {
   // The driver loads when a check runs, not with the list of local servers (`docbench status`).
   const { MongoClient } = await import('mongodb');
-  const client = new MongoClient(URL, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, maxPoolSize: 1 });
+  const client = new MongoClient(URL, {
+    serverSelectionTimeoutMS: timeoutMs,
+    connectTimeoutMS: timeoutMs,
+    maxPoolSize: 1,
+  });
   try {
     await client.connect();
     const reply = await client.db('admin').command({ ping: 1 }, { timeoutMS: timeoutMs });
@@ -66,7 +70,10 @@ async function ping(timeoutMs = 2000): Promise<boolean> {
 /** The installed binary's version (`secantusd-rs 0.5.3-beta.196`), or null when it does not run. */
 function installedVersion(binary: string): string | null {
   try {
-    return /^secantusd-rs (\S+)/m.exec(execFileSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000 }))?.[1] ?? null;
+    return (
+      /^secantusd-rs (\S+)/m.exec(execFileSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000 }))?.[1] ??
+      null
+    );
   } catch {
     return null;
   }
@@ -92,7 +99,13 @@ function findCargo(): string | null {
  * `every` crates compiled): a user sees that the build moves, not cargo's hundreds of lines. A
  * failure names the log and quotes its last lines.
  */
-function cargoBuild(command: string, args: readonly string[], log: (line: string) => void, logFile: string, every = 50): Promise<void> {
+function cargoBuild(
+  command: string,
+  args: readonly string[],
+  log: (line: string) => void,
+  logFile: string,
+  every = 50,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     writeFileSync(logFile, `$ ${command} ${args.join(' ')}\n`);
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -110,7 +123,8 @@ function cargoBuild(command: string, args: readonly string[], log: (line: string
           const line = part.trim();
           if (!line) continue;
           lines.push(line);
-          if (/^Compiling /.test(line) && ++compiled % every === 0) log(`mongodb: ${compiled} crates compiled (${Math.round((Date.now() - started) / 60_000)} min so far)`);
+          if (/^Compiling /.test(line) && ++compiled % every === 0)
+            log(`mongodb: ${compiled} crates compiled (${Math.round((Date.now() - started) / 60_000)} min so far)`);
         }
       });
     };
@@ -120,9 +134,16 @@ function cargoBuild(command: string, args: readonly string[], log: (line: string
     child.on('close', (code) => {
       writeFileSync(logFile, `$ ${command} ${args.join(' ')}\n${lines.join('\n')}\nexit ${code}\n`);
       if (code === 0) {
-        log(`mongodb: built (${compiled} crates, ${Math.round((Date.now() - started) / 60_000)} min; cargo's output in ${logFile})`);
+        log(
+          `mongodb: built (${compiled} crates, ${Math.round((Date.now() - started) / 60_000)} min; cargo's output in ${logFile})`,
+        );
         resolve();
-      } else reject(new StartFailedError(`${command} ${args[0]} exited with code ${code}; its last lines:\n${lines.slice(-15).join('\n')}\n(all of it in ${logFile})`));
+      } else
+        reject(
+          new StartFailedError(
+            `${command} ${args[0]} exited with code ${code}; its last lines:\n${lines.slice(-15).join('\n')}\n(all of it in ${logFile})`,
+          ),
+        );
     });
   });
 }
@@ -139,10 +160,14 @@ async function install(log: (line: string) => void): Promise<void> {
   }
   // WiredTiger is compiled from bundled C sources by secantus-mdb's build script.
   if (!hasCommand('cmake') || !(hasCommand('cc') || hasCommand('gcc') || hasCommand('clang'))) {
-    throw new MissingPrerequisiteError('building SecantusDB compiles WiredTiger, which needs CMake and a C compiler (Debian: apt-get install cmake build-essential)');
+    throw new MissingPrerequisiteError(
+      'building SecantusDB compiles WiredTiger, which needs CMake and a C compiler (Debian: apt-get install cmake build-essential)',
+    );
   }
   mkdirSync(root, { recursive: true });
-  log(`mongodb: building ${CRATE} ${VERSION} (SecantusDB, the MongoDB stand-in) with cargo into ${root}; about 5 minutes on 2 cores, once`);
+  log(
+    `mongodb: building ${CRATE} ${VERSION} (SecantusDB, the MongoDB stand-in) with cargo into ${root}; about 5 minutes on 2 cores, once`,
+  );
   // --locked: the crate's own Cargo.lock, so every machine builds the same dependency versions.
   // --ignore-rust-version: the crate declares a newer minimum Rust than it needs.
   await cargoBuild(
@@ -151,7 +176,8 @@ async function install(log: (line: string) => void): Promise<void> {
     log,
     buildLog,
   );
-  if (!existsSync(binaryPath())) throw new StartFailedError(`cargo install finished but ${binaryPath()} is missing; see ${buildLog}`);
+  if (!existsSync(binaryPath()))
+    throw new StartFailedError(`cargo install finished but ${binaryPath()} is missing; see ${buildLog}`);
 }
 
 export const localTarget = managedServer({
@@ -165,10 +191,26 @@ export const localTarget = managedServer({
   command({ dir, data }) {
     const config = join(dir, 'secantusd.toml');
     // STAND-IN WORKAROUND (configuration auto-discovery): see the header.
-    writeFileSync(config, '# Written by docbench: passing this file with --config stops secantusd-rs searching for another.\n');
+    writeFileSync(
+      config,
+      '# Written by docbench: passing this file with --config stops secantusd-rs searching for another.\n',
+    );
     return {
       command: binaryPath(),
-      args: ['--config', config, '--host', LOOPBACK, '--port', String(PORT.port), '--storage-path', data, '--log-level', 'WARNING', '--cache-size', CACHE_SIZE],
+      args: [
+        '--config',
+        config,
+        '--host',
+        LOOPBACK,
+        '--port',
+        String(PORT.port),
+        '--storage-path',
+        data,
+        '--log-level',
+        'WARNING',
+        '--cache-size',
+        CACHE_SIZE,
+      ],
     };
   },
   healthy: () => ping(),

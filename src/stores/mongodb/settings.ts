@@ -8,7 +8,13 @@ import { parseSettings, setting, SettingError, type SettingsOf } from '../../com
 import type { StoreOptions } from '../store.ts';
 import { parseMongoUrl, type MongoUrl } from './url.ts';
 
-const READ_PREFERENCES = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'] as const satisfies readonly ReadPreferenceMode[];
+const READ_PREFERENCES = [
+  'primary',
+  'primaryPreferred',
+  'secondary',
+  'secondaryPreferred',
+  'nearest',
+] as const satisfies readonly ReadPreferenceMode[];
 
 /** The driver waits 30 s by default: far too long to tell a user that nothing answers. */
 export const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 5000;
@@ -19,11 +25,16 @@ export const SETTINGS = {
     expected: 'a number of nodes (0, 1, 2, …) or majority',
     describe: "write concern w; default: the URL's, else the server's",
   }),
-  journal: setting.boolean({ describe: "wait for the journal, write concern j; default: the URL's, else the server's" }),
-  readPreference: setting.oneOf(READ_PREFERENCES, { describe: "which members serve reads; default: the URL's, else primary" }),
+  journal: setting.boolean({
+    describe: "wait for the journal, write concern j; default: the URL's, else the server's",
+  }),
+  readPreference: setting.oneOf(READ_PREFERENCES, {
+    describe: "which members serve reads; default: the URL's, else primary",
+  }),
   maxPoolSize: setting.wholeNumber({
     min: 1,
-    describe: "connections per server; default: the URL's, else the operations in flight, so no worker waits for a connection",
+    describe:
+      "connections per server; default: the URL's, else the operations in flight, so no worker waits for a connection",
   }),
   serverSelectionTimeoutMS: setting.wholeNumber({
     min: 1,
@@ -64,7 +75,9 @@ function clientOptions(s: MongodbSettings, urlOptions: ReadonlySet<string>, conc
   const options: MongoClientOptions = {};
   if (s.writeConcern !== undefined || s.journal !== undefined) {
     options.writeConcern = {
-      ...(s.writeConcern !== undefined ? { w: s.writeConcern === 'majority' ? 'majority' : Number(s.writeConcern) } : {}),
+      ...(s.writeConcern !== undefined
+        ? { w: s.writeConcern === 'majority' ? 'majority' : Number(s.writeConcern) }
+        : {}),
       ...(s.journal !== undefined ? { journal: s.journal } : {}),
     };
   }
@@ -73,6 +86,7 @@ function clientOptions(s: MongodbSettings, urlOptions: ReadonlySet<string>, conc
   if (s.maxPoolSize !== undefined) options.maxPoolSize = s.maxPoolSize;
   else if (!urlOptions.has('maxpoolsize')) options.maxPoolSize = Math.max(1, concurrency);
   if (s.serverSelectionTimeoutMS !== undefined) options.serverSelectionTimeoutMS = s.serverSelectionTimeoutMS;
-  else if (!urlOptions.has('serverselectiontimeoutms')) options.serverSelectionTimeoutMS = DEFAULT_SERVER_SELECTION_TIMEOUT_MS;
+  else if (!urlOptions.has('serverselectiontimeoutms'))
+    options.serverSelectionTimeoutMS = DEFAULT_SERVER_SELECTION_TIMEOUT_MS;
   return options;
 }

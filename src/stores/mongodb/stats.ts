@@ -13,7 +13,11 @@ import { num, type MongodbHandle } from './handle.ts';
  * `clientOptions` are those the settings gave (what a user chose, not the driver's defaults);
  * `collection` is the YCSB table last used, if any.
  */
-export async function mongodbStats(handle: MongodbHandle, clientOptions: MongoClientOptions, collection: string | undefined): Promise<StoreStats> {
+export async function mongodbStats(
+  handle: MongodbHandle,
+  clientOptions: MongoClientOptions,
+  collection: string | undefined,
+): Promise<StoreStats> {
   const build = await command(handle, { buildInfo: 1 }, true);
   const secantusVersion = typeof build?.secantusVersion === 'string' ? build.secantusVersion : undefined;
   const modules = Array.isArray(build?.modules) ? (build.modules as unknown[]).map(String) : [];
@@ -26,7 +30,9 @@ export async function mongodbStats(handle: MongodbHandle, clientOptions: MongoCl
     ...(collection !== undefined ? { collection } : {}),
     ...(wc?.w !== undefined ? { 'mongodb.writeConcern': String(wc.w) } : {}),
     ...(wc?.journal !== undefined ? { 'mongodb.journal': wc.journal } : {}),
-    ...(clientOptions.readPreference !== undefined ? { 'mongodb.readPreference': String(clientOptions.readPreference) } : {}),
+    ...(clientOptions.readPreference !== undefined
+      ? { 'mongodb.readPreference': String(clientOptions.readPreference) }
+      : {}),
     'mongodb.maxPoolSize': handle.client.options.maxPoolSize,
     ...(Array.isArray(build?.storageEngines) ? { storageEngines: (build.storageEngines as unknown[]).join(',') } : {}),
     ...(modules.length > 0 ? { modules: modules.join(',') } : {}),
@@ -40,7 +46,11 @@ export async function mongodbStats(handle: MongodbHandle, clientOptions: MongoCl
   if (secantusVersion !== undefined) {
     // The server says it is SecantusDB (a field no mongod reply has): label the result, as the
     // numbers are SecantusDB's and say nothing about MongoDB's own engine.
-    stats.standIn = { name: 'SecantusDB', version: secantusVersion, note: `a MongoDB-wire-protocol server on WiredTiger reporting MongoDB ${stats.serverVersion}, not MongoDB` };
+    stats.standIn = {
+      name: 'SecantusDB',
+      version: secantusVersion,
+      note: `a MongoDB-wire-protocol server on WiredTiger reporting MongoDB ${stats.serverVersion}, not MongoDB`,
+    };
   }
 
   // Database totals. storageSize is the bytes WiredTiger's data files take on disk (compressed),
@@ -81,14 +91,23 @@ export async function mongodbStats(handle: MongodbHandle, clientOptions: MongoCl
   // The consistency every operation ran with: the database object's, which has the URL's and
   // the settings' (a default is named as the server's, since the server decides it then).
   const writeConcern = handle.db.writeConcern;
-  const w = writeConcern?.w !== undefined ? `w=${String(writeConcern.w)}` : 'the server\'s default write concern (w=1 unless the deployment sets another)';
+  const w =
+    writeConcern?.w !== undefined
+      ? `w=${String(writeConcern.w)}`
+      : "the server's default write concern (w=1 unless the deployment sets another)";
   const j = writeConcern?.journal !== undefined ? `, j=${writeConcern.journal}` : '';
   const wtimeout = writeConcern?.wtimeoutMS !== undefined ? `, wtimeout=${writeConcern.wtimeoutMS} ms` : '';
-  stats.consistency = { reads: `read preference ${handle.db.readPreference.mode}`, writes: `write concern ${w}${j}${wtimeout}` };
+  stats.consistency = {
+    reads: `read preference ${handle.db.readPreference.mode}`,
+    writes: `write concern ${w}${j}${wtimeout}`,
+  };
   stats.encrypted = handle.client.options.tls === true;
   const hello = await command(handle, { hello: 1 });
   if (typeof hello?.setName === 'string') {
-    const members = [hello.hosts, hello.passives, hello.arbiters].reduce((n: number, list) => n + (Array.isArray(list) ? list.length : 0), 0);
+    const members = [hello.hosts, hello.passives, hello.arbiters].reduce(
+      (n: number, list) => n + (Array.isArray(list) ? list.length : 0),
+      0,
+    );
     stats.topology = { kind: 'replica-set', nodes: members };
     extra.replicaSet = hello.setName;
   } else if (hello?.msg === 'isdbgrid') {

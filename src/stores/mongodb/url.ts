@@ -11,7 +11,8 @@ import { UserError } from '../../common/user-error.ts';
 /** YCSB's default database (its `mongodb.url` default is mongodb://localhost:27017/ycsb). */
 export const DEFAULT_DATABASE = 'ycsb';
 
-const SHAPE = 'mongodb://[user:password@]host[:port][,host…][/database][?options] or mongodb+srv://[user:password@]cluster.example.net[/database][?options]';
+const SHAPE =
+  'mongodb://[user:password@]host[:port][,host…][/database][?options] or mongodb+srv://[user:password@]cluster.example.net[/database][?options]';
 
 /**
  * The driver's own shape (mongodb-connection-string-url): scheme, optional `user[:password]@`,
@@ -37,7 +38,10 @@ export class MongoUrlError extends UserError {
 
   /** The driver refused it (a bad port, an unknown or malformed option, …). */
   static refusedByDriver(url: string, reason: string): MongoUrlError {
-    return new MongoUrlError(url, `is refused by the driver: ${maskPassword(reason)}; expected ${SHAPE}, with the driver's connection options`);
+    return new MongoUrlError(
+      url,
+      `is refused by the driver: ${maskPassword(reason)}; expected ${SHAPE}, with the driver's connection options`,
+    );
   }
 }
 
@@ -65,7 +69,10 @@ export function parseMongoUrl(url: string): MongoUrl {
     }
   }
   if (!DATABASE_NAME.test(database)) {
-    throw new MongoUrlError(url, `names the database "${database}" in its path, which is not a valid database name (1-63 characters, none of / \\ . " $ * < > : | ?)`);
+    throw new MongoUrlError(
+      url,
+      `names the database "${database}" in its path, which is not a valid database name (1-63 characters, none of / \\ . " $ * < > : | ?)`,
+    );
   }
   const urlOptions = new Set([...new URLSearchParams(query ?? '').keys()].map((k) => k.toLowerCase()));
   return { url, database, urlOptions, displayUrl: maskPassword(url) };

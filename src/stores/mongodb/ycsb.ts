@@ -12,7 +12,8 @@ export interface YcsbDocument {
   [field: string]: string;
 }
 
-type YcsbOperations = Pick<Store, 'prepare' | 'drop' | 'read' | 'scan' | 'update' | 'insert' | 'delete'> & BatchInserter;
+type YcsbOperations = Pick<Store, 'prepare' | 'drop' | 'read' | 'scan' | 'update' | 'insert' | 'delete'> &
+  BatchInserter;
 
 export class YcsbCollections implements YcsbOperations {
   /** The table last prepared or used, whose collection stats() describes. */

@@ -65,7 +65,9 @@ export interface ClusterShape {
 }
 
 export function clusterShape(nodes: readonly ClusterNode[]): ClusterShape {
-  const masters = nodes.filter((n) => n.master && n.slots > 0).sort((a, b) => a.address.localeCompare(b.address, 'en', { numeric: true }));
+  const masters = nodes
+    .filter((n) => n.master && n.slots > 0)
+    .sort((a, b) => a.address.localeCompare(b.address, 'en', { numeric: true }));
   return {
     nodes: nodes.length,
     masters: masters.length,

@@ -6,7 +6,25 @@
  */
 
 /** Commands docbench sends that name no key: a cluster client sends them to any node. */
-const KEYLESS = new Set(['PING', 'INFO', 'DBSIZE', 'SCAN', 'WAIT', 'CLUSTER', 'CONFIG', 'COMMAND', 'TIME', 'ECHO', 'SCRIPT', 'FUNCTION', 'MULTI', 'EXEC', 'DISCARD', 'READONLY', 'READWRITE']);
+const KEYLESS = new Set([
+  'PING',
+  'INFO',
+  'DBSIZE',
+  'SCAN',
+  'WAIT',
+  'CLUSTER',
+  'CONFIG',
+  'COMMAND',
+  'TIME',
+  'ECHO',
+  'SCRIPT',
+  'FUNCTION',
+  'MULTI',
+  'EXEC',
+  'DISCARD',
+  'READONLY',
+  'READWRITE',
+]);
 const SCRIPTS = new Set(['EVAL', 'EVALSHA', 'EVAL_RO', 'EVALSHA_RO', 'FCALL', 'FCALL_RO']);
 
 export function firstKey(args: readonly string[]): string | undefined {

@@ -36,7 +36,10 @@ export class DetectingConnection implements RedisConnection {
   private inner: RedisConnection | undefined;
 
   constructor(private readonly config: RedisConfig) {
-    this.driver = config.driver === 'node-redis' ? `@redis/client ${packageVersion('@redis/client')}` : `ioredis ${packageVersion('ioredis')}`;
+    this.driver =
+      config.driver === 'node-redis'
+        ? `@redis/client ${packageVersion('@redis/client')}`
+        : `ioredis ${packageVersion('ioredis')}`;
   }
 
   get isCluster(): boolean {
@@ -51,15 +54,23 @@ export class DetectingConnection implements RedisConnection {
       const rest = Array.from({ length: n - 1 }, () => this.single(node));
       const connection = n === 1 ? probe : new RedisConnectionSet([probe, ...rest]);
       this.inner = connection;
-      if (rest.length > 0) await new RedisConnectionSet(rest).connect().catch(async (error: unknown) => {
-        await probe.close();
-        throw error;
-      });
+      if (rest.length > 0)
+        await new RedisConnectionSet(rest).connect().catch(async (error: unknown) => {
+          await probe.close();
+          throw error;
+        });
       return;
     }
     await probe.close();
-    const options: ClusterConnectionOptions = { url: config.url, seeds, connectTimeoutMs: config.connectTimeoutMs, commandTimeoutMs: config.commandTimeoutMs, autoPipelining: config.autoPipelining };
-    const one = () => (config.driver === 'node-redis' ? new NodeRedisClusterConnection(options) : new IoredisClusterConnection(options));
+    const options: ClusterConnectionOptions = {
+      url: config.url,
+      seeds,
+      connectTimeoutMs: config.connectTimeoutMs,
+      commandTimeoutMs: config.commandTimeoutMs,
+      autoPipelining: config.autoPipelining,
+    };
+    const one = () =>
+      config.driver === 'node-redis' ? new NodeRedisClusterConnection(options) : new IoredisClusterConnection(options);
     const connection = n === 1 ? one() : new RedisConnectionSet(Array.from({ length: n }, one));
     this.inner = connection;
     await connection.connect();
@@ -85,7 +96,9 @@ export class DetectingConnection implements RedisConnection {
       if (!clusterEnabled(String(await probe.call(['INFO', 'cluster'])))) {
         if (url.nodes.length > 1) {
           await probe.close();
-          throw new NotAClusterError(`redis URL ${url.masked}: it lists ${url.nodes.length} nodes, but ${nodeAddress(node)} is not in cluster mode (cluster_enabled:0); give a single server's URL, or the nodes of a Redis Cluster`);
+          throw new NotAClusterError(
+            `redis URL ${url.masked}: it lists ${url.nodes.length} nodes, but ${nodeAddress(node)} is not in cluster mode (cluster_enabled:0); give a single server's URL, or the nodes of a Redis Cluster`,
+          );
         }
         return { probe, node };
       }
@@ -100,7 +113,12 @@ export class DetectingConnection implements RedisConnection {
 
   private single(node: RedisNode): RedisConnection {
     const { config } = this;
-    const options = { url: nodeUrl(config.url, node), connectTimeoutMs: config.connectTimeoutMs, commandTimeoutMs: config.commandTimeoutMs, autoPipelining: config.autoPipelining };
+    const options = {
+      url: nodeUrl(config.url, node),
+      connectTimeoutMs: config.connectTimeoutMs,
+      commandTimeoutMs: config.commandTimeoutMs,
+      autoPipelining: config.autoPipelining,
+    };
     return config.driver === 'node-redis' ? new NodeRedisConnection(options) : new IoredisConnection(options);
   }
 
@@ -139,5 +157,8 @@ export class DetectingConnection implements RedisConnection {
 function hostPort(address: string): RedisNode {
   const colon = address.lastIndexOf(':');
   const host = address.slice(0, colon);
-  return { host: host.includes(':') && !host.startsWith('[') ? `[${host}]` : host, port: Number(address.slice(colon + 1)) };
+  return {
+    host: host.includes(':') && !host.startsWith('[') ? `[${host}]` : host,
+    port: Number(address.slice(colon + 1)),
+  };
 }

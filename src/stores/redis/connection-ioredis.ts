@@ -33,7 +33,8 @@ export class IoredisConnection implements RedisConnection {
       commandTimeout: options.commandTimeoutMs,
       // An unreachable server at the start is an error; a server lost mid-run is reconnected to,
       // so the run recovers when it comes back.
-      retryStrategy: (times) => (this.connectedOnce ? Math.min(times * RECONNECT_STEP_MS, MAX_RECONNECT_DELAY_MS) : null),
+      retryStrategy: (times) =>
+        this.connectedOnce ? Math.min(times * RECONNECT_STEP_MS, MAX_RECONNECT_DELAY_MS) : null,
       enableAutoPipelining: options.autoPipelining,
     });
     this.client.on('error', (error: Error) => {

@@ -92,7 +92,10 @@ export class NodeRedisClusterConnection implements RedisConnection {
     return Promise.all(
       this.cluster.masters.map(async (master) => {
         const client = await this.cluster.nodeClient(master);
-        return { address: master.address, call: (args: readonly string[]) => deadline(client.sendCommand(args as string[]), this.commandTimeoutMs) };
+        return {
+          address: master.address,
+          call: (args: readonly string[]) => deadline(client.sendCommand(args as string[]), this.commandTimeoutMs),
+        };
       }),
     );
   }

@@ -22,7 +22,10 @@ export class NodeRedisConnection implements RedisConnection {
       // Fail fast: an unreachable server at the start is an error, not a reason to wait; a
       // server lost mid-run is reconnected to (50 ms, 100 ms, … at most every 500 ms), and while
       // it is away each command fails at once (the offline queue is off).
-      socket: { connectTimeout: options.connectTimeoutMs, reconnectStrategy: (retries: number) => (this.connectedOnce ? Math.min((retries + 1) * 50, 500) : false) },
+      socket: {
+        connectTimeout: options.connectTimeoutMs,
+        reconnectStrategy: (retries: number) => (this.connectedOnce ? Math.min((retries + 1) * 50, 500) : false),
+      },
       disableOfflineQueue: true,
     });
     // Errors surface through the failing command; without a listener the client would throw them.

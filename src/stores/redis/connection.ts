@@ -89,10 +89,16 @@ export async function openConnection(connection: RedisConnection, config: RedisC
 function refusedLogin(error: unknown): string | undefined {
   const message = error instanceof Error ? error.message : String(error);
   const [code] = message.split(' ', 1);
-  if (code === 'NOAUTH') return `the server requires a password (${message}); give it in the URL: redis://[USER]:PASSWORD@host:port`;
+  if (code === 'NOAUTH')
+    return `the server requires a password (${message}); give it in the URL: redis://[USER]:PASSWORD@host:port`;
   if (code === 'WRONGPASS') return `the server refused the user name or password in the URL (${message}); check them`;
-  if (code === 'NOPERM') return `the URL's user lacks a right the run needs (${message}); grant it in the server's ACL or use another user`;
-  if (/^ERR AUTH <password> called without any password configured|^ERR Client sent AUTH, but no password is set/.test(message)) {
+  if (code === 'NOPERM')
+    return `the URL's user lacks a right the run needs (${message}); grant it in the server's ACL or use another user`;
+  if (
+    /^ERR AUTH <password> called without any password configured|^ERR Client sent AUTH, but no password is set/.test(
+      message,
+    )
+  ) {
     return `the server has no password, but the URL gives one (${message}); remove it from the URL`;
   }
   return undefined;
@@ -103,22 +109,29 @@ async function unreachableReason(error: unknown, config: RedisConfig): Promise<s
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
   const { host, port, database, tls } = config.url;
-  if (code === 'ECONNREFUSED') return `nothing listens on ${host}:${port} (${message}); start Redis there or give the right URL`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `host ${host} is not known (${message}); check the host name in the URL`;
-  if (/SELECT is not allowed in cluster mode/i.test(message)) return `${host}:${port} is a Redis Cluster node, and a cluster has only database 0 (${message}); remove /${database} from the URL`;
-  if (/DB index/i.test(message)) return `database ${database} does not exist on this server (${message}); check the URL's /${database}`;
+  if (code === 'ECONNREFUSED')
+    return `nothing listens on ${host}:${port} (${message}); start Redis there or give the right URL`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `host ${host} is not known (${message}); check the host name in the URL`;
+  if (/SELECT is not allowed in cluster mode/i.test(message))
+    return `${host}:${port} is a Redis Cluster node, and a cluster has only database 0 (${message}); remove /${database} from the URL`;
+  if (/DB index/i.test(message))
+    return `database ${database} does not exist on this server (${message}); check the URL's /${database}`;
   const certificate = untrustedCertificate(error);
   if (certificate) return certificate;
   // A TLS client at a plain port waits for a handshake that never comes; a plain client at a TLS
   // port is dropped. Either way the port itself says which it speaks.
-  if (tls && (await speaksPlainRedis(host, port))) return `TLS mismatch: ${host}:${port} speaks plain Redis, not TLS (${message}); use redis:// for this port`;
-  if (!tls && (await speaksTls(host, port))) return `TLS mismatch: ${host}:${port} speaks TLS (${message}); use rediss:// for this port`;
-  if (code === 'ETIMEDOUT' || /timeout/i.test(message)) return `no answer within ${config.connectTimeoutMs} ms (${message}); check the host, port and firewall`;
+  if (tls && (await speaksPlainRedis(host, port)))
+    return `TLS mismatch: ${host}:${port} speaks plain Redis, not TLS (${message}); use redis:// for this port`;
+  if (!tls && (await speaksTls(host, port)))
+    return `TLS mismatch: ${host}:${port} speaks TLS (${message}); use rediss:// for this port`;
+  if (code === 'ETIMEDOUT' || /timeout/i.test(message))
+    return `no answer within ${config.connectTimeoutMs} ms (${message}); check the host, port and firewall`;
   return message;
 }
 
 /** A plain Redis answers PING with a simple string or an error reply (NOAUTH), never with nothing. */
 async function speaksPlainRedis(host: string, port: number): Promise<boolean> {
   const answer = await plainAnswer(host, port, 'PING\r\n');
-  return answer !== null && (answer[0] === 0x2b /* + */ || answer[0] === 0x2d /* - */);
+  return answer !== null && (answer[0] === 0x2b /* + */ || answer[0] === 0x2d) /* - */;
 }

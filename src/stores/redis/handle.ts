@@ -15,7 +15,9 @@ const SCAN_COUNT = 1000;
 /** WAIT answered with fewer replicas than `redis.wait` asks for: the write is not acknowledged. */
 export class ReplicationTimeoutError extends Error {
   constructor(acknowledged: number, wait: RedisWait) {
-    super(`WAIT ${wait.replicas} ${wait.timeoutMs}: ${acknowledged} of ${wait.replicas} replicas acknowledged the write within ${wait.timeoutMs} ms (redis.wait)`);
+    super(
+      `WAIT ${wait.replicas} ${wait.timeoutMs}: ${acknowledged} of ${wait.replicas} replicas acknowledged the write within ${wait.timeoutMs} ms (redis.wait)`,
+    );
     // Its name says timeout, as it is one: the failure kinds file it as TIMEOUT.
     this.name = 'ReplicationTimeoutError';
   }
@@ -57,7 +59,10 @@ export class RedisHandle {
   async write(command: readonly string[]): Promise<unknown> {
     const wait = this.wait;
     if (wait === undefined) return this.connection.call(command);
-    const [reply, acknowledged] = await this.connection.onOneNode([command, ['WAIT', String(wait.replicas), String(wait.timeoutMs)]]);
+    const [reply, acknowledged] = await this.connection.onOneNode([
+      command,
+      ['WAIT', String(wait.replicas), String(wait.timeoutMs)],
+    ]);
     checkWait(Number(acknowledged), wait);
     return reply;
   }
@@ -67,7 +72,10 @@ export class RedisHandle {
     const wait = this.wait;
     if (wait === undefined) return this.connection.pipeline(commands);
     if (this.isCluster) return Promise.all(commands.map((c) => this.write(c)));
-    const replies = await this.connection.onOneNode([...commands, ['WAIT', String(wait.replicas), String(wait.timeoutMs)]]);
+    const replies = await this.connection.onOneNode([
+      ...commands,
+      ['WAIT', String(wait.replicas), String(wait.timeoutMs)],
+    ]);
     checkWait(Number(replies.pop()), wait);
     return replies;
   }
@@ -92,7 +100,10 @@ export class RedisHandle {
     for (const node of await this.connection.masters()) {
       let cursor = '0';
       do {
-        const [next, found] = (await node.call(['SCAN', cursor, 'MATCH', pattern, 'COUNT', String(SCAN_COUNT)])) as [string, string[]];
+        const [next, found] = (await node.call(['SCAN', cursor, 'MATCH', pattern, 'COUNT', String(SCAN_COUNT)])) as [
+          string,
+          string[],
+        ];
         let keys = found;
         if (seen) {
           keys = found.filter((k) => !seen.has(k));

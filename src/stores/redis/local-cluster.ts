@@ -15,7 +15,13 @@ import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { promisify } from 'node:util';
 import { ClusterNode } from '../../local/cluster-node.ts';
-import { readClusterRecord, writeClusterRecord, type ClusterLayout, type ClusterTargetStatus, type LocalClusterTarget } from '../../local/cluster-target.ts';
+import {
+  readClusterRecord,
+  writeClusterRecord,
+  type ClusterLayout,
+  type ClusterTargetStatus,
+  type LocalClusterTarget,
+} from '../../local/cluster-target.ts';
 import { runDir } from '../../local/paths.ts';
 import { localPort, LOOPBACK, tcpProbe } from '../../local/ports.ts';
 import { StartFailedError, waitUntil } from '../../local/process.ts';
@@ -44,11 +50,14 @@ export const MIN_MASTERS = 3;
 const NODE_TIMEOUT_MS = 5000;
 const FORM_TIMEOUT_MS = 60_000;
 
-const ports = (o: RedisClusterOptions) => Array.from({ length: o.masters * (1 + o.replicas) }, (_, i) => o.basePort + i);
+const ports = (o: RedisClusterOptions) =>
+  Array.from({ length: o.masters * (1 + o.replicas) }, (_, i) => o.basePort + i);
 
 /** The cluster's URL: every node a seed, the password in it, rediss:// under TLS. */
 export function redisClusterUrl(o: RedisClusterOptions): string {
-  return `${o.tls ? 'rediss' : 'redis'}://${o.password ? `:${encodeURIComponent(o.password)}@` : ''}${ports(o).map((p) => `${LOOPBACK}:${p}`).join(',')}`;
+  return `${o.tls ? 'rediss' : 'redis'}://${o.password ? `:${encodeURIComponent(o.password)}@` : ''}${ports(o)
+    .map((p) => `${LOOPBACK}:${p}`)
+    .join(',')}`;
 }
 
 /** The nodes' processes (masters and replicas are told apart only once the cluster is formed). */
@@ -71,11 +80,44 @@ export function redisClusterNodes(o: RedisClusterOptions): ClusterNode[] {
 }
 
 function nodeArgs(o: RedisClusterOptions, port: number, dir: string): string[] {
-  const args = ['--bind', LOOPBACK, '--dir', dir, '--daemonize', 'no', '--logfile', '', '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'];
-  args.push('--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(o.nodeTimeoutMs));
+  const args = [
+    '--bind',
+    LOOPBACK,
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+    '--logfile',
+    '',
+    '--save',
+    '',
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    'everysec',
+  ];
+  args.push(
+    '--cluster-enabled',
+    'yes',
+    '--cluster-config-file',
+    'nodes.conf',
+    '--cluster-node-timeout',
+    String(o.nodeTimeoutMs),
+  );
   if (o.password) args.push('--requirepass', o.password, '--masterauth', o.password);
   if (o.tls) {
-    args.push('--port', '0', '--tls-port', String(port), '--tls-cert-file', o.tls.cert, '--tls-key-file', o.tls.key, '--tls-ca-cert-file', o.tls.ca);
+    args.push(
+      '--port',
+      '0',
+      '--tls-port',
+      String(port),
+      '--tls-cert-file',
+      o.tls.cert,
+      '--tls-key-file',
+      o.tls.key,
+      '--tls-ca-cert-file',
+      o.tls.ca,
+    );
     args.push('--tls-auth-clients', 'no', '--tls-replication', 'yes', '--tls-cluster', 'yes');
   } else {
     args.push('--port', String(port));
@@ -116,30 +158,55 @@ async function formed(o: RedisClusterOptions): Promise<boolean> {
   const total = ports(o).length;
   for (const port of ports(o)) {
     const info = await cli(o, ['CLUSTER', 'INFO'], port);
-    if (field(info, 'cluster_state') !== 'ok' || Number(field(info, 'cluster_known_nodes')) !== total || Number(field(info, 'cluster_slots_ok')) !== 16_384) return false;
+    if (
+      field(info, 'cluster_state') !== 'ok' ||
+      Number(field(info, 'cluster_known_nodes')) !== total ||
+      Number(field(info, 'cluster_slots_ok')) !== 16_384
+    )
+      return false;
   }
   return true;
 }
 
 /** Start every node (in parallel), form the cluster unless its slots are assigned, and wait until every node sees it whole. */
-export async function startRedisCluster(o: RedisClusterOptions, log: (line: string) => void): Promise<ClusterTargetStatus> {
-  if (o.masters < MIN_MASTERS) throw new UserError(`redis --nodes ${o.masters}: a Redis Cluster needs at least ${MIN_MASTERS} masters (redis-cli --cluster create refuses fewer)`);
+export async function startRedisCluster(
+  o: RedisClusterOptions,
+  log: (line: string) => void,
+): Promise<ClusterTargetStatus> {
+  if (o.masters < MIN_MASTERS)
+    throw new UserError(
+      `redis --nodes ${o.masters}: a Redis Cluster needs at least ${MIN_MASTERS} masters (redis-cli --cluster create refuses fewer)`,
+    );
   writeClusterRecord(o.dir, o);
   const nodes = redisClusterNodes(o);
-  log(`redis: starting a cluster of ${o.masters} masters with ${o.replicas} replica(s) each on ${LOOPBACK}:${o.basePort}-${o.basePort + nodes.length - 1}`);
+  log(
+    `redis: starting a cluster of ${o.masters} masters with ${o.replicas} replica(s) each on ${LOOPBACK}:${o.basePort}-${o.basePort + nodes.length - 1}`,
+  );
   const started = (await Promise.all(nodes.map((n) => n.start(log)))).some(Boolean);
   const assigned = Number(field(await cli(o, ['CLUSTER', 'INFO']), 'cluster_slots_assigned'));
   if (assigned === 0) {
     log(`redis: forming the cluster: redis-cli --cluster create … --cluster-replicas ${o.replicas}`);
-    await cli(o, ['--cluster', 'create', ...ports(o).map((p) => `${LOOPBACK}:${p}`), '--cluster-replicas', String(o.replicas), '--cluster-yes']).catch((error: unknown) => {
-      throw new StartFailedError(`redis-cli --cluster create failed: ${(error as { stderr?: string }).stderr?.trim() || String(error)}`);
+    await cli(o, [
+      '--cluster',
+      'create',
+      ...ports(o).map((p) => `${LOOPBACK}:${p}`),
+      '--cluster-replicas',
+      String(o.replicas),
+      '--cluster-yes',
+    ]).catch((error: unknown) => {
+      throw new StartFailedError(
+        `redis-cli --cluster create failed: ${(error as { stderr?: string }).stderr?.trim() || String(error)}`,
+      );
     });
   }
   await waitUntil('the Redis Cluster', () => formed(o), { timeoutMs: FORM_TIMEOUT_MS, intervalMs: 500 });
   return { ...(await statusOf(o)), started };
 }
 
-export async function stopRedisCluster(o: Pick<RedisClusterOptions, 'dir'>, log: (line: string) => void): Promise<number[]> {
+export async function stopRedisCluster(
+  o: Pick<RedisClusterOptions, 'dir'>,
+  log: (line: string) => void,
+): Promise<number[]> {
   const record = readClusterRecord<RedisClusterOptions>(o.dir);
   if (!record) return [];
   const stopped = await Promise.all(redisClusterNodes(record).map((n) => n.stop(log)));
@@ -148,12 +215,22 @@ export async function stopRedisCluster(o: Pick<RedisClusterOptions, 'dir'>, log:
 
 async function statusOf(o: RedisClusterOptions): Promise<ClusterTargetStatus> {
   const nodes = await Promise.all(redisClusterNodes(o).map((n) => n.status()));
-  return { url: redisClusterUrl(o), layout: `${o.masters} masters, ${o.replicas} replica${o.replicas === 1 ? '' : 's'} each (${nodes.length} processes)`, nodes };
+  return {
+    url: redisClusterUrl(o),
+    layout: `${o.masters} masters, ${o.replicas} replica${o.replicas === 1 ? '' : 's'} each (${nodes.length} processes)`,
+    nodes,
+  };
 }
 
 /** docbench's own local cluster: its folder under the cache, its ports (DOCBENCH_REDIS_CLUSTER_PORT). */
 function localOptions(layout: ClusterLayout): RedisClusterOptions {
-  return { masters: layout.nodes, replicas: layout.replicas, basePort: localPort('redis', 17300, 'cluster').port, dir: runDir('redis-cluster'), nodeTimeoutMs: NODE_TIMEOUT_MS };
+  return {
+    masters: layout.nodes,
+    replicas: layout.replicas,
+    basePort: localPort('redis', 17300, 'cluster').port,
+    dir: runDir('redis-cluster'),
+    nodeTimeoutMs: NODE_TIMEOUT_MS,
+  };
 }
 
 export const localCluster: LocalClusterTarget = {
@@ -162,7 +239,11 @@ export const localCluster: LocalClusterTarget = {
   async start(layout, log) {
     const previous = readClusterRecord<RedisClusterOptions>(runDir('redis-cluster'));
     const wanted = localOptions(layout);
-    if (previous && (previous.masters !== wanted.masters || previous.replicas !== wanted.replicas) && nodeFolders(previous.dir).length > 0) {
+    if (
+      previous &&
+      (previous.masters !== wanted.masters || previous.replicas !== wanted.replicas) &&
+      nodeFolders(previous.dir).length > 0
+    ) {
       const running = (await statusOf(previous)).nodes.some((n) => n.pid !== null);
       throw new UserError(
         `redis: a local cluster of ${previous.masters} masters with ${previous.replicas} replica(s) each ${running ? 'runs' : 'was made'} in ${previous.dir}; ` +

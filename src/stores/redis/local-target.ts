@@ -19,11 +19,16 @@ async function install(log: (line: string) => void): Promise<void> {
   if (onPath('redis-server') && onPath('redis-benchmark')) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !onPath('apt-get')) {
-    throw new MissingPrerequisiteError('redis-server is not installed; install it (Debian/Ubuntu: sudo apt-get install redis-server redis-tools) or give --url');
+    throw new MissingPrerequisiteError(
+      'redis-server is not installed; install it (Debian/Ubuntu: sudo apt-get install redis-server redis-tools) or give --url',
+    );
   }
   log('redis: installing redis-server and redis-tools with apt-get');
   const aptInstall = () =>
-    execFileSync('apt-get', ['install', '-y', '-qq', 'redis-server', 'redis-tools'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', '-qq', 'redis-server', 'redis-tools'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   try {
     aptInstall();
   } catch {
@@ -50,11 +55,19 @@ const single = managedServer({
   recognise: 'redis-server',
   files: 'redis',
   install,
-  command: ({ data }) => ({ command: 'redis-server', args: ['--bind', LOOPBACK, '--port', String(PORT.port), '--dir', data, '--daemonize', 'no', '--logfile', ''] }),
+  command: ({ data }) => ({
+    command: 'redis-server',
+    args: ['--bind', LOOPBACK, '--port', String(PORT.port), '--dir', data, '--daemonize', 'no', '--logfile', ''],
+  }),
   // PING over a plain socket: the server is up when it answers +PONG.
   healthy: () => tcpProbe(LOOPBACK, PORT.port, { send: 'PING\r\n', reply: (text) => text.startsWith('+PONG') }),
   startTimeoutMs: 20_000,
-  info: async () => ({ store: 'redis', product: `redis-server ${version()} (Debian package)`, standIn: false, limits: '' }),
+  info: async () => ({
+    store: 'redis',
+    product: `redis-server ${version()} (Debian package)`,
+    standIn: false,
+    limits: '',
+  }),
 });
 
 /** The single server, and a Redis Cluster of several (local-cluster.ts) on other ports. */

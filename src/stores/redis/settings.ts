@@ -17,14 +17,30 @@ export type RedisDriver = (typeof REDIS_DRIVERS)[number];
 export const MAX_CONNECTIONS = 64;
 
 export const SETTINGS = {
-  driver: setting.oneOf(REDIS_DRIVERS, { fallback: 'node-redis', describe: 'the client: node-redis (@redis/client, the default), or ioredis' }),
-  autopipelining: setting.boolean({ fallback: false, describe: 'ioredis only: coalesce concurrent commands into one socket write' }),
-  connections: setting.wholeNumber({ min: 1, max: MAX_CONNECTIONS, fallback: 1, describe: 'connections per client process, used in turn' }),
-  commandtimeout: setting.wholeNumber({ min: 1, fallback: 30_000, describe: 'ms a command may wait for its answer before it fails as TIMEOUT (a stalled server)' }),
+  driver: setting.oneOf(REDIS_DRIVERS, {
+    fallback: 'node-redis',
+    describe: 'the client: node-redis (@redis/client, the default), or ioredis',
+  }),
+  autopipelining: setting.boolean({
+    fallback: false,
+    describe: 'ioredis only: coalesce concurrent commands into one socket write',
+  }),
+  connections: setting.wholeNumber({
+    min: 1,
+    max: MAX_CONNECTIONS,
+    fallback: 1,
+    describe: 'connections per client process, used in turn',
+  }),
+  commandtimeout: setting.wholeNumber({
+    min: 1,
+    fallback: 30_000,
+    describe: 'ms a command may wait for its answer before it fails as TIMEOUT (a stalled server)',
+  }),
   wait: setting.text({
     pattern: /^\s*\d+\s*,\s*\d+\s*$/,
     expected: 'replicas,timeoutMs (e.g. 1,100: each YCSB write waits until one replica has it, at most 100 ms)',
-    describe: "YCSB writes wait for this many replicas (Redis's WAIT), at most timeoutMs; fewer in time fails the write as TIMEOUT",
+    describe:
+      "YCSB writes wait for this many replicas (Redis's WAIT), at most timeoutMs; fewer in time fails the write as TIMEOUT",
   }),
 };
 
@@ -58,13 +74,18 @@ export function redisConfig(url: string, settings: Readonly<Record<string, strin
   const s = parseSettings('redis', SETTINGS, settings);
   if (s.autopipelining && s.driver !== 'ioredis') {
     // node-redis has no such switch: it always writes the commands issued in one tick together.
-    throw new SettingError(`redis.autopipelining=true: applies to redis.driver=ioredis only (node-redis, the default, always pipelines commands issued together); add -p redis.driver=ioredis`);
+    throw new SettingError(
+      `redis.autopipelining=true: applies to redis.driver=ioredis only (node-redis, the default, always pipelines commands issued together); add -p redis.driver=ioredis`,
+    );
   }
   let wait: RedisWait | undefined;
   if (s.wait !== undefined) {
     const [replicas, timeoutMs] = s.wait.split(',').map((part) => Number(part.trim())) as [number, number];
     // WAIT 0 returns at once and WAIT n 0 blocks forever: neither is a bound a run can keep.
-    if (replicas < 1 || timeoutMs < 1) throw new SettingError(`redis.wait=${s.wait}: expected replicas >= 1 and timeoutMs >= 1 (WAIT 0 waits for nothing, a timeout of 0 waits forever)`);
+    if (replicas < 1 || timeoutMs < 1)
+      throw new SettingError(
+        `redis.wait=${s.wait}: expected replicas >= 1 and timeoutMs >= 1 (WAIT 0 waits for nothing, a timeout of 0 waits forever)`,
+      );
     wait = { replicas, timeoutMs };
   }
   return {

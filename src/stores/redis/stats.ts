@@ -26,26 +26,42 @@ export async function redisStats(redis: RedisHandle, config: RedisConfig): Promi
     driver: redis.connection.driver,
     recordCount: sizes.reduce((a, b) => a + b, 0),
     // DBSIZE counts the keys of the logical database the URL selects, named here.
-    extra: { database: url.database, mode: info.redis_mode ?? 'unknown', aof: info.aof_enabled === '1', connections: config.connections },
+    extra: {
+      database: url.database,
+      mode: info.redis_mode ?? 'unknown',
+      aof: info.aof_enabled === '1',
+      connections: config.connections,
+    },
     encrypted: url.tls,
     consistency: {
       reads: redis.isCluster ? 'from the master of each slot (no replica reads)' : 'from the server',
       writes: config.wait
         ? `WAIT ${config.wait.replicas} ${config.wait.timeoutMs} after each YCSB write (redis.wait): acknowledged once ${config.wait.replicas} replica(s) have it`
-        : "acknowledged by the master alone; replication is asynchronous (no WAIT)",
+        : 'acknowledged by the master alone; replication is asynchronous (no WAIT)',
     },
   };
   const memory = infos.reduce((sum, i) => sum + Number(i.used_memory ?? 0), 0);
   if (infos.some((i) => i.used_memory)) stats.memoryBytes = memory;
   if (redis.isCluster) {
     const shape = clusterShape(parseClusterNodes(String(await redis.call(['CLUSTER', 'NODES']))));
-    stats.topology = { kind: 'redis-cluster', nodes: shape.nodes, masters: shape.masters, replicas: shape.replicas, slotsPerMaster: shape.slotsPerMaster, down: shape.failing };
+    stats.topology = {
+      kind: 'redis-cluster',
+      nodes: shape.nodes,
+      masters: shape.masters,
+      replicas: shape.replicas,
+      slotsPerMaster: shape.slotsPerMaster,
+      down: shape.failing,
+    };
     stats.extra!.replicasPerMaster = shape.replicasPerMaster.join(',');
     stats.notes = [
-      'Redis Cluster: an insert is two writes, the record then its index entry (a MULTI cannot span two slots), not one atomic MULTI; the scan index is one sorted set on one slot, as in YCSB\'s binding',
+      "Redis Cluster: an insert is two writes, the record then its index entry (a MULTI cannot span two slots), not one atomic MULTI; the scan index is one sorted set on one slot, as in YCSB's binding",
     ];
   } else {
-    stats.topology = { kind: 'single', nodes: 1, ...(info.connected_slaves !== undefined ? { replicas: Number(info.connected_slaves) } : {}) };
+    stats.topology = {
+      kind: 'single',
+      nodes: 1,
+      ...(info.connected_slaves !== undefined ? { replicas: Number(info.connected_slaves) } : {}),
+    };
   }
   const disk = !redis.isCluster && LOOPBACK_HOSTS.includes(url.host) ? await snapshotSize(masters[0]!) : undefined;
   if (disk !== undefined) stats.diskBytes = disk;

@@ -16,7 +16,8 @@ import { UserError } from '../../common/user-error.ts';
 /** A Redis URL that is not of the shape above. */
 export class RedisUrlError extends UserError {}
 
-export const REDIS_URL_SHAPE = 'redis://[user:password@]host[:port][/database] (rediss:// for TLS; a cluster may list seed nodes: host:port,host:port)';
+export const REDIS_URL_SHAPE =
+  'redis://[user:password@]host[:port][/database] (rediss:// for TLS; a cluster may list seed nodes: host:port,host:port)';
 
 export interface RedisNode {
   /** Host name or address (IPv6 in brackets, as in the URL). */
@@ -70,17 +71,28 @@ export function parseRedisUrl(text: string): RedisUrl {
     nodes.push({ host: one.hostname, port: one.port === '' ? DEFAULT_PORT : Number(one.port) });
   }
   if (url === undefined) return fail('not a valid URL');
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') fail(`scheme "${url.protocol}" is not redis: or rediss:`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    fail(`scheme "${url.protocol}" is not redis: or rediss:`);
   const database = url.pathname === '' || url.pathname === '/' ? '0' : url.pathname.slice(1);
   if (!/^\d+$/.test(database)) fail(`database "${database}" is not a whole number`);
   // Store settings are `-p redis.*` properties; a query string would reach ioredis as client options.
   if (url.search !== '') fail(`parameters "${url.search}" are not read (store settings go in -p redis.<name>=<value>)`);
-  if (nodes.length > 1 && database !== '0') fail(`database ${database} with several nodes: a Redis Cluster has only database 0`);
+  if (nodes.length > 1 && database !== '0')
+    fail(`database ${database} with several nodes: a Redis Cluster has only database 0`);
   const login = {
     ...(url.username !== '' ? { username: decodeURIComponent(url.username) } : {}),
     ...(url.password !== '' ? { password: decodeURIComponent(url.password) } : {}),
   };
-  return { text, masked, host: nodes[0]!.host, port: nodes[0]!.port, nodes, database: Number(database), tls: url.protocol === 'rediss:', ...login };
+  return {
+    text,
+    masked,
+    host: nodes[0]!.host,
+    port: nodes[0]!.port,
+    nodes,
+    database: Number(database),
+    tls: url.protocol === 'rediss:',
+    ...login,
+  };
 }
 
 /**
@@ -104,7 +116,12 @@ function splitAuthority(text: string): { scheme: string; login: string; hosts: s
   const end = after.search(/[/?#]/);
   const authority = end < 0 ? after : after.slice(0, end);
   const at = authority.lastIndexOf('@');
-  return { scheme, login: authority.slice(0, at + 1), hosts: authority.slice(at + 1), rest: end < 0 ? '' : after.slice(end) };
+  return {
+    scheme,
+    login: authority.slice(0, at + 1),
+    hosts: authority.slice(at + 1),
+    rest: end < 0 ? '' : after.slice(end),
+  };
 }
 
 /** `host:port` of a node, as messages and results name it. */

@@ -15,7 +15,8 @@
 import type { BatchInserter, FieldMap, KeyedRecord, Store, YcsbSchema } from '../store.ts';
 import type { RedisHandle } from './handle.ts';
 
-type YcsbOperations = Pick<Store, 'prepare' | 'drop' | 'read' | 'scan' | 'update' | 'insert' | 'delete'> & BatchInserter;
+type YcsbOperations = Pick<Store, 'prepare' | 'drop' | 'read' | 'scan' | 'update' | 'insert' | 'delete'> &
+  BatchInserter;
 
 const recordKey = (table: string, key: string) => `${table}:${key}`;
 const indexKey = (table: string) => `${table}#index`;
@@ -34,15 +35,28 @@ export class RedisYcsb implements YcsbOperations {
 
   async read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
     if (fields === null) return fromPairs((await this.redis.call(['HGETALL', recordKey(table, key)])) as string[]);
-    return pickPresent(fields, (await this.redis.call(['HMGET', recordKey(table, key), ...fields])) as (string | null)[]);
+    return pickPresent(
+      fields,
+      (await this.redis.call(['HMGET', recordKey(table, key), ...fields])) as (string | null)[],
+    );
   }
 
   async scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
-    const keys = (await this.redis.call(['ZRANGEBYLEX', indexKey(table), `[${startKey}`, '+', 'LIMIT', '0', String(count)])) as string[];
+    const keys = (await this.redis.call([
+      'ZRANGEBYLEX',
+      indexKey(table),
+      `[${startKey}`,
+      '+',
+      'LIMIT',
+      '0',
+      String(count),
+    ])) as string[];
     if (keys.length === 0) return [];
     // No field asked for (scankeysonly): the index holds the keys, no hash is read.
     if (fields !== null && fields.length === 0) return keys.map((key) => ({ key, fields: {} }));
-    const commands = keys.map((key) => (fields === null ? ['HGETALL', recordKey(table, key)] : ['HMGET', recordKey(table, key), ...fields]));
+    const commands = keys.map((key) =>
+      fields === null ? ['HGETALL', recordKey(table, key)] : ['HMGET', recordKey(table, key), ...fields],
+    );
     const replies = await this.redis.pipeline(commands);
     const records: KeyedRecord[] = [];
     for (let i = 0; i < keys.length; i++) {
@@ -82,7 +96,10 @@ export class RedisYcsb implements YcsbOperations {
 
   async delete(table: string, key: string): Promise<boolean> {
     if (!this.redis.isCluster) {
-      const [deleted] = await this.redis.writeAtomically([['DEL', recordKey(table, key)], ['ZREM', indexKey(table), key]]);
+      const [deleted] = await this.redis.writeAtomically([
+        ['DEL', recordKey(table, key)],
+        ['ZREM', indexKey(table), key],
+      ]);
       return Number(deleted) > 0;
     }
     const deleted = await this.redis.write(['DEL', recordKey(table, key)]);

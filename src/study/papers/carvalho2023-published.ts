@@ -6,19 +6,40 @@
  */
 import type { ArithmeticCheck, PublishedLookup, PublishedTable } from '../paper.ts';
 
-const STATISTIC = 'mean of 3 runs ("three executions were performed, and the average of these runtime values was used", Section 4, pp. 8–9)';
+const STATISTIC =
+  'mean of 3 runs ("three executions were performed, and the average of these runtime values was used", Section 4, pp. 8–9)';
 const NOTE =
   "The paper's figures from its hardware: one HP Pavilion laptop 15t-eg000, AMD Ryzen 5 4500U (6 cores), 15.4 GB RAM, 476 GB SSD, Windows 10 (Section 4, p. 9); YCSB, 20 fields × 500 B. Not comparable in value with this machine's: compare the shape.";
 const RECORDS = ['100,000 Records', '1,000,000 Records', '10,000,000 Records'];
 
 /** Tables 2, 4, 6: runtime per workload with 3 threads. */
 function perWorkload(id: string, store: string, number: number, where: string, rows: string[][]): PublishedTable {
-  return { id, title: `Table ${number}. Runtime of ${store} with 3 threads.`, where, provenance: 'printed in a table', statistic: STATISTIC, unit: 's', note: NOTE, header: [store, ...RECORDS], rows };
+  return {
+    id,
+    title: `Table ${number}. Runtime of ${store} with 3 threads.`,
+    where,
+    provenance: 'printed in a table',
+    statistic: STATISTIC,
+    unit: 's',
+    note: NOTE,
+    header: [store, ...RECORDS],
+    rows,
+  };
 }
 
 /** Tables 3, 5, 7: runtime of all workloads per thread count. */
 function perThreads(id: string, store: string, number: number, where: string, rows: string[][]): PublishedTable {
-  return { id, title: `Table ${number}. Runtime of ${store}${number === 3 ? ' for all workloads' : ''}.`, where, provenance: 'printed in a table', statistic: `sum over workloads A–H of each workload's ${STATISTIC}`, unit: 's', note: NOTE, header: [store, ...RECORDS], rows };
+  return {
+    id,
+    title: `Table ${number}. Runtime of ${store}${number === 3 ? ' for all workloads' : ''}.`,
+    where,
+    provenance: 'printed in a table',
+    statistic: `sum over workloads A–H of each workload's ${STATISTIC}`,
+    unit: 's',
+    note: NOTE,
+    header: [store, ...RECORDS],
+    rows,
+  };
 }
 
 export const CARVALHO_PUBLISHED: readonly PublishedTable[] = [
@@ -155,7 +176,11 @@ function minutes(table: string, row: string, column: string, name: string, discr
 }
 
 /** Table 2/4/6: the total is the sum of the eight workloads. */
-function workloadTotals(table: string, name: string, discrepancy: Partial<Record<string, string>> = {}): ArithmeticCheck[] {
+function workloadTotals(
+  table: string,
+  name: string,
+  discrepancy: Partial<Record<string, string>> = {},
+): ArithmeticCheck[] {
   return RECORDS.flatMap((column) => [
     {
       claim: `${name} total, ${column}: the sum of workloads A–H`,
@@ -170,7 +195,14 @@ function workloadTotals(table: string, name: string, discrepancy: Partial<Record
 }
 
 /** Table 3/5/7: the 3-thread row is the per-workload table's total; the total sums the threads. */
-function threadTotals(table: string, name: string, perWorkload: string, perWorkloadName: string, minutesOff: Partial<Record<string, string>> = {}, sumOff: Partial<Record<string, string>> = {}): ArithmeticCheck[] {
+function threadTotals(
+  table: string,
+  name: string,
+  perWorkload: string,
+  perWorkloadName: string,
+  minutesOff: Partial<Record<string, string>> = {},
+  sumOff: Partial<Record<string, string>> = {},
+): ArithmeticCheck[] {
   return RECORDS.flatMap((column) => [
     {
       claim: `${name}, 3 threads, ${column}: ${perWorkloadName}'s total`,
@@ -193,7 +225,13 @@ function threadTotals(table: string, name: string, perWorkload: string, perWorkl
 
 /** A ratio the text states (the 'ratios' table), from two printed totals. */
 function ratio(claim: string, where: string, computed: (cell: Cell) => number, digits: number): ArithmeticCheck {
-  return { claim, where, printed: (cell) => cell('ratios', claim, 'the paper says'), computed, tolerance: 0.5 * 10 ** -digits + 1e-9 };
+  return {
+    claim,
+    where,
+    printed: (cell) => cell('ratios', claim, 'the paper says'),
+    computed,
+    tolerance: 0.5 * 10 ** -digits + 1e-9,
+  };
 }
 
 const total = (cell: Cell, table: string, column: string) => cell(table, 'Total', column);
@@ -203,46 +241,130 @@ export const CARVALHO_CHECKS: readonly ArithmeticCheck[] = [
   ...workloadTotals('table2', 'Table 2'),
   ...workloadTotals('table4', 'Table 4'),
   ...workloadTotals('table6', 'Table 6', {
-    [R100K]: "the eight workloads printed sum to 148.50 s, not the 137.85 s printed (G and H are both 12.22 s in the paper's published data too); Table 7's 3-thread row repeats 137.85 s",
-    [R1M]: "the eight workloads printed sum to 6405.00 s, not the 6107.59 s printed; Table 7's 3-thread row repeats 6107.59 s",
-    [R10M]: "the eight workloads printed sum to 156,115.68 s, not the 151,164.85 s printed; Table 7's 3-thread row repeats 151,164.85 s",
+    [R100K]:
+      "the eight workloads printed sum to 148.50 s, not the 137.85 s printed (G and H are both 12.22 s in the paper's published data too); Table 7's 3-thread row repeats 137.85 s",
+    [R1M]:
+      "the eight workloads printed sum to 6405.00 s, not the 6107.59 s printed; Table 7's 3-thread row repeats 6107.59 s",
+    [R10M]:
+      "the eight workloads printed sum to 156,115.68 s, not the 151,164.85 s printed; Table 7's 3-thread row repeats 151,164.85 s",
   }),
-  ...threadTotals('table3', 'Table 3', 'table2', 'Table 2', { [R10M]: 'printed as "12.913.58 min": 774,815.06 s is 12,913.58 min (a misplaced separator)' }),
-  ...threadTotals('table5', 'Table 5', 'table4', 'Table 4', { [R100K]: '1299.74 s is 21.66 min; printed as 20.50 min' }, { [R10M]: 'the three thread counts sum to 420,659.58 s; printed 420,659.55 s (0.03 s off, more than rounding to the cent explains)' }),
+  ...threadTotals('table3', 'Table 3', 'table2', 'Table 2', {
+    [R10M]: 'printed as "12.913.58 min": 774,815.06 s is 12,913.58 min (a misplaced separator)',
+  }),
+  ...threadTotals(
+    'table5',
+    'Table 5',
+    'table4',
+    'Table 4',
+    { [R100K]: '1299.74 s is 21.66 min; printed as 20.50 min' },
+    {
+      [R10M]:
+        'the three thread counts sum to 420,659.58 s; printed 420,659.55 s (0.03 s off, more than rounding to the cent explains)',
+    },
+  ),
   ...threadTotals('table7', 'Table 7', 'table6', 'Table 6'),
-  ...STORES.map(
-    (store, i): ArithmeticCheck => ({
-      claim: `Table 8, ${store}: the sum of Table ${3 + 2 * i}'s totals`,
-      where: `Tables ${3 + 2 * i} and 8`,
-      printed: (cell) => cell('table8', 'Total', store),
-      computed: (cell) => sum(RECORDS.map((r) => cell(`table${3 + 2 * i}`, 'Total', r))),
-      tolerance: sumTolerance(3),
-      ...(store === 'MongoDB' ? { discrepancy: "Table 7's totals sum to 511,163.17 s; Table 8 prints 510,909.90 s (253.27 s less)" } : {}),
-      ...(store === 'CouchDB' ? { discrepancy: "Table 5's totals sum to 445,228.34 s; Table 8 prints 445,228.30 s (0.04 s off, more than rounding to the cent explains)" } : {}),
-    }),
+  ...STORES.map((store, i): ArithmeticCheck => ({
+    claim: `Table 8, ${store}: the sum of Table ${3 + 2 * i}'s totals`,
+    where: `Tables ${3 + 2 * i} and 8`,
+    printed: (cell) => cell('table8', 'Total', store),
+    computed: (cell) => sum(RECORDS.map((r) => cell(`table${3 + 2 * i}`, 'Total', r))),
+    tolerance: sumTolerance(3),
+    ...(store === 'MongoDB'
+      ? { discrepancy: "Table 7's totals sum to 511,163.17 s; Table 8 prints 510,909.90 s (253.27 s less)" }
+      : {}),
+    ...(store === 'CouchDB'
+      ? {
+          discrepancy:
+            "Table 5's totals sum to 445,228.34 s; Table 8 prints 445,228.30 s (0.04 s off, more than rounding to the cent explains)",
+        }
+      : {}),
+  })),
+  ...STORES.map((store): ArithmeticCheck => ({
+    claim: `Table 8, ${store}: Table 9 (workload E) plus Table 10 (all but E)`,
+    where: 'Tables 8, 9 and 10',
+    printed: (cell) => cell('table8', 'Total', store),
+    computed: (cell) => cell('table9', 'Total', store) + cell('table10', 'Total', store),
+    tolerance: sumTolerance(2),
+    ...(store === 'MongoDB'
+      ? {
+          discrepancy:
+            'Table 9 plus Table 10 is 511,919.95 s for MongoDB; Table 8 prints 510,909.90 s (1,010.05 s less)',
+        }
+      : {}),
+  })),
+  ...(['table8', 'table9', 'table10'] as const).flatMap((table) =>
+    STORES.map((store) => minutes(table, 'Total', store, table.replace('table', 'Table '))),
   ),
-  ...STORES.map(
-    (store): ArithmeticCheck => ({
-      claim: `Table 8, ${store}: Table 9 (workload E) plus Table 10 (all but E)`,
-      where: 'Tables 8, 9 and 10',
-      printed: (cell) => cell('table8', 'Total', store),
-      computed: (cell) => cell('table9', 'Total', store) + cell('table10', 'Total', store),
-      tolerance: sumTolerance(2),
-      ...(store === 'MongoDB' ? { discrepancy: 'Table 9 plus Table 10 is 511,919.95 s for MongoDB; Table 8 prints 510,909.90 s (1,010.05 s less)' } : {}),
-    }),
+  ratio(
+    'Couchbase 100k → 1M records',
+    'Section 5.1, p. 10',
+    (c) => total(c, 'table3', R1M) / total(c, 'table3', R100K),
+    1,
   ),
-  ...(['table8', 'table9', 'table10'] as const).flatMap((table) => STORES.map((store) => minutes(table, 'Total', store, table.replace('table', 'Table ')))),
-  ratio('Couchbase 100k → 1M records', 'Section 5.1, p. 10', (c) => total(c, 'table3', R1M) / total(c, 'table3', R100K), 1),
-  ratio('Couchbase 1M → 10M records', 'Section 5.1, p. 10', (c) => total(c, 'table3', R10M) / total(c, 'table3', R1M), 0),
-  ratio('Couchbase 100k → 10M records', 'Section 5.1, p. 10', (c) => total(c, 'table3', R10M) / total(c, 'table3', R100K), 1),
-  ratio('CouchDB 100k → 1M records', 'Section 5.2, p. 11', (c) => total(c, 'table5', R1M) / total(c, 'table5', R100K), 1),
+  ratio(
+    'Couchbase 1M → 10M records',
+    'Section 5.1, p. 10',
+    (c) => total(c, 'table3', R10M) / total(c, 'table3', R1M),
+    0,
+  ),
+  ratio(
+    'Couchbase 100k → 10M records',
+    'Section 5.1, p. 10',
+    (c) => total(c, 'table3', R10M) / total(c, 'table3', R100K),
+    1,
+  ),
+  ratio(
+    'CouchDB 100k → 1M records',
+    'Section 5.2, p. 11',
+    (c) => total(c, 'table5', R1M) / total(c, 'table5', R100K),
+    1,
+  ),
   ratio('CouchDB 1M → 10M records', 'Section 5.2, p. 11', (c) => total(c, 'table5', R10M) / total(c, 'table5', R1M), 1),
-  { ...ratio('CouchDB 100k → 10M records', 'Section 5.2, p. 11', (c) => total(c, 'table5', R10M) / total(c, 'table5', R100K), 1), discrepancy: "Table 5's totals give 420,659.55 / 1299.74 = 323.65 (323.6 to the paper's one decimal); printed 323.7" },
-  ratio('MongoDB 100k → 1M records', 'Section 5.3, p. 12', (c) => total(c, 'table7', R1M) / total(c, 'table7', R100K), 1),
+  {
+    ...ratio(
+      'CouchDB 100k → 10M records',
+      'Section 5.2, p. 11',
+      (c) => total(c, 'table5', R10M) / total(c, 'table5', R100K),
+      1,
+    ),
+    discrepancy:
+      "Table 5's totals give 420,659.55 / 1299.74 = 323.65 (323.6 to the paper's one decimal); printed 323.7",
+  },
+  ratio(
+    'MongoDB 100k → 1M records',
+    'Section 5.3, p. 12',
+    (c) => total(c, 'table7', R1M) / total(c, 'table7', R100K),
+    1,
+  ),
   ratio('MongoDB 1M → 10M records', 'Section 5.3, p. 12', (c) => total(c, 'table7', R10M) / total(c, 'table7', R1M), 1),
-  ratio('MongoDB 100k → 10M records', 'Section 5.3, p. 12', (c) => total(c, 'table7', R10M) / total(c, 'table7', R100K), 0),
-  ratio('workload E, CouchDB vs MongoDB', 'Section 5.4, p. 14', (c) => total(c, 'table9', 'MongoDB') / total(c, 'table9', 'CouchDB'), 2),
-  ratio('all but E, MongoDB vs CouchDB', 'Section 5.4, p. 15', (c) => total(c, 'table10', 'CouchDB') / total(c, 'table10', 'MongoDB'), 2),
-  ratio('all but E, MongoDB vs Couchbase', 'Section 5.4, p. 15', (c) => total(c, 'table10', 'Couchbase') / total(c, 'table10', 'MongoDB'), 2),
-  ratio('all but E, CouchDB vs Couchbase', 'Section 5.4, p. 15', (c) => total(c, 'table10', 'Couchbase') / total(c, 'table10', 'CouchDB'), 2),
+  ratio(
+    'MongoDB 100k → 10M records',
+    'Section 5.3, p. 12',
+    (c) => total(c, 'table7', R10M) / total(c, 'table7', R100K),
+    0,
+  ),
+  ratio(
+    'workload E, CouchDB vs MongoDB',
+    'Section 5.4, p. 14',
+    (c) => total(c, 'table9', 'MongoDB') / total(c, 'table9', 'CouchDB'),
+    2,
+  ),
+  ratio(
+    'all but E, MongoDB vs CouchDB',
+    'Section 5.4, p. 15',
+    (c) => total(c, 'table10', 'CouchDB') / total(c, 'table10', 'MongoDB'),
+    2,
+  ),
+  ratio(
+    'all but E, MongoDB vs Couchbase',
+    'Section 5.4, p. 15',
+    (c) => total(c, 'table10', 'Couchbase') / total(c, 'table10', 'MongoDB'),
+    2,
+  ),
+  ratio(
+    'all but E, CouchDB vs Couchbase',
+    'Section 5.4, p. 15',
+    (c) => total(c, 'table10', 'Couchbase') / total(c, 'table10', 'CouchDB'),
+    2,
+  ),
 ];
