@@ -22,6 +22,19 @@ if (
   console.error('test: typecheck failed');
   process.exit(1);
 }
+// One formatter: code that Prettier would change fails the tests, as a type error does.
+console.error('test: format check (prettier --check .)');
+if (
+  run(process.execPath, [
+    join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'),
+    '--check',
+    '--log-level=warn',
+    '.',
+  ]).status !== 0
+) {
+  console.error('test: some files are not formatted: run npm run format');
+  process.exit(1);
+}
 // The CLI the tests start runs the compiled tree: bring it up to date once, before any test.
 buildIfStale();
 
