@@ -90,12 +90,10 @@ function register(app: FastifyInstance, options: ScenarioRouteOptions<FileServic
   app.post<{ Params: { name: string } }>('/queries/:name', async (request, reply) => {
     const query = scenario.queries.get(request.params.name);
     if (query === undefined)
-      return reply
-        .code(404)
-        .send({
-          error: 'no such query',
-          message: `${scenario.name} has no query ${request.params.name}; it has ${[...scenario.queries.keys()].join(', ')}`,
-        });
+      return reply.code(404).send({
+        error: 'no such query',
+        message: `${scenario.name} has no query ${request.params.name}; it has ${[...scenario.queries.keys()].join(', ')}`,
+      });
     const body = parseParameters(paramsBody, request.body ?? {}, 'body');
     for (const name of query.params.keys())
       if (!(name in body.params))

@@ -108,14 +108,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
       // (The reply's generic route types do not fit a handler that serves every route.)
       const send = reply as unknown as FastifyReply;
       if (error.code !== 'FST_ERR_BAD_URL') return send.send(error);
-      return send
-        .code(400)
-        .send({
-          error: 'invalid parameter',
-          parameter: 'path',
-          in: 'path',
-          message: `the path is not a valid URL: ${oneLine(error.message)}`,
-        });
+      return send.code(400).send({
+        error: 'invalid parameter',
+        parameter: 'path',
+        in: 'path',
+        message: `the path is not a valid URL: ${oneLine(error.message)}`,
+      });
     },
   });
 
@@ -185,12 +183,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply
-      .code(404)
-      .send({
-        error: 'no such route',
-        message: `${request.method} ${request.url.split('?')[0]} is not a route of this service`,
-      });
+    reply.code(404).send({
+      error: 'no such route',
+      message: `${request.method} ${request.url.split('?')[0]} is not a route of this service`,
+    });
   });
 
   if (options.layout !== null)

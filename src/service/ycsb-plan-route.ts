@@ -31,12 +31,10 @@ export function registerPlanRoute(
     const q = parseParameters(planQuery, request.query, 'query');
     const reason = unplannable(p);
     if (reason !== null)
-      return reply
-        .code(409)
-        .send({
-          error: 'not plannable',
-          message: `the service cannot decide ${p.table}'s operations in blocks: ${reason}; each VU decides its own`,
-        });
+      return reply.code(409).send({
+        error: 'not plannable',
+        message: `the service cannot decide ${p.table}'s operations in blocks: ${reason}; each VU decides its own`,
+      });
     // Drawing and serializing are synchronous: the CPU between these two readings is theirs alone.
     const before = process.cpuUsage();
     const body = planText(drawPlan(new CoreWorkload(p, new Random(p.seed, q.stream)), q.count));

@@ -226,16 +226,14 @@ describe('processes', { timeout: 600_000 }, () => {
     const logs: StartLog[] = [];
     const measurements = new Measurements(true, true);
     const spec = { threadcount: 6, target: 3000, operationcount: 3000 };
-    const engine = pools
-      .get(3)!
-      .engine({
-        module: THREADS,
-        body: 'notedScheduleThread',
-        spec,
-        threadcount: 6,
-        measurements,
-        handlers: { log: (l) => void logs.push(l as StartLog) },
-      });
+    const engine = pools.get(3)!.engine({
+      module: THREADS,
+      body: 'notedScheduleThread',
+      spec,
+      threadcount: 6,
+      measurements,
+      handlers: { log: (l) => void logs.push(l as StartLog) },
+    });
     await coordinate({
       measurements,
       settings: { ...spec, maxexecutiontime: 0, warmuptime: 0, statusIntervalSeconds: 1 },

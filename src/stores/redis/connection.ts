@@ -133,5 +133,5 @@ async function unreachableReason(error: unknown, config: RedisConfig): Promise<s
 /** A plain Redis answers PING with a simple string or an error reply (NOAUTH), never with nothing. */
 async function speaksPlainRedis(host: string, port: number): Promise<boolean> {
   const answer = await plainAnswer(host, port, 'PING\r\n');
-  return answer !== null && (answer[0] === 0x2b /* + */ || answer[0] === 0x2d) /* - */;
+  return answer !== null && (answer[0] === 0x2b /* + */ || answer[0] === 0x2d); /* - */
 }
