@@ -24,7 +24,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runK6 } from '../src/runner/k6-process.ts';
+import { runK6 } from '../src/client/k6-process.ts';
 import { installK6 } from '../src/local/k6.ts';
 import type { Result } from '../src/results/schema.ts';
 

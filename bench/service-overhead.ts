@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { installK6 } from '../src/local/k6.ts';
 import { CpuSampler } from '../src/measure/process-cpu.ts';
-import { runK6 } from '../src/runner/k6-process.ts';
+import { runK6 } from '../src/client/k6-process.ts';
 import { runLoadPhase } from '../src/runner/phases.ts';
 import { startServiceProcess } from '../src/service/service-process.ts';
 import { openStore, requestOf } from '../src/session/store-session.ts';

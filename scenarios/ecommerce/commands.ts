@@ -18,7 +18,7 @@ import type { Result } from '../../src/results/schema.ts';
 import { checkOutPath, writeFileAtomic, writeResult } from '../../src/results/write.ts';
 import { writeReportBeside } from '../../src/report/report-files.ts';
 import { renderYcsbText } from '../../src/report/ycsb-text.ts';
-import { interrupts } from '../../src/runner/interrupts.ts';
+import { interrupts } from '../../src/common/interrupts.ts';
 import { ProcessPool } from '../../src/runner/process-pool.ts';
 import { loadConfig } from '../../src/session/config-file.ts';
 import {

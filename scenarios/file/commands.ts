@@ -14,7 +14,7 @@ import { renderYcsbText } from '../../src/report/ycsb-text.ts';
 import type { FlatProperties } from '../../src/results/build.ts';
 import type { Result } from '../../src/results/schema.ts';
 import { checkOutPath, writeFileAtomic, writeResult } from '../../src/results/write.ts';
-import { interrupts } from '../../src/runner/interrupts.ts';
+import { interrupts } from '../../src/common/interrupts.ts';
 import { loadConfig } from '../../src/session/config-file.ts';
 import {
   closeQuietly,

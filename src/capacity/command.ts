@@ -12,7 +12,7 @@ import { seriesLabel } from '../report/groups.ts';
 import { writeReportBeside } from '../report/report-files.ts';
 import type { Result } from '../results/schema.ts';
 import { writeFileAtomic } from '../results/write.ts';
-import { interrupts } from '../runner/interrupts.ts';
+import { interrupts } from '../common/interrupts.ts';
 import { runCapacity, type CapacityOptions } from './run-capacity.ts';
 import { capacitySummary, writeCapacitySummary } from './summary.ts';
 

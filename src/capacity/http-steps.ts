@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { completeResult, k6Environment, readK6Result, runK6 } from '../runner/k6-process.ts';
+import { completeResult, k6Environment, readK6Result, runK6 } from '../client/k6-process.ts';
 import { installK6 } from '../local/k6.ts';
 import { CAPACITY } from '../report/capacity-curves.ts';
 import { resultSchema, type Result } from '../results/schema.ts';

@@ -9,23 +9,14 @@
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { closeQuietly, describeStore, openStore, requestOf, type OpenStore } from '../session/store-session.ts';
 import type { ProcessesSetting } from '../session/process-count.ts';
-import { openPool, processesFor } from '../session/worker-pool.ts';
-import { startServerCostMeter } from '../local/server-cost.ts';
 import { judgeStep, CAPACITY, type StepJudgment } from '../report/capacity-curves.ts';
-import { buildResult } from '../results/build.ts';
 import type { Result } from '../results/schema.ts';
 import { formatLatencyBudget, highestPercentile, type Slo } from '../results/slo.ts';
 import { writeResult } from '../results/write.ts';
-import { interrupts } from '../runner/interrupts.ts';
-import { runLoadPhase, runTransactionPhase, type PhaseOutcome } from '../runner/phases.ts';
-import type { ProcessPool } from '../runner/process-pool.ts';
-import type { RunObserver } from '../runner/schedule.ts';
-import { CoreWorkload } from '../workload/core-workload.ts';
-import type { WorkloadProperties } from '../workload/properties.ts';
-import { Random } from '../workload/random.ts';
+import { interrupts } from '../common/interrupts.ts';
 import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts';
+import { YcsbClient, type RunObserver } from '../client/ycsb-client.ts';
 import { EarlyStop } from './early-stop.ts';
 import { HttpSteps } from './http-steps.ts';
 import { nextRate, stepSeconds, type SearchSettings, type StepLengthSettings, type Tried } from './plan.ts';
@@ -87,65 +78,43 @@ function stepWorkload(options: CapacityOptions, rate: number, seconds: number): 
 /** One direct step: the run phase at the step's rate, stopped early once certain to miss. */
 async function directStep(
   options: CapacityOptions,
-  open: OpenStore,
-  pool: ProcessPool | undefined,
-  processesReason: string,
+  client: YcsbClient,
   loaded: LoadedWorkload,
   step: number,
   label: string,
   observer: RunObserver,
   early: EarlyStop,
 ): Promise<Result> {
-  const store = open.store.name;
-  const p = loaded.properties;
-  const meter = await startServerCostMeter(store, open.local);
-  const outcome = await runTransactionPhase({
-    store: open.store,
-    workload: new CoreWorkload(p, new Random(p.seed + step)),
-    properties: p,
-    status: options.status,
+  const { result } = await client.run({
+    workload: loaded,
     label,
-    observer,
-    processesReason,
-    ...(pool ? { pool } : {}),
-  });
-  if (early.detail !== undefined) outcome.stopDetail = early.detail;
-  const serverCost = meter?.stop();
-  const built = buildResult(outcome, {
-    kind: 'ycsb',
-    mode: 'direct',
-    workloadName: loaded.name,
-    workloadFile: options.workloadFiles.join(' '),
-    properties: p,
+    status: options.status,
     overrides: [...options.overrides],
-    store: await describeStore(open),
+    workloadFile: options.workloadFiles.join(' '),
+    observer,
+    stopDetail: () => early.detail,
+    // Each step draws other keys than the one before.
+    seedOffset: step,
+    serverCost: true,
   });
-  return serverCost ? { ...built, serverCost } : built;
+  return result;
 }
 
 /** Drop, create and load the table (the step's properties: recordcount, threads, record shape). */
 async function freshLoad(
-  open: OpenStore,
-  p: WorkloadProperties,
-  pool: ProcessPool | undefined,
+  client: YcsbClient,
+  options: CapacityOptions,
+  loaded: LoadedWorkload,
   label: string,
-  status: boolean,
-): Promise<PhaseOutcome> {
-  const core = new CoreWorkload(p, new Random(p.seed));
-  const schema = { table: core.table, fieldNames: core.fieldNames };
-  await open.store.drop(schema);
-  await open.store.prepare(schema);
-  const outcome = await runLoadPhase({
-    store: open.store,
-    workload: core,
-    properties: p,
-    status,
+): Promise<void> {
+  const { result } = await client.load({
+    workload: loaded,
     label,
-    ...(pool ? { pool } : {}),
+    status: options.status,
+    overrides: [...options.overrides],
+    table: 'fresh',
   });
-  if (outcome.stopReason !== undefined && outcome.stopReason !== 'complete')
-    throw new Error(`the load was stopped (${outcome.stopReason})`);
-  return outcome;
+  if (result.partial !== undefined) throw new Error(`the load was stopped (${result.partial.reason})`);
 }
 
 function formatLoad(): string {
@@ -166,17 +135,18 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
     // Each step starts the workload's insert keys again from recordcount: a workload that inserts
     // gets a fresh load before every step, or its inserts would find their keys taken.
     const inserts = p0.insertproportion > 0;
-    const open = await openStore(store, options.urlOf(store), requestOf(p0));
-    let pool: ProcessPool | undefined;
+    // Auto spreads the workers over the cores only when no store of the search runs here; end to
+    // end, the service's processes are the client, and the load runs on this event loop.
+    const client = await YcsbClient.open({
+      store,
+      url: options.urlOf(store),
+      properties: p0,
+      ...(options.processes !== undefined ? { processes: options.processes } : {}),
+      localStores: options.stores.filter((s) => options.urlOf(s) === undefined),
+      workerProcesses: !options.http,
+    });
     let http: HttpSteps | undefined;
     try {
-      // Auto spreads the workers over the cores only when no store of the search runs here.
-      const processes = processesFor(
-        options.processes,
-        p0,
-        options.stores.filter((s) => options.urlOf(s) === undefined),
-      );
-      if (!options.http) pool = await openPool(open, store, p0, processes.processes);
       const tried: Tried[] = [];
       for (let step = 1; interrupts.signal === undefined; step++) {
         const rate = nextRate(tried, options.search);
@@ -185,11 +155,11 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
         const loaded = stepWorkload(options, rate, seconds);
         const p = loaded.properties;
         const label = `[${store} capacity step ${step}: ${rate.toLocaleString('en-US')} ops/s`;
-        if (step === 1 || inserts) await freshLoad(open, p, pool, `${label} load]`, options.status);
+        if (step === 1 || inserts) await freshLoad(client, options, loaded, `${label} load]`);
         if (options.http && http === undefined) {
           http = await HttpSteps.start({
             store,
-            url: options.urlOf(store) ?? open.url,
+            url: options.urlOf(store) ?? client.opened.url,
             workloadFiles: options.workloadFiles,
             overrides: options.overrides,
             threads: p.threadcount,
@@ -208,7 +178,7 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
         };
         const result = http
           ? await http.step(p, options.warmupSeconds, seconds)
-          : await directStep(options, open, pool, processes.reason, loaded, step, `${label}]`, observer, early);
+          : await directStep(options, client, loaded, step, `${label}]`, observer, early);
         Object.assign(result.workload.properties, {
           [CAPACITY.search]: search,
           [CAPACITY.step]: step,
@@ -239,8 +209,7 @@ export async function runCapacity(options: CapacityOptions): Promise<Result[]> {
       }
     } finally {
       await http?.close();
-      await pool?.close();
-      await closeQuietly(open.store);
+      await client.close();
     }
   }
   return results;

@@ -1,29 +1,22 @@
 import { join } from 'node:path';
-import { startServerCostMeter } from '../local/server-cost.ts';
-import { buildResult } from '../results/build.ts';
 import type { Result } from '../results/schema.ts';
 import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { renderComparisonTable, renderRunContext } from '../report/comparison-table.ts';
 import { writeReportBeside } from '../report/report-files.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
-import { runLoadPhase, runTransactionPhase } from '../runner/phases.ts';
-import type { ProcessPool } from '../runner/process-pool.ts';
 import { storeName } from '../stores/stores.ts';
 import { COMPARE_DEFAULTS } from './compare-defaults.ts';
-import { CoreWorkload } from '../workload/core-workload.ts';
-import { Random } from '../workload/random.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
+import { YcsbClient } from '../client/ycsb-client.ts';
 import { isUserError, UsageError } from './errors.ts';
-import { faultPolicyOf, withWorkloadBudget, type OnError } from '../runner/fault-policy.ts';
-import { interrupts } from '../runner/interrupts.ts';
+import { faultPolicyOf, withWorkloadBudget, type OnError } from '../common/fault-policy.ts';
+import { interrupts } from '../common/interrupts.ts';
 import { runStoppedError } from '../results/run-stopped.ts';
 import { verdictLine, verdictOf } from '../results/verdict.ts';
-import { closeQuietly, describeStore, openStore, requestOf } from '../session/store-session.ts';
 import { defaultStores, StoreTargets } from '../session/store-targets.ts';
 import { loadConfig } from '../session/config-file.ts';
 import { flagOverrides } from './ycsb-command.ts';
 import type { ProcessesSetting } from '../session/process-count.ts';
-import { openPool, processesFor } from '../session/worker-pool.ts';
 
 export interface CompareOptions {
   /** Undefined: the config file's stores, else every local one. */
@@ -117,71 +110,42 @@ async function compare(options: CompareOptions): Promise<Result[]> {
   for (const storeName of stores) {
     if (interrupts.signal !== undefined || stopped) break;
     const first = workloads[0]!.loaded.properties;
-    let open: Awaited<ReturnType<typeof openStore>>;
+    let client: YcsbClient;
     try {
-      open = await openStore(storeName, targets.urlOf(storeName), requestOf(first));
+      // One set of worker processes per store, for every workload's load and run.
+      client = await YcsbClient.open({
+        store: storeName,
+        url: targets.urlOf(storeName),
+        properties: first,
+        ...(options.processes !== undefined ? { processes: options.processes } : {}),
+        localStores,
+      });
     } catch (error) {
       skipped.push(skip(storeName, error, stores.length));
       continue;
     }
-    // One set of worker processes per store, for every workload's load and run.
-    let pool: ProcessPool | undefined;
     try {
-      const processes = processesFor(options.processes, first, localStores);
-      pool = await openPool(open, storeName, first, processes.processes);
       for (const { loaded } of workloads) {
         // Interrupted: the workloads done are kept, and the table is printed for them.
         if (interrupts.signal !== undefined || stopped) break;
         const p = loaded.properties;
-        const core = new CoreWorkload(p, new Random(p.seed));
-        const schema = { table: core.table, fieldNames: core.fieldNames };
-        await open.store.drop(schema);
-        await open.store.prepare(schema);
         const label = `[${storeName} ${loaded.name}`;
         const common = {
-          store: open.store,
-          workload: core,
-          properties: p,
+          workload: loaded,
           status: options.status,
+          overrides,
           faults: withWorkloadBudget(faults, p),
-          processesReason: processes.reason,
-          ...(pool ? { pool } : {}),
         };
-        const loadOutcome = await runLoadPhase({ ...common, label: `${label} load]` });
+        const { result: loadResult } = await client.load({ ...common, label: `${label} load]`, table: 'fresh' });
+        writeResult(join(options.outDir, `${storeName}-${loaded.name}-load.json`), loadResult);
         // A load cut short is no base for a run: its partial result is written, and the workload ends there.
-        if (loadOutcome.stopReason !== undefined && loadOutcome.stopReason !== 'complete') {
-          const loadResult = buildResult(loadOutcome, {
-            kind: 'ycsb',
-            mode: 'direct' as const,
-            workloadName: loaded.name,
-            workloadFile: loaded.files.join(' '),
-            properties: p,
-            overrides,
-            store: await describeStore(open),
-          });
-          writeResult(join(options.outDir, `${storeName}-${loaded.name}-load.json`), loadResult);
+        if (loadResult.partial !== undefined) {
           process.stdout.write(`\n${renderYcsbText(loadResult)}`);
           stopped = runStoppedError(loadResult, `${storeName} ${loaded.name} load`);
           break;
         }
         // The local server's own CPU and peak memory while the run phase ran (nothing for a remote store).
-        const meter = await startServerCostMeter(storeName, open.local);
-        const runOutcome = await runTransactionPhase({ ...common, label: `${label} run]` });
-        const serverCost = meter?.stop();
-        const storeInfo = await describeStore(open);
-        const context = {
-          kind: 'ycsb',
-          mode: 'direct' as const,
-          workloadName: loaded.name,
-          workloadFile: loaded.files.join(' '),
-          properties: p,
-          overrides,
-          store: storeInfo,
-        };
-        const loadResult = buildResult(loadOutcome, context);
-        const measured = buildResult(runOutcome, context);
-        const runResult: Result = serverCost ? { ...measured, serverCost } : measured;
-        writeResult(join(options.outDir, `${storeName}-${loaded.name}-load.json`), loadResult);
+        const { result: runResult } = await client.run({ ...common, label: `${label} run]`, serverCost: true });
         writeResult(join(options.outDir, `${storeName}-${loaded.name}-run.json`), runResult);
         process.stdout.write(`\n${renderYcsbText(runResult)}`);
         process.stderr.write(
@@ -195,8 +159,7 @@ async function compare(options: CompareOptions): Promise<Result[]> {
     } catch (error) {
       skipped.push(skip(storeName, error, stores.length));
     } finally {
-      await pool?.close();
-      await closeQuietly(open.store);
+      await client.close();
     }
   }
   // Nothing ran (every store failed, or a signal came first): no table, no folder of nothing.

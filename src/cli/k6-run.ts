@@ -24,7 +24,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { installK6 } from '../local/k6.ts';
 import { renderRunContext } from '../report/comparison-table.ts';
 import { renderModeComparison } from '../report/mode-comparison.ts';
-import { completeResult, k6Environment, readK6Result, runK6 } from '../runner/k6-process.ts';
+import { completeResult, k6Environment, readK6Result, runK6 } from '../client/k6-process.ts';
 import { loadSettings, maxVusOf } from '../../k6/lib/settings.ts';
 import { TOKEN_ENV } from '../service/auth.ts';
 import { UserError } from '../common/user-error.ts';
@@ -45,7 +45,7 @@ import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
 import { flagOverrides, runYcsbPhase } from './ycsb-command.ts';
 import { checkOutPath } from '../results/write.ts';
-import { interrupts } from '../runner/interrupts.ts';
+import { interrupts } from '../common/interrupts.ts';
 import { StoreTargets } from '../session/store-targets.ts';
 import { PROJECT_ROOT, projectPath } from '../common/project-root.ts';
 

@@ -24,8 +24,8 @@ import {
 import type { ProcessesSetting } from '../session/process-count.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
-import { interrupts } from '../runner/interrupts.ts';
-import { parseOnError, type OnError } from '../runner/fault-policy.ts';
+import { interrupts } from '../common/interrupts.ts';
+import { parseOnError, type OnError } from '../common/fault-policy.ts';
 
 // Every command's work is imported when that command runs (`await import(…)` in its action):
 // `--version`, `--help` and `status` load commander and the option tables, no driver, no

@@ -5,7 +5,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LiveMetrics } from '../metrics/live-metrics.ts';
-import { interrupts } from '../runner/interrupts.ts';
+import { interrupts } from '../common/interrupts.ts';
 import { nonNegativeNumber } from '../common/option-parsers.ts';
 
 export interface MetricsFlags {

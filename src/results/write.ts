@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../common/user-error.ts';
-import { interrupts } from '../runner/interrupts.ts';
+import { interrupts } from '../common/interrupts.ts';
 import { resultSchema, type Result } from './schema.ts';
 
 /**

@@ -7,7 +7,7 @@ import { CoreWorkload } from '../workload/core-workload.ts';
 import { loadBatchingNote, type WorkloadProperties } from '../workload/properties.ts';
 import { Random } from '../workload/random.ts';
 import type { CpuSpent } from './cpu-meter.ts';
-import type { FaultPolicy } from './fault-policy.ts';
+import type { FaultPolicy } from '../common/fault-policy.ts';
 import type { StopReason } from './run-control.ts';
 import type { ProcessPool } from './process-pool.ts';
 import type { ThreadContext } from './process-protocol.ts';

@@ -20,8 +20,8 @@ import type { Measurements } from '../measure/measurements.ts';
 import type { OperationSeries } from '../measure/operation-series.ts';
 import { StatusReporter, type TimeSeriesPoint } from '../measure/status-reporter.ts';
 import { CpuMeter, EventLoopMeter, type CpuSpent } from './cpu-meter.ts';
-import { DEFAULT_FAULT_POLICY, overBudget, type FaultPolicy } from './fault-policy.ts';
-import { interrupts } from './interrupts.ts';
+import { DEFAULT_FAULT_POLICY, overBudget, type FaultPolicy } from '../common/fault-policy.ts';
+import { interrupts } from '../common/interrupts.ts';
 import { PreciseClock } from './precise-clock.ts';
 import { OperationBudget, RunControl, type StopReason } from './run-control.ts';
 

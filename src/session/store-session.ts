@@ -10,7 +10,7 @@ import { localTarget, hasLocalTarget } from '../local/targets.ts';
 import type { StoreInfo } from '../results/schema.ts';
 import { settingsOf, storeFactory, storeName } from '../stores/stores.ts';
 import type { Store, StoreStats } from '../stores/store.ts';
-import { interrupts } from '../runner/interrupts.ts';
+import { interrupts } from '../common/interrupts.ts';
 
 export interface OpenStore {
   store: Store;

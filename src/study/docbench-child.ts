@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { projectPath } from '../common/project-root.ts';
-import { interrupts, type RunSignal } from '../runner/interrupts.ts';
+import { interrupts, type RunSignal } from '../common/interrupts.ts';
 
 const DOCBENCH = projectPath('bin', 'docbench.js');
 

@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../results/write.ts';
 import { loadResults } from '../report/load-results.ts';
 import { writeReportBeside } from '../report/report-files.ts';
 import type { HtmlReportOptions } from '../report/html-page.ts';
-import { interrupts } from '../runner/interrupts.ts';
+import { interrupts } from '../common/interrupts.ts';
 import { storeName } from '../stores/stores.ts';
 import { StoreTargets } from '../session/store-targets.ts';
 import { loadConfig } from '../session/config-file.ts';

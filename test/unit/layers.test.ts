@@ -40,20 +40,32 @@ function violations(from: readonly string[], forbidden: readonly string[]): stri
 }
 
 describe('layers: imports point down only', () => {
-  it('no module under src/service, src/study, src/capacity, src/metrics, src/session or scenarios/ imports the CLI', () => {
+  it('no module under src/service, src/study, src/capacity, src/metrics, src/session, src/client or scenarios/ imports the CLI', () => {
     assert.deepEqual(
-      violations(['src/service', 'src/study', 'src/capacity', 'src/metrics', 'src/session', 'scenarios'], ['src/cli']),
+      violations(
+        ['src/service', 'src/study', 'src/capacity', 'src/metrics', 'src/session', 'src/client', 'scenarios'],
+        ['src/cli'],
+      ),
       [],
     );
   });
-  it('the session layer imports no entry point and no scenario', () => {
-    assert.deepEqual(violations(['src/session'], ['src/service', 'src/study', 'scenarios']), []);
+  it('the CLI reaches the runner only through the client layer (src/client)', () => {
+    assert.deepEqual(violations(['src/cli'], ['src/runner']), []);
   });
-  it('stores, results, measurements, the runner and workloads import no entry point, session or scenario', () => {
+  it('the client layer imports no entry point and no scenario', () => {
+    assert.deepEqual(
+      violations(['src/client'], ['src/cli', 'src/service', 'src/study', 'src/capacity', 'scenarios']),
+      [],
+    );
+  });
+  it('the session layer imports no entry point, no scenario and not the client layer above it', () => {
+    assert.deepEqual(violations(['src/session'], ['src/service', 'src/study', 'src/client', 'scenarios']), []);
+  });
+  it('stores, results, measurements, the runner and workloads import no entry point, session, client or scenario', () => {
     assert.deepEqual(
       violations(
         ['src/stores', 'src/results', 'src/measure', 'src/runner', 'src/workload', 'src/common', 'src/metrics'],
-        ['src/cli', 'src/service', 'src/study', 'src/capacity', 'src/session', 'scenarios'],
+        ['src/cli', 'src/service', 'src/study', 'src/capacity', 'src/session', 'src/client', 'scenarios'],
       ),
       [],
     );

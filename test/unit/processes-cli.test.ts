@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { chooseProcesses } from '../../src/session/process-count.ts';
-import { processesFor } from '../../src/session/worker-pool.ts';
+import { processesFor } from '../../src/client/worker-pool.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { workloadFromText } from '../../src/workload/properties.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';

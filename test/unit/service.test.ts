@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { scenarioOfScript, workloadOfScript } from '../../src/cli/k6-run.ts';
-import { completeResult, k6Environment } from '../../src/runner/k6-process.ts';
+import { completeResult, k6Environment } from '../../src/client/k6-process.ts';
 import { renderModeComparison } from '../../src/report/mode-comparison.ts';
 import { describeMachine } from '../../src/results/machine.ts';
 import { resultSchema } from '../../src/results/schema.ts';

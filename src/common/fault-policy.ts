@@ -5,7 +5,7 @@
  * failed share of its operations passes the fraction. A stopped run still prints its YCSB text
  * and writes its result, marked partial with the reason.
  */
-import { UserError } from '../common/user-error.ts';
+import { UserError } from './user-error.ts';
 
 export const ON_ERROR = ['continue', 'abort'] as const;
 export type OnError = (typeof ON_ERROR)[number];

@@ -9,7 +9,10 @@
  *
  * Exit codes are the shell's: 128 + the signal's number (SIGINT 130, SIGTERM 143).
  */
-import type { RunControl } from './run-control.ts';
+/** A run in progress that a signal stops (the runner's RunControl): interrupts need no more of it. */
+export interface Stoppable {
+  stop(reason: RunSignal): void;
+}
 
 export type RunSignal = 'SIGINT' | 'SIGTERM';
 
@@ -18,7 +21,7 @@ const EXIT_CODES: Record<RunSignal, number> = { SIGINT: 130, SIGTERM: 143 };
 class Interrupts {
   /** The first signal received, once one was. */
   signal: RunSignal | undefined;
-  private readonly controls = new Set<RunControl>();
+  private readonly controls = new Set<Stoppable>();
   private readonly forcedExitHooks = new Set<() => void>();
   private readonly signalHooks = new Set<(signal: RunSignal) => void>();
   private holds = 0;
@@ -71,7 +74,7 @@ class Interrupts {
   }
 
   /** A run in progress: a signal stops it. Returns the function that forgets it when the run is over. */
-  watch(control: RunControl): () => void {
+  watch(control: Stoppable): () => void {
     if (this.signal !== undefined) control.stop(this.signal);
     this.controls.add(control);
     return () => this.controls.delete(control);

@@ -5,7 +5,7 @@
  * this side knows.
  */
 import { spawn } from 'node:child_process';
-import { interrupts, type RunSignal } from './interrupts.ts';
+import { interrupts, type RunSignal } from '../common/interrupts.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadSettings } from '../../k6/lib/settings.ts';
@@ -15,7 +15,7 @@ import { round1 } from '../report/mode-comparison.ts';
 import { describeMachine } from '../results/machine.ts';
 import type { Result } from '../results/schema.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
-import { CpuMeter, type MachineCpu } from './cpu-meter.ts';
+import { CpuMeter, type MachineCpu } from '../runner/cpu-meter.ts';
 import { CpuSampler, cpuBetween, reapedChildrenCpu, type ChildCpu } from '../measure/process-cpu.ts';
 
 export interface K6Run {

@@ -7,8 +7,8 @@ import { UsageError } from '../common/user-error.ts';
 import { ProcessPool } from '../runner/process-pool.ts';
 import { settingsOf, storeName } from '../stores/stores.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
-import { chooseProcesses, type ProcessesChoice, type ProcessesSetting } from './process-count.ts';
-import type { OpenStore } from './store-session.ts';
+import { chooseProcesses, type ProcessesChoice, type ProcessesSetting } from '../session/process-count.ts';
+import type { OpenStore } from '../session/store-session.ts';
 
 /**
  * How many processes, and why: `--processes`, else the `processes` property, else auto (one per
