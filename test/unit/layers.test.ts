@@ -1,5 +1,5 @@
 /**
- * The layers of design.md, checked on the import graph: imports point down only. The entry
+ * The layers of docs/architecture.md, checked on the import graph: imports point down only. The entry
  * points (cli/, service/, study/) import none of each other's modules except as listed, and
  * nothing below them (session/, scenarios/, stores/, …) imports an entry point. Every static
  * `from '…'` and every dynamic `import('…')` of a relative path counts.
