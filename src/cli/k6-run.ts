@@ -43,7 +43,8 @@ import type { ScenarioCommands, ScenarioK6Plan } from '../../scenarios/scenario.
 import { storeName } from '../stores/stores.ts';
 import { loadWorkload } from '../workload/workload-file.ts';
 import { UsageError } from './errors.ts';
-import { flagOverrides, runYcsbPhase } from './ycsb-command.ts';
+import { flagOverrides } from '../common/option-parsers.ts';
+import { runYcsbPhase } from './ycsb-command.ts';
 import { checkOutPath } from '../results/write.ts';
 import { interrupts } from '../common/interrupts.ts';
 import { StoreTargets } from '../session/store-targets.ts';

@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STORE_NAMES } from '../stores/stores.ts';
 import { docbenchVersion } from '../version.ts';
-import { COMPARE_DEFAULTS } from './compare-defaults.ts';
 import { storeOfYcsbBinding } from '../workload/ycsb-bindings.ts';
 import { isUserError, USER_ERROR_EXIT_CODE, UsageError } from './errors.ts';
 import { registerReportCommand } from './report-command.ts';
@@ -13,12 +12,13 @@ import type { ScenarioCommands } from '../../scenarios/scenario.ts';
 import { registerStudyCommand } from './study-command.ts';
 import { registerCapacityCommand } from './capacity-command.ts';
 import { registerSweepCommand } from './sweep-command.ts';
+import { registerCompareCommand } from './compare-command.ts';
+import { ON_ERROR_HELP, PROCESSES_HELP } from './shared-options.ts';
 import {
   positiveInteger,
   nonNegativeInteger,
   nonNegativeNumber,
   collect,
-  list,
   processesSetting,
 } from '../common/option-parsers.ts';
 import type { ProcessesSetting } from '../session/process-count.ts';
@@ -30,9 +30,6 @@ import { parseOnError, type OnError } from '../common/fault-policy.ts';
 // Every command's work is imported when that command runs (`await import(…)` in its action):
 // `--version`, `--help` and `status` load commander and the option tables, no driver, no
 // scenario, no report renderer (test/unit/lazy-scenarios.test.ts checks it).
-
-const ON_ERROR_HELP =
-  'when an operation fails: continue (count it, keep the schedule; default) or abort (stop the run, still writing its partial result)';
 
 /** Commands that handle SIGINT/SIGTERM themselves (the service stops gracefully on its own). */
 const OWN_SIGNAL_HANDLING = new Set(['serve']);
@@ -63,9 +60,6 @@ export function translateYcsbArgs(args: readonly string[]): string[] {
   }
   return command ? [command, ...out] : out;
 }
-
-const PROCESSES_HELP =
-  'worker processes (threads) the threadcount workers are spread over, each with its own connections; one merged result. auto (the default): one per core when every store is remote (--url, config, --docker), 1 when a local server shares the cores';
 
 function addPhaseCommand(
   program: Command,
@@ -187,69 +181,7 @@ export async function buildProgram(): Promise<Command> {
     scenarios,
   );
 
-  const compare = program
-    .command('compare')
-    .description('the main job: workloads A–H on several stores, fresh load before each, one comparison table')
-    .option(
-      '--stores <list>',
-      `comma-separated stores (default: the config file's, else ${COMPARE_DEFAULTS.stores.join(',')})`,
-      list,
-    );
-  addTargetOptions(compare, { several: true })
-    .option('--workloads <list>', 'comma-separated workloads (a … h or file paths)', list, COMPARE_DEFAULTS.workloads)
-    .option(
-      '-P, --workload <file>',
-      'extra workload file applied to every workload (e.g. record-10kb); repeatable',
-      collect,
-      [],
-    )
-    .option(
-      '-p, --property <key=value>',
-      `property override; repeatable (defaults: ${COMPARE_DEFAULTS.overrides.join(' ')})`,
-      collect,
-      [],
-    )
-    .option('--threads <n>', 'threadcount', positiveInteger('--threads'))
-    .option('--target <ops>', 'target operations per second', nonNegativeNumber('--target'))
-    .option('--processes <n|auto>', PROCESSES_HELP, processesSetting('--processes'))
-    .option('--out-dir <dir>', 'where result files go (default: results/<timestamp>)')
-    .option('--on-error <mode>', ON_ERROR_HELP, parseOnError, 'continue' as OnError)
-    .option('--docker', 'use the real servers started by `docbench up --docker`', false)
-    .option('-q, --quiet', 'no status lines on stderr', false)
-    .action(
-      async (opts: {
-        stores?: string[];
-        url?: string[];
-        config?: string;
-        workloads: string[];
-        workload: string[];
-        property: string[];
-        threads?: number;
-        target?: number;
-        processes?: ProcessesSetting;
-        outDir?: string;
-        onError: OnError;
-        docker: boolean;
-        quiet: boolean;
-      }) => {
-        const { runComparison } = await import('./compare-command.ts');
-        await runComparison({
-          ...(opts.stores !== undefined ? { stores: opts.stores } : {}),
-          ...(opts.url !== undefined ? { url: opts.url } : {}),
-          ...(opts.config !== undefined ? { config: opts.config } : {}),
-          workloads: opts.workloads,
-          extraFiles: opts.workload,
-          overrides: opts.property,
-          ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
-          ...(opts.target !== undefined ? { target: opts.target } : {}),
-          ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
-          outDir: opts.outDir ?? join('results', new Date().toISOString().replace(/[:.]/g, '-')),
-          status: !opts.quiet,
-          docker: opts.docker,
-          onError: opts.onError,
-        });
-      },
-    );
+  registerCompareCommand(program);
 
   program
     .command('up')

@@ -7,6 +7,7 @@ import { loadWorkload, type LoadedWorkload } from '../workload/workload-file.ts'
 import { UsageError } from './errors.ts';
 import { YcsbClient } from '../client/ycsb-client.ts';
 import { faultPolicyOf, withWorkloadBudget, type OnError } from '../common/fault-policy.ts';
+import { flagOverrides } from '../common/option-parsers.ts';
 import { interrupts } from '../common/interrupts.ts';
 import { invalidRunError } from '../results/run-stopped.ts';
 import type { LiveMetrics } from '../metrics/live-metrics.ts';
@@ -35,14 +36,6 @@ export interface YcsbCommandOptions {
   onError?: OnError;
   /** Live metrics to feed (`--metrics-port`). */
   metrics?: LiveMetrics;
-}
-
-/** `-p` overrides implied by the convenience flags, applied after the user's own. */
-export function flagOverrides(options: { threads?: number; target?: number }): string[] {
-  const extra: string[] = [];
-  if (options.threads !== undefined) extra.push(`threadcount=${options.threads}`);
-  if (options.target !== undefined) extra.push(`target=${options.target}`);
-  return extra;
 }
 
 export function loadWorkloadFor(options: YcsbCommandOptions): LoadedWorkload {

@@ -25,6 +25,17 @@ export const processesSetting =
     return n;
   };
 
+/** `--repetitions <n|auto>`: a whole number of rounds, or auto (until precise enough). */
+export const repetitionsSetting =
+  (flag: string) =>
+  (value: string): number | 'auto' => {
+    if (value.trim().toLowerCase() === 'auto') return 'auto';
+    const n = numberOf(value);
+    if (!Number.isInteger(n) || n < 1)
+      throw new InvalidArgumentError(`${flag} expects auto or a whole number of rounds >= 1, got "${value}"`);
+    return n;
+  };
+
 export const nonNegativeInteger = (flag: string) => (value: string) => {
   const n = numberOf(value);
   if (!Number.isInteger(n) || n < 0)
@@ -47,3 +58,11 @@ export const list = (value: string) =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+
+/** `-p` overrides implied by the convenience flags (`--threads`, `--target`), applied after the user's own. */
+export function flagOverrides(options: { threads?: number | undefined; target?: number | undefined }): string[] {
+  const extra: string[] = [];
+  if (options.threads !== undefined) extra.push(`threadcount=${options.threads}`);
+  if (options.target !== undefined) extra.push(`target=${options.target}`);
+  return extra;
+}

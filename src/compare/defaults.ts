@@ -6,6 +6,16 @@ export const COMPARE_DEFAULTS = {
   stores: LOCAL_STORE_NAMES,
   workloads: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
   /**
+   * Rounds: each store runs every workload once per round, the stores in a fresh random order.
+   * Three is the fewest that gives a cell an interval (docs/statistics.md says what it can show).
+   */
+  repetitions: 3,
+  /** `--repetitions auto`: rounds until every cell's throughput interval is within ±precision of its median, at most maxRounds. */
+  precision: 0.05,
+  maxRounds: 10,
+  /** The smallest difference called faster or slower (when the interval excludes none too). */
+  minEffectPercent: 5,
+  /**
    * Sized so all of A–H on every local store finishes in under half an hour on a 2-core machine
    * (the README's Quick start gives the times).
    * maxexecutiontime bounds a workload a store is very slow at (workload E's scans on the MongoDB
