@@ -2,16 +2,25 @@
 import { mergeResults } from '../results/merge.ts';
 import type { Result } from '../results/schema.ts';
 import { writeResult } from '../results/write.ts';
+import { diffResults, type DiffReport } from './diff.ts';
 import { loadResults } from './load-results.ts';
 import { writeReports, type ReportOutputs } from './report-files.ts';
 
 export interface ReportOptions extends ReportOutputs {
   merge?: string;
   title?: string;
+  /** Result files or a folder to diff the results against (diff.ts), shown in the report. */
+  baseline?: string;
 }
 
-export function runReport(paths: readonly string[], options: ReportOptions): { results: Result[]; written: string[] } {
+export function runReport(
+  paths: readonly string[],
+  options: ReportOptions,
+): { results: Result[]; written: string[]; baseline?: DiffReport } {
   const loaded = loadResults(paths);
+  // The baseline is read before anything is written: a bad one fails the command with nothing half done.
+  const baselineResults =
+    options.baseline !== undefined ? loadResults([options.baseline]).map((l) => l.result) : undefined;
   let results = loaded.map((l) => l.result);
   const written: string[] = [];
   if (options.merge !== undefined) {
@@ -26,9 +35,16 @@ export function runReport(paths: readonly string[], options: ReportOptions): { r
     options.html === undefined &&
     options.csv === undefined &&
     options.md === undefined &&
+    options.json === undefined &&
     options.merge === undefined
   )
     outputs.html = 'report.html';
-  written.push(...writeReports(results, outputs, options.title !== undefined ? { title: options.title } : {}));
-  return { results, written };
+  const diff = baselineResults ? diffResults(baselineResults, results) : undefined;
+  written.push(
+    ...writeReports(results, outputs, {
+      ...(options.title !== undefined ? { title: options.title } : {}),
+      ...(diff ? { baseline: { label: options.baseline!, diff } } : {}),
+    }),
+  );
+  return { results, written, ...(diff ? { baseline: diff } : {}) };
 }
