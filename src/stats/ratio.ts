@@ -54,8 +54,17 @@ export interface CompareOptions {
   minEffect?: number;
 }
 
+/** Ranks by (m, n): a report compares the same run counts for every figure of every cell. */
+const ranks = new Map<string, { k: number; coverage: number } | undefined>();
+
 /** The 2.5% and 97.5% ranks of the sorted pairwise ratios, from U's exact distribution; undefined when out of reach. */
 function hodgesLehmannRank(m: number, n: number): { k: number; coverage: number } | undefined {
+  const key = `${m} ${n}`;
+  if (!ranks.has(key)) ranks.set(key, countedRank(m, n));
+  return ranks.get(key);
+}
+
+function countedRank(m: number, n: number): { k: number; coverage: number } | undefined {
   const cdf = mannWhitneyCdf(m, n);
   const tail = (1 - CONFIDENCE) / 2;
   if (cdf(0) > tail) return undefined;
