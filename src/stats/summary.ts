@@ -130,3 +130,12 @@ export function summarize(values: readonly number[]): Summary {
   else summary.noInterval = 'a run measured 0, and below 6 runs the interval is taken on a log scale';
   return summary;
 }
+
+/**
+ * How precise a median is: the interval's larger half-width as a share of the median (0.05: within
+ * ±5%), what `--repetitions auto` adds rounds until; undefined without an interval (n < 2).
+ */
+export function relativePrecision(s: Summary): number | undefined {
+  if (!s.interval || s.median <= 0) return undefined;
+  return Math.max(s.interval.high - s.median, s.median - s.interval.low) / s.median;
+}

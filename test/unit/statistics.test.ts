@@ -16,7 +16,7 @@ import {
 } from '../../src/stats/distributions.ts';
 import { formatRatio, formatSummary, formatVerdict } from '../../src/stats/format.ts';
 import { compareSamples } from '../../src/stats/ratio.ts';
-import { orderStatisticRank, summarize } from '../../src/stats/summary.ts';
+import { orderStatisticRank, relativePrecision, summarize } from '../../src/stats/summary.ts';
 
 /** Equal to a relative `tolerance`. */
 function near(actual: number | undefined, expected: number, tolerance = 1e-6, what = ''): void {
@@ -125,6 +125,12 @@ describe("a cell's median and its 95% interval", () => {
     const ten = summarize([9, 1, 8, 2, 7, 3, 6, 4, 5, 10]);
     assert.equal(ten.median, 5.5);
     assert.deepEqual(ten.interval, { low: 2, high: 9, method: 'order-statistics', coverage: 1 - (2 * 11) / 1024 });
+  });
+
+  it("precision: the interval's larger half-width over the median; none for one run", () => {
+    // [min, max] of six runs around a median of 100: 20 above, 10 below.
+    near(relativePrecision(summarize([90, 95, 99, 101, 110, 120])), 0.2, 1e-12, 'precision');
+    assert.equal(relativePrecision(summarize([100])), undefined);
   });
 
   it('identical runs: a zero-width interval and a CoV of 0; a run of 0 below six runs: no log interval, and why', () => {
