@@ -18,16 +18,21 @@ export function runReport(
   options: ReportOptions,
 ): { results: Result[]; written: string[]; baseline?: DiffReport } {
   const loaded = loadResults(paths);
-  // The baseline is read before anything is written: a bad one fails the command with nothing half done.
-  const baselineResults =
-    options.baseline !== undefined ? loadResults([options.baseline]).map((l) => l.result) : undefined;
   let results = loaded.map((l) => l.result);
+  const merged = options.merge !== undefined ? mergeResults(results) : undefined;
+  if (merged) results = [merged];
+  // The baseline diff is made before anything is written: a bad baseline fails the command with nothing half done.
+  const diff =
+    options.baseline !== undefined
+      ? diffResults(
+          loadResults([options.baseline]).map((l) => l.result),
+          results,
+        )
+      : undefined;
   const written: string[] = [];
-  if (options.merge !== undefined) {
-    const merged = mergeResults(results);
-    writeResult(options.merge, merged);
-    written.push(options.merge);
-    results = [merged];
+  if (merged) {
+    writeResult(options.merge!, merged);
+    written.push(options.merge!);
   }
   const outputs: ReportOutputs = { ...options };
   // With nothing asked for, the HTML page is what `report` is for.
@@ -39,7 +44,6 @@ export function runReport(
     options.merge === undefined
   )
     outputs.html = 'report.html';
-  const diff = baselineResults ? diffResults(baselineResults, results) : undefined;
   written.push(
     ...writeReports(results, outputs, {
       ...(options.title !== undefined ? { title: options.title } : {}),
