@@ -11,6 +11,8 @@ import { registerScenarioCommands, scenarioCommands } from './scenario-commands.
 import type { ScenarioCommands } from '../../scenarios/scenario.ts';
 import { registerStudyCommand } from './study-command.ts';
 import { registerCapacityCommand } from './capacity-command.ts';
+import { registerDiffCommand } from './diff-command.ts';
+import { ExitStatus } from './exit-status.ts';
 import { registerSweepCommand } from './sweep-command.ts';
 import { registerCompareCommand } from './compare-command.ts';
 import { ON_ERROR_HELP, PROCESSES_HELP } from './shared-options.ts';
@@ -229,11 +231,12 @@ export async function buildProgram(): Promise<Command> {
   registerSweepCommand(program);
   registerStudyCommand(program);
   registerCapacityCommand(program);
+  registerDiffCommand(program);
   return program;
 }
 
 /**
- * Run one command; resolves with the exit code: 0, 2 for a user error, 130/143 after SIGINT or
+ * Run one command; resolves with the exit code: 0, 1 when `diff` found a regression, 2 for a user error, 130/143 after SIGINT or
  * SIGTERM (the interrupted run's partial result is printed and written first; see
  * runner/interrupts.ts).
  */
@@ -246,6 +249,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync(args, { from: 'user' });
     return interrupts.exitCode ?? 0;
   } catch (error) {
+    // A command that finished and chose its code (diff: 1 on a regression).
+    if (error instanceof ExitStatus) return interrupts.exitCode ?? error.code;
     const interrupted = interrupts.exitCode;
     if (error instanceof CommanderError) {
       // Help and version exit 0; usage mistakes were already printed by commander.

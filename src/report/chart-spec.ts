@@ -8,7 +8,10 @@ export interface ChartDataset {
   label: string;
   /** Category charts: one value per label (null: no value); x/y charts: points. */
   data: (number | null)[] | { x: number; y: number }[];
-  /** Min–max whiskers of repeated runs, aligned with `data`. */
+  /**
+   * Whiskers of repeated runs, aligned with `data`: the 95% confidence interval of the median over
+   * repetitions (stats/summary.ts); null where a point has no repetitions.
+   */
   ranges?: ([number, number] | null)[];
   dashed?: boolean;
   /** Datasets of one group share a colour (a row's p99, p50 and max); by default each has its own. */

@@ -1,9 +1,11 @@
 import type { Result } from '../results/schema.ts';
 import type { ChartDataset, ChartSpec } from './chart-spec.ts';
-import { chartId, settingOf } from './charts-throughput.ts';
 import { captionOf } from './context.ts';
-import { cellsOf, distinct, spreadOf, type Cell } from './groups.ts';
+import { summarize } from '../stats/summary.ts';
+import { chartId, intervalWhiskers, settingOf } from './charts-throughput.ts';
+import { cellsOf, distinct, type Cell } from './groups.ts';
 import { percentileCurve } from './percentile-curve.ts';
+import { percentileOverRepetitions } from './percentiles.ts';
 
 /** The answer-checking pass (`VERIFY`, a scenario's `scan:Q1-VERIFY`): docbench's own work, not the store's. */
 export function isVerification(row: string): boolean {
@@ -60,18 +62,28 @@ export function percentileCharts(results: readonly Result[], chosen: (cell: Cell
         for (const name of throttled ? [row, `Intended-${row}`] : [row]) {
           const curve = percentileCurve(cell.runs, name);
           if (!curve) continue;
+          // Repeated runs: at each point, the interval of the median of each run's own percentile.
+          const whiskers =
+            cell.runs.length > 1
+              ? intervalWhiskers(
+                  curve.map((p) => percentileOverRepetitions(cell.runs, name, p.percentile)),
+                  (v) => Math.max(1, Math.round(v)),
+                )
+              : {};
           datasets.push({
             label: `${cell.series}${name === row ? '' : ' (intended start)'}${cell.runs.length > 1 ? ` · ${cell.runs.length} runs` : ''}`,
             data: curve.map((p) => ({ x: 100 / (100 - p.percentile), y: p.latencyUs })),
+            ...whiskers,
             ...(name === row ? {} : { dashed: true }),
           });
         }
       }
       if (datasets.length === 0) continue;
+      const repeated = datasets.some((d) => d.ranges !== undefined);
       out.push({
         id: chartId('percentiles'),
         section: 'Latency percentiles',
-        title: `${workload} ${row}: latency by percentile${settingOf(these)}`,
+        title: `${workload} ${row}: latency by percentile${settingOf(these)}${repeated ? "; curve: all runs' samples, whiskers: 95% CI of the runs' own percentiles" : ''}`,
         subtitle: captionOf(these.flatMap((c) => c.runs)),
         type: 'line',
         x: { title: 'percentile (log scale of 1/(1−p))', scale: 'logarithmic', format: 'percentile' },
@@ -136,21 +148,25 @@ export function costCharts(results: readonly Result[], chosen: (cell: Cell) => b
   for (const cost of COSTS) {
     const measured = cells.filter((c) => c.runs.some((r) => cost.value(r) !== undefined));
     if (measured.length === 0) continue;
-    const datasets = distinct(measured.map((c) => c.series)).map((series) => ({
-      label: series,
-      data: labels.map((label) => {
+    const datasets: ChartDataset[] = distinct(measured.map((c) => c.series)).map((series) => {
+      const summaries = labels.map((label) => {
         const values =
           measured
             .find((c) => c.series === series && c.workload === label)
             ?.runs.map(cost.value)
             .filter((v) => v !== undefined) ?? [];
-        return values.length > 0 ? Math.round(spreadOf(values).median * 10) / 10 : null;
-      }),
-    }));
+        return values.length > 0 ? summarize(values) : undefined;
+      });
+      return {
+        label: series,
+        data: summaries.map((s) => (s ? Math.round(s.median * 10) / 10 : null)),
+        ...intervalWhiskers(summaries),
+      };
+    });
     out.push({
       id: chartId('cost'),
       section: 'Cost',
-      title: cost.title,
+      title: `${cost.title}${datasets.some((d) => d.ranges !== undefined) ? ': median of repetitions, whiskers its 95% confidence interval' : ''}`,
       subtitle: captionOf(measured.flatMap((c) => c.runs)),
       type: 'bar',
       labels,

@@ -1,7 +1,8 @@
 import type { Result } from '../results/schema.ts';
 import type { ChartDataset, ChartSpec } from './chart-spec.ts';
 import { captionOf } from './context.ts';
-import { cellsOf, distinct, repetitionOf, throughputOf, type Cell, type Spread } from './groups.ts';
+import { summarize, type Summary } from '../stats/summary.ts';
+import { cellsOf, distinct, repetitionOf, type Cell } from './groups.ts';
 
 /** A (records, threads) setting: what a sweep varies besides store and workload. */
 export function settingLabel(records: number | undefined, threads: number | undefined): string {
@@ -15,27 +16,43 @@ function runsOf(cells: readonly Cell[]): Result[] {
   return cells.flatMap((c) => c.runs);
 }
 
+/** A cell's throughput over its repetitions (the charts are given valid runs only). */
+function throughputSummary(cell: Cell): Summary {
+  return summarize(cell.runs.map((r) => r.overall.throughputOpsPerSec));
+}
+
+/**
+ * The whiskers of points that are medians of repetitions: each one's 95% interval, null where a
+ * point has none; undefined when no point has one (nothing to draw).
+ */
+export function intervalWhiskers(
+  summaries: readonly (Summary | undefined)[],
+  scale: (v: number) => number = round,
+): Pick<ChartDataset, 'ranges'> {
+  if (!summaries.some((s) => s?.interval !== undefined)) return {};
+  return {
+    ranges: summaries.map((s) =>
+      s?.interval ? ([scale(s.interval.low), scale(s.interval.high)] as [number, number]) : null,
+    ),
+  };
+}
+
 function bars(
   series: readonly string[],
   labels: readonly string[],
   cells: readonly Cell[],
-  value: (cell: Cell) => Spread | undefined,
+  value: (cell: Cell) => Summary | undefined,
   labelOf: (cell: Cell) => string,
 ): ChartDataset[] {
   return series.map((s) => {
-    const spreads = labels.map((label) => {
+    const summaries = labels.map((label) => {
       const cell = cells.find((c) => c.series === s && labelOf(c) === label);
       return cell ? value(cell) : undefined;
     });
-    const repeated = spreads.some((sp) => sp !== undefined && sp.n > 1);
     return {
       label: s,
-      data: spreads.map((sp) => (sp ? round(sp.median) : null)),
-      ...(repeated
-        ? {
-            ranges: spreads.map((sp) => (sp && sp.n > 1 ? ([round(sp.min), round(sp.max)] as [number, number]) : null)),
-          }
-        : {}),
+      data: summaries.map((sp) => (sp ? round(sp.median) : null)),
+      ...intervalWhiskers(summaries),
     };
   });
 }
@@ -60,7 +77,7 @@ export function chartId(prefix: string): string {
 
 /**
  * Throughput per store per workload, one chart per phase and (records, threads) setting; the
- * median of repeated runs with their min–max.
+ * median of repeated runs with the 95% confidence interval of that median.
  */
 export function throughputCharts(results: readonly Result[]): ChartSpec[] {
   const out: ChartSpec[] = [];
@@ -72,12 +89,12 @@ export function throughputCharts(results: readonly Result[]): ChartSpec[] {
       const labels = distinct(these.map((c) => c.workload));
       const series = distinct(these.map((c) => c.series));
       const repeated = these.some((c) => c.runs.length > 1);
-      const datasets = bars(series, labels, these, throughputOf, (c) => c.workload);
+      const datasets = bars(series, labels, these, throughputSummary, (c) => c.workload);
       const scale = spansDecades(datasets) ? 'logarithmic' : 'linear';
       out.push({
         id: chartId('throughput'),
         section: phase === 'run' ? 'Throughput' : 'Load',
-        title: `${phase === 'run' ? 'Throughput' : 'Load throughput'} per store and workload${setting ? ` (${setting})` : ''}${repeated ? ': median of repetitions, whiskers min–max' : ''}`,
+        title: `${phase === 'run' ? 'Throughput' : 'Load throughput'} per store and workload${setting ? ` (${setting})` : ''}${repeated ? ': median of repetitions, whiskers its 95% confidence interval' : ''}`,
         subtitle: captionOf(runsOf(these)),
         type: 'bar',
         labels,
@@ -125,19 +142,18 @@ export function scalingCharts(results: readonly Result[]): ChartSpec[] {
         if (distinct(these.map(d.of)).length < 2) continue;
         const datasets: ChartDataset[] = distinct(these.map((c) => c.series)).map((s) => {
           const points = these.filter((c) => c.series === s).sort((a, b) => d.of(a)! - d.of(b)!);
-          const spreads = points.map(throughputOf);
+          const summaries = points.map(throughputSummary);
           return {
             label: s,
-            data: points.map((c, i) => ({ x: d.of(c)!, y: round(spreads[i]!.median) })),
-            ...(spreads.some((sp) => sp.n > 1)
-              ? { ranges: spreads.map((sp) => [round(sp.min), round(sp.max)] as [number, number]) }
-              : {}),
+            data: points.map((c, i) => ({ x: d.of(c)!, y: round(summaries[i]!.median) })),
+            ...intervalWhiskers(summaries),
           };
         });
+        const repeated = these.some((c) => c.runs.length > 1);
         out.push({
           id: chartId(`scaling-${d.name}`),
           section: 'Scaling',
-          title: `${workload}: throughput vs ${d.name === 'threads' ? 'client threads' : 'record count'}${fixed ? ` (${fixed})` : ''}`,
+          title: `${workload}: throughput vs ${d.name === 'threads' ? 'client threads' : 'record count'}${fixed ? ` (${fixed})` : ''}${repeated ? ': median of repetitions, whiskers its 95% confidence interval' : ''}`,
           subtitle: captionOf(runsOf(these)),
           type: 'line',
           x: { title: d.axis, scale: d.scale, format: 'number' },

@@ -1,7 +1,9 @@
 import type { Result } from '../results/schema.ts';
 import { latencyPercentile, REPORTED_PERCENTILES } from './percentiles.ts';
 import { verdictLine, verdictOf } from '../results/verdict.ts';
-import { recordsOf, repetitionOf, threadsOf, workloadLabel } from './groups.ts';
+import { cellKey, recordsOf, repetitionOf, threadsOf, workloadLabel } from './groups.ts';
+import { anyRepeated, latencyFigure, summarizeCells, type CellStatistics } from './cell-statistics.ts';
+import type { Summary } from '../stats/summary.ts';
 import { serverCpuUsPerOp, serviceCpuUsPerRequest } from './charts-latency-cost.ts';
 
 /** RFC 4180 quoting: a field with a comma, quote or line break is quoted, quotes doubled. */
@@ -44,13 +46,57 @@ const HEADER = [
   'verdict',
 ];
 
+/** The percentiles' column names: p50, p95, p99, p999. */
+const PERCENTILE_COLUMNS = REPORTED_PERCENTILES.map((p) => `p${String(p).replace('.', '')}`);
+
+/**
+ * Added when a cell was repeated: the cell's figures over its repetitions (cell-statistics.ts),
+ * repeated on each line of its runs: n, the median with its 95% interval and the CoV of
+ * throughput, and the median with its interval of each repetition's own percentile of the row.
+ */
+const CELL_HEADER = [
+  'cell_runs',
+  'cell_throughput_median',
+  'cell_throughput_ci_low',
+  'cell_throughput_ci_high',
+  'cell_throughput_cov_percent',
+  ...PERCENTILE_COLUMNS.flatMap((p) => [`cell_${p}_median_us`, `cell_${p}_ci_low_us`, `cell_${p}_ci_high_us`]),
+];
+
+const round3 = (v: number | undefined) => (v === undefined ? undefined : Math.round(v * 1000) / 1000);
+
+function summaryFields(s: Summary | undefined): (number | undefined)[] {
+  if (!s || s.n === 0) return [undefined, undefined, undefined];
+  return [round3(s.median), round3(s.interval?.low), round3(s.interval?.high)];
+}
+
+function cellFields(cell: CellStatistics | undefined, row: string): (number | undefined)[] {
+  if (!cell) return CELL_HEADER.map(() => undefined);
+  const t = cell.throughput.overRepetitions;
+  const cov = t.cov === undefined ? undefined : Math.round(t.cov * 1000) / 10;
+  return [
+    t.n,
+    ...summaryFields(t),
+    cov,
+    ...REPORTED_PERCENTILES.flatMap((p) =>
+      summaryFields(cell.latency.find((f) => f.figure === latencyFigure(row, p))?.overRepetitions),
+    ),
+  ];
+}
+
 /**
  * One line per result and operation row (the figures a spreadsheet needs), the run-level columns
- * repeated on each; rows without latencies (a row of only failures) keep their counts.
+ * repeated on each; rows without latencies (a row of only failures) keep their counts. When a
+ * cell was repeated, its statistics over the repetitions follow (CELL_HEADER); results of single
+ * runs keep the columns they always had.
  */
 export function renderCsv(results: readonly Result[]): string {
-  const lines = [HEADER.join(',')];
+  const cells = summarizeCells(results);
+  const repeated = anyRepeated(cells);
+  const byKey = new Map(cells.map((c) => [c.key, c]));
+  const lines = [[...HEADER, ...(repeated ? CELL_HEADER : [])].join(',')];
   for (const r of results) {
+    const cell = repeated ? byKey.get(cellKey(r)) : undefined;
     for (const op of r.operations) {
       const l = op.latency;
       const notOk = Object.entries(op.returns ?? {})
@@ -85,6 +131,7 @@ export function renderCsv(results: readonly Result[]): string {
           r.store.serverVersion,
           r.startedAt,
           verdictLine(verdictOf(r)),
+          ...(repeated ? cellFields(cell, op.name) : []),
         ]
           .map(field)
           .join(','),

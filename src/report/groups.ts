@@ -47,15 +47,28 @@ export function threadsOf(r: Result): number | undefined {
   return numberProperty(r, 'threadcount', 'threads', 'vus', 'concurrency');
 }
 
+/** Operations per second the run was held to (YCSB target), when it was held to one. */
+export function targetOf(r: Result): number | undefined {
+  const target = numberProperty(r, 'target');
+  return target !== undefined && target > 0 ? target : undefined;
+}
+
 /** The property a sweep records each run's repetition number in (1, 2, …). */
 export const REPETITION_PROPERTY = 'sweep.repetition';
 
-/** The sweep repetition a result came from, when it came from one. */
+/**
+ * The repetition a result came from, when it came from one: the round of an interleaved design
+ * (`result.repetition`), else the sweep's repetition property (results written before rounds).
+ */
 export function repetitionOf(r: Result): number | undefined {
-  return numberProperty(r, REPETITION_PROPERTY);
+  return r.repetition?.round ?? numberProperty(r, REPETITION_PROPERTY);
 }
 
-/** One cell of a comparison: the same thing measured, possibly repeated. */
+/**
+ * One cell of a comparison: the same thing measured, possibly repeated. Everything that names
+ * what was measured is in its key (phase, kind and workload with its variants, store, stand-in
+ * and mode, records, threads, target rate); the repetition is not.
+ */
 export interface Cell {
   key: string;
   phase: Result['phase'];
@@ -63,11 +76,21 @@ export interface Cell {
   series: string;
   records: number | undefined;
   threads: number | undefined;
+  target: number | undefined;
   runs: Result[];
 }
 
 export function cellKey(r: Result): string {
-  return JSON.stringify([r.phase, workloadLabel(r), seriesLabel(r), recordsOf(r) ?? null, threadsOf(r) ?? null]);
+  const key: (string | number | null)[] = [
+    r.phase,
+    workloadLabel(r),
+    seriesLabel(r),
+    recordsOf(r) ?? null,
+    threadsOf(r) ?? null,
+  ];
+  const target = targetOf(r);
+  if (target !== undefined) key.push(target);
+  return JSON.stringify(key);
 }
 
 /** Results grouped into cells, in the order their first result came. */
@@ -84,6 +107,7 @@ export function cellsOf(results: readonly Result[]): Cell[] {
         series: seriesLabel(r),
         records: recordsOf(r),
         threads: threadsOf(r),
+        target: targetOf(r),
         runs: [],
       };
       cells.set(key, cell);

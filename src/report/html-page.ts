@@ -13,6 +13,11 @@ import { scalingCharts, throughputCharts, timeSeriesCharts } from './charts-thro
 import { machineLine, standInLine, versionsLine, whatRanLine } from './context.ts';
 import { cellsOf, distinct, repetitionOf, seriesLabel } from './groups.ts';
 import { CHART_SCRIPT } from './html-script.ts';
+import { anyRepeated, summarizeCells } from './cell-statistics.ts';
+import type { DiffReport } from './diff.ts';
+import { diffHtml } from './diff-render.ts';
+import { rankCells, rankingLead, rankingRows, RANKING_HEADER } from './rankings.ts';
+import { ONE_RUN_NOTE } from '../stats/format.ts';
 import { escapeHtml, htmlTable, invalidList, notesList, plansTable, runsTable, storesTable } from './html-tables.ts';
 
 /** A table of figures beside the charts, e.g. a study's published figures and docbench's. */
@@ -35,6 +40,10 @@ export interface HtmlReportOptions {
    * results each keep theirs, so `docbench report` on a study folder shows them too).
    */
   study?: StudyInfo;
+  /** The practical threshold of the verdicts, a fraction (default 0.05). */
+  minEffect?: number;
+  /** A diff against a baseline (`report --baseline`), shown in its own section. */
+  baseline?: { label: string; diff: DiffReport };
 }
 
 /** The study the results were made by (the first one carried), if any. */
@@ -120,6 +129,12 @@ export function renderHtmlReport(results: readonly Result[], options: HtmlReport
   const plans = plansTable(results);
   const capacity = capacitySection(capacityCurves(results.filter(isCapacityStep), seriesLabel));
   const others = results.filter((r) => !isCapacityStep(r));
+  const runs = others.filter((r) => r.phase === 'run');
+  const statistics = summarizeCells(runs.length > 0 ? runs : others);
+  const repeated = anyRepeated(statistics);
+  const rankings = repeated
+    ? rankCells(statistics, options.minEffect !== undefined ? { minEffect: options.minEffect } : {})
+    : [];
   // The machine, the versions and the stand-ins, once, where a reader starts: no chart repeats them.
   const context: [string, string][] = [
     ['What ran', whatRanLine(results).replace(/^what: /, '')],
@@ -138,6 +153,12 @@ export function renderHtmlReport(results: readonly Result[], options: HtmlReport
     invalid ? `<h2>Invalid runs</h2>${invalid}` : '',
     figures ? `<h2>Figures</h2>${figures}` : '',
     capacity ? `<h2>Capacity</h2>${capacity}` : '',
+    rankings.length > 0
+      ? `<h2>Is the difference real?</h2><p class="note">${escapeHtml(rankingLead(options.minEffect))} docs/statistics.md says how.</p>${htmlTable([...RANKING_HEADER], rankingRows(rankings), 3)}`
+      : '',
+    options.baseline
+      ? `<h2>Against the baseline</h2><p class="note">${escapeHtml(`BASE: ${options.baseline.label}. Each figure of each cell both measured: NEW over BASE with its 95% confidence interval, and the verdict.`)}</p>${diffHtml(options.baseline.diff)}`
+      : '',
     ...sections.map(
       (section) =>
         `<h2>${escapeHtml(section)}</h2><div class="charts">${charts
@@ -148,9 +169,7 @@ export function renderHtmlReport(results: readonly Result[], options: HtmlReport
           )
           .join('\n')}</div>`,
     ),
-    others.length > 0
-      ? `<h2>Runs</h2><p class="note">Repeated runs show the median and [min–max]; latency percentiles come from the runs' HDR histograms added together.</p>${runsTable(others)}`
-      : '',
+    others.length > 0 ? `<h2>Runs</h2><p class="note">${escapeHtml(runsNote(repeated))}</p>${runsTable(others)}` : '',
     plans ? `<h2>Query plans</h2>${plans}` : '',
     `<h2>Stores</h2>${storesTable(results)}`,
     `<h2>Notes</h2>${notesList(results)}`,
@@ -167,6 +186,13 @@ ${body}
 <script>${CHART_SCRIPT}</script>
 </body></html>
 `;
+}
+
+/** What the runs table's figures are. */
+function runsNote(repeated: boolean): string {
+  if (!repeated)
+    return `Repeated runs show the median and [min–max]; latency percentiles come from the runs' HDR histograms added together. ${ONE_RUN_NOTE}`;
+  return "A repeated cell's ops/s is the median over its repetitions with its 95% confidence interval [low, high], n and the coefficient of variation; runtime and costs show the median and [min–max]; the p50 and p99 columns are the percentiles of all its runs' samples together (their HDR histograms added). The charts' whiskers are 95% intervals of medians over repetitions (for latency, of each run's own percentile).";
 }
 
 function timeRange(results: readonly Result[]): string {

@@ -8,19 +8,20 @@ import {
   runtimeSecondsOf,
   seriesLabel,
   spreadOf,
-  throughputOf,
   workloadLabel,
   type Cell,
   type Spread,
 } from './groups.ts';
 import { latencyPercentile } from './percentiles.ts';
+import { formatSummary } from '../stats/format.ts';
+import { summarize } from '../stats/summary.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** A figure, possibly with its [min–max] and a note in parentheses: right-aligned like a number. */
-const NUMERIC = /^[≈\d][\d,.]*( [\d,.]+)?( \[[\d,.–]+\])?( \([^)]*\))?$/;
+/** A figure, possibly with its [min–max] or [low, high] and a note in parentheses: right-aligned like a number. */
+const NUMERIC = /^[≈\d][\d,.]*×?( [\d,.]+)?( \[[\d,.–]+(, [\d,.]+)?\])?( \([^)]*\))?$/;
 
 /** A plain table: header and rows of already-formatted text (escaped here). */
 export function htmlTable(header: readonly string[], rows: readonly (readonly string[])[], numericFrom = 1): string {
@@ -94,6 +95,7 @@ function verdictText(cell: Cell): string {
  */
 export function runsTable(results: readonly Result[]): string {
   const cells = cellsOf(results);
+  const repeated = cells.some((c) => c.runs.filter(isValid).length > 1);
   const header = [
     'phase',
     'workload',
@@ -102,7 +104,7 @@ export function runsTable(results: readonly Result[]): string {
     'threads',
     'runs',
     'verdict',
-    'ops/s (median [min–max])',
+    repeated ? 'ops/s median [95% CI] (n, CoV)' : 'ops/s (median [min–max])',
     'runtime s',
     'p50 µs',
     'p99 µs',
@@ -125,7 +127,7 @@ export function runsTable(results: readonly Result[]): string {
       c.threads?.toString() ?? '',
       String(all.runs.length),
       verdictText(all),
-      measured ? spreadText(throughputOf(c)) : '',
+      measured ? formatSummary(summarize(c.runs.map((r) => r.overall.throughputOpsPerSec))) : '',
       measured ? spreadText(runtimeSecondsOf(c), 2) : '',
       latencyText(c, 50),
       latencyText(c, 99),

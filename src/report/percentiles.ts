@@ -10,6 +10,7 @@
 import hdr from 'hdr-histogram-js';
 import { valueAtPercentile, type Histogram } from '../measure/histogram.ts';
 import type { Result } from '../results/schema.ts';
+import { summarize, type Summary } from '../stats/summary.ts';
 
 /** The percentiles the tables, CSV and charts show whatever `hdrhistogram.percentiles` lists. */
 export const REPORTED_PERCENTILES = [50, 95, 99, 99.9] as const;
@@ -68,4 +69,17 @@ export function latencyPercentile(runs: readonly Result[], row: string, percenti
   const rows = rowsOf(runs, row);
   if (rows.length !== 1) return undefined;
   return rows[0]!.latency.percentilesUs[String(percentile)];
+}
+
+/**
+ * The figure a comparison of repeated runs judges: each run's `percentile` of `row` read off its
+ * own histogram (with the same function as above), summarized over the runs as a median with its
+ * interval (stats/summary.ts). Not the pooled figure above: that one adds every run's samples up.
+ * Runs that did not record the row are left out.
+ */
+export function percentileOverRepetitions(runs: readonly Result[], row: string, percentile: number): Summary {
+  const values = runs
+    .map((r) => latencyPercentile([r], row, percentile))
+    .filter((v): v is number => v !== undefined && Number.isFinite(v));
+  return summarize(values);
 }

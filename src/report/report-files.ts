@@ -3,7 +3,9 @@ import type { Result } from '../results/schema.ts';
 import { writeFileAtomic } from '../results/write.ts';
 import { renderComparisonTable, renderRunContext } from './comparison-table.ts';
 import { renderCsv } from './csv.ts';
+import { renderDiff } from './diff-render.ts';
 import { renderHtmlReport, type HtmlReportOptions } from './html-page.ts';
+import { statisticsDocument } from './statistics-json.ts';
 
 /** The file a command writes its HTML report to, next to its results. */
 export const REPORT_FILE = 'report.html';
@@ -12,6 +14,8 @@ export interface ReportOutputs {
   html?: string;
   csv?: string;
   md?: string;
+  /** Each cell's statistics over its repetitions, the rankings and any baseline diff (statistics-json.ts). */
+  json?: string;
 }
 
 /** Write the asked-for renderings of `results`; returns the paths written. */
@@ -31,13 +35,28 @@ export function writeReports(
   }
   if (outputs.md !== undefined) {
     const runs = results.filter((r) => r.phase === 'run');
+    const baseline = options.baseline
+      ? `\nAgainst the baseline ${options.baseline.label}:\n\n${renderDiff(options.baseline.diff)}`
+      : '';
     writeFileAtomic(
       outputs.md,
-      `${renderComparisonTable(runs.length > 0 ? runs : results)}\n${renderRunContext(results)}`,
+      `${renderComparisonTable(runs.length > 0 ? runs : results, minEffectOf(options))}\n${renderRunContext(results)}${baseline}`,
     );
     written.push(outputs.md);
   }
+  if (outputs.json !== undefined) {
+    const document = statisticsDocument(results, {
+      ...minEffectOf(options),
+      ...(options.baseline ? { baseline: options.baseline.diff } : {}),
+    });
+    writeFileAtomic(outputs.json, `${JSON.stringify(document, null, 2)}\n`);
+    written.push(outputs.json);
+  }
   return written;
+}
+
+function minEffectOf(options: HtmlReportOptions): { minEffect?: number } {
+  return options.minEffect !== undefined ? { minEffect: options.minEffect } : {};
 }
 
 /**

@@ -132,6 +132,8 @@ export function mergeResults(results: readonly Result[]): Result {
     ...(first.machineCpu ? { machineCpu: worstMachineCpu(results) } : {}),
     overall: { ...merged.overall, throughputOpsPerSec: Math.round(throughput * 1000) / 1000 },
     ...(lostWrites ? { lostWrites } : {}),
+    // The clients of one run ran in the same round of an interleaved design.
+    ...(first.repetition ? { repetition: first.repetition } : {}),
     notes: [
       ...merged.notes.filter((note) => !note.startsWith('LOST WRITES: ')),
       ...(lostWrites ? [lostWritesNote(lostWrites)] : []),

@@ -226,6 +226,24 @@ export const studySchema = z.object({
   deviations: z.array(deviationSchema),
 });
 
+/**
+ * Where a run sat in an interleaved design: every round runs each cell once, in a fresh random
+ * order drawn from `seed`, so drift over time (a neighbour, a compaction, the hypervisor's steal)
+ * spreads over every store instead of landing on whichever ran at the time (docs/statistics.md).
+ */
+export const repetitionSchema = z.object({
+  /** The round, 1-based. */
+  round: z.number().int().positive(),
+  /** Rounds in the design. */
+  rounds: z.number().int().positive(),
+  /** This run's place in its round's order, 1-based. */
+  position: z.number().int().positive(),
+  /** The round's order of stores (or configurations), as drawn. */
+  order: z.array(z.string()),
+  /** The seed the round's order was drawn from. */
+  seed: z.number(),
+});
+
 const propertyValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.number())]);
 
 export const resultSchema = z.object({
@@ -347,6 +365,8 @@ export const resultSchema = z.object({
   plans: z.array(planSchema).optional(),
   /** Runs made by a study preset: which paper, and every way the run differs from it. */
   study: studySchema.optional(),
+  /** A run of an interleaved design (`--repetitions N`): which round it was and where it ran in that round. */
+  repetition: repetitionSchema.optional(),
 });
 
 export type Result = z.infer<typeof resultSchema>;
@@ -363,3 +383,4 @@ export type OperationOutage = z.infer<typeof operationOutageSchema>;
 export type Verdict = z.infer<typeof verdictSchema>;
 export type OperationSeriesResult = NonNullable<Result['operationSeries']>;
 export type VerdictReason = z.infer<typeof verdictReasonSchema>;
+export type Repetition = z.infer<typeof repetitionSchema>;

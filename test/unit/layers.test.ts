@@ -70,6 +70,16 @@ describe('layers: imports point down only', () => {
       [],
     );
   });
+  it('the statistics are pure: src/stats imports nothing of docbench outside itself', () => {
+    assert.deepEqual(
+      sources('src/stats').flatMap((file) =>
+        importsOf(file)
+          .filter((target) => !target.startsWith('src/stats/'))
+          .map((target) => `${file} -> ${target}`),
+      ),
+      [],
+    );
+  });
   it('the checker sees imports (a module known to import the session layer)', () => {
     assert.ok(importsOf('src/service/server.ts').includes('src/session/store-session.ts'));
   });
