@@ -13,7 +13,9 @@ import { faultPolicyOf, withWorkloadBudget, type FaultPolicy, type OnError } fro
 import { interrupts } from '../common/interrupts.ts';
 import { flagOverrides } from '../common/option-parsers.ts';
 import { isUserError, UsageError } from '../common/user-error.ts';
+import { summarizeCells } from '../report/cell-statistics.ts';
 import { renderComparisonTable, renderRunContext } from '../report/comparison-table.ts';
+import { relativePrecision } from '../stats/summary.ts';
 import { writeReportBeside } from '../report/report-files.ts';
 import { renderYcsbText } from '../report/ycsb-text.ts';
 import { runStoppedError } from '../results/run-stopped.ts';
@@ -184,12 +186,23 @@ async function compare(options: CompareOptions): Promise<Result[]> {
   const { results, loads, skipped, stopped } = c;
   // Nothing ran (every store failed, or a signal came first): no table, no folder of nothing.
   if (results.length > 0 || (skipped.length === 0 && stopped === null && interrupts.signal === undefined)) {
-    const table = renderComparisonTable(results);
+    const table = renderComparisonTable(results, {
+      minEffect: options.minEffect ?? COMPARE_DEFAULTS.minEffectPercent / 100,
+    });
     const context = renderRunContext(results);
     process.stdout.write(`\n${table}\n${context}`);
     writeFileAtomic(join(options.outDir, 'comparison.md'), `${table}\n${context}`);
     process.stderr.write(`results written to ${options.outDir}\n`);
     writeReportBeside(options.outDir, [...results, ...loads]);
+  }
+  if (repetitions === 'auto' && results.length > 0) {
+    const wide = imprecise(results);
+    const rounds = Math.max(...results.map((r) => r.repetition?.round ?? 1));
+    process.stderr.write(
+      wide.length === 0
+        ? `compare: after ${rounds} rounds every cell's throughput is known within ±${COMPARE_DEFAULTS.precision * 100}% (95% interval)\n`
+        : `compare: after ${rounds} rounds (the most --repetitions auto runs) these cells are not known within ±${COMPARE_DEFAULTS.precision * 100}%: ${wide.join('; ')}\n`,
+    );
   }
   if (interrupts.signal !== undefined)
     process.stderr.write(
@@ -247,18 +260,44 @@ async function runStore(c: Comparison, client: YcsbClient, place: RoundPlace): P
   }
 }
 
-/** The result with the round it ran in (one round: as it was). */
+/** The result with the round it ran in and its store's place in that round (one round: as it was). */
 function withRound(result: Result, place: RoundPlace): Result {
   if (place.rounds === 1) return result;
-  result.workload.properties[ROUND_PROPERTY] = place.round;
-  return result;
+  return {
+    ...result,
+    repetition: {
+      round: place.round,
+      // auto: the most rounds it may take (how many it took is the cell's n).
+      rounds: place.rounds === 'auto' ? COMPARE_DEFAULTS.maxRounds : place.rounds,
+      position: place.order.indexOf(result.store.name) + 1,
+      order: place.order,
+      seed: place.seed,
+    },
+  };
 }
 
-const ROUND_PROPERTY = 'sweep.repetition';
-
-/** `--repetitions auto`: another round while some cell is not yet precise enough, up to the cap. */
+/**
+ * `--repetitions auto`: another round while some cell's throughput is not yet known within
+ * ±precision of its median (at least the default number of rounds first, at most maxRounds).
+ */
 function needsAnotherRound(c: Comparison, round: number): boolean {
-  return round <= COMPARE_DEFAULTS.repetitions;
+  if (round <= COMPARE_DEFAULTS.repetitions) return true;
+  if (round > COMPARE_DEFAULTS.maxRounds) return false;
+  return imprecise(c.results).length > 0;
+}
+
+/** The cells whose throughput interval is wider than ±precision of their median (or that have none). */
+function imprecise(results: readonly Result[]): string[] {
+  return (
+    summarizeCells(results)
+      // A cell no round measured validly never gets an interval: more rounds would not help it.
+      .filter((cell) => cell.invalid < cell.runs)
+      .filter((cell) => {
+        const precision = relativePrecision(cell.throughput.overRepetitions);
+        return precision === undefined || precision > COMPARE_DEFAULTS.precision;
+      })
+      .map((cell) => `${cell.workload} on ${cell.series}`)
+  );
 }
 
 /** Say at once that a store is skipped (one line; with one store the command's error says it), and keep why for the end. */
