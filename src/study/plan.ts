@@ -146,11 +146,14 @@ function figuresSummary(preset: StudyPreset, details: boolean): string[] {
       : off.length === 0
         ? `all ${total} of the totals, ratios and conversions it prints agree with its other figures`
         : `${holding} of the ${total} totals, ratios and conversions it prints agree with its other figures, ${off.length} ${off.length === 1 ? 'does' : 'do'} not`;
+  const ratios = preset.ratios?.length
+    ? ` A run also computes the ${preset.ratios.length} ratios the paper states from docbench's own results, beside the paper's.`
+    : '';
   return [
     "## The paper's figures",
     '',
     wrap(
-      `${plural(preset.published.length, 'table')} of the paper's figures (${preset.published.map((t) => t.title.replace(/\.$/, '')).join('; ')}); ${arithmetic}. ${details ? 'They follow' : '--details prints them'}; a run prints them beside docbench's.`,
+      `${plural(preset.published.length, 'table')} of the paper's figures (${preset.published.map((t) => t.title.replace(/\.$/, '')).join('; ')}); ${arithmetic}. ${details ? 'They follow' : '--details prints them'}; a run prints them beside docbench's.${ratios}`,
     ),
     '',
   ];

@@ -8,7 +8,7 @@ import type { Capability } from '../local/target.ts';
 import type { Result } from '../results/schema.ts';
 import type { ChartSpec } from '../report/chart-spec.ts';
 import type { FigureTable } from '../report/html-page.ts';
-import type { ArithmeticCheck, Deviation, PaperStore, PublishedTable } from './paper.ts';
+import type { ArithmeticCheck, Deviation, PaperRatio, PaperStore, PublishedTable } from './paper.ts';
 import { scenarioPlan, type ScenarioSweepAsk } from './scenario-sweep-plan.ts';
 import type { SweepPlanInput } from './sweep-plan.ts';
 
@@ -94,6 +94,8 @@ export interface StudyPreset {
   design(context: StudyContext): DesignItem[];
   /** docbench's figures in the paper's shapes. */
   figures(results: readonly Result[]): FigureTable[];
+  /** The ratios the paper states, each also computed from docbench's results (absent: it states none). */
+  ratios?: readonly PaperRatio[];
   /** Charts in the paper's shapes, where it drew some. */
   charts?(results: readonly Result[]): ChartSpec[];
 }

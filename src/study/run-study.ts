@@ -18,11 +18,13 @@ import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { clusterCapable, startStudyClusters } from './clusters.ts';
 import { paperStoresHere, studyDesign, studyInfo } from './design.ts';
 import { estimateSteps, freeLocalDisk } from './estimate.ts';
+import { present } from './docbench-tables.ts';
 import { fullVerdict, renderPlan, scaleEstimates, studyArgs } from './plan.ts';
 import { STUDIES } from './presets.ts';
 import type { DesignItem, Scale, StudyContext, StudyPreset, StudyStep } from './preset.ts';
 import { formatDuration } from './progress.ts';
 import { arithmeticTable, deviationsTable, figuresMarkdown, publishedFigures } from './published-tables.ts';
+import { ratiosTable } from './ratios.ts';
 import { cellsWords, leaveOutGaps, realServerWords, standInGaps, type LeftOut, type StandInGap } from './stand-ins.ts';
 import { stepCommands } from './step-commands.ts';
 import { runSweep } from './sweep-run.ts';
@@ -197,7 +199,13 @@ export async function runStudy(
     stampResults(dir, info(step.name));
   }
   const results = loadResults([options.outDir]).map((l) => l.result);
-  const figures = [deviations, ...publishedFigures(preset), arithmeticTable(preset), ...preset.figures(results)];
+  const figures = [
+    deviations,
+    ...publishedFigures(preset),
+    arithmeticTable(preset),
+    ...preset.figures(results),
+    ...present([ratiosTable(preset, results)]),
+  ];
   const text = `# ${preset.title} (docbench study ${preset.name}, --scale ${context.scale}${context.variant ? `, --variant ${context.variant}` : ''})\n\n${figuresMarkdown(figures)}`;
   writeFileAtomic(join(options.outDir, 'study.md'), text);
   process.stdout.write(`\n${figuresMarkdown(figures.slice(1))}`);

@@ -1,20 +1,25 @@
 /**
  * What a local stand-in cannot run, before a study runs: the stand-in's own declaration (its local
  * target's `cannot`, read without a server), the cells left out of the steps and the estimate,
- * the way to run them on a real server; each step's commands.
+ * the way to run them on a real server; each step's commands; the paper's ratios from docbench's
+ * results beside the paper's.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { localTarget } from '../../src/local/targets.ts';
+import type { Result } from '../../src/results/schema.ts';
 import { paperStoresHere } from '../../src/study/design.ts';
 import { estimateSteps } from '../../src/study/estimate.ts';
+import { lookupIn } from '../../src/study/paper.ts';
 import type { StudyContext, StudyPreset } from '../../src/study/preset.ts';
 import { STUDIES } from '../../src/study/presets.ts';
+import { ratiosTable } from '../../src/study/ratios.ts';
 import { planStudy } from '../../src/study/run-study.ts';
 import { leaveOutGaps, standInGaps } from '../../src/study/stand-ins.ts';
 import { stepCommands } from '../../src/study/step-commands.ts';
 import { planCells, type SweepPlanInput } from '../../src/study/sweep-plan.ts';
 import { wrap, wrapCommand } from '../../src/study/text-wrap.ts';
+import { syntheticResult } from '../support/synthetic-results.ts';
 
 const preset = (name: string) => STUDIES.find((s) => s.name === name)!;
 const context = (p: StudyPreset, scale: StudyContext['scale'] = 'small'): StudyContext => ({
@@ -228,5 +233,84 @@ describe("each step's commands", () => {
     assert.ok(lines.slice(0, -1).every((l) => l.endsWith(' \\')));
     assert.match(command, /-p 'key0=value 0'/);
     assert.equal(lines[0]!.slice(0, 24), '   docbench sweep --stor');
+  });
+});
+
+/** One result a Carvalho cell would hold: `seconds` of runtime. */
+function carvalhoRun(store: string, workload: string, records: number, threads: number, seconds: number): Result {
+  return syntheticResult({
+    store,
+    workload: `workload${workload}`,
+    records,
+    threads,
+    operations: 20,
+    runtimeMs: seconds * 1000,
+  });
+}
+
+describe("the paper's ratios from docbench's results", () => {
+  it("Carvalho et al. 2023: its 13 ratios beside the same ratios of a run's totals; a size not run or a cell left out is said, not guessed", () => {
+    const carvalho = preset('carvalho2023');
+    // couchdb: 1 s a cell at 100 records, 10 s at 1,000; mongodb twice as fast; couchbase 4 s / 20 s and no workload E.
+    const results: Result[] = [];
+    for (const [store, small, large] of [
+      ['couchdb', 1, 10],
+      ['mongodb', 0.5, 5],
+      ['couchbase', 4, 20],
+    ] as const)
+      for (const w of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'])
+        for (const t of [1, 3, 6]) {
+          if (store === 'couchbase' && w === 'e') continue;
+          results.push(carvalhoRun(store, w, 100, t, small), carvalhoRun(store, w, 1000, t, large));
+        }
+    const table = ratiosTable(carvalho, results)!;
+    assert.equal(table.rows.length, 13);
+    const row = (claim: string) => table.rows.find((r) => r[0] === claim)!;
+    assert.deepEqual(row('CouchDB 100k → 1M records').slice(2, 4), ['17.9×', '10×']);
+    assert.match(row('CouchDB 100k → 1M records')[4]!, /couchdb: its total at 1,000 records ÷ at 100/);
+    assert.match(
+      row('CouchDB 1M → 10M records')[4]!,
+      /not computed: the run has 2 record counts; --scale full runs the paper's three/,
+    );
+    assert.deepEqual(row('workload E, CouchDB vs MongoDB').slice(2, 4), ['3.1×', '0.5×']);
+    assert.deepEqual(row('all but E, MongoDB vs CouchDB').slice(2, 4), ['3.28×', '2×']);
+    // Couchbase's totals over A–H lack E, which its stand-in cannot run; all but E it has.
+    assert.match(
+      row('Couchbase 100k → 1M records')[4]!,
+      /not computed: couchbase ran 21 of the 24 cells at 1,000 records/,
+    );
+    assert.equal(
+      row('all but E, CouchDB vs Couchbase')[3],
+      `${(24 * 7 * 3) / (11 * 7 * 3)}×`.replace(/(\.\d\d)\d+/, '$1'),
+    );
+    // The paper's column is the paper's own stated ratio.
+    const cell = lookupIn(carvalho.published);
+    for (const r of carvalho.ratios!)
+      assert.equal(table.rows.find((x) => x[0] === r.claim)![2], `${r.paper(cell)}×`.replace(/^(\d+\.\d\d)\d+/, '$1'));
+  });
+
+  it('Tang & Fan 2016: load and execution time against Redis, and Cassandra against HBase on workload C', () => {
+    const tang = preset('tang2016');
+    const step = (r: Result): Result => ({
+      ...r,
+      study: { name: 'tang2016', title: 't', scale: 'tiny', step: 'experiment-1', deviations: [] },
+    });
+    const results = [
+      ...['redis', 'cassandra', 'hbase'].flatMap((store, i) =>
+        ['a', 'c', 'h'].map((w) =>
+          step(syntheticResult({ store, workload: `workload${w}`, runtimeMs: (i + 1) * 1000 })),
+        ),
+      ),
+    ];
+    const table = ratiosTable(tang, results)!;
+    const row = (claim: string) => table.rows.find((r) => r[0] === claim)!;
+    assert.deepEqual(row("Figure 2: Cassandra's average of A, C, H ÷ Redis's").slice(2, 4), ['4.9×', '2×']);
+    assert.deepEqual(row("Figure 2: Cassandra's workload C time ÷ HBase's").slice(2, 4), ['1.58×', '0.67×']);
+    assert.match(row("Figure 2: MongoDB's average of A, C, H ÷ Redis's")[4]!, /not computed: mongodb ran 0 of 3/);
+    assert.match(row("Figure 1: MongoDB's load time ÷ Redis's")[4]!, /not computed/);
+  });
+
+  it('a paper that states no ratios has no ratios table', () => {
+    assert.equal(ratiosTable(preset('dzone2016'), []), undefined);
   });
 });
