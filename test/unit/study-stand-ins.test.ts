@@ -306,7 +306,7 @@ describe("the paper's ratios from docbench's results", () => {
     const row = (claim: string) => table.rows.find((r) => r[0] === claim)!;
     assert.deepEqual(row("Figure 2: Cassandra's average of A, C, H ÷ Redis's").slice(2, 4), ['4.9×', '2×']);
     assert.deepEqual(row("Figure 2: Cassandra's workload C time ÷ HBase's").slice(2, 4), ['1.58×', '0.67×']);
-    assert.match(row("Figure 2: MongoDB's average of A, C, H ÷ Redis's")[4]!, /not computed: mongodb ran 0 of 3/);
+    assert.match(row("Figure 2: MongoDB's average of A, C, H ÷ Redis's")[4]!, /not computed: no mongodb results/);
     assert.match(row("Figure 1: MongoDB's load time ÷ Redis's")[4]!, /not computed/);
   });
 

@@ -42,6 +42,7 @@ function total(
 ): Total {
   const picked = cells.filter((c) => c.runs[0]?.store.name === store && keep(c));
   const invalid = picked.filter((c) => !c.runs.some(isValid)).length;
+  if (picked.length === 0) return { missing: `no ${store} results ${what}` };
   if (picked.length < expected) return { missing: `${store} ran ${picked.length} of the ${expected} cells ${what}` };
   if (invalid > 0) return { missing: `${store}: ${invalid} of the ${expected} cells ${what} have no valid run` };
   const seconds = picked.reduce((s, c) => s + runtimeSecondsOf({ ...c, runs: c.runs.filter(isValid) }).mean, 0);

@@ -17,9 +17,10 @@ type Time = { seconds: number; series: string } | { missing: string };
 
 const ofStep = (results: readonly Result[]) => results.filter((r) => r.study?.step === STEP);
 
-/** The mean time (valid runs) of a store's cells `pick` chooses, averaged over them; all of `expected` must be there. */
+/** The mean time (valid runs) of a store's cells, averaged over them; all `expected` of them must be there. */
 function meanTime(cells: readonly Cell[], store: string, expected: number, what: string): Time {
   const mine = cells.filter((c) => c.runs[0]?.store.name === store);
+  if (mine.length === 0) return { missing: `no ${store} results` };
   if (mine.length < expected) return { missing: `${store} ran ${mine.length} of ${expected} ${what}` };
   if (mine.some((c) => !c.runs.some(isValid))) return { missing: `${store}'s ${what}: some have no valid run` };
   const seconds =
@@ -61,8 +62,8 @@ function execution(paperStore: string): PaperRatio {
     fromRun: (results) => {
       const cells = runCells(ofStep(results)).filter((c) => EXECUTED.includes(c.workload));
       return divide(
-        meanTime(cells, store, EXECUTED.length, 'of workloads A, C, H'),
-        meanTime(cells, 'redis', EXECUTED.length, 'of workloads A, C, H'),
+        meanTime(cells, store, EXECUTED.length, 'workloads (A, C, H)'),
+        meanTime(cells, 'redis', EXECUTED.length, 'workloads (A, C, H)'),
         (s, f) => `${s}'s average execution time of A, C, H ÷ ${f}'s`,
       );
     },
