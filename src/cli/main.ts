@@ -238,7 +238,7 @@ export async function buildProgram(): Promise<Command> {
 /**
  * Run one command; resolves with the exit code: 0, 1 when `diff` found a regression, 2 for a user error, 130/143 after SIGINT or
  * SIGTERM (the interrupted run's partial result is printed and written first; see
- * runner/interrupts.ts).
+ * common/interrupts.ts).
  */
 export async function main(argv: readonly string[]): Promise<number> {
   const program = await buildProgram();

@@ -3,7 +3,8 @@
  * command reproduces a published study's design on the local stores (or --url / --docker ones),
  * prints first how the run differs from the paper, then the paper's figures (labelled as the
  * paper's, from its hardware) beside docbench's, and writes the report. `--plan` prints what it
- * would run, the published figures, the deviations and each scale's cost, and runs nothing.
+ * would run (and what a local stand-in cannot), the deviations and each scale's cost, and runs
+ * nothing; `--details` adds every design item, the published figures and the paper's arithmetic.
  */
 import { Option, type Command } from 'commander';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { SCALES, type Scale } from '../study/scales.ts';
 import { STUDY_TITLES } from '../study/study-titles.ts';
 import { list, positiveInteger } from '../common/option-parsers.ts';
 import { addTargetOptions } from '../session/target-options.ts';
+import { UsageError } from './errors.ts';
 
 export function registerStudyCommand(program: Command): void {
   const command = program
@@ -35,7 +37,12 @@ export function registerStudyCommand(program: Command): void {
     .option('--variant <name>', "a named variant of the preset (see --plan), e.g. altoros2022's ordered-pagination")
     .option(
       '--plan',
-      "print the runs, the paper's design beside them, the published figures and each scale's cost; run nothing",
+      "print the runs and the commands that run them, what a local stand-in cannot run, how the run differs from the paper and each scale's cost; run nothing",
+      false,
+    )
+    .option(
+      '--details',
+      "with --plan: every design item beside the paper's words, its published figures and its arithmetic",
       false,
     )
     .option('--stores <list>', "comma-separated stores (default: the paper's that docbench has)", list)
@@ -55,6 +62,7 @@ export function registerStudyCommand(program: Command): void {
           scale: Scale;
           variant?: string;
           plan: boolean;
+          details: boolean;
           stores?: string[];
           nodes?: number;
           url?: string[];
@@ -64,6 +72,7 @@ export function registerStudyCommand(program: Command): void {
           quiet: boolean;
         },
       ) => {
+        if (opts.details && !opts.plan) throw new UsageError('--details goes with --plan (a run prints every detail)');
         const { planStudy, runStudy, studyPreset } = await import('../study/run-study.ts');
         const preset = studyPreset(name);
         const options = {
@@ -83,7 +92,7 @@ export function registerStudyCommand(program: Command): void {
           docker: opts.docker,
         };
         if (opts.plan) {
-          process.stdout.write(`${await planStudy(preset, options)}\n`);
+          process.stdout.write(`${await planStudy(preset, options, opts.details)}\n`);
           return;
         }
         await runStudy(preset, options);

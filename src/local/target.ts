@@ -14,7 +14,19 @@ export interface TargetInfo {
   standIn: boolean;
   /** One line on what the target cannot show (empty for a real server). */
   limits: string;
+  /**
+   * A stand-in's declared gaps: each kind of work it cannot do, with why. Work that needs one is
+   * left out of a study before it runs, and named with the way to run it on the product.
+   */
+  cannot?: Readonly<Partial<Record<Capability, string>>>;
 }
+
+/**
+ * Kinds of work docbench asks of a server that a stand-in may lack: `scan`, YCSB's SCAN (an
+ * ordered range of keys); `query`, a scenario's queries (anything but reading or writing one
+ * document by its key).
+ */
+export type Capability = 'scan' | 'query';
 
 export interface TargetStatus {
   running: boolean;

@@ -5,28 +5,16 @@
  * server of another version, or a server the user named). The items that differ are the run's
  * deviations, printed before it and kept in every result.
  */
-import { isStoreName, STORES, type StoreEntry } from '../stores/stores.ts';
-import type { TargetInfo } from '../local/target.ts';
+import { isStoreName } from '../stores/stores.ts';
 import type { StudyInfo } from '../results/schema.ts';
 import type { UrlSource } from '../session/store-targets.ts';
 import { nodeItems } from './clusters.ts';
 import { differs, type DesignItem, type StudyContext, type StudyPreset } from './preset.ts';
+import { cellsWords, localInfo, type LeftOut } from './stand-ins.ts';
 
 /** The paper's stores docbench can run: a preset's default. */
 export function paperStoresHere(preset: StudyPreset): string[] {
   return preset.paperStores.map((s) => s.store).filter((s) => isStoreName(s));
-}
-
-/** What docbench's local server for a store is, or undefined when it has none (or cannot say). */
-async function localInfo(store: string): Promise<TargetInfo | undefined> {
-  if (!isStoreName(store)) return undefined;
-  const entry: StoreEntry = STORES[store];
-  if (!entry.localTarget) return undefined;
-  try {
-    return await (await entry.localTarget()).localTarget.info();
-  } catch {
-    return undefined;
-  }
 }
 
 /** Where each store of the run is: docbench's local server or a URL from somewhere. */
@@ -39,6 +27,7 @@ export async function storeItems(
   sourceOf: StoreSource,
   clusterStores: readonly string[] = [],
   nodes?: number,
+  leftOut: readonly LeftOut[] = [],
 ): Promise<DesignItem[]> {
   const items: DesignItem[] = [];
   for (const paper of preset.paperStores) {
@@ -72,7 +61,7 @@ export async function storeItems(
           `store: ${paper.store}`,
           said,
           info?.standIn
-            ? `${what}, docbench's local STAND-IN: its figures say nothing about ${paper.product}`
+            ? `${what}, docbench's local STAND-IN: its figures say nothing about ${paper.product}${leftOutWords(paper.store, leftOut)}`
             : `${what}, docbench's local server (not the paper's version; ${nodes !== undefined && nodes > 1 && clusterStores.includes(paper.store) ? `a local cluster of ${nodes} nodes` : 'one node'})`,
         ),
       );
@@ -90,15 +79,25 @@ export async function storeItems(
   return items;
 }
 
-/** The paper's design beside this run, stores included. */
+/** What a stand-in leaves out, in the words of its store's design item. */
+function leftOutWords(store: string, leftOut: readonly LeftOut[]): string {
+  const mine = leftOut.filter((l) => l.store === store);
+  if (mine.length === 0) return '';
+  const cells = mine.map(cellsWords).join('; ');
+  const why = [...new Set(mine.flatMap((l) => l.why))].join('; ');
+  return `; it cannot run ${cells} (${why}): left out of this run; --docker or --url runs them on a real server`;
+}
+
+/** The paper's design beside this run, stores included (and what their stand-ins leave out). */
 export async function studyDesign(
   preset: StudyPreset,
   context: StudyContext,
   sourceOf: StoreSource,
+  leftOut: readonly LeftOut[] = [],
 ): Promise<DesignItem[]> {
   const clustered = context.clusterStores ?? [];
   return [
-    ...(await storeItems(preset, context.stores, sourceOf, clustered, context.nodes)),
+    ...(await storeItems(preset, context.stores, sourceOf, clustered, context.nodes, leftOut)),
     ...nodeItems(preset, context, sourceOf),
     ...preset.design(context),
   ];

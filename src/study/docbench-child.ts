@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { projectPath } from '../common/project-root.ts';
 import { interrupts, type RunSignal } from '../common/interrupts.ts';
+import { shellWord } from './text-wrap.ts';
 
 const DOCBENCH = projectPath('bin', 'docbench.js');
 
@@ -61,5 +62,5 @@ export function runDocbenchChild(args: readonly string[]): Promise<ChildRun> {
 
 /** A command as one types it, for messages. */
 export function commandText(args: readonly string[]): string {
-  return `docbench ${args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ')}`;
+  return `docbench ${args.map(shellWord).join(' ')}`;
 }

@@ -9,7 +9,7 @@ import { existsSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { cacheDir } from '../local/paths.ts';
 import type { StudyStep } from './preset.ts';
-import { planCells, SWEEP_DEFAULTS, workloadAt } from './sweep-plan.ts';
+import { planCells, runsOn, SWEEP_DEFAULTS, workloadAt } from './sweep-plan.ts';
 
 /** The rates the time estimate assumes (an order of magnitude for one node, not a measurement). */
 export const ASSUMED_RATES = {
@@ -34,18 +34,22 @@ export interface Estimate {
   seconds: number;
 }
 
-/** The cost of one step (a YCSB sweep from its plan; a scenario sweep from what its preset said). */
+/** The cost of one step (a YCSB sweep from its plan; a scenario sweep from what its preset said), cells left out costing nothing. */
 export function estimateStep(step: StudyStep): Estimate {
+  const plan = step.plan;
   if (step.kind === 'scenario') {
     const { records, bytesPerRecord, loaded, runSeconds, runs } = step.cost;
+    // A store is seeded when it runs any of the step's workloads; each store and workload run costs its share.
+    const pairs = plan.stores.map((s) => plan.workloads.filter((w) => runsOn(plan, s, w)).length);
+    const seeded = pairs.filter((n) => n > 0).length;
+    const ran = pairs.reduce((a, b) => a + b, 0);
     return {
-      runs,
-      loaded,
-      diskBytes: records * bytesPerRecord,
-      seconds: loaded / ASSUMED_RATES.loadRecordsPerSecond + runSeconds,
+      runs: runs * ran,
+      loaded: loaded * seeded,
+      diskBytes: records * bytesPerRecord * seeded,
+      seconds: (loaded * seeded) / ASSUMED_RATES.loadRecordsPerSecond + runSeconds * ran,
     };
   }
-  const plan = step.plan;
   const base = [...SWEEP_DEFAULTS, ...plan.overrides];
   const workloads = new Map(
     plan.workloads.map((w) => [w, workloadAt(plan, base, w, plan.records[0]!, plan.threads[0]!).properties]),
@@ -63,8 +67,9 @@ export function estimateStep(step: StudyStep): Estimate {
   }
   const record = workloads.get(plan.workloads[0]!)!;
   const bytesPerRecord = record.fieldcount * record.fieldlength + KEY_BYTES;
-  // Each store keeps its largest load until the next sweep drops it: every store's at once.
-  const diskBytes = plan.stores.length * Math.max(...plan.records) * bytesPerRecord;
+  // Each store keeps its largest load until the next sweep drops it: every store's that runs, at once.
+  const loadedStores = new Set(cells.map((c) => c.store)).size;
+  const diskBytes = loadedStores * Math.max(...plan.records) * bytesPerRecord;
   return { runs: cells.length, loaded, diskBytes, seconds: seconds + loaded / ASSUMED_RATES.loadRecordsPerSecond };
 }
 

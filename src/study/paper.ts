@@ -3,7 +3,7 @@
  * where they stand and how they were obtained), the paper's own arithmetic (totals and ratios a
  * test re-computes), and every way a docbench run differs from the paper's design.
  */
-import type { Deviation } from '../results/schema.ts';
+import type { Deviation, Result } from '../results/schema.ts';
 
 export type { Deviation };
 
@@ -97,4 +97,20 @@ export function checkHolds(
       ? computed >= printed - check.tolerance
       : Math.abs(computed - printed) <= check.tolerance;
   return { holds, printed, computed };
+}
+
+/** A ratio from a docbench run: its value and what it divides, or why the run cannot give it. */
+export type RunRatio = { value: number; divides: string } | { missing: string };
+
+/**
+ * A ratio the paper states (a store's total against another's, one size against another),
+ * beside the same ratio from docbench's results, computed as the paper computes its own: a
+ * same-run ratio, which says more than either figure alone on other hardware.
+ */
+export interface PaperRatio {
+  claim: string;
+  where: string;
+  /** The ratio as the paper states it, read from its published tables. */
+  paper: (cell: PublishedLookup) => number;
+  fromRun: (results: readonly Result[]) => RunRatio;
 }

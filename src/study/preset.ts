@@ -4,10 +4,11 @@
  * (or is refused when the machine cannot hold them), `small` keeps the paper's shape on fewer
  * records, `tiny` is a smoke run; each preset says how its scales scale down.
  */
+import type { Capability } from '../local/target.ts';
 import type { Result } from '../results/schema.ts';
 import type { ChartSpec } from '../report/chart-spec.ts';
 import type { FigureTable } from '../report/html-page.ts';
-import type { ArithmeticCheck, Deviation, PaperStore, PublishedTable } from './paper.ts';
+import type { ArithmeticCheck, Deviation, PaperRatio, PaperStore, PublishedTable } from './paper.ts';
 import { scenarioPlan, type ScenarioSweepAsk } from './scenario-sweep-plan.ts';
 import type { SweepPlanInput } from './sweep-plan.ts';
 
@@ -26,18 +27,21 @@ export interface StudyContext {
   nodes?: number | undefined;
 }
 
-/** What a scenario step will cost, as the preset that made it knows. */
+/**
+ * What a scenario step will cost on one store, as the preset that made it knows: the estimate
+ * multiplies it by the stores (and workloads) that run, so cells left out cost nothing.
+ */
 export interface StepCost {
   /** Steps with the same dataset replace each other's data (a reseed); different ones add up. */
   dataset: string;
-  /** Records a store holds at once for this step, and their size each. */
+  /** Records one store holds at once for this step, and their size each. */
   records: number;
   bytesPerRecord: number;
-  /** Records loaded in all (every size, every store), timed at the assumed load rate. */
+  /** Records loaded into one store in all (every size), timed at the assumed load rate. */
   loaded: number;
-  /** Seconds of timed runs (their caps), all stores. */
+  /** Seconds of timed runs (their caps) of one store and one of the step's workloads. */
   runSeconds: number;
-  /** Timed runs (one per store, workload and variant). */
+  /** Timed runs of one store and one of the step's workloads (a run per variant, size and thread count). */
   runs: number;
 }
 
@@ -45,9 +49,17 @@ export type StudyStep =
   | { kind: 'sweep'; name: string; what: string; plan: SweepPlanInput }
   /**
    * A sweep of a scenario, named through the SCENARIOS table (its row says which commands run
-   * a cell), with what it will cost as the preset knows it.
+   * a cell), with what it will cost as the preset knows it and what its workloads need of a
+   * server beyond reading and writing by key (a stand-in without it cannot run them).
    */
-  | { kind: 'scenario'; name: string; what: string; plan: SweepPlanInput; cost: StepCost };
+  | {
+      kind: 'scenario';
+      name: string;
+      what: string;
+      plan: SweepPlanInput;
+      cost: StepCost;
+      needs: readonly Capability[];
+    };
 
 /**
  * One item of the paper's design beside this run: the paper's words with their location, what
@@ -82,6 +94,8 @@ export interface StudyPreset {
   design(context: StudyContext): DesignItem[];
   /** docbench's figures in the paper's shapes. */
   figures(results: readonly Result[]): FigureTable[];
+  /** The ratios the paper states, each also computed from docbench's results (absent: it states none). */
+  ratios?: readonly PaperRatio[];
   /** Charts in the paper's shapes, where it drew some. */
   charts?(results: readonly Result[]): ChartSpec[];
 }
@@ -103,8 +117,14 @@ export function sweepStep(
 }
 
 /** A scenario sweep step: the scenario by its name in the SCENARIOS table, checked as `docbench sweep --scenario` checks it. */
-export function scenarioStep(name: string, what: string, ask: ScenarioSweepAsk, cost: StepCost): StudyStep {
-  return { kind: 'scenario', name, what, plan: scenarioPlan(ask), cost };
+export function scenarioStep(
+  name: string,
+  what: string,
+  ask: ScenarioSweepAsk,
+  cost: StepCost,
+  needs: readonly Capability[],
+): StudyStep {
+  return { kind: 'scenario', name, what, plan: scenarioPlan(ask), cost, needs };
 }
 
 /** A design item where this run does what the paper did. */

@@ -18,12 +18,17 @@ import { writeFileAtomic, writeResult } from '../results/write.ts';
 import { clusterCapable, startStudyClusters } from './clusters.ts';
 import { paperStoresHere, studyDesign, studyInfo } from './design.ts';
 import { estimateSteps, freeLocalDisk } from './estimate.ts';
-import { fullVerdict, renderPlan, scaleEstimates } from './plan.ts';
+import { present } from './docbench-tables.ts';
+import { fullVerdict, renderPlan, scaleEstimates, studyArgs } from './plan.ts';
 import { STUDIES } from './presets.ts';
-import type { DesignItem, Scale, StudyContext, StudyPreset } from './preset.ts';
+import type { DesignItem, Scale, StudyContext, StudyPreset, StudyStep } from './preset.ts';
 import { formatDuration } from './progress.ts';
 import { arithmeticTable, deviationsTable, figuresMarkdown, publishedFigures } from './published-tables.ts';
+import { ratiosTable } from './ratios.ts';
+import { cellsWords, leaveOutGaps, realServerWords, standInGaps, type LeftOut, type StandInGap } from './stand-ins.ts';
+import { stepCommands } from './step-commands.ts';
 import { runSweep } from './sweep-run.ts';
+import { wrap, wrapCommand } from './text-wrap.ts';
 
 export class StudyError extends UserError {}
 
@@ -76,11 +81,18 @@ function contextOf(
   };
 }
 
-/** The context, where each store is, and the design beside it. */
-async function prepare(
-  preset: StudyPreset,
-  options: StudyOptions,
-): Promise<{ context: StudyContext; targets: StoreTargets; design: DesignItem[] }> {
+interface Prepared {
+  context: StudyContext;
+  targets: StoreTargets;
+  /** The steps as they will run: the cells the local stand-ins cannot run left out. */
+  steps: StudyStep[];
+  leftOut: LeftOut[];
+  gaps: StandInGap[];
+  design: DesignItem[];
+}
+
+/** The context, where each store is, what its stand-in cannot run, and the design beside it. */
+async function prepare(preset: StudyPreset, options: StudyOptions): Promise<Prepared> {
   const bare = contextOf(preset, options);
   const targets = StoreTargets.resolve(
     { url: options.url, config: options.config, docker: options.docker },
@@ -96,23 +108,25 @@ async function prepare(
     clusterable,
     ...(nodes > 1 ? { clusterStores: clusterable.filter((c) => c.minNodes <= nodes).map((c) => c.store) } : {}),
   };
-  const design = await studyDesign(preset, context, sourceOf);
-  return { context, targets, design };
+  const gaps = await standInGaps(context.stores, sourceOf);
+  const { steps, leftOut } = leaveOutGaps(preset.steps(context), gaps);
+  const design = await studyDesign(preset, context, sourceOf, leftOut);
+  return { context, targets, steps, leftOut, gaps, design };
 }
 
-/** `--plan`: everything the run would do, at every scale, and nothing run. */
-export async function planStudy(preset: StudyPreset, options: StudyOptions): Promise<string> {
-  const { context, targets, design } = await prepare(preset, options);
+/** `--plan`: everything the run would do, at every scale, and nothing run; `details`: every design item and the paper's figures too. */
+export async function planStudy(preset: StudyPreset, options: StudyOptions, details = false): Promise<string> {
+  const { context, targets, steps, leftOut, gaps, design } = await prepare(preset, options);
   const anyLocal = context.stores.some((s) => targets.sourceOf(s) === 'local');
   const free = freeLocalDisk();
-  const estimates = scaleEstimates(preset, context);
+  const estimates = scaleEstimates(preset, context, (all) => leaveOutGaps(all, gaps).steps);
   const verdicts = Object.fromEntries(
     Object.entries(estimates).map(([scale, estimate]) => [
       scale,
       { estimate, ...(scale === 'full' ? { refused: fullVerdict(estimate, free, anyLocal) } : {}) },
     ]),
   ) as Parameters<typeof renderPlan>[0]['verdicts'];
-  return renderPlan({ preset, context, design, verdicts });
+  return renderPlan({ preset, context, steps, design, verdicts, leftOut, details });
 }
 
 /** Stamp every result a step wrote with the study, its step and its deviations. */
@@ -132,8 +146,12 @@ export async function runStudy(
   options: StudyOptions,
 ): Promise<{ results: Result[]; report: string | undefined; seconds: number }> {
   const started = Date.now();
-  const { context, targets, design } = await prepare(preset, options);
-  const steps = preset.steps(context);
+  const { context, targets, steps, leftOut, design } = await prepare(preset, options);
+  const toRun = steps.filter((step) => stepCommands(step).length > 0);
+  if (toRun.length === 0)
+    throw new StudyError(
+      `study ${preset.name}: nothing to run: ${leftOut.map((l) => `${l.product} cannot run ${cellsWords(l)} (${l.why.join('; ')})`).join('; ')}. Run it on real servers: ${[...new Set(leftOut.map((l) => l.store))].map((s) => realServerWords(s, studyArgs(preset, context))).join('; ')}`,
+    );
   if (context.scale === 'full') {
     const refused = fullVerdict(
       estimateSteps(steps),
@@ -155,10 +173,19 @@ export async function runStudy(
   // The deviations come first: before any result, a reader knows how this run differs from the paper.
   const deviations = deviationsTable(preset, info().deviations);
   process.stdout.write(`${figuresMarkdown([deviations])}\n`);
-  for (const [i, step] of steps.entries()) {
-    const dir = join(options.outDir, step.name);
+  for (const l of leftOut)
     process.stderr.write(
-      `study ${preset.name} (${context.scale}): step ${i + 1}/${steps.length} ${step.name}: ${step.what}\n`,
+      `${wrap(`study ${preset.name}: left out: ${l.store}: ${cellsWords(l)}: ${l.product} cannot run them (${l.why.join('; ')}); on a real server: ${realServerWords(l.store, studyArgs(preset, context))}`, '', '  ')}\n`,
+    );
+  for (const [i, step] of toRun.entries()) {
+    const dir = join(options.outDir, step.name);
+    // The step's own commands: what it runs, to run again alone (a study resumes with its --out-dir).
+    process.stderr.write(
+      `${wrap(`study ${preset.name} (${context.scale}): step ${i + 1}/${toRun.length} ${step.name}: ${step.what}`, '', '  ')}\n${stepCommands(
+        step,
+      )
+        .map((c) => `${wrapCommand(c, '  ')}\n`)
+        .join('')}`,
     );
     // A step's sweep resumes from its own state file: a resumed study skips the cells done.
     await runSweep(step.plan, {
@@ -172,7 +199,13 @@ export async function runStudy(
     stampResults(dir, info(step.name));
   }
   const results = loadResults([options.outDir]).map((l) => l.result);
-  const figures = [deviations, ...publishedFigures(preset), arithmeticTable(preset), ...preset.figures(results)];
+  const figures = [
+    deviations,
+    ...publishedFigures(preset),
+    arithmeticTable(preset),
+    ...preset.figures(results),
+    ...present([ratiosTable(preset, results)]),
+  ];
   const text = `# ${preset.title} (docbench study ${preset.name}, --scale ${context.scale}${context.variant ? `, --variant ${context.variant}` : ''})\n\n${figuresMarkdown(figures)}`;
   writeFileAtomic(join(options.outDir, 'study.md'), text);
   process.stdout.write(`\n${figuresMarkdown(figures.slice(1))}`);

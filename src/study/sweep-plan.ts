@@ -35,6 +35,22 @@ export interface SweepPlanInput {
   reload: boolean;
   /** operationcount as a share of the record count (Tang & Fan 2016: 10%), instead of a fixed -p operationcount. */
   operationsPerRecord?: number;
+  /**
+   * Workloads a store does not run here (a study leaves out what a local stand-in cannot do);
+   * kept in the state file, so a resume leaves out the same.
+   */
+  leaveOut?: LeftOutCells[];
+}
+
+/** A store's workloads left out of a sweep. */
+export interface LeftOutCells {
+  store: string;
+  workloads: string[];
+}
+
+/** Whether the plan runs this workload on this store. */
+export function runsOn(plan: SweepPlanInput, store: string, workload: string): boolean {
+  return !(plan.leaveOut ?? []).some((l) => l.store === store && l.workloads.includes(workload));
 }
 
 // Kept in a module of its own: the CLI's help text shows them without loading the sweep.
@@ -87,6 +103,7 @@ export function planCells(plan: SweepPlanInput, inserts: (workload: string) => b
     for (const records of plan.records) {
       let loaded = false;
       for (const workload of [...steady, ...inserting]) {
+        if (!runsOn(plan, store, workload)) continue;
         for (const threads of plan.threads) {
           for (let repetition = 1; repetition <= plan.repetitions; repetition++) {
             const freshLoad = !loaded || plan.reload || inserts(workload);

@@ -255,24 +255,42 @@ describe('the plan: estimates, and full refused where it cannot fit', () => {
   });
 
   for (const study of STUDIES) {
-    it(`${study.name}: the plan names the runs, the design beside them, the published figures and every scale`, async () => {
+    it(`${study.name}: the plan names the runs, the design beside them, the published figures and every scale, in 120 columns`, async () => {
       const ctx = context(study, 'small');
       const design = await studyDesign(study, ctx, () => '--url');
       const estimates = scaleEstimates(study, ctx);
-      const text = renderPlan({
-        preset: study,
-        context: ctx,
-        design,
-        verdicts: {
-          tiny: { estimate: estimates.tiny },
-          small: { estimate: estimates.small },
-          full: { estimate: estimates.full },
-        },
-      });
-      assert.match(text, /nothing has run/);
-      assert.match(text, /DIFFERS/);
-      for (const scale of SCALES) assert.ok(text.includes(study.scales[scale]), scale);
-      for (const t of study.published) assert.ok(text.includes(t.title), t.title);
+      const plan = (details: boolean) =>
+        renderPlan({
+          preset: study,
+          context: ctx,
+          steps: study.steps(ctx),
+          design,
+          verdicts: {
+            tiny: { estimate: estimates.tiny },
+            small: { estimate: estimates.small },
+            full: { estimate: estimates.full },
+          },
+          details,
+        });
+      const short = plan(false);
+      const long = plan(true);
+      // Measured in bytes, as `awk 'length > 120'` measures a line.
+      for (const text of [short, long])
+        for (const line of text.split('\n')) assert.ok(Buffer.byteLength(line) <= 120, `${line.length}: ${line}`);
+      const flat = (text: string) => text.replace(/\s+/g, ' ');
+      assert.match(short, /nothing has run/);
+      assert.match(short, /Add --details/);
+      assert.ok(short.split('\n').length < 100, `${short.split('\n').length} lines`);
+      for (const scale of SCALES) assert.ok(flat(short).includes(study.scales[scale]), scale);
+      // Every step says the docbench command that runs it.
+      for (const step of study.steps(ctx))
+        assert.match(
+          flat(short),
+          new RegExp(`${step.name}, a (YCSB sweep|sweep of the \\w+ scenario): [^]*?docbench sweep `),
+        );
+      assert.match(long, /DIFFERS/);
+      for (const d of design) assert.ok(flat(long).includes(flat(d.paper)), d.item);
+      for (const t of study.published) assert.ok(flat(long).includes(flat(t.title)), t.title);
     });
   }
 });

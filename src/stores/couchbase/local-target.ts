@@ -60,6 +60,12 @@ const LIMITS = [
   'it does not check passwords',
 ].join('; ');
 
+/** What it cannot run at all (a study leaves such cells out and names the way to a real server). */
+const CANNOT = {
+  scan: 'no SQL++: YCSB scans are UNSUPPORTED',
+  query: 'no SQL++: scenario queries (pagination, JOIN, search) are UNSUPPORTED, key-value operations run',
+} as const;
+
 const JAR = () => installDir('couchbase', 'lib', `CouchbaseMock-${VERSION}.jar`);
 
 /**
@@ -149,5 +155,11 @@ export const localTarget = managedServer({
   healthy,
   startTimeoutMs: 60_000,
   startingNote: `(REST on ${LOOPBACK}:${REST_PORT.port})`,
-  info: async () => ({ store: 'couchbase', product: `CouchbaseMock ${VERSION}`, standIn: true, limits: LIMITS }),
+  info: async () => ({
+    store: 'couchbase',
+    product: `CouchbaseMock ${VERSION}`,
+    standIn: true,
+    limits: LIMITS,
+    cannot: CANNOT,
+  }),
 });

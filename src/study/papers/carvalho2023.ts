@@ -4,6 +4,7 @@
  */
 import { by, differs, list, same, sizes, sweepStep, type StudyPreset } from '../preset.ts';
 import { CARVALHO_CHECKS, CARVALHO_PUBLISHED } from './carvalho2023-published.ts';
+import { CARVALHO_RATIOS } from './carvalho2023-ratios.ts';
 import { carvalhoCharts, carvalhoFigures } from './carvalho2023-shapes.ts';
 import { STUDY_TITLES } from '../study-titles.ts';
 
@@ -114,5 +115,6 @@ export const carvalho2023: StudyPreset = {
     ),
   ],
   figures: carvalhoFigures,
+  ratios: CARVALHO_RATIOS,
   charts: carvalhoCharts,
 };

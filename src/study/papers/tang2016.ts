@@ -13,6 +13,7 @@ import { cellText, figure, loadCells, present, runCells } from '../docbench-tabl
 import { by, clusterWords, differs, list, same, sizes, sweepStep, type StudyPreset } from '../preset.ts';
 import { linesChart } from '../shape-charts.ts';
 import { TANG_CHECKS, TANG_PUBLISHED } from './tang2016-published.ts';
+import { TANG_RATIOS } from './tang2016-ratios.ts';
 import { STUDY_TITLES } from '../study-titles.ts';
 
 const EXPERIMENT_1 = {
@@ -219,6 +220,7 @@ export const tang2016: StudyPreset = {
       ),
     ];
   },
+  ratios: TANG_RATIOS,
   figures: (results) =>
     present([
       loadTimes(results),
