@@ -5,10 +5,11 @@
  *
  *   blog.yaml:14:7: queries.recent.filter.publishd: posts have no field publishd (did you mean published?)
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, extname } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
+import { projectPath } from '../../src/common/project-root.ts';
 import { UserError } from '../../src/common/user-error.ts';
 import { compileScenario } from './compile.ts';
 import { SpecError } from './filter.ts';
@@ -124,8 +125,25 @@ export function parseScenario(text: string, file: string): Scenario {
   }
 }
 
-/** Read and check a scenario file. */
+/** The example scenario files docbench ships. */
+const EXAMPLES_DIR = projectPath('fixtures', 'scenarios');
+
+/**
+ * A shipped example named as the docs name it, `blog.yaml` or `fixtures/scenarios/blog.yaml`,
+ * when no such file is in the working folder (an application that installed docbench has none).
+ */
+function shippedExample(given: string): string | undefined {
+  if (isAbsolute(given) || !['.', join('fixtures', 'scenarios')].includes(dirname(given))) return undefined;
+  const path = join(EXAMPLES_DIR, basename(given));
+  return existsSync(path) ? path : undefined;
+}
+
+/** Read and check a scenario file: a path (from the working folder), or a shipped example by name. */
 export function loadScenario(file: string): Scenario {
-  if (!existsSync(file)) throw new ScenarioFileError(`scenario file ${file} not found`);
-  return parseScenario(readFileSync(file, 'utf8'), file);
+  const path = existsSync(file) ? file : shippedExample(file);
+  if (path === undefined)
+    throw new ScenarioFileError(
+      `scenario file ${file} not found (neither a path nor a shipped example: ${readdirSync(EXAMPLES_DIR).sort().join(', ')})`,
+    );
+  return parseScenario(readFileSync(path, 'utf8'), file);
 }

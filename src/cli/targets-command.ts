@@ -2,8 +2,36 @@ import { DOCKER_URLS, dockerDown, dockerUp } from '../local/docker.ts';
 import { LOCAL_TARGET_NAMES, localTarget } from '../local/targets.ts';
 import { UsageError } from './errors.ts';
 import { maskUrl } from '../common/mask-url.ts';
+import { checkDriver, DriverMissingError, type StoreName } from '../stores/stores.ts';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Why a local target cannot be used here (its driver is not installed), or undefined. */
+function missingDriver(name: string): DriverMissingError | undefined {
+  try {
+    checkDriver(name as StoreName);
+    return undefined;
+  } catch (error) {
+    if (error instanceof DriverMissingError) return error;
+    throw error;
+  }
+}
+
+const noDriverLine = (name: string, error: DriverMissingError) =>
+  `${name.padEnd(10)} ${'no driver'.padEnd(20)} ${error.install}\n`;
+
+/**
+ * The local targets `up` and `down` mean when no store is named: those whose driver is installed
+ * (an application installs only its own stores' drivers); each other one gets a line saying what
+ * to install, when `say` is set. A store named on the command line is refused with that command.
+ */
+function targetsWithDriver(say: boolean): string[] {
+  return LOCAL_TARGET_NAMES.filter((name) => {
+    const missing = missingDriver(name);
+    if (missing && say) process.stdout.write(noDriverLine(name, missing));
+    return missing === undefined;
+  });
+}
 
 function checkDockerStores(stores: readonly string[]): void {
   for (const s of stores)
@@ -43,7 +71,7 @@ export interface ClusterFlags {
 /** The local targets that can run a cluster here. */
 async function clusterTargets(): Promise<string[]> {
   const names: string[] = [];
-  for (const name of LOCAL_TARGET_NAMES) if ((await localTarget(name)).cluster) names.push(name);
+  for (const name of targetsWithDriver(false)) if ((await localTarget(name)).cluster) names.push(name);
   return names;
 }
 
@@ -85,7 +113,7 @@ export async function up(stores: readonly string[], flags: ClusterFlags = {}): P
   if (flags.nodes !== undefined) return upClusters(stores, flags);
   if (flags.replicas !== undefined)
     throw new UsageError('--replicas: give --nodes too (e.g. docbench up redis --nodes 3 --replicas 1)');
-  const names = stores.length > 0 ? stores : LOCAL_TARGET_NAMES;
+  const names = stores.length > 0 ? stores : targetsWithDriver(true);
   for (const name of names) {
     const target = await localTarget(name);
     const status = await target.start(log);
@@ -99,7 +127,7 @@ export async function up(stores: readonly string[], flags: ClusterFlags = {}): P
 
 /** `docbench down [store…]`: stop the local servers docbench started, clusters' nodes included (by pid file, never anything else). */
 export async function down(stores: readonly string[]): Promise<void> {
-  const names = stores.length > 0 ? stores : LOCAL_TARGET_NAMES;
+  const names = stores.length > 0 ? stores : targetsWithDriver(true);
   for (const name of names) {
     const target = await localTarget(name);
     if (target.cluster && (await target.cluster.status())) {
@@ -117,6 +145,11 @@ export async function down(stores: readonly string[]): Promise<void> {
 /** `docbench status`: each local target, whether it runs, its URL, what it is. */
 export async function status(): Promise<void> {
   for (const name of LOCAL_TARGET_NAMES) {
+    const missing = missingDriver(name);
+    if (missing) {
+      process.stdout.write(noDriverLine(name, missing));
+      continue;
+    }
     const target = await localTarget(name);
     const s = await target.status();
     const info = await target.info();

@@ -1,5 +1,5 @@
 import { UserError } from '../common/user-error.ts';
-import { LOCAL_STORE_NAMES, STORES, isStoreName } from '../stores/stores.ts';
+import { LOCAL_STORE_NAMES, STORES, checkDriver, isStoreName } from '../stores/stores.ts';
 import type { LocalTarget } from './target.ts';
 
 /** Stores docbench can run on this machine, in the order `docbench up` starts them (from the STORES table). */
@@ -16,10 +16,11 @@ export class UnknownTargetError extends UserError {
 }
 
 export async function localTarget(store: string): Promise<LocalTarget> {
-  const load = isStoreName(store)
-    ? (STORES[store] as { localTarget?: () => Promise<{ localTarget: LocalTarget }> }).localTarget
-    : undefined;
+  if (!isStoreName(store)) throw new UnknownTargetError(store);
+  const load = (STORES[store] as { localTarget?: () => Promise<{ localTarget: LocalTarget }> }).localTarget;
   if (!load) throw new UnknownTargetError(store);
+  // A local server is there to benchmark its store through the driver (whose health checks use it).
+  checkDriver(store);
   // Each target serializes its own install/start/stop across processes (managed-server.ts).
   return (await load()).localTarget;
 }

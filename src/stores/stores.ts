@@ -10,8 +10,13 @@
  * that scenario's `dialects.ts`.
  *
  * Modules are imported lazily so that running one store never loads another's driver (the
- * Couchbase SDK, for one, brings a native core).
+ * Couchbase SDK, for one, brings a native core), and drivers are optional peer dependencies of
+ * the package: a store's driver is checked (`checkDriver`) before any of its modules loads.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { projectPath } from '../common/project-root.ts';
 import { didYouMean } from '../common/suggest.ts';
 import { UserError } from '../common/user-error.ts';
 import type { LocalTarget } from '../local/target.ts';
@@ -20,6 +25,12 @@ import type { Store, StoreFactory } from './store.ts';
 export interface StoreEntry {
   /** One line for help texts: the product and the official driver. */
   readonly summary: string;
+  /**
+   * The npm packages its folder imports (the official driver): optional peer dependencies of
+   * docbench, which whoever benchmarks this store installs beside it (package.json lists each one
+   * with its range; the repository has them all as development dependencies).
+   */
+  readonly drivers?: readonly string[];
   /** The store's folder: its `createStore` factory. */
   readonly load: () => Promise<{ createStore: StoreFactory<Store> }>;
   /** docbench's local server for it (real or a labelled stand-in), where one runs on this machine. */
@@ -41,30 +52,35 @@ export const STORES = {
   },
   redis: {
     summary: 'Redis on ioredis (or node-redis)',
+    drivers: ['@redis/client', 'ioredis'],
     load: () => import('./redis/index.ts'),
     localTarget: () => import('./redis/local-target.ts'),
     dockerUrl: 'redis://127.0.0.1:6379',
   },
   cassandra: {
     summary: 'Apache Cassandra on cassandra-driver',
+    drivers: ['cassandra-driver'],
     load: () => import('./cassandra/index.ts'),
     localTarget: () => import('./cassandra/local-target.ts'),
     dockerUrl: 'cassandra://127.0.0.1:9042/?datacenter=datacenter1',
   },
   mongodb: {
     summary: 'MongoDB on the mongodb driver',
+    drivers: ['mongodb'],
     load: () => import('./mongodb/index.ts'),
     localTarget: () => import('./mongodb/local-target.ts'),
     dockerUrl: 'mongodb://127.0.0.1:27017/?directConnection=true',
   },
   couchdb: {
     summary: 'Apache CouchDB on nano',
+    drivers: ['nano', 'undici'],
     load: () => import('./couchdb/index.ts'),
     localTarget: () => import('./couchdb/local-target.ts'),
     dockerUrl: 'http://admin:password@127.0.0.1:5984',
   },
   couchbase: {
     summary: 'Couchbase Server on the couchbase SDK',
+    drivers: ['couchbase'],
     load: () => import('./couchbase/index.ts'),
     localTarget: () => import('./couchbase/local-target.ts'),
     dockerUrl: 'couchbase://Administrator:password@127.0.0.1/docbench',
@@ -136,7 +152,58 @@ export function storeName(name: string, where?: string): StoreName {
   return name;
 }
 
+/** A store whose driver is not installed beside docbench: what to install, in one line. */
+export class DriverMissingError extends UserError {
+  constructor(
+    readonly store: StoreName,
+    readonly packages: readonly string[],
+  ) {
+    super(`store ${store}: its driver is not installed (${packages.join(', ')}): ${installCommand(packages)}`);
+  }
+
+  /** The command that installs them, at the versions docbench is tested with. */
+  get install(): string {
+    return installCommand(this.packages);
+  }
+}
+
+function installCommand(packages: readonly string[]): string {
+  let peers: Record<string, string> = {};
+  try {
+    peers =
+      (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { peerDependencies?: typeof peers })
+        .peerDependencies ?? {};
+  } catch {
+    // Without its ranges the command still names the packages.
+  }
+  return `npm install --save-dev ${packages.map((p) => (peers[p] ? `${p}@${peers[p]}` : p)).join(' ')}`;
+}
+
+/**
+ * Whether a package is where Node looks for it from docbench's own modules: a node_modules
+ * folder here or above (the user's application, where an installed docbench's peers are).
+ * Looked up on disk rather than resolved, so that checking loads and resolves nothing.
+ */
+function installed(pkg: string): boolean {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', pkg, 'package.json'))) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/**
+ * Throws DriverMissingError when a store's driver is not installed: called before anything of
+ * the store is imported (its adapter, its local server), so the user reads which package to
+ * install, not a module resolution error, and before a local server is built and started.
+ */
+export function checkDriver(name: StoreName): void {
+  const missing = (entry(name).drivers ?? []).filter((pkg) => !installed(pkg));
+  if (missing.length > 0) throw new DriverMissingError(name, missing);
+}
+
 /** The factory of a store's adapter (its folder is imported now, not before). */
 export async function storeFactory(name: string): Promise<StoreFactory<Store>> {
-  return (await entry(storeName(name)).load()).createStore;
+  const store = storeName(name);
+  checkDriver(store);
+  return (await entry(store).load()).createStore;
 }

@@ -1,8 +1,10 @@
 /**
  * bin/docbench.js runs the compiled tree and never a stale one: in a small project laid out like
- * docbench's (bin/, scripts/build.mjs, src/, a tsconfig.build.json), the first start builds,
- * a start after a source changed rebuilds (one line on stderr saying why), a current build starts
- * without a word, and where no compiler is installed a stale build is refused in one line, exit 2.
+ * docbench's checkout (bin/, scripts/build.mjs, src/, a tsconfig.build.json), the first start
+ * builds, a start after a source's content changed rebuilds (one line on stderr saying why), a
+ * current build starts without a word whatever the files' times say, and where no compiler is
+ * installed a stale build is refused in one line, exit 2. Laid out like an installed package
+ * (no tsconfig.build.json, no build script), it runs the build it has and never rebuilds.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -81,7 +83,6 @@ describe('the compiled tree is never stale', () => {
 
   it('rebuilds after a source changed, and after one was added', () => {
     writeMain('two');
-    touch(mainSource);
     let r = start();
     assert.equal(r.stdout, 'two\n', r.stderr);
     assert.match(r.stderr, /sources changed since the last build: building/);
@@ -91,12 +92,39 @@ describe('the compiled tree is never stale', () => {
     assert.match(r.stderr, /added or removed since the last build: building/);
   });
 
+  it('does not rebuild for a newer modification time alone (a checkout, a copy, an unpacking)', () => {
+    touch(mainSource);
+    writeMain('two'); // the same content, written anew
+    const r = start();
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, 'two\n');
+    assert.equal(r.stderr, '');
+  });
+
   it('refuses a stale build in one line where no compiler is installed', () => {
     rmSync(join(project, 'node_modules'));
-    touch(mainSource);
+    writeMain('three');
     const r = start();
     assert.equal(r.status, 2);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr, 'docbench: sources changed since the last build: run `npm run build`\n');
+  });
+
+  it('runs an installed copy as it was built: no build settings or script beside it, other sources, no word', () => {
+    rmSync(join(project, 'tsconfig.build.json'));
+    rmSync(join(project, 'scripts'), { recursive: true });
+    writeMain('four');
+    const r = start();
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, 'two\n');
+    assert.equal(r.stderr, '');
+  });
+
+  it('says in one line when an installed copy has no build', () => {
+    rmSync(join(project, 'dist'), { recursive: true });
+    const r = start();
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, 'docbench: this copy has no compiled build (dist/ is missing): install the package again\n');
   });
 });
