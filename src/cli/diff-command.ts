@@ -9,6 +9,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from './errors.ts';
 import { ExitStatus } from './exit-status.ts';
+import { DIFF_FIGURES, type DiffFigures } from '../report/diff-figures.ts';
 
 /** `10%`, `10` or `2.5`: a percentage (the `%` is optional), returned as a fraction. */
 export function percentage(flag: string, max = 100) {
@@ -22,6 +23,7 @@ export function percentage(flag: string, max = 100) {
 }
 
 interface DiffFlags {
+  figures: DiffFigures;
   maxRegression: number;
   minEffect: number;
   json: boolean;
@@ -50,6 +52,14 @@ export function registerDiffCommand(program: Command): void {
       )
         .argParser(percentage('--min-effect'))
         .default(0.05, '5%'),
+    )
+    .addOption(
+      new Option(
+        '--figures <which>',
+        'the figures compared: all (throughput, p50 and p99 of each operation), throughput, or latency',
+      )
+        .choices(DIFF_FIGURES)
+        .default('all'),
     )
     .option('--json', 'print JSON for a pipeline instead of the table', false)
     .action(async (base: string, next: string, opts: DiffFlags) => {

@@ -21,6 +21,7 @@ import {
   type FigureStatistics,
 } from './cell-statistics.ts';
 import { cellsOf } from './groups.ts';
+import type { DiffFigures } from './diff-figures.ts';
 
 /** The default regression a diff fails on: a figure shown 10% worse (throughput 10% lower, a latency 10% higher). */
 export const DEFAULT_MAX_REGRESSION = 0.1;
@@ -29,6 +30,8 @@ export const DEFAULT_MAX_REGRESSION = 0.1;
 export const DIFF_PERCENTILES = [50, 99] as const;
 
 export interface DiffOptions {
+  /** The figures compared (default all: throughput, and p50 and p99 of each operation row). */
+  figures?: DiffFigures;
   /** The practical threshold of a verdict, a fraction (default 0.05). */
   minEffect?: number;
   /** The worsening that fails the diff, a fraction (default 0.10). */
@@ -124,9 +127,10 @@ function targetNote(b: CellStatistics, n: CellStatistics): string | undefined {
 }
 
 /** The figures a diff compares: throughput, and p50 and p99 of each main operation row. */
-function diffFigures(cell: CellStatistics): string[] {
+function diffFigures(cell: CellStatistics, which: DiffFigures): string[] {
   const rows = new Set(cell.latency.map((f) => f.row!));
-  return ['throughput', ...[...rows].flatMap((row) => DIFF_PERCENTILES.map((p) => latencyFigure(row, p)))];
+  const latencies = [...rows].flatMap((row) => DIFF_PERCENTILES.map((p) => latencyFigure(row, p)));
+  return which === 'throughput' ? ['throughput'] : which === 'latency' ? latencies : ['throughput', ...latencies];
 }
 
 export function diffResults(base: readonly Result[], next: readonly Result[], options: DiffOptions = {}): DiffReport {
@@ -147,7 +151,7 @@ export function diffResults(base: readonly Result[], next: readonly Result[], op
       continue;
     }
     const note = targetNote(b, n);
-    for (const f of compareCells(b, n, { minEffect, figures: diffFigures(b) })) {
+    for (const f of compareCells(b, n, { minEffect, figures: diffFigures(b, options.figures ?? 'all') })) {
       const c = f.comparison;
       rows.push({
         phase: n.phase,
