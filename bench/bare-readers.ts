@@ -5,6 +5,9 @@
  * CouchDB, Couchbase, and HBase's REST client) the loop uses the very client docbench opened, so
  * the pool and its settings are the same; Redis's clients are private to its connection classes,
  * so the loop opens its own, with the same options.
+ *
+ * BARE_READERS, at the end, has a row for every store of the STORES table: its loops and the
+ * length of its passes, or why the bench does not measure it.
  */
 import { createClient } from '@redis/client';
 import cassandra from 'cassandra-driver';
@@ -15,6 +18,8 @@ import type { CouchbaseHandle } from '../src/stores/couchbase/handle.ts';
 import type { CouchdbHandle } from '../src/stores/couchdb/handle.ts';
 import type { HbaseHandle } from '../src/stores/hbase/handle.ts';
 import type { MongodbHandle } from '../src/stores/mongodb/handle.ts';
+import type { Store } from '../src/stores/store.ts';
+import type { HandleOf, StoreName } from '../src/stores/stores.ts';
 
 /** Reads one record; resolves true when it was there. */
 export type BareRead = (key: string) => Promise<boolean>;
@@ -137,3 +142,70 @@ export function storeReader(
     close: async () => {},
   };
 }
+
+/** The docbench store a bare loop is compared with, opened by the bench. */
+export interface Docbench {
+  readonly store: Store;
+  readonly url: string;
+}
+
+/** One bare loop beside docbench's pass on a store. */
+export interface BareLoop<K extends StoreName> {
+  /** The client it is written on, beside the store's name in the table, where a store has more than one. */
+  readonly client?: string;
+  /** docbench settings of the pass it is compared with (the same client). */
+  readonly settings?: readonly string[];
+  /** A method, so that a store's loop, written for its own handle, is one of every store's. */
+  open(handle: HandleOf<K>, docbench: Docbench, table: string): BareReader | Promise<BareReader>;
+}
+
+/** How bench/harness-overhead.ts measures a store. */
+export interface StoreBench<K extends StoreName> {
+  /**
+   * Operations per pass and records loaded: two to three seconds a pass at the store's pace,
+   * long enough that a run's fixed costs (about 2 ms) and a collection of the garbage collector
+   * fall within the noise.
+   */
+  readonly ops: number;
+  readonly records: number;
+  /** docbench settings of every pass and of the load. */
+  readonly settings?: readonly string[];
+  readonly loops: readonly BareLoop<K>[];
+}
+
+/** A store a bench does not measure, and why. */
+export interface NotMeasured {
+  readonly none: string;
+}
+
+const one = <K extends StoreName>(open: BareLoop<K>['open']): BareLoop<K>[] => [{ open }];
+
+/**
+ * Every store of the STORES table, as bench/harness-overhead.ts measures it, or why it does not:
+ * the compiler asks for a row of each. Redis has two clients, and two bare loops each: the
+ * driver's own record read, and the raw reply.
+ */
+export const BARE_READERS: { readonly [K in StoreName]: StoreBench<K> | NotMeasured } = {
+  basic: {
+    ops: 1_000_000,
+    records: 10_000,
+    settings: ['basic.store=true'],
+    loops: one((_, docbench, table) => storeReader(docbench, table)),
+  },
+  redis: {
+    ops: 150_000,
+    records: 10_000,
+    loops: (['ioredis', 'node-redis'] as const).flatMap((driver) =>
+      [false, true].map((raw) => ({
+        client: driver,
+        settings: [`redis.driver=${driver}`],
+        open: (_: unknown, docbench: Docbench, table: string) => redisReader(driver, docbench.url, table, raw),
+      })),
+    ),
+  },
+  cassandra: { ops: 60_000, records: 10_000, loops: one((handle, _, table) => cassandraReader(handle, table)) },
+  mongodb: { ops: 12_000, records: 10_000, loops: one((handle, _, table) => mongodbReader(handle, table)) },
+  couchdb: { ops: 1_500, records: 2_000, loops: one((handle, _, table) => couchdbReader(handle, table)) },
+  couchbase: { ops: 30_000, records: 10_000, loops: one((handle) => couchbaseReader(handle)) },
+  hbase: { ops: 5_000, records: 10_000, loops: one((handle, _, table) => hbaseReader(handle, table)) },
+};

@@ -5,92 +5,40 @@
  * {key, fields} or 404, PUT /usertable/:key sets the body's fields and answers 204. It connects to
  * docbench's local server for the store (docbench's session code opens the connection, so the
  * driver and its pool settings are the ones docbench uses; the routes then call the driver alone)
- * and prints the port it listens on.
+ * and prints the port it listens on. Its drivers are bench/bare-service-drivers.ts.
  *
- *   node --import tsx bench/bare-service.ts <redis|cassandra|mongodb> [pool]
+ *   node --import tsx bench/bare-service.ts <store> [pool]
  */
-import { createClient } from '@redis/client';
-import cassandra from 'cassandra-driver';
 import Fastify from 'fastify';
 import { openStore, requestOf } from '../src/session/store-session.ts';
-import type { CassandraHandle } from '../src/stores/cassandra/handle.ts';
-import type { MongodbHandle } from '../src/stores/mongodb/handle.ts';
+import { STORE_NAMES, type HandleOf, type StoreName } from '../src/stores/stores.ts';
 import { loadWorkload } from '../src/workload/workload-file.ts';
+import type { NotMeasured } from './bare-readers.ts';
+import { BARE_SERVICES, storesWithBareService, type BareService, type Fields } from './bare-service-drivers.ts';
+import { badArgument, benchArgs, namesOf, numberOf } from './bench-args.ts';
 
-type Fields = Record<string, string>;
-interface Driver {
-  read(key: string): Promise<Fields | null>;
-  update(key: string, fields: Fields): Promise<void>;
-}
+const { positionals } = benchArgs({
+  script: import.meta.url,
+  summary: `The hand-written service bench/service-overhead.ts compares docbench serve with; <store> is one of ${storesWithBareService(STORE_NAMES).join(', ')}, [pool] the driver's pool (default 16).`,
+  options: {},
+  positionals: '<store> [pool]',
+});
+const [storeArgument, pool = '16', ...extra] = positionals;
+if (storeArgument === undefined) badArgument(import.meta.url, '<store> is missing');
+if (extra.length > 0) badArgument(import.meta.url, `unexpected argument '${extra[0]}'`);
+const [store] = namesOf(import.meta.url, '<store>', storeArgument, storesWithBareService(STORE_NAMES)) as [StoreName];
+numberOf(import.meta.url, '[pool]', pool);
 
 const TABLE = 'usertable';
-const [store, pool = '16'] = process.argv.slice(2);
 const open = await openStore(
-  store!,
+  store,
   undefined,
   requestOf(loadWorkload(['workloadc'], [`threadcount=${pool}`]).properties),
 );
-
-async function driverOf(): Promise<Driver> {
-  if (store === 'redis') {
-    // Redis's clients are private to docbench's connection classes: the app opens its own, as docbench configures it.
-    const client = createClient({ url: open.url, socket: { reconnectStrategy: false }, disableOfflineQueue: true });
-    client.on('error', () => {});
-    await client.connect();
-    return {
-      read: async (key) => {
-        const fields = await client.hGetAll(`${TABLE}:${key}`);
-        return Object.keys(fields).length > 0 ? fields : null;
-      },
-      update: async (key, fields) => void (await client.hSet(`${TABLE}:${key}`, fields)),
-    };
-  }
-  if (store === 'cassandra') {
-    const handle = open.store.handle as CassandraHandle;
-    const table = handle.table(TABLE);
-    const options = { prepare: true, consistency: cassandra.types.consistencies.one };
-    // docbench's layout: partitioned by the key's first 6 characters, clustered by the key.
-    return {
-      read: async (key) => {
-        const row = (
-          await handle.client.execute(
-            `SELECT * FROM ${table} WHERE bucket = ? AND y_id = ?`,
-            [key.slice(0, 6), key],
-            options,
-          )
-        ).first();
-        if (row === null) return null;
-        const fields: Fields = {};
-        for (const name of Object.keys(row))
-          if (name !== 'bucket' && name !== 'y_id') fields[name] = row[name] as string;
-        return fields;
-      },
-      update: async (key, fields) => {
-        const names = Object.keys(fields);
-        await handle.client.execute(
-          `UPDATE ${table} SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE bucket = ? AND y_id = ?`,
-          [...names.map((n) => fields[n]), key.slice(0, 6), key],
-          options,
-        );
-      },
-    };
-  }
-  if (store === 'mongodb') {
-    const collection = (open.store.handle as MongodbHandle).db.collection<{ _id: string }>(TABLE);
-    return {
-      read: async (key) => {
-        const doc = await collection.findOne({ _id: key });
-        if (doc === null) return null;
-        const { _id, ...fields } = doc as unknown as Fields;
-        return fields;
-      },
-      update: async (key, fields) => void (await collection.updateOne({ _id: key }, { $set: fields })),
-    };
-  }
-  throw new Error(`bare-service: no driver for ${store}`);
-}
-
-const driver = await driverOf();
+// Every store named above has a bare service; the handle is that of the store opened by its name.
+const service: BareService<StoreName> | NotMeasured = BARE_SERVICES[store];
+if ('none' in service) throw new Error(`${store}: ${service.none}`);
+const driver = await service.open(open.store.handle as HandleOf<StoreName>, open.url, TABLE);
 const app = Fastify({ logger: false });
 app.get<{ Params: { key: string } }>(`/${TABLE}/:key`, async (request, reply) => {
   const fields = await driver.read(request.params.key);

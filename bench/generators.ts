@@ -14,6 +14,13 @@ import { UniformGenerator } from '../src/workload/generators/uniform.ts';
 import { ZipfianGenerator } from '../src/workload/generators/zipfian.ts';
 import { buildKeyName } from '../src/workload/keys.ts';
 import { Random } from '../src/workload/random.ts';
+import { benchArgs } from './bench-args.ts';
+
+benchArgs({
+  script: import.meta.url,
+  summary: 'Key numbers (and other choices) the workload generators make per CPU second, on one core.',
+  options: {},
+});
 
 const RECORDS = 1_000_000;
 let sink = 0;

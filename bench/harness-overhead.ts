@@ -20,61 +20,65 @@
  * cores, a client's CPU per operation depends on how much it leaves the server, which turns a
  * small difference into a large and unsteady one. `--shared` leaves them sharing.
  *
- *   npx tsx bench/harness-overhead.ts [--stores basic,redis,cassandra,mongodb,couchdb,couchbase,hbase] [--rounds 7] [--scale 1] [--shared]
+ *   npx tsx bench/harness-overhead.ts [--stores basic,redis,…] [--rounds 7] [--scale 1] [--shared]
+ *
+ * Every store of the STORES table is measured by default, with its bare loops and pass size from
+ * bench/bare-readers.ts (`--help` lists them).
  *
  * It loads and drops its own table (`harnessbench`) on docbench's local servers (started if needed).
  * Run it on a quiet machine: the figures are per-process CPU, but a busy neighbour still moves them.
  */
-import { parseArgs } from 'node:util';
 import { openStore, type OpenStore, requestOf } from '../src/session/store-session.ts';
 import { runLoadPhase, runTransactionPhase } from '../src/runner/phases.ts';
-import type { CassandraHandle } from '../src/stores/cassandra/handle.ts';
-import type { CouchbaseHandle } from '../src/stores/couchbase/handle.ts';
-import type { CouchdbHandle } from '../src/stores/couchdb/handle.ts';
-import type { HbaseHandle } from '../src/stores/hbase/handle.ts';
-import type { MongodbHandle } from '../src/stores/mongodb/handle.ts';
+import { STORE_NAMES, type HandleOf, type StoreName } from '../src/stores/stores.ts';
 import { CoreWorkload } from '../src/workload/core-workload.ts';
 import { Random } from '../src/workload/random.ts';
 import { loadWorkload } from '../src/workload/workload-file.ts';
 import { hasLocalTarget } from '../src/local/targets.ts';
 import { pinApart, type Pinning } from './pin-apart.ts';
-import {
-  cassandraReader,
-  couchbaseReader,
-  couchdbReader,
-  hbaseReader,
-  mongodbReader,
-  redisReader,
-  storeReader,
-  type BareReader,
-} from './bare-readers.ts';
+import { BARE_READERS, type BareReader, type NotMeasured, type StoreBench } from './bare-readers.ts';
+import { benchArgs, namesOf, numberOf } from './bench-args.ts';
 
-const { values } = parseArgs({
+/** The stores with a bare loop, in the STORES table's order. */
+const MEASURED = STORE_NAMES.filter((name) => !('none' in BARE_READERS[name]));
+
+const { values } = benchArgs({
+  script: import.meta.url,
+  summary:
+    'What docbench itself costs per operation on each store: its workload C beside a bare loop of the same reads on the driver, in interleaved rounds.',
   options: {
-    stores: { type: 'string', default: 'basic,redis,cassandra,mongodb,couchdb,couchbase,hbase' },
-    rounds: { type: 'string', default: '7' },
-    shared: { type: 'boolean', default: false },
-    scale: { type: 'string', default: '1' },
+    stores: {
+      type: 'string',
+      default: MEASURED.join(','),
+      value: '<list>',
+      description: 'stores to measure, in order',
+    },
+    rounds: { type: 'string', default: '7', value: '<n>', description: 'rounds counted, after one warm-up round' },
+    scale: {
+      type: 'string',
+      default: '1',
+      value: '<x>',
+      description: "operations per pass as a multiple of each store's (bench/bare-readers.ts), at least 1,000",
+    },
+    shared: {
+      type: 'boolean',
+      default: false,
+      description: 'leave client and server sharing the CPUs, not pinned apart',
+    },
   },
 });
-const rounds = Number(values.rounds);
+const stores = namesOf(import.meta.url, '--stores', values.stores, MEASURED);
+const rounds = numberOf(import.meta.url, '--rounds', values.rounds);
+const scale = numberOf(import.meta.url, '--scale', values.scale, { whole: false, min: 0 });
 const WORKERS = 16;
 const TABLE = 'harnessbench';
 
-/**
- * Operations per pass and records loaded, per store: two to three seconds a pass at each one's
- * pace here, long enough that a run's fixed costs (about 2 ms) and a collection of the garbage
- * collector fall within the noise.
- */
-const SIZES: Record<string, { ops: number; records: number }> = {
-  basic: { ops: 1_000_000, records: 10_000 },
-  redis: { ops: 150_000, records: 10_000 },
-  cassandra: { ops: 60_000, records: 10_000 },
-  mongodb: { ops: 12_000, records: 10_000 },
-  couchdb: { ops: 1_500, records: 2_000 },
-  couchbase: { ops: 30_000, records: 10_000 },
-  hbase: { ops: 5_000, records: 10_000 },
-};
+/** How a store is measured (every store of --stores has a bare loop). */
+function benchOf(store: StoreName): StoreBench<StoreName> {
+  const bench: StoreBench<StoreName> | NotMeasured = BARE_READERS[store];
+  if ('none' in bench) throw new Error(`${store} has no bare loop: ${bench.none}`);
+  return bench;
+}
 
 /** One measured pass: how many reads, how long, how much CPU this process spent. */
 interface Pass {
@@ -91,26 +95,26 @@ async function measure(ops: number, body: () => Promise<void>): Promise<Pass> {
   return { opsPerSec: (ops * 1000) / ms, cpuUsPerOp: (used.user + used.system) / ops };
 }
 
-function overrides(store: string, driver?: string): string[] {
-  const { ops, records } = scaled(store);
-  const storeSettings = store === 'basic' ? ['basic.store=true'] : driver ? [`redis.driver=${driver}`] : [];
+/** The workload's properties for a store: its pass size, its settings, and a loop's (`settings`). */
+function overrides(bench: StoreBench<StoreName>, settings: readonly string[] = []): string[] {
   return [
-    `recordcount=${records}`,
-    `operationcount=${ops}`,
+    `recordcount=${bench.records}`,
+    `operationcount=${Math.max(1000, Math.round(bench.ops * scale))}`,
     `threadcount=${WORKERS}`,
     `table=${TABLE}`,
-    ...storeSettings,
+    ...(bench.settings ?? []),
+    ...settings,
   ];
 }
 
-function scaled(store: string): { ops: number; records: number } {
-  const size = SIZES[store]!;
-  return { ops: Math.max(1000, Math.round(size.ops * Number(values.scale))), records: size.records };
-}
-
 /** docbench's run phase of workload C; every read must find its record. */
-async function docbenchPass(open: OpenStore, store: string, round: number, driver?: string): Promise<Pass> {
-  const p = loadWorkload(['workloadc'], overrides(store, driver)).properties;
+async function docbenchPass(
+  open: OpenStore,
+  store: StoreName,
+  round: number,
+  settings: readonly string[],
+): Promise<Pass> {
+  const p = loadWorkload(['workloadc'], overrides(benchOf(store), settings)).properties;
   const workload = new CoreWorkload(p, new Random(round));
   let ok = 0;
   const pass = await measure(p.operationcount, async () => {
@@ -134,8 +138,8 @@ async function docbenchPass(open: OpenStore, store: string, round: number, drive
  * sequence every round would find the server's caches warmer for it (measured on Couchbase: 3-6%
  * less client CPU per operation, because a quicker server means more replies per wake-up).
  */
-function keysOf(store: string, round: number, driver?: string): string[] {
-  const p = loadWorkload(['workloadc'], overrides(store, driver)).properties;
+function keysOf(store: StoreName, round: number, settings: readonly string[]): string[] {
+  const p = loadWorkload(['workloadc'], overrides(benchOf(store), settings)).properties;
   const workload = new CoreWorkload(p, new Random(round));
   return Array.from({ length: p.operationcount }, () => {
     workload.nextOperation();
@@ -160,17 +164,6 @@ async function barePass(reader: BareReader, keys: readonly string[]): Promise<Pa
   return pass;
 }
 
-function readerFor(store: string, open: OpenStore): BareReader {
-  const handle = open.store.handle;
-  if (store === 'cassandra') return cassandraReader(handle as CassandraHandle, TABLE);
-  if (store === 'mongodb') return mongodbReader(handle as MongodbHandle, TABLE);
-  if (store === 'couchdb') return couchdbReader(handle as CouchdbHandle, TABLE);
-  if (store === 'couchbase') return couchbaseReader(handle as CouchbaseHandle);
-  if (store === 'hbase') return hbaseReader(handle as HbaseHandle, TABLE);
-  if (store === 'basic') return storeReader(open, TABLE);
-  throw new Error(`no bare reader for ${store}`);
-}
-
 interface Row {
   name: string;
   call: string;
@@ -182,8 +175,9 @@ const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.flo
 const rows: Row[] = [];
 const pinned: string[] = [];
 
-for (const store of values.stores.split(',')) {
-  const loadProperties = loadWorkload(['workloadc'], [...overrides(store), 'batchsize=100']).properties;
+for (const store of stores) {
+  const bench = benchOf(store);
+  const loadProperties = loadWorkload(['workloadc'], [...overrides(bench), 'batchsize=100']).properties;
   const open = await openStore(store, undefined, requestOf(loadProperties));
   const schema = { table: TABLE, fieldNames: Array.from({ length: loadProperties.fieldcount }, (_, i) => `field${i}`) };
   await open.store.drop(schema);
@@ -196,32 +190,29 @@ for (const store of values.stores.split(',')) {
     label: 'load',
   });
 
-  // Redis has two clients, and two bare loops each: the driver's own record read, and the raw reply.
-  const variants: { driver?: 'ioredis' | 'node-redis'; raw?: boolean }[] =
-    store === 'redis'
-      ? [
-          { driver: 'ioredis' },
-          { driver: 'ioredis', raw: true },
-          { driver: 'node-redis' },
-          { driver: 'node-redis', raw: true },
-        ]
-      : [{}];
-  const variantRows: { row: Row; reader: BareReader; driver?: 'ioredis' | 'node-redis' }[] = [];
-  for (const { driver, raw } of variants) {
-    const reader = driver ? await redisReader(driver, open.url, TABLE, raw) : readerFor(store, open);
+  const variantRows: { row: Row; reader: BareReader; settings: readonly string[] }[] = [];
+  for (const loop of bench.loops) {
+    // The handle of the store opened by this name: the one its loops are written for.
+    const reader = await loop.open(open.store.handle as HandleOf<StoreName>, open, TABLE);
     variantRows.push({
-      row: { name: driver ? `${store} (${driver})` : store, call: reader.call, docbench: [], bare: [] },
+      row: { name: loop.client ? `${store} (${loop.client})` : store, call: reader.call, docbench: [], bare: [] },
       reader,
-      ...(driver ? { driver } : {}),
+      settings: loop.settings ?? [],
     });
   }
-  // Each redis.driver needs its own docbench store; the others run on the one opened above.
-  const opened = new Map<string | undefined, OpenStore>([[undefined, open]]);
-  for (const { driver } of variants)
-    if (driver && !opened.has(driver))
+  // A loop on settings of its own (a Redis client) is compared with a docbench store opened with
+  // them; the others with the one opened above.
+  const key = (settings: readonly string[]) => settings.join(' ');
+  const opened = new Map<string, OpenStore>([['', open]]);
+  for (const { settings } of variantRows)
+    if (!opened.has(key(settings)))
       opened.set(
-        driver,
-        await openStore(store, undefined, requestOf(loadWorkload(['workloadc'], overrides(store, driver)).properties)),
+        key(settings),
+        await openStore(
+          store,
+          undefined,
+          requestOf(loadWorkload(['workloadc'], overrides(bench, settings)).properties),
+        ),
       );
 
   const pinning: Pinning | undefined = !values.shared && hasLocalTarget(store) ? await pinApart(store) : undefined;
@@ -233,15 +224,16 @@ for (const store of values.stores.split(',')) {
   // passes of a round run back to back, first one then the other, in turn.
   try {
     for (let round = 0; round <= rounds; round++) {
-      for (const { row, reader, driver } of variantRows) {
+      for (const { row, reader, settings } of variantRows) {
         const docbenchFirst = round % 2 === 0;
-        const keys = keysOf(store, round, driver);
+        const keys = keysOf(store, round, settings);
+        const docbenchStore = opened.get(key(settings))!;
         const first = docbenchFirst
-          ? await docbenchPass(opened.get(driver)!, store, round, driver)
+          ? await docbenchPass(docbenchStore, store, round, settings)
           : await barePass(reader, keys);
         const second = docbenchFirst
           ? await barePass(reader, keys)
-          : await docbenchPass(opened.get(driver)!, store, round, driver);
+          : await docbenchPass(docbenchStore, store, round, settings);
         if (round === 0) continue;
         const [docbench, bare] = docbenchFirst ? [first, second] : [second, first];
         row.docbench.push(docbench);
@@ -256,7 +248,7 @@ for (const store of values.stores.split(',')) {
   }
   rows.push(...variantRows.map((v) => v.row));
   for (const { reader } of variantRows) await reader.close();
-  for (const [driver, o] of opened) if (driver) await o.store.close();
+  for (const [settings, o] of opened) if (settings) await o.store.close();
   await open.store.drop(schema);
   await open.store.close();
 }

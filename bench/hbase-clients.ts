@@ -12,7 +12,6 @@
  * local HBase (started if needed). Client and server share the machine's cores here.
  */
 import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
 import { openStore, requestOf } from '../src/session/store-session.ts';
 import { runLoadPhase } from '../src/runner/phases.ts';
 import type { HbaseHandle } from '../src/stores/hbase/handle.ts';
@@ -20,10 +19,18 @@ import { createStore } from '../src/stores/hbase/index.ts';
 import { CoreWorkload } from '../src/workload/core-workload.ts';
 import { Random } from '../src/workload/random.ts';
 import { loadWorkload } from '../src/workload/workload-file.ts';
+import { benchArgs, numberOf } from './bench-args.ts';
 
-const { values } = parseArgs({
-  options: { reads: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '7' } },
+const { values } = benchArgs({
+  script: import.meta.url,
+  summary: "docbench's HBase REST client (protobuf and JSON) beside npm hbase: CPU per read and reads per second.",
+  options: {
+    reads: { type: 'string', default: '3000', value: '<n>', description: 'reads per client and round' },
+    rounds: { type: 'string', default: '7', value: '<n>', description: 'interleaved rounds' },
+  },
 });
+const reads = numberOf(import.meta.url, '--reads', values.reads);
+const roundCount = numberOf(import.meta.url, '--rounds', values.rounds);
 const TABLE = 'clientbench';
 const RECORDS = 2000;
 const IN_FLIGHT = 16;
@@ -101,16 +108,16 @@ const clients: [string, Read][] = [
 ];
 
 const workload = new CoreWorkload(properties, new Random(7));
-const keys = Array.from({ length: Number(values.reads) }, () => workload.nextTransactionKey());
+const keys = Array.from({ length: reads }, () => workload.nextTransactionKey());
 for (const [, read] of clients) await pass(read, keys.slice(0, 500));
 const rounds = new Map<string, { cpuUsPerRead: number; readsPerSec: number }[]>();
-for (let round = 0; round < Number(values.rounds); round++) {
+for (let round = 0; round < roundCount; round++) {
   const order = round % 2 === 0 ? clients : [...clients].reverse();
   for (const [name, read] of order) rounds.set(name, [...(rounds.get(name) ?? []), await pass(read, keys)]);
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 console.log(
-  `HBase clients: ${IN_FLIGHT} reads in flight, ${values.reads} reads a round, ${values.rounds} interleaved rounds (medians; CPU of every round)`,
+  `HBase clients: ${IN_FLIGHT} reads in flight, ${reads} reads a round, ${roundCount} interleaved rounds (medians; CPU of every round)`,
 );
 console.log('| client | CPU us/read | reads/s | rounds |\n|---|--:|--:|---|');
 for (const [name, rs] of rounds) {

@@ -23,24 +23,36 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { runK6 } from '../src/client/k6-process.ts';
 import { installK6 } from '../src/local/k6.ts';
 import type { Result } from '../src/results/schema.ts';
+import { benchArgs, numberOf } from './bench-args.ts';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
+  script: import.meta.url,
+  summary:
+    "What a request costs k6: the plainest script against a trivial endpoint beside docbench's YCSB-C script on BasicDB, k6's CPU per request.",
   options: {
-    vus: { type: 'string', default: '8' },
-    rate: { type: 'string', default: '1000' },
-    duration: { type: 'string', default: '15' },
-    rounds: { type: 'string', default: '3' },
-    redis: { type: 'boolean', default: false },
+    vus: {
+      type: 'string',
+      default: '8',
+      value: '<n>',
+      description: "the closed model's VUs (the open model allocates 4 x that up front)",
+    },
+    rate: { type: 'string', default: '1000', value: '<n>', description: "the open model's requests per second" },
+    duration: { type: 'string', default: '15', value: '<s>', description: 'seconds a run' },
+    rounds: { type: 'string', default: '3', value: '<n>', description: 'interleaved rounds' },
+    redis: {
+      type: 'boolean',
+      default: false,
+      description: 'also docbench k6 ycsb-c --store redis --direct (closed model), through the driver and end to end',
+    },
   },
 });
-const vus = Number(values.vus);
-const rate = Number(values.rate);
-const seconds = Number(values.duration);
-const rounds = Number(values.rounds);
+const vus = numberOf(import.meta.url, '--vus', values.vus);
+const rate = numberOf(import.meta.url, '--rate', values.rate);
+const seconds = numberOf(import.meta.url, '--duration', values.duration);
+const rounds = numberOf(import.meta.url, '--rounds', values.rounds);
 const root = join(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'docbench-k6-bench-'));
 const log = (line: string) => process.stderr.write(`${line}\n`);

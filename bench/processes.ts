@@ -15,7 +15,6 @@
  *   npx tsx bench/processes.ts [--basic-ops 9000000] [--rounds 3] [--skip-schedule]
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { openStore, type OpenStore, requestOf } from '../src/session/store-session.ts';
 import { Measurements } from '../src/measure/measurements.ts';
 import { runTransactionPhase, type PhaseOutcome } from '../src/runner/phases.ts';
@@ -25,15 +24,20 @@ import { settingsOf, storeName } from '../src/stores/stores.ts';
 import { CoreWorkload } from '../src/workload/core-workload.ts';
 import { Random } from '../src/workload/random.ts';
 import { loadWorkload } from '../src/workload/workload-file.ts';
+import { benchArgs, numberOf } from './bench-args.ts';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
+  script: import.meta.url,
+  summary:
+    'Whether the client scales with processes (BasicDB, 1 and 2 processes), and how late the target-rate schedule starts operations.',
   options: {
-    'basic-ops': { type: 'string', default: '9000000' },
-    rounds: { type: 'string', default: '3' },
-    'skip-schedule': { type: 'boolean', default: false },
+    'basic-ops': { type: 'string', default: '9000000', value: '<n>', description: 'operations a BasicDB pass' },
+    rounds: { type: 'string', default: '3', value: '<n>', description: 'interleaved rounds' },
+    'skip-schedule': { type: 'boolean', default: false, description: "skip the schedule's part" },
   },
 });
-const rounds = Number(values.rounds);
+const rounds = numberOf(import.meta.url, '--rounds', values.rounds);
+const basicOps = numberOf(import.meta.url, '--basic-ops', values['basic-ops']);
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rateOf = (o: PhaseOutcome) => (o.measurements.measuredOperations * 1000) / o.runtimeMs;
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
@@ -107,8 +111,8 @@ function report(title: string, r: Scaling): void {
 
 // 1. BasicDB: the harness alone.
 const basic = await openStore('basic', 'basic://', requestOf(loadWorkload(['workloadc'], []).properties));
-const basicRates = await scaling('basic', basic, [`operationcount=${values['basic-ops']}`, 'recordcount=10000']);
-report(`BasicDB, workload C, 16 workers, ${values['basic-ops']} operations, ${rounds} interleaved rounds`, basicRates);
+const basicRates = await scaling('basic', basic, [`operationcount=${basicOps}`, 'recordcount=10000']);
+report(`BasicDB, workload C, 16 workers, ${basicOps} operations, ${rounds} interleaved rounds`, basicRates);
 
 // 2. The exact schedule: start lag and CPU at several target rates (one process, no store work),
 // next to what a plain timer did before (sleep until the due time, as Node's timers allow).

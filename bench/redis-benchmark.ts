@@ -19,7 +19,6 @@
  * It loads and drops its own table (`redisbench`) on docbench's local Redis (started if needed).
  */
 import { execFileSync } from 'node:child_process';
-import { parseArgs } from 'node:util';
 import { openStore, type OpenStore, requestOf } from '../src/session/store-session.ts';
 import { runLoadPhase, runTransactionPhase } from '../src/runner/phases.ts';
 import { ProcessPool } from '../src/runner/process-pool.ts';
@@ -27,22 +26,36 @@ import { settingsOf, storeName } from '../src/stores/stores.ts';
 import { CoreWorkload } from '../src/workload/core-workload.ts';
 import { Random } from '../src/workload/random.ts';
 import { loadWorkload } from '../src/workload/workload-file.ts';
+import { benchArgs, numberOf } from './bench-args.ts';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
+  script: import.meta.url,
+  summary:
+    'docbench against redis-benchmark on the same Redis server: workload C with 1-3 processes and either client.',
   options: {
-    ops: { type: 'string', default: '200000' },
-    rounds: { type: 'string', default: '5' },
-    processes: { type: 'string', default: '1,2,3' },
-    connections: { type: 'string', default: '1,2' },
-    drivers: { type: 'string', default: 'ioredis,node-redis' },
+    ops: { type: 'string', default: '200000', value: '<n>', description: 'operations a docbench pass' },
+    rounds: { type: 'string', default: '5', value: '<n>', description: 'rounds counted, after one warm-up round' },
+    processes: { type: 'string', default: '1,2,3', value: '<list>', description: 'process counts' },
+    connections: {
+      type: 'string',
+      default: '1,2',
+      value: '<list>',
+      description: 'connections a process (redis.connections)',
+    },
+    drivers: {
+      type: 'string',
+      default: 'ioredis,node-redis',
+      value: '<list>',
+      description: 'clients (redis.driver); ioredis+autopipelining is ioredis with redis.autopipelining=true',
+    },
   },
 });
 const WORKERS = 16;
 const TABLE = 'redisbench';
-const ops = Number(values.ops);
-const rounds = Number(values.rounds);
-const processCounts = values.processes.split(',').map(Number);
-const connectionCounts = values.connections.split(',').map(Number);
+const ops = numberOf(import.meta.url, '--ops', values.ops);
+const rounds = numberOf(import.meta.url, '--rounds', values.rounds);
+const processCounts = values.processes.split(',').map((n) => numberOf(import.meta.url, '--processes', n));
+const connectionCounts = values.connections.split(',').map((n) => numberOf(import.meta.url, '--connections', n));
 const drivers = values.drivers.split(',');
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');

@@ -10,7 +10,9 @@
  * half updates; the ratio is the median of the rounds' ratios (each round runs both back to back,
  * in alternating order). Target: docbench serve <= 1.3 x the bare app on every store.
  *
- *   npx tsx bench/service-overhead.ts [--stores redis,cassandra,mongodb] [--rounds 3] [--duration 10] [--rate 1000] [--vus 16]
+ *   npx tsx bench/service-overhead.ts [--stores redis,…] [--rounds 3] [--duration 10] [--rate 1000] [--vus 16]
+ *
+ * Every store with a bare service (bench/bare-service-drivers.ts) is measured by default.
  *
  * It loads 1,000 records into `usertable` on docbench's local servers (started if needed) and drops them at the end.
  */
@@ -18,7 +20,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { installK6 } from '../src/local/k6.ts';
 import { CpuSampler } from '../src/measure/process-cpu.ts';
 import { runK6 } from '../src/client/k6-process.ts';
@@ -27,17 +28,42 @@ import { startServiceProcess } from '../src/service/service-process.ts';
 import { openStore, requestOf } from '../src/session/store-session.ts';
 import { CoreWorkload } from '../src/workload/core-workload.ts';
 import { Random } from '../src/workload/random.ts';
+import { STORE_NAMES } from '../src/stores/stores.ts';
 import { loadWorkload } from '../src/workload/workload-file.ts';
+import { storesWithBareService } from './bare-service-drivers.ts';
+import { benchArgs, namesOf, numberOf } from './bench-args.ts';
 
-const { values } = parseArgs({
+const MEASURED = storesWithBareService(STORE_NAMES);
+const { values } = benchArgs({
+  script: import.meta.url,
+  summary:
+    'What docbench serve costs per request beside a hand-written Fastify app on the same driver, both driven by the same k6 script.',
   options: {
-    stores: { type: 'string', default: 'redis,cassandra,mongodb' },
-    rounds: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '10' },
-    rate: { type: 'string', default: '1000' },
-    vus: { type: 'string', default: '16' },
+    stores: {
+      type: 'string',
+      default: MEASURED.join(','),
+      value: '<list>',
+      description: 'stores to measure, in order',
+    },
+    rounds: { type: 'string', default: '3', value: '<n>', description: 'rounds counted, after one warm-up round' },
+    duration: { type: 'string', default: '10', value: '<s>', description: 'seconds a k6 run' },
+    rate: { type: 'string', default: '1000', value: '<n>', description: 'requests per second (open model)' },
+    vus: {
+      type: 'string',
+      default: '16',
+      value: '<n>',
+      description: "k6's VUs, allocated up front, and each service's pool",
+    },
   },
 });
+const stores = namesOf(import.meta.url, '--stores', values.stores, MEASURED);
+const rounds = numberOf(import.meta.url, '--rounds', values.rounds);
+for (const [flag, value] of [
+  ['--duration', values.duration],
+  ['--rate', values.rate],
+  ['--vus', values.vus],
+] as const)
+  numberOf(import.meta.url, flag, value);
 const RECORDS = 1000;
 const root = join(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'docbench-service-bench-'));
@@ -129,7 +155,7 @@ const loadBefore = loadavg()
   .map((l) => l.toFixed(1))
   .join(' ');
 
-for (const store of values.stores.split(',')) {
+for (const store of stores) {
   const p = loadWorkload(
     ['workloadc'],
     [`recordcount=${RECORDS}`, 'insertorder=ordered', `threadcount=${values.vus}`, 'batchsize=100'],
@@ -149,7 +175,7 @@ for (const store of values.stores.split(',')) {
       const bares: number[] = [];
       let dropped = 0;
       // Round 0 warms both services up (JIT, pools, the server's caches) and is not counted.
-      for (let round = 0; round <= Number(values.rounds); round++) {
+      for (let round = 0; round <= rounds; round++) {
         const order = round % 2 === 0 ? [serve, bare] : [bare, serve];
         const [a, b] = [
           await pass(order[0]!, mix.updateShare, `${store}-${round}-a`),

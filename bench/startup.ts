@@ -18,15 +18,22 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOf } from './bench-args.ts';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
+  script: import.meta.url,
+  summary:
+    'What a user waits for before docbench does anything: docbench --version and a short BasicDB run, as whole processes.',
   options: {
-    rounds: { type: 'string', default: '10' },
-    baseline: { type: 'string' },
+    rounds: { type: 'string', default: '10', value: '<n>', description: 'rounds counted, after one warm-up round' },
+    baseline: {
+      type: 'string',
+      value: '<folder>',
+      description: 'another checkout of docbench (its dependencies installed) to run beside this one',
+    },
   },
 });
-const rounds = Number(values.rounds);
+const rounds = numberOf(import.meta.url, '--rounds', values.rounds);
 const here = resolve(import.meta.dirname, '..');
 const trees = [
   { name: 'this tree', dir: here },

@@ -51,23 +51,6 @@ function variantsOf(result: Result): string[] {
     .map(([, value]) => value as string);
 }
 
-export function storeList(value: string, flag: string): string[] {
-  const stores = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (stores.length === 0) throw new UsageError(`${flag} is empty`);
-  for (const s of stores) {
-    if (!ECOMMERCE_DIALECTS.runsOn(s))
-      throw new UsageError(
-        `${flag}: the ecommerce scenario runs on ${ECOMMERCE_DIALECTS.stores.join(', ')}; got "${s}"`,
-      );
-  }
-  const twice = stores.find((s, i) => stores.indexOf(s) !== i);
-  if (twice !== undefined) throw new UsageError(`${flag}: "${twice}" is listed twice`);
-  return stores;
-}
-
 function workloadList(values: readonly string[], flag: string): string[] {
   const names = values
     .flatMap((v) => v.split(','))
@@ -316,7 +299,7 @@ export interface CommonOptions {
 
 /** `docbench seed ecommerce …`. */
 export async function seedCommand(opts: CommonOptions & TargetFlags & { store: string; out?: string }): Promise<void> {
-  const stores = storeList(opts.store, '--store');
+  const stores = ECOMMERCE_DIALECTS.storeList(opts.store, '--store');
   if (stores.length > 1)
     throw new UsageError(`--store: seed ecommerce loads one store at a time; got ${stores.join(', ')}`);
   const target = singleTarget(opts, stores[0]!);
@@ -351,7 +334,7 @@ export function compareCommand(opts: CompareOptions): Promise<void> {
   return interrupts.holding(async () => {
     const config = loadConfig(opts.config);
     const configured = defaultStores(config, ECOMMERCE_DIALECTS.stores).filter((s) => ECOMMERCE_DIALECTS.runsOn(s));
-    const stores = storeList(opts.stores ?? configured.join(','), '--stores');
+    const stores = ECOMMERCE_DIALECTS.storeList(opts.stores ?? configured.join(','), '--stores');
     const targets = StoreTargets.resolve(opts, stores, config).checkDocker();
     const workloads = workloadList([opts.workloads], '--workloads');
     const reseed = !opts.skipSeed;

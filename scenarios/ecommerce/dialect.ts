@@ -14,20 +14,7 @@ import type { StoreName } from '../../src/stores/stores.ts';
 import type { DialectDefinition } from '../shared/dialects.ts';
 import type { ScenarioPlan } from '../shared/plans.ts';
 import type { Customer, CustomerPatch, Order } from './model.ts';
-import type {
-  ArrayScanParams,
-  DeepScanParams,
-  JoinParams,
-  JoinRow,
-  NestScanParams,
-  PageParams,
-  QueryKind,
-  QueryParams,
-  ReportParams,
-  ReportRow,
-  SearchParams,
-  ZipPageParams,
-} from './queries.ts';
+import type { JoinParams, JoinRow, PageParams, QueryKind, QueryParams, ReportParams, ReportRow } from './queries.ts';
 
 /** Names every store derives its collections, tables, databases or key prefixes from. */
 export const NAMES = {
@@ -100,13 +87,14 @@ export interface EcommerceContext {
   readonly paginationIndex?: PaginationIndex;
 }
 
-/** YCSB-JSON's other queries (queries.ts), each in the store's idiom; every document fetched whole. */
+/**
+ * YCSB-JSON's other queries (queries.ts), each in the store's idiom; every document fetched whole.
+ * The five that answer customer ids take the request (kind and parameters) whole, so a store
+ * switches on its kind once, and its explain reads the same request.
+ */
 export interface SoeQueries {
-  search(variant: string, params: SearchParams): Promise<string[]>;
-  pageByZip(variant: string, params: ZipPageParams): Promise<string[]>;
-  nestScan(variant: string, params: NestScanParams): Promise<string[]>;
-  arrayScan(variant: string, params: ArrayScanParams): Promise<string[]>;
-  deepScan(variant: string, params: DeepScanParams): Promise<string[]>;
+  /** The customer ids of a search, a zip page, a nested scan or an array scan. */
+  ids(variant: string, request: SoeIdsRequest): Promise<string[]>;
   report(variant: string, params: ReportParams): Promise<ReportRow[]>;
 }
 
@@ -151,6 +139,12 @@ export interface IndexBuilder {
 
 /** A query to explain, with its parameters. */
 export type ExplainRequest = { [K in QueryKind]: { kind: K; params: QueryParams[K] } }[QueryKind];
+
+/** One of YCSB-JSON's other queries (every kind but the pagination and the JOIN), with its parameters. */
+export type SoeRequest = Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>;
+
+/** One of YCSB-JSON's other queries that answer customer ids (all but the report). */
+export type SoeIdsRequest = Exclude<SoeRequest, { kind: 'soe-report' }>;
 
 /**
  * Optional ability: how the store runs a query in a variant (its plan, from the store's own

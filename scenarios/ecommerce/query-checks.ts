@@ -5,7 +5,7 @@
  * records the check; this module knows what every query means.
  */
 import { checkOrdered, checkUnordered, describeIds } from './answer-checks.ts';
-import type { EcommerceDialect } from './dialect.ts';
+import type { EcommerceDialect, SoeIdsRequest } from './dialect.ts';
 import { deviceOwner } from './devices.ts';
 import {
   AGE_SPAN,
@@ -34,14 +34,15 @@ export function callQuery<K extends QueryKind>(
   params: QueryParams[K],
 ): Promise<QueryAnswers[K]> {
   const p = params as never;
+  const ids = () => dialect.soe.ids(variant, { kind, params } as SoeIdsRequest);
   const calls: { [Q in QueryKind]: () => Promise<QueryAnswers[Q]> } = {
     pagination: () => dialect.pagination(variant, p),
     join: () => dialect.join(variant, p),
-    'soe-search': () => dialect.soe.search(variant, p),
-    'soe-page': () => dialect.soe.pageByZip(variant, p),
-    'soe-nestscan': () => dialect.soe.nestScan(variant, p),
-    'soe-arrayscan': () => dialect.soe.arrayScan(variant, p),
-    'soe-arraydeepscan': () => dialect.soe.deepScan(variant, p),
+    'soe-search': ids,
+    'soe-page': ids,
+    'soe-nestscan': ids,
+    'soe-arrayscan': ids,
+    'soe-arraydeepscan': ids,
     'soe-report': () => dialect.soe.report(variant, p),
   };
   return calls[kind]() as Promise<QueryAnswers[K]>;

@@ -10,7 +10,7 @@
  * Registration only: the scenario's run code and dialects load when a command runs (commands.ts).
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { collect } from '../../src/common/option-parsers.ts';
+import { collect, suffixedCount } from '../../src/common/option-parsers.ts';
 import { addTargetOptions } from '../../src/session/target-options.ts';
 import { serveSettings } from '../shared/serve-settings.ts';
 import type { ScenarioCommands, ScenarioK6Options, ScenarioK6Plan } from '../scenario.ts';
@@ -20,16 +20,8 @@ import { PERSONS_DIALECTS } from './dialects.ts';
 
 const load = () => import('./commands.ts');
 
-/** A whole number >= 1, with an optional k / m suffix (5k = 5,000). */
-function count(text: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim().replace(/_/g, ''));
-  if (!m) return undefined;
-  const n = Number(m[1]) * (m[2]?.toLowerCase() === 'k' ? 1000 : m[2]?.toLowerCase() === 'm' ? 1_000_000 : 1);
-  return Number.isInteger(n) && n >= 1 ? n : undefined;
-}
-
 const positive = (flag: string) => (value: string) => {
-  const n = count(value);
+  const n = suffixedCount(value);
   if (n === undefined) throw new InvalidArgumentError(`${flag} expects a whole number >= 1, got "${value}"`);
   return n;
 };
@@ -42,7 +34,7 @@ const sizes = (value: string): number[] => {
     .map((s) => s.trim())
     .filter(Boolean);
   const out = parts.map((p) => {
-    const n = count(p);
+    const n = suffixedCount(p);
     if (n === undefined)
       throw new InvalidArgumentError(
         `--size expects document counts such as 5000, 50k or 5k,50k,500k (or "thesis"), got "${p}"`,

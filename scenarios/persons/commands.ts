@@ -23,21 +23,6 @@ import { renderComparison, renderStoreTable } from './report.ts';
 import { parsePersonsSettings, personsCollection } from './routes.ts';
 import { runPersons, seedPersons, type PersonsSettings, type StoreRun } from './run.ts';
 
-export function storeList(value: string, flag = '--store'): string[] {
-  const stores = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (stores.length === 0) throw new UsageError(`${flag} is empty`);
-  for (const s of stores) {
-    if (!PERSONS_DIALECTS.runsOn(s))
-      throw new UsageError(`${flag}: the persons scenario runs on ${PERSONS_DIALECTS.stores.join(', ')}; got "${s}"`);
-  }
-  const twice = stores.find((s, i) => stores.indexOf(s) !== i);
-  if (twice !== undefined) throw new UsageError(`${flag}: "${twice}" is listed twice`);
-  return stores;
-}
-
 /** `-p` here takes store settings only (`redis.driver=…`). */
 function storeProperties(assignments: readonly string[], concurrency: number): StoreRequest {
   for (const a of assignments) {
@@ -89,7 +74,7 @@ function resultFile(dir: string, run: StoreRun, phase: 'load' | 'run'): string {
 
 /** `docbench seed persons …`. */
 export async function seedCommand(opts: CommonOptions & { store: string; size: number; out?: string }): Promise<void> {
-  const listed = storeList(opts.store);
+  const listed = PERSONS_DIALECTS.storeList(opts.store, '--store');
   if (listed.length > 1)
     throw new UsageError(`--store: seed persons loads one store at a time; got ${listed.join(', ')}`);
   const store = listed[0]!;
@@ -130,9 +115,9 @@ export async function compareCommand(opts: CompareOptions): Promise<void> {
   }
   const stores =
     opts.store !== undefined
-      ? storeList(opts.store)
+      ? PERSONS_DIALECTS.storeList(opts.store, '--store')
       : opts.stores !== undefined
-        ? storeList(opts.stores, '--stores')
+        ? PERSONS_DIALECTS.storeList(opts.stores, '--stores')
         : configured;
   const targets = StoreTargets.resolve(opts, stores, config).checkDocker();
   const outDir = opts.outDir ?? join('results', `persons-${new Date().toISOString().replace(/[:.]/g, '-')}`);

@@ -8,7 +8,7 @@
  * The one unchecked step, handing the opened store's handle to the factory, happens here once,
  * after checking that the store is the one the dialect names.
  */
-import { UserError } from '../../src/common/user-error.ts';
+import { UsageError, UserError } from '../../src/common/user-error.ts';
 import type { Store } from '../../src/stores/store.ts';
 import type { HandleOf, StoreName } from '../../src/stores/stores.ts';
 
@@ -39,6 +39,21 @@ export class DialectRegistry<Context, Dialect> {
 
   runsOn(store: string): store is StoreName {
     return (this.stores as readonly string[]).includes(store);
+  }
+
+  /** A comma-separated list of stores given to `flag`: each one this scenario runs on, none twice; else a usage error naming it. */
+  storeList(value: string, flag: string): StoreName[] {
+    const stores = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (stores.length === 0) throw new UsageError(`${flag} is empty`);
+    for (const s of stores)
+      if (!this.runsOn(s))
+        throw new UsageError(`${flag}: the ${this.scenario} scenario runs on ${this.stores.join(', ')}; got "${s}"`);
+    const twice = stores.find((s, i) => stores.indexOf(s) !== i);
+    if (twice !== undefined) throw new UsageError(`${flag}: "${twice}" is listed twice`);
+    return stores as StoreName[];
   }
 
   /** The dialect for an opened store; a store without one is a user error naming the ones with one. */

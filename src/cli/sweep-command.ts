@@ -11,15 +11,14 @@ import { LOCAL_STORE_NAMES } from '../stores/stores.ts';
 import type { SweepPlanInput } from '../study/sweep-plan.ts';
 import { SWEEP_DEFAULTS } from '../study/sweep-defaults.ts';
 import { SCENARIO_NAMES, scenarioEntry, scenarioName } from '../../scenarios/scenarios.ts';
-import { collect, list, positiveInteger } from '../common/option-parsers.ts';
+import { collect, list, positiveInteger, suffixedCount } from '../common/option-parsers.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 import { UsageError } from './errors.ts';
 
 /** `10k`, `1m`, `5000`: a count with an optional k / m suffix. */
 export function parseCount(text: string, flag: string): number {
-  const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim().replace(/_/g, ''));
-  const n = m ? Number(m[1]) * ({ k: 1000, m: 1_000_000 }[m[2]!.toLowerCase() as 'k' | 'm'] ?? 1) : NaN;
-  if (!Number.isInteger(n) || n < 1)
+  const n = suffixedCount(text);
+  if (n === undefined)
     throw new UsageError(`${flag}: expected whole numbers >= 1 such as 1000, 10k or 1m, got "${text}"`);
   return n;
 }

@@ -49,6 +49,15 @@ export const nonNegativeNumber = (flag: string) => (value: string) => {
   return n;
 };
 
+/** `5000`, `10k`, `1.5m`, `10_000`: a whole number >= 1 with an optional k / m suffix; undefined for anything else. */
+export function suffixedCount(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim().replace(/_/g, ''));
+  if (!m) return undefined;
+  const suffix = m[2]!.toLowerCase();
+  const n = Number(m[1]) * (suffix === 'k' ? 1000 : suffix === 'm' ? 1_000_000 : 1);
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
 /** A repeatable option: each occurrence appended. */
 export const collect = (value: string, previous: string[]) => [...previous, value];
 

@@ -41,8 +41,12 @@ export function hasJavaCompiler(java: string): boolean {
   return result.status === 0 && /^jdk\.compiler@/m.test(result.stdout);
 }
 
-/** The runtime jars `pom` depends on, from Maven Central into `outputDir` (`what` names them in messages). */
-export function fetchWithMaven(pom: string, outputDir: string, what: string): void {
+/**
+ * Finds Maven (a missing one is a user error naming `what` is fetched), makes `outputDir`, and
+ * answers Maven's arguments (batch mode, no colours) that copy the runtime jars `pom` depends on
+ * into it: what both fetches share.
+ */
+function prepareDependencyCopy(pom: string, outputDir: string, what: string): string[] {
   try {
     execFileSync('mvn', ['-v'], { stdio: 'ignore' });
   } catch {
@@ -51,23 +55,26 @@ export function fetchWithMaven(pom: string, outputDir: string, what: string): vo
     );
   }
   mkdirSync(outputDir, { recursive: true });
+  return [
+    '-B',
+    '-Dstyle.color=never',
+    '-f',
+    pom,
+    'dependency:copy-dependencies',
+    '-DincludeScope=runtime',
+    `-DoutputDirectory=${outputDir}`,
+  ];
+}
+
+/** The runtime jars `pom` depends on, from Maven Central into `outputDir` (`what` names them in messages). */
+export function fetchWithMaven(pom: string, outputDir: string, what: string): void {
   // Maven's output is kept, not shown: the caller has said what is fetched, and Maven's lines
   // (with colour codes even in batch mode) only matter when it fails.
-  const result = spawnSync(
-    'mvn',
-    [
-      '-q',
-      '-B',
-      '-Dstyle.color=never',
-      '--no-transfer-progress',
-      '-f',
-      pom,
-      'dependency:copy-dependencies',
-      '-DincludeScope=runtime',
-      `-DoutputDirectory=${outputDir}`,
-    ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 },
-  );
+  const result = spawnSync('mvn', ['-q', '--no-transfer-progress', ...prepareDependencyCopy(pom, outputDir, what)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.status !== 0) {
     const tail = withoutColours(`${result.stdout ?? ''}${result.stderr ?? ''}`)
       .trim()
@@ -97,24 +104,7 @@ export async function fetchWithMavenProgress(
   log: (line: string) => void,
   every = 20,
 ): Promise<void> {
-  try {
-    execFileSync('mvn', ['-v'], { stdio: 'ignore' });
-  } catch {
-    throw new MissingPrerequisiteError(
-      `Maven (mvn) is needed to fetch ${what} from Maven Central (Debian: apt-get install maven)`,
-    );
-  }
-  mkdirSync(outputDir, { recursive: true });
-  const args = [
-    '-B',
-    '-Dstyle.color=never',
-    '-f',
-    pom,
-    'dependency:copy-dependencies',
-    '-DincludeScope=runtime',
-    `-DoutputDirectory=${outputDir}`,
-  ];
-  const child = spawn('mvn', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('mvn', prepareDependencyCopy(pom, outputDir, what), { stdio: ['ignore', 'pipe', 'pipe'] });
   const tail: string[] = [];
   let jars = 0;
   let bytes = 0;

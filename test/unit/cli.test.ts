@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { translateYcsbArgs } from '../../src/cli/main.ts';
+import { suffixedCount } from '../../src/common/option-parsers.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
@@ -168,6 +169,24 @@ describe('CLI on the basic store', () => {
     const update = result.operations.find((o) => o.name === 'UPDATE')!;
     assert.equal(read.latency.operations + update.latency.operations, 2000);
     assert.ok(read.latency.operations > 850 && read.latency.operations < 1150, `read share ${read.latency.operations}`);
+  });
+});
+
+describe('counts with a k / m suffix (sweep --records, persons --size)', () => {
+  it('reads plain, suffixed and separated counts', () => {
+    for (const [text, n] of [
+      ['5000', 5000],
+      ['10k', 10_000],
+      ['10K', 10_000],
+      ['1.5m', 1_500_000],
+      ['10_000', 10_000],
+      [' 2k ', 2000],
+    ] as const)
+      assert.equal(suffixedCount(text), n, text);
+  });
+  it('refuses anything but a whole number >= 1', () => {
+    for (const text of ['0', '0k', '1.5', '1.0001k', '-1', '10g', 'k', '', 'ten'])
+      assert.equal(suffixedCount(text), undefined, text);
   });
 });
 

@@ -24,22 +24,16 @@ import { waitFor } from '../../../src/stores/wait.ts';
 import { notYetOnTimeout } from '../../shared/cassandra-poll.ts';
 import { combineEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
+import type { QueryVariant, SoeIdsRequest, SoeQueries, SoeRequest } from '../dialect.ts';
 import type { Customer } from '../model.ts';
-import type {
-  ArrayScanParams,
-  DeepScanParams,
-  NestScanParams,
-  ReportParams,
-  ReportRow,
-  SearchParams,
-  SoeKind,
-  ZipPageParams,
-} from '../queries.ts';
+import type { ArrayScanParams, ReportParams, ReportRow, SoeKind } from '../queries.ts';
 
 /** Rows read by id at once. */
 const FETCH_CONCURRENCY = 32;
 const DEVICE_INDEX = 'ecommerce_devices_sai';
+
+/** The kinds answered from a query table. */
+type KeyRead = Exclude<SoeIdsRequest, { kind: 'soe-arrayscan' }>;
 
 export interface Statement {
   query: string;
@@ -200,7 +194,7 @@ export class CassandraSoe implements SoeQueries {
   }
 
   /** The query-table read of a kind: statement, parameters, how many rows to skip. */
-  private keyRead(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-arrayscan' | 'soe-report' }>): {
+  private keyRead(request: KeyRead): {
     query: string;
     params: unknown[];
     skip: number;
@@ -227,7 +221,7 @@ export class CassandraSoe implements SoeQueries {
     }
   }
 
-  private async keyIds(request: Parameters<CassandraSoe['keyRead']>[0]): Promise<string[]> {
+  private async keyIds(request: KeyRead): Promise<string[]> {
     if (request.params.limit <= 0) return [];
     const { query, params, skip } = this.keyRead(request);
     const limit = params[params.length - 1] as number;
@@ -236,29 +230,18 @@ export class CassandraSoe implements SoeQueries {
   }
 
   /** Ids from the query table, then the whole rows by id: the ids of the rows that exist, in the table's order. */
-  private async answer(request: Parameters<CassandraSoe['keyRead']>[0]): Promise<string[]> {
+  private async answer(request: KeyRead): Promise<string[]> {
     const ids = await this.keyIds(request);
     const found = new Set((await this.readAll(this.q.customer!, ids)).map((r) => r.get('id') as string));
     return ids.filter((id) => found.has(id));
   }
 
-  search(_variant: string, params: SearchParams): Promise<string[]> {
-    return this.answer({ kind: 'soe-search', params });
+  /** The array scan reads the SAI index of the customers table; the others a query table. */
+  ids(_variant: string, request: SoeIdsRequest): Promise<string[]> {
+    return request.kind === 'soe-arrayscan' ? this.arrayScan(request.params) : this.answer(request);
   }
 
-  pageByZip(_variant: string, params: ZipPageParams): Promise<string[]> {
-    return this.answer({ kind: 'soe-page', params });
-  }
-
-  nestScan(_variant: string, params: NestScanParams): Promise<string[]> {
-    return this.answer({ kind: 'soe-nestscan', params });
-  }
-
-  deepScan(_variant: string, params: DeepScanParams): Promise<string[]> {
-    return this.answer({ kind: 'soe-arraydeepscan', params });
-  }
-
-  async arrayScan(_variant: string, params: ArrayScanParams): Promise<string[]> {
+  private async arrayScan(params: ArrayScanParams): Promise<string[]> {
     if (params.limit <= 0) return [];
     const rows = (
       await this.client.execute(this.q.device!, [params.device, params.limit], {
@@ -292,7 +275,7 @@ export class CassandraSoe implements SoeQueries {
     return { customers: ids.length, rows: pairs.filter((p) => orders.has(p.order)) };
   }
 
-  async explain(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>): Promise<ScenarioPlan> {
+  async explain(request: SoeRequest): Promise<ScenarioPlan> {
     if (request.kind === 'soe-arrayscan') {
       return {
         ...(await this.handle.trace(

@@ -20,17 +20,8 @@
  */
 import type { HandleOf } from '../../../src/stores/stores.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
-import type {
-  ArrayScanParams,
-  DeepScanParams,
-  NestScanParams,
-  ReportParams,
-  ReportRow,
-  SearchParams,
-  SoeKind,
-  ZipPageParams,
-} from '../queries.ts';
+import type { QueryVariant, SoeIdsRequest, SoeQueries, SoeRequest } from '../dialect.ts';
+import type { ReportParams, ReportRow, SoeKind } from '../queries.ts';
 
 const DEFER = 'WITH {"defer_build": true}';
 
@@ -55,7 +46,7 @@ const SELECT = 'SELECT META(c).id AS id, c AS customer';
 
 /** The statement and parameters of a query kind. */
 export function soeStatement(
-  request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>,
+  request: SoeRequest,
   customers: string,
   orders: string,
 ): { statement: string; parameters: unknown[] } {
@@ -124,36 +115,14 @@ export class CouchbaseSoe implements SoeQueries {
     private readonly indexes: boolean,
   ) {}
 
-  private async rows<T>(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>): Promise<T[]> {
+  private async rows<T>(request: SoeRequest): Promise<T[]> {
     this.handle.requireQuery(request.kind.toUpperCase());
     const { statement, parameters } = soeStatement(request, this.customers, this.orders);
     return this.handle.queryRows<T>(statement, { parameters, adhoc: false, readOnly: true });
   }
 
-  private async ids(
-    request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>,
-  ): Promise<string[]> {
+  async ids(_variant: string, request: SoeIdsRequest): Promise<string[]> {
     return (await this.rows<{ id: string }>(request)).map((r) => r.id);
-  }
-
-  search(_variant: string, params: SearchParams): Promise<string[]> {
-    return this.ids({ kind: 'soe-search', params });
-  }
-
-  pageByZip(_variant: string, params: ZipPageParams): Promise<string[]> {
-    return this.ids({ kind: 'soe-page', params });
-  }
-
-  nestScan(_variant: string, params: NestScanParams): Promise<string[]> {
-    return this.ids({ kind: 'soe-nestscan', params });
-  }
-
-  arrayScan(_variant: string, params: ArrayScanParams): Promise<string[]> {
-    return this.ids({ kind: 'soe-arrayscan', params });
-  }
-
-  deepScan(_variant: string, params: DeepScanParams): Promise<string[]> {
-    return this.ids({ kind: 'soe-arraydeepscan', params });
   }
 
   async report(_variant: string, params: ReportParams): Promise<ReportRow[]> {
@@ -163,7 +132,7 @@ export class CouchbaseSoe implements SoeQueries {
     }));
   }
 
-  async explain(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>): Promise<ScenarioPlan> {
+  async explain(request: SoeRequest): Promise<ScenarioPlan> {
     const { statement, parameters } = soeStatement(request, this.customers, this.orders);
     return { ...(await this.handle.explain(statement, parameters)), indexExpected: this.indexes };
   }

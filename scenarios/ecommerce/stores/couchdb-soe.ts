@@ -26,18 +26,9 @@ import { explainView } from '../../../src/stores/couchdb/explain.ts';
 import type { HandleOf } from '../../../src/stores/stores.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
+import type { QueryVariant, SoeIdsRequest, SoeQueries, SoeRequest } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
-import type {
-  ArrayScanParams,
-  DeepScanParams,
-  NestScanParams,
-  ReportParams,
-  ReportRow,
-  SearchParams,
-  SoeKind,
-  ZipPageParams,
-} from '../queries.ts';
+import type { ReportParams, ReportRow, SoeKind } from '../queries.ts';
 
 export const DESIGN = 'ecommerce';
 
@@ -111,11 +102,8 @@ export const SOE_VARIANTS: Record<SoeKind, QueryVariant[]> = {
 };
 
 type Doc = Record<string, unknown> & { _id: string };
-type Mango = Exclude<
-  ExplainRequest,
-  { kind: 'pagination' | 'join' | 'soe-arrayscan' | 'soe-arraydeepscan' | 'soe-report' }
->;
-type ViewRead = Exclude<ExplainRequest, { kind: 'pagination' | 'join' | Mango['kind'] }>;
+type Mango = Exclude<SoeIdsRequest, { kind: 'soe-arrayscan' | 'soe-arraydeepscan' }>;
+type ViewRead = Exclude<SoeRequest, Mango>;
 
 export class CouchdbSoe implements SoeQueries {
   constructor(
@@ -196,24 +184,11 @@ export class CouchdbSoe implements SoeQueries {
     return (await this.db.view(DESIGN, view, params)).rows.filter((r) => r.doc).map((r) => r.id);
   }
 
-  search(_variant: string, params: SearchParams): Promise<string[]> {
-    return this.find({ kind: 'soe-search', params });
-  }
-
-  pageByZip(_variant: string, params: ZipPageParams): Promise<string[]> {
-    return this.find({ kind: 'soe-page', params });
-  }
-
-  nestScan(_variant: string, params: NestScanParams): Promise<string[]> {
-    return this.find({ kind: 'soe-nestscan', params });
-  }
-
-  arrayScan(_variant: string, params: ArrayScanParams): Promise<string[]> {
-    return this.view({ kind: 'soe-arrayscan', params });
-  }
-
-  deepScan(_variant: string, params: DeepScanParams): Promise<string[]> {
-    return this.view({ kind: 'soe-arraydeepscan', params });
+  /** The array scans read views; the others are Mango `_find`s. */
+  ids(_variant: string, request: SoeIdsRequest): Promise<string[]> {
+    return request.kind === 'soe-arrayscan' || request.kind === 'soe-arraydeepscan'
+      ? this.view(request)
+      : this.find(request);
   }
 
   /** Customer rows carry no value; order rows carry the link, and `id` is their customer's. */
@@ -223,7 +198,7 @@ export class CouchdbSoe implements SoeQueries {
     return rows.filter((r) => r.value !== null && r.doc).map((r) => ({ customer: r.id, order: (r.doc as Doc)._id }));
   }
 
-  async explain(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>): Promise<ScenarioPlan> {
+  async explain(request: SoeRequest): Promise<ScenarioPlan> {
     if (request.kind === 'soe-search' || request.kind === 'soe-page' || request.kind === 'soe-nestscan') {
       return { ...(await this.couch.explainFind(NAMES.prefix, this.mangoQuery(request))), indexExpected: this.indexes };
     }

@@ -20,19 +20,10 @@ import type { Cell, Row } from '../../../src/stores/hbase/cellset.ts';
 import type { HbaseHandle, ScanRequest } from '../../../src/stores/hbase/handle.ts';
 import { combineEvidence, type PlanEvidence } from '../../../src/stores/query-plan.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
+import type { QueryVariant, SoeIdsRequest, SoeQueries, SoeRequest } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer, Order } from '../model.ts';
-import type {
-  ArrayScanParams,
-  DeepScanParams,
-  NestScanParams,
-  ReportParams,
-  ReportRow,
-  SearchParams,
-  SoeKind,
-  ZipPageParams,
-} from '../queries.ts';
+import type { ArrayScanParams, ReportParams, ReportRow, SoeKind } from '../queries.ts';
 
 export const TABLES = {
   customers: NAMES.customers,
@@ -123,7 +114,8 @@ export const SOE_VARIANTS: Record<SoeKind, QueryVariant[]> = {
   ],
 };
 
-type ScanKind = Exclude<SoeKind, 'soe-report' | 'soe-arrayscan'>;
+/** The kinds answered by a scan of an index prefix. */
+type ScanRead = Exclude<SoeIdsRequest, { kind: 'soe-arrayscan' }>;
 
 export class HbaseSoe implements SoeQueries {
   constructor(private readonly hbase: HbaseHandle) {}
@@ -151,52 +143,35 @@ export class HbaseSoe implements SoeQueries {
     return rows.slice(offset).map((r) => lastPart(r.key));
   }
 
-  private scanOf(
-    kind: ScanKind,
-    params: SearchParams | ZipPageParams | NestScanParams | DeepScanParams,
-  ): { prefix: string; offset: number; limit: number } {
-    switch (kind) {
+  private scanOf(request: ScanRead): { prefix: string; offset: number; limit: number } {
+    switch (request.kind) {
       case 'soe-search': {
-        const p = params as SearchParams;
+        const p = request.params;
         return { prefix: searchPrefix(p.country, p.age_group, p.year), offset: p.offset, limit: p.limit };
       }
       case 'soe-page': {
-        const p = params as ZipPageParams;
+        const p = request.params;
         return { prefix: zipPrefix(p.zip), offset: p.offset, limit: p.limit };
       }
       case 'soe-nestscan': {
-        const p = params as NestScanParams;
+        const p = request.params;
         return { prefix: prevZipPrefix(p.zip), offset: 0, limit: p.limit };
       }
       case 'soe-arraydeepscan': {
-        const p = params as DeepScanParams;
+        const p = request.params;
         return { prefix: placePrefix(p.country, p.city), offset: 0, limit: p.limit };
       }
     }
   }
 
-  private async scanAnswer(
-    kind: ScanKind,
-    params: SearchParams | ZipPageParams | NestScanParams | DeepScanParams,
-  ): Promise<string[]> {
-    const { prefix, offset, limit } = this.scanOf(kind, params);
+  private async scanAnswer(request: ScanRead): Promise<string[]> {
+    const { prefix, offset, limit } = this.scanOf(request);
     return (await this.fetch(TABLES.customers, await this.page(prefix, offset, limit))).map((r) => r.key);
   }
 
-  search(_variant: string, params: SearchParams): Promise<string[]> {
-    return this.scanAnswer('soe-search', params);
-  }
-
-  pageByZip(_variant: string, params: ZipPageParams): Promise<string[]> {
-    return this.scanAnswer('soe-page', params);
-  }
-
-  nestScan(_variant: string, params: NestScanParams): Promise<string[]> {
-    return this.scanAnswer('soe-nestscan', params);
-  }
-
-  deepScan(_variant: string, params: DeepScanParams): Promise<string[]> {
-    return this.scanAnswer('soe-arraydeepscan', params);
+  /** The array scan gets its device's row of the index table; the others scan an index prefix. */
+  ids(_variant: string, request: SoeIdsRequest): Promise<string[]> {
+    return request.kind === 'soe-arrayscan' ? this.arrayScan(request.params) : this.scanAnswer(request);
   }
 
   private async deviceOwner(device: string): Promise<string | null> {
@@ -204,7 +179,7 @@ export class HbaseSoe implements SoeQueries {
     return row?.cells.find((c) => c.column === `${INDEX_FAMILY}:customer`)?.value ?? null;
   }
 
-  async arrayScan(_variant: string, params: ArrayScanParams): Promise<string[]> {
+  private async arrayScan(params: ArrayScanParams): Promise<string[]> {
     const owner = params.limit > 0 ? await this.deviceOwner(params.device) : null;
     return owner === null ? [] : (await this.fetch(TABLES.customers, [owner])).map((r) => r.key);
   }
@@ -231,7 +206,7 @@ export class HbaseSoe implements SoeQueries {
     return { customers: customers.length, orders: pairs.length, rows: pairs.filter((p) => found.has(p.order)) };
   }
 
-  async explain(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>): Promise<ScenarioPlan> {
+  async explain(request: SoeRequest): Promise<ScenarioPlan> {
     const getStep = (
       label: string,
       table: string,
@@ -263,7 +238,7 @@ export class HbaseSoe implements SoeQueries {
     }
     if (request.kind === 'soe-arrayscan') {
       const owner = await this.deviceOwner(request.params.device);
-      const found = await this.arrayScan('index-table', request.params);
+      const found = await this.arrayScan(request.params);
       const lookup: PlanEvidence = {
         access: 'index',
         used: [`${TABLES.index} device/…`],
@@ -281,7 +256,7 @@ export class HbaseSoe implements SoeQueries {
         indexExpected: true,
       };
     }
-    const { prefix, offset, limit } = this.scanOf(request.kind, request.params);
+    const { prefix, offset, limit } = this.scanOf(request);
     const scan = await this.indexStep(prefix, offset + limit);
     const ids = await this.page(prefix, offset, limit);
     const found = await this.fetch(TABLES.customers, ids);

@@ -23,19 +23,10 @@
 import type { Collection, Document, FindCursor } from 'mongodb';
 import { mongoPlan } from '../../../src/stores/mongodb/explain.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
+import type { QueryVariant, SoeIdsRequest, SoeQueries, SoeRequest } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer } from '../model.ts';
-import type {
-  ArrayScanParams,
-  DeepScanParams,
-  NestScanParams,
-  ReportParams,
-  ReportRow,
-  SearchParams,
-  SoeKind,
-  ZipPageParams,
-} from '../queries.ts';
+import type { ReportParams, ReportRow, SearchParams, SoeKind } from '../queries.ts';
 
 type CustomerDoc = Customer & Document;
 
@@ -101,9 +92,7 @@ export class MongodbSoe implements SoeQueries {
   ) {}
 
   /** The find of a query kind (every one but the report, an aggregation). */
-  private cursor(
-    request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>,
-  ): FindCursor<CustomerDoc> {
+  private cursor(request: SoeIdsRequest): FindCursor<CustomerDoc> {
     const c = this.customers;
     switch (request.kind) {
       case 'soe-search': {
@@ -132,30 +121,8 @@ export class MongodbSoe implements SoeQueries {
   }
 
   /** Run a find: whole documents fetched, their ids answered. */
-  private async ids(
-    request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>,
-  ): Promise<string[]> {
+  async ids(_variant: string, request: SoeIdsRequest): Promise<string[]> {
     return (await this.cursor(request).toArray()).map((d) => d._id);
-  }
-
-  search(_variant: string, params: SearchParams): Promise<string[]> {
-    return this.ids({ kind: 'soe-search', params });
-  }
-
-  pageByZip(_variant: string, params: ZipPageParams): Promise<string[]> {
-    return this.ids({ kind: 'soe-page', params });
-  }
-
-  nestScan(_variant: string, params: NestScanParams): Promise<string[]> {
-    return this.ids({ kind: 'soe-nestscan', params });
-  }
-
-  arrayScan(_variant: string, params: ArrayScanParams): Promise<string[]> {
-    return this.ids({ kind: 'soe-arrayscan', params });
-  }
-
-  deepScan(_variant: string, params: DeepScanParams): Promise<string[]> {
-    return this.ids({ kind: 'soe-arraydeepscan', params });
   }
 
   async report(_variant: string, p: ReportParams): Promise<ReportRow[]> {
@@ -163,7 +130,7 @@ export class MongodbSoe implements SoeQueries {
     return rows.map((r) => ({ customer: r._id, order: r.order._id }));
   }
 
-  async explain(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>): Promise<ScenarioPlan> {
+  async explain(request: SoeRequest): Promise<ScenarioPlan> {
     if (request.kind === 'soe-report') {
       const returned = (await this.report('lookup', request.params)).length;
       return {

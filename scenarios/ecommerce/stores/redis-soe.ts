@@ -20,19 +20,10 @@
  */
 import type { RedisHandle } from '../../../src/stores/redis/handle.ts';
 import type { ScenarioPlan } from '../../shared/plans.ts';
-import type { ExplainRequest, QueryVariant, SoeQueries } from '../dialect.ts';
+import type { QueryVariant, SoeIdsRequest, SoeQueries, SoeRequest } from '../dialect.ts';
 import { NAMES } from '../dialect.ts';
 import type { Customer } from '../model.ts';
-import type {
-  ArrayScanParams,
-  DeepScanParams,
-  NestScanParams,
-  ReportParams,
-  ReportRow,
-  SearchParams,
-  SoeKind,
-  ZipPageParams,
-} from '../queries.ts';
+import type { ReportParams, ReportRow, SoeKind } from '../queries.ts';
 
 const P = NAMES.prefix;
 export const docKey = (id: string) => `${P}:${id}`;
@@ -112,9 +103,7 @@ export class RedisSoe implements SoeQueries {
     return (await this.redis.call(['ZRANGE', key, String(offset), String(offset + limit - 1)])) as string[];
   }
 
-  private async reads(
-    request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>,
-  ): Promise<Reads> {
+  private async reads(request: SoeIdsRequest): Promise<Reads> {
     const slice = async (structure: string, offset: number, limit: number) => {
       const ids = await this.range(structure, offset, limit);
       return { structure, how: `ZRANGE ${structure} ${offset} ${offset + limit - 1}`, ids, documents: ids.length };
@@ -143,30 +132,8 @@ export class RedisSoe implements SoeQueries {
     }
   }
 
-  private async answer(
-    request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' | 'soe-report' }>,
-  ): Promise<string[]> {
+  async ids(_variant: string, request: SoeIdsRequest): Promise<string[]> {
     return this.fetch((await this.reads(request)).ids);
-  }
-
-  search(_variant: string, params: SearchParams): Promise<string[]> {
-    return this.answer({ kind: 'soe-search', params });
-  }
-
-  pageByZip(_variant: string, params: ZipPageParams): Promise<string[]> {
-    return this.answer({ kind: 'soe-page', params });
-  }
-
-  nestScan(_variant: string, params: NestScanParams): Promise<string[]> {
-    return this.answer({ kind: 'soe-nestscan', params });
-  }
-
-  arrayScan(_variant: string, params: ArrayScanParams): Promise<string[]> {
-    return this.answer({ kind: 'soe-arrayscan', params });
-  }
-
-  deepScan(_variant: string, params: DeepScanParams): Promise<string[]> {
-    return this.answer({ kind: 'soe-arraydeepscan', params });
   }
 
   async report(_variant: string, params: ReportParams): Promise<ReportRow[]> {
@@ -188,7 +155,7 @@ export class RedisSoe implements SoeQueries {
     return { customers: ids.length, rows: pairs.filter((_, i) => orders[i]!.length > 0) };
   }
 
-  async explain(request: Exclude<ExplainRequest, { kind: 'pagination' | 'join' }>): Promise<ScenarioPlan> {
+  async explain(request: SoeRequest): Promise<ScenarioPlan> {
     const plan = { access: 'index' as const, warnings: [], indexExpected: true, source: PLAN_SOURCE };
     if (request.kind === 'soe-report') {
       const { customers, rows } = await this.reportReads(request.params);
