@@ -1,33 +1,21 @@
 #!/usr/bin/env node
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STORE_NAMES } from '../stores/stores.ts';
 import { docbenchVersion } from '../version.ts';
 import { storeOfYcsbBinding } from '../workload/ycsb-bindings.ts';
-import { isUserError, USER_ERROR_EXIT_CODE, UsageError } from './errors.ts';
+import { isUserError, USER_ERROR_EXIT_CODE } from './errors.ts';
 import { registerReportCommand } from './report-command.ts';
 import { registerScenarioCommands, scenarioCommands } from './scenario-commands.ts';
-import type { ScenarioCommands } from '../../scenarios/scenario.ts';
 import { registerStudyCommand } from './study-command.ts';
 import { registerCapacityCommand } from './capacity-command.ts';
 import { registerDiffCommand } from './diff-command.ts';
 import { ExitStatus } from './exit-status.ts';
 import { registerSweepCommand } from './sweep-command.ts';
 import { registerCompareCommand } from './compare-command.ts';
-import { ON_ERROR_HELP, PROCESSES_HELP } from './shared-options.ts';
-import {
-  positiveInteger,
-  nonNegativeInteger,
-  nonNegativeNumber,
-  collect,
-  processesSetting,
-} from '../common/option-parsers.ts';
-import type { ProcessesSetting } from '../session/process-count.ts';
-import { addTargetOptions } from '../session/target-options.ts';
-import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
+import { registerPhaseCommands } from './phase-commands.ts';
+import { registerServerCommands } from './server-commands.ts';
 import { interrupts } from '../common/interrupts.ts';
-import { parseOnError, type OnError } from '../common/fault-policy.ts';
 
 // Every command's work is imported when that command runs (`await import(…)` in its action):
 // `--version`, `--help` and `status` load commander and the option tables, no driver, no
@@ -63,105 +51,6 @@ export function translateYcsbArgs(args: readonly string[]): string[] {
   return command ? [command, ...out] : out;
 }
 
-function addPhaseCommand(
-  program: Command,
-  phase: 'load' | 'run',
-  description: string,
-  scenarios: ReadonlyMap<string, ScenarioCommands>,
-): void {
-  const phased = [...scenarios].filter(([, c]) => c.phase !== undefined).map(([name]) => name);
-  const command = program
-    .command(phase)
-    .description(description)
-    .addOption(new Option('--store <name>', `store: ${STORE_NAMES.join(', ')}`).makeOptionMandatory());
-  addTargetOptions(command, { several: false })
-    .addOption(
-      new Option(
-        '--scenario <name>',
-        `ycsb (workload files) or a scenario with YCSB-shaped phases (${phased.join(', ')}; -P names its workload)`,
-      )
-        .choices(['ycsb', ...phased])
-        .default('ycsb'),
-    )
-    .option(
-      '-P, --workload <file>',
-      'workload file (path or a shipped name: workloada … workloadh, record-10kb, record-1kb); with another --scenario its workload; repeatable',
-      collect,
-      [],
-    )
-    .option('-p, --property <key=value>', 'set a workload or store property; repeatable', collect, [])
-    .option('--threads <n>', 'threadcount: concurrent workers', positiveInteger('--threads'))
-    .option('--target <ops>', 'target operations per second (0 = unthrottled)', nonNegativeNumber('--target'))
-    .option('--processes <n|auto>', PROCESSES_HELP, processesSetting('--processes'))
-    .option('--out <file>', 'write the JSON result here (atomically)')
-    .option('--on-error <mode>', ON_ERROR_HELP, parseOnError, 'continue' as OnError)
-    .option('--fresh', 'load only: drop the table first so the load starts clean', false)
-    .option('-q, --quiet', 'no status lines on stderr', false);
-  addMetricsOptions(command).action(
-    async (
-      opts: MetricsFlags & {
-        store: string;
-        scenario: string;
-        url?: string[];
-        config?: string;
-        workload: string[];
-        property: string[];
-        threads?: number;
-        target?: number;
-        processes?: ProcessesSetting;
-        out?: string;
-        onError: OnError;
-        fresh: boolean;
-        quiet: boolean;
-      },
-    ) => {
-      const { singleTarget } = await import('../session/store-targets.ts');
-      const target = singleTarget(opts, opts.store);
-      const scenario = scenarios.get(opts.scenario);
-      if (opts.metricsPort !== undefined && scenario?.phase !== undefined)
-        throw new UsageError(
-          `--metrics-port: live metrics are served for YCSB workloads (load, run, capacity); not yet for --scenario ${opts.scenario}`,
-        );
-      if (scenario?.phase !== undefined) {
-        await scenario.phase({
-          phase,
-          store: opts.store,
-          ...(target.url !== undefined ? { url: target.url } : {}),
-          workloads: opts.workload,
-          property: [...target.settings, ...opts.property],
-          ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
-          ...(opts.target !== undefined ? { target: opts.target } : {}),
-          // A scenario's phase runs in one process unless given a number (auto is for YCSB workloads).
-          ...(typeof opts.processes === 'number' ? { processes: opts.processes } : {}),
-          ...(opts.out !== undefined ? { out: opts.out } : {}),
-          status: !opts.quiet,
-        });
-        return;
-      }
-      const { runYcsbPhase } = await import('./ycsb-command.ts');
-      await withMetrics(opts, (metrics) =>
-        runYcsbPhase({
-          phase,
-          store: opts.store,
-          ...(target.url !== undefined ? { url: target.url } : {}),
-          storeSettings: target.settings,
-          workloadFiles: opts.workload,
-          overrides: opts.property,
-          ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
-          ...(opts.target !== undefined ? { target: opts.target } : {}),
-          ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
-          ...(opts.out !== undefined ? { out: opts.out } : {}),
-          fresh: opts.fresh,
-          status: !opts.quiet,
-          print: true,
-          onError: opts.onError,
-          ...(metrics ? { metrics } : {}),
-        }),
-      );
-    },
-  );
-}
-
 export async function buildProgram(): Promise<Command> {
   const scenarios = await scenarioCommands();
   const program = new Command('docbench')
@@ -175,57 +64,11 @@ export async function buildProgram(): Promise<Command> {
     outputError: (text, write) => write(text.startsWith('error:') ? `docbench: ${text}` : text),
   });
 
-  addPhaseCommand(program, 'load', 'YCSB load phase: insert recordcount records', scenarios);
-  addPhaseCommand(
-    program,
-    'run',
-    'YCSB run (transaction) phase: operationcount operations or maxexecutiontime seconds',
-    scenarios,
-  );
+  registerPhaseCommands(program, scenarios);
 
   registerCompareCommand(program);
 
-  program
-    .command('up')
-    .description('install on demand and start local servers on 127.0.0.1 (default: all)')
-    .argument('[stores...]', 'stores to start')
-    .option('--docker', 'start the real servers under Docker (docker/compose.yaml) instead', false)
-    .option(
-      '--nodes <n>',
-      'a local cluster of n nodes (redis: n masters; cassandra: n nodes on 127.0.0.1 … 127.0.0.n, replication factor min(3, n)); stand-ins run one node',
-      positiveInteger('--nodes'),
-    )
-    .option(
-      '--replicas <r>',
-      'redis with --nodes: replicas of each master (default 0)',
-      nonNegativeInteger('--replicas'),
-    )
-    .action(async (stores: string[], opts: { docker: boolean; nodes?: number; replicas?: number }) => {
-      if (opts.docker && (opts.nodes !== undefined || opts.replicas !== undefined))
-        throw new UsageError(
-          '--nodes and --replicas start local clusters; docker/compose.yaml runs one node of each store',
-        );
-      const { up, upDocker } = await import('./targets-command.ts');
-      await (opts.docker
-        ? upDocker(stores)
-        : up(stores, {
-            ...(opts.nodes !== undefined ? { nodes: opts.nodes } : {}),
-            ...(opts.replicas !== undefined ? { replicas: opts.replicas } : {}),
-          }));
-    });
-  program
-    .command('down')
-    .description('stop the local servers docbench started (default: all)')
-    .argument('[stores...]', 'stores to stop')
-    .option('--docker', 'stop the Docker containers of docker/compose.yaml instead', false)
-    .action(async (stores: string[], opts: { docker: boolean }) => {
-      const { down, downDocker } = await import('./targets-command.ts');
-      await (opts.docker ? downDocker(stores) : down(stores));
-    });
-  program
-    .command('status')
-    .description('show the local servers, their URLs and what each one is')
-    .action(async () => (await import('./targets-command.ts')).status());
+  registerServerCommands(program);
   registerScenarioCommands(program, scenarios);
   registerReportCommand(program);
   registerSweepCommand(program);
