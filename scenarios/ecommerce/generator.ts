@@ -180,8 +180,9 @@ export function orderCore(seed: number, customerIndex: number, order: number): O
 // Whole documents
 
 /**
- * Faker draws from the document's own generator: re-seeding faker's Mersenne Twister costs about
- * 50 µs a call, pointing it at a fresh sfc32 stream costs nothing. Faker is synchronous, so one
+ * Faker draws from the document's own generator: re-seeding faker's Mersenne Twister costs far
+ * more than the rest of a document (docs/harness-benchmarks.md), pointing it at a fresh sfc32
+ * stream nothing. Faker is synchronous, so one
  * module-level instance is never shared by two documents at once.
  */
 class DocumentRandomizer implements Randomizer {

@@ -1,7 +1,7 @@
 /**
  * Faker methods by name (`person.fullName`, `lorem.words` with args [3]), drawing from the
- * document's own sfc32 stream: re-seeding faker's Mersenne Twister costs about 50 µs a call,
- * pointing it at a fresh stream costs nothing (as the e-commerce generator does). Faker is
+ * document's own sfc32 stream: re-seeding faker's Mersenne Twister costs far more than a
+ * document's other fields (docs/harness-benchmarks.md), pointing it at a fresh stream nothing (as the e-commerce generator does). Faker is
  * synchronous, so the one module-level instance is never shared by two documents at once.
  *
  * A method's value must be a string, a number, a boolean or a Date (kept as an ISO string): the

@@ -2,8 +2,8 @@
  * Waiting until an exact moment, cheaply, for the target-rate schedule.
  *
  * Node's timers cannot do it alone: they count in whole milliseconds of a loop clock that lags
- * the real one, so a `setTimeout` fires up to ~2 ms before the time asked (78% of operations
- * started early, by up to 1.63 ms, at 1,000 ops/s), and an operation that starts early
+ * the real one, so a `setTimeout` fires up to a couple of milliseconds before the time asked
+ * (most operations started early at 1,000 ops/s: docs/harness-benchmarks.md), and an operation that starts early
  * understates the very delay the `Intended-` rows exist to show. Turning the event loop
  * (setImmediate) until the due time is exact but takes a whole core while anything waits.
  *

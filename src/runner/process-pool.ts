@@ -1,7 +1,7 @@
 /**
  * Many processes, one result: a client's `threadcount` workers spread over N worker threads, so
  * the client uses N cores. One Node event loop is one core, and the official drivers cost
- * 10–800 µs of client CPU per operation: on one loop the client, not the store, would set the
+ * tens to hundreds of µs of client CPU per operation (docs/methodology.md): on one loop the client, not the store, would set the
  * pace on any real server.
  *
  * Worker threads rather than child processes: each has its own event loop and its own driver

@@ -38,8 +38,8 @@ export interface YcsbPlan {
 /**
  * A plan on the wire: lines of text, the letters first, then the keys, the queries and the
  * bodies, one per operation each. Not JSON, because of what parsing costs a k6 VU: its JSON
- * parser took 4 µs per operation of a block (more than the rest of the operation's script), one
- * native split of lines takes a tenth of that. No part of a line can hold a line break (keys and
+ * parser cost more per operation than the rest of the operation's script, and one native split
+ * of lines a fraction of that (docs/harness-benchmarks.md). No part of a line can hold a line break (keys and
  * query strings are plain ASCII, bodies are JSON, which escapes them).
  */
 export function planText(plan: YcsbPlan): string {

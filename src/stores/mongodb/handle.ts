@@ -31,8 +31,8 @@ export class MongodbHandle {
 
   /**
    * Driver Collections, one per name, made once: `db.collection()` builds a new one (resolving
-   * its read and write concerns and BSON options) at every call, about 0.35 µs of CPU, and the
-   * YCSB operations name their collection at every operation.
+   * its read and write concerns and BSON options) at every call (what that costs:
+   * docs/harness-benchmarks.md), and the YCSB operations name their collection at every operation.
    */
   private readonly collections = new Map<string, Collection<Document>>();
 

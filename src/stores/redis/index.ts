@@ -16,7 +16,7 @@
  * `redis.driver=ioredis`. Both send exactly the same raw commands; a report names the client it used.
  * Settings: URL credentials and database (`redis://user:pass@host:port/db`, url.ts), `redis.driver`,
  * `redis.autopipelining=true` (ioredis only: coalesce concurrent commands into one write; it
- * measured slower here, ~42,000 ops/s, so it is off by default), `redis.connections=N`
+ * measured slower, docs/harness-benchmarks.md, so it is off by default), `redis.connections=N`
  * (connections per client process, used in turn: connection-set.ts), `redis.commandtimeout=ms`
  * (default 30000: a command that waits that long for its answer, a stalled server, fails as
  * TIMEOUT); settings.ts.
