@@ -1,7 +1,7 @@
 import { encodeHistogram, maxOf, minOf, valueAtPercentile, type Histogram } from '../measure/histogram.ts';
 import type { Measurements } from '../measure/measurements.ts';
 import { STATUSES, type Status } from '../measure/status.ts';
-import type { PhaseOutcome } from '../runner/phases.ts';
+import type { MeasuredPhase as PhaseOutcome } from './phase.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
 import { faultNotes, faultsOf, partialOf } from './faults.ts';
 import { describeMachine } from './machine.ts';

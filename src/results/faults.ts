@@ -4,7 +4,7 @@
  * becomes a note, so the YCSB text says it before any figure is read.
  */
 import type { TimeSeriesPoint } from '../measure/status-reporter.ts';
-import type { PhaseOutcome } from '../runner/phases.ts';
+import type { MeasuredPhase as PhaseOutcome } from './phase.ts';
 import { isOperationRow, type OperationSeries } from '../measure/operation-series.ts';
 import { isFailure } from '../measure/status.ts';
 import type { Measurements } from '../measure/measurements.ts';

@@ -8,7 +8,7 @@
 import { UserError } from '../common/user-error.ts';
 import { addEncodedHistogram } from '../measure/histogram.ts';
 import { Measurements } from '../measure/measurements.ts';
-import type { PhaseOutcome } from '../runner/phases.ts';
+import type { MeasuredPhase as PhaseOutcome } from './phase.ts';
 import { isFaultNote } from './faults.ts';
 import { lostWritesNote } from './lost-writes-note.ts';
 import { mergeOperationSeries } from './merge-operation-series.ts';

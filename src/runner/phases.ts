@@ -1,14 +1,11 @@
 import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import { Measurements } from '../measure/measurements.ts';
-import type { OperationSeries } from '../measure/operation-series.ts';
-import type { TimeSeriesPoint } from '../measure/status-reporter.ts';
 import { canInsertMany, type KeyedRecord, type Store } from '../stores/store.ts';
 import { CoreWorkload } from '../workload/core-workload.ts';
 import { loadBatchingNote, type WorkloadProperties } from '../workload/properties.ts';
 import { Random } from '../workload/random.ts';
-import type { CpuSpent } from './cpu-meter.ts';
 import type { FaultPolicy } from '../common/fault-policy.ts';
-import type { StopReason } from './run-control.ts';
+import type { MeasuredPhase } from '../results/phase.ts';
 import type { ProcessPool } from './process-pool.ts';
 import type { ThreadContext } from './process-protocol.ts';
 import { EventLoopMeter } from './cpu-meter.ts';
@@ -27,31 +24,8 @@ import { TimedStore } from './timed-store.ts';
 import { AcknowledgedWrites, WorkerWrites, type AcknowledgedWritesLayout } from './acknowledged-writes.ts';
 import { doTransaction } from './transactions.ts';
 
-/** What one phase measured, before it is turned into a result. */
-export interface PhaseOutcome {
-  phase: 'load' | 'run';
-  measurements: Measurements;
-  startedAt: Date;
-  endedAt: Date;
-  /** Measured window (after warm-up) in ms. */
-  runtimeMs: number;
-  timeSeries: TimeSeriesPoint[];
-  /** Each latency row every status interval. */
-  operationSeries?: OperationSeries;
-  cpu: CpuSpent;
-  /** Records written by the load phase (OVERALL counts records, not batches). */
-  recordsLoaded: number;
-  notes: string[];
-  /** Client processes (worker threads) the workers ran in; 1 when absent. */
-  processes?: number;
-  /** Why that many (session/process-count.ts), for the result. */
-  processesReason?: string;
-  /** Why the phase stopped; absent or `complete` when it ran to its end. */
-  stopReason?: StopReason;
-  /** What stopped it, in words, when its observer did (a capacity step's blown budget). */
-  stopDetail?: string;
-  /** The fault policy the phase ran under (recorded in the result). */
-  faults?: FaultPolicy;
+/** What one phase measured (results/phase.ts), and the failover check's account of its writes. */
+export interface PhaseOutcome extends MeasuredPhase {
   /** The failover check's account of the run's writes (`failovercheck=true`), to read back against. */
   acknowledgedWrites?: AcknowledgedWrites;
 }

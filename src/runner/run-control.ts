@@ -13,14 +13,9 @@ const ABORT_ON_ERROR = 3;
 const FLAG_BYTES = 16;
 const BYTES = FLAG_BYTES + 8;
 
-/**
- * Why a run stopped before its end: its own end (operationcount, maxexecutiontime) is `complete`;
- * the others make its result partial: `on-error` (--on-error abort, at the first failed
- * operation), `error-budget` (the failed share passed maxerrorrate), `latency-budget` (a capacity
- * step already certain to miss its budget), or the signal that interrupted it.
- */
-export const STOP_REASONS = ['complete', 'on-error', 'error-budget', 'SIGINT', 'SIGTERM', 'latency-budget'] as const;
-export type StopReason = (typeof STOP_REASONS)[number];
+import { STOP_REASONS, type StopReason } from '../results/phase.ts';
+
+export { STOP_REASONS, type StopReason };
 
 export class RunControl {
   /** Pass to a worker thread to attach to the same control (shared memory). */

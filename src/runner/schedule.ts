@@ -14,11 +14,11 @@
  * warm-up, time limit, status line, measured window, CPU), whether the workers run on its own
  * event loop (`runScheduled`) or in worker threads (`process-pool.ts`).
  */
+import type { MeasuredPhase } from '../results/phase.ts';
 import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { IntervalRows } from '../measure/interval-rows.ts';
 import type { Measurements } from '../measure/measurements.ts';
-import type { OperationSeries } from '../measure/operation-series.ts';
-import { StatusReporter, type TimeSeriesPoint } from '../measure/status-reporter.ts';
+import { StatusReporter } from '../measure/status-reporter.ts';
 import { CpuMeter, EventLoopMeter, type CpuSpent } from './cpu-meter.ts';
 import { DEFAULT_FAULT_POLICY, overBudget, type FaultPolicy } from '../common/fault-policy.ts';
 import { interrupts } from '../common/interrupts.ts';
@@ -92,20 +92,14 @@ export interface SpannedOperation {
  */
 export const OUTAGE_PAUSE_MS = 10;
 
-export interface ScheduledRun {
-  startedAt: Date;
-  endedAt: Date;
-  /** Measured window (after warm-up) in ms; 0 when the run ended during warm-up. */
-  runtimeMs: number;
-  timeSeries: TimeSeriesPoint[];
-  /** Each latency row every status interval (undefined when the run closed no interval). */
-  operationSeries?: OperationSeries;
-  cpu: CpuSpent;
-  /** What a reader must know about the window (warm-up). */
-  notes: string[];
+/** What the run loop measured: the phase's outcome (results/phase.ts) but for what the phase adds. */
+export type ScheduledRun = Pick<
+  MeasuredPhase,
+  'startedAt' | 'endedAt' | 'runtimeMs' | 'timeSeries' | 'operationSeries' | 'cpu' | 'notes'
+> & {
   /** Why the run stopped: `complete`, or what cut it short (its result is then partial). */
   stopReason: StopReason;
-}
+};
 
 export interface WorkerLoopOptions {
   measurements: Measurements;
