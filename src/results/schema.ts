@@ -194,7 +194,7 @@ export const planSchema = z.object({
 
 /** One reason a result is not a measurement of the store (results/verdict.ts). */
 export const verdictReasonSchema = z.object({
-  /** `unsupported`, `unreachable`, `no-success`, `not-loaded`, `wrong-answers`, `error-budget`, `aborted`. */
+  /** `unsupported`, `unreachable`, `no-success`, `nothing-measured`, `not-loaded`, `wrong-answers`, `error-budget`, `aborted`. */
   code: z.string(),
   /** What went wrong, with the counts. */
   detail: z.string(),
@@ -202,10 +202,23 @@ export const verdictReasonSchema = z.object({
   fix: z.string(),
 });
 
+/** An operation left out of a result's figures, and why (a scenario query the store refuses). */
+export const excludedOperationSchema = z.object({
+  operation: z.string(),
+  /** Why, in the store's words: `UNSUPPORTED: …`. */
+  detail: z.string(),
+});
+
 /** `valid`, or `invalid` with every reason: computed once, from the counts, and shown by every output. */
 export const verdictSchema = z.object({
   status: z.enum(['valid', 'invalid']),
   reasons: z.array(verdictReasonSchema),
+  /**
+   * Scenario results: the queries the store refused, left out of its figures (absent when none).
+   * The rest stay valid and compare query by query; the mix-level figures (overall ops/s) are of
+   * a mix without these, and compare only with results that left out the same.
+   */
+  excluded: z.array(excludedOperationSchema).optional(),
 });
 
 /**
@@ -390,3 +403,4 @@ export type OperationOutage = z.infer<typeof operationOutageSchema>;
 export type Verdict = z.infer<typeof verdictSchema>;
 export type OperationSeriesResult = NonNullable<Result['operationSeries']>;
 export type VerdictReason = z.infer<typeof verdictReasonSchema>;
+export type ExcludedOperation = z.infer<typeof excludedOperationSchema>;
