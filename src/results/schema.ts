@@ -194,7 +194,7 @@ export const planSchema = z.object({
 
 /** One reason a result is not a measurement of the store (results/verdict.ts). */
 export const verdictReasonSchema = z.object({
-  /** `unsupported`, `unreachable`, `no-success`, `nothing-measured`, `not-loaded`, `wrong-answers`, `error-budget`, `aborted`. */
+  /** `unsupported`, `unreachable`, `no-success`, `not-loaded`, `wrong-answers`, `error-budget`, `aborted`. */
   code: z.string(),
   /** What went wrong, with the counts. */
   detail: z.string(),

@@ -13,7 +13,7 @@
  *
  * Pure (no Node APIs): the k6 summary, bundled into k6 scripts, computes the same verdict.
  */
-import type { ExcludedOperation, Result, Verdict, VerdictReason } from './schema.ts';
+import type { ExcludedOperation, OperationResult, Result, Verdict, VerdictReason } from './schema.ts';
 
 /**
  * Of the reads of a YCSB run phase, the share that may find nothing before the run is invalid.
@@ -132,22 +132,18 @@ function refusal(row: string, sample: string | undefined): ExcludedOperation {
 /** The verdict of a result, from its counts alone (so a merged or old result gets the same). */
 export function computeVerdict(r: Result): Verdict {
   const reasons: VerdictReason[] = [];
-  const excluded: ExcludedOperation[] = [];
+  const refused: OperationResult[] = [];
   for (const op of r.operations) {
     if (op.returns === undefined || isCheckRow(op.name)) continue;
     const issued = total(op.returns);
     if (issued === 0 || sum(op.returns, 'OK', 'NOT_FOUND') > 0) continue;
-    if (isScenario(r) && sum(op.returns, 'UNSUPPORTED') === issued) excluded.push(refusal(op.name, op.errorSamples?.[0]));
+    if (isScenario(r) && sum(op.returns, 'UNSUPPORTED') === issued) refused.push(op);
     else reasons.push(noSuccessReason(r, op.name, op.returns, op.errorSamples?.[0]));
   }
+  // A store that refused everything measured nothing: each refusal is then a reason, as in a YCSB run.
   const measured = r.operations.some((o) => !isCheckRow(o.name) && sum(o.returns, 'OK', 'NOT_FOUND') > 0);
-  if (excluded.length > 0 && !measured) {
-    reasons.push({
-      code: 'nothing-measured',
-      detail: `nothing was measured: the store refused every operation (${excluded.map((e) => `${e.operation}: ${e.detail}`).join('; ')})`,
-      fix: `${storeName(r)} runs none of them: compare it on queries it can run`,
-    });
-  }
+  if (!measured) for (const op of refused) reasons.push(noSuccessReason(r, op.name, op.returns!, op.errorSamples?.[0]));
+  const excluded = measured ? refused.map((op) => refusal(op.name, op.errorSamples?.[0])) : [];
   if (r.kind === 'ycsb' && r.phase === 'run') {
     const reads = r.operations.filter((o) => RECORD_READS.includes(o.name));
     const calls = reads.reduce((n, o) => n + total(o.returns), 0);

@@ -105,14 +105,19 @@ describe('per-query verdicts of scenarios', () => {
     assert.equal(mixOf({ ...r, verdict }), 'by-name, shared');
   });
 
-  it('a store that refused every query measured nothing: invalid', () => {
-    const verdict = computeVerdict(resultOf('scenario', 'hbase', [refused('by-name', 'a text sort'), checked(0)]));
+  it('a store that refused every query measured nothing: invalid, each refusal a reason', () => {
+    const verdict = computeVerdict(
+      resultOf('scenario', 'hbase', [refused('by-name', 'a text sort'), refused('shared', 'an $or'), checked(0)]),
+    );
     assert.equal(verdict.status, 'invalid');
     assert.deepEqual(
-      verdict.reasons.map((r) => r.code),
-      ['nothing-measured'],
+      verdict.reasons.map((r) => [r.code, r.detail]),
+      [
+        ['unsupported', 'all 1 by-name operations were UNSUPPORTED: by-name is not supported: a text sort'],
+        ['unsupported', 'all 1 shared operations were UNSUPPORTED: shared is not supported: an $or'],
+      ],
     );
-    assert.match(verdict.reasons[0]!.detail, /refused every operation \(by-name: UNSUPPORTED: a text sort\)/);
+    assert.equal(verdict.excluded, undefined);
   });
 
   it('wrong answers make the store invalid, refusals or not', () => {
