@@ -13,8 +13,9 @@
  *          its answer checked again.
  *
  * A query the store's translation refuses is left out of the mix (the others' proportions grow
- * to fill it) and recorded as UNSUPPORTED with the reason: the result then says so (its verdict
- * names the query), and the rest is measured as it is.
+ * to fill it) and recorded as UNSUPPORTED with the reason: its verdict leaves the query out of
+ * the store's figures with that reason (results/verdict.ts), and the rest is measured as it is,
+ * valid and comparable query by query.
  */
 import type { QueryPlan } from '../../src/results/schema.ts';
 import type { PhaseOutcome } from '../../src/runner/phases.ts';

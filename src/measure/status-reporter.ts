@@ -121,11 +121,11 @@ export class StatusReporter {
     const now = performance.now();
     const previousT = this.series.length > 1 ? this.series[this.series.length - 2]!.t : 0;
     const counted = this.takeInterval(now);
-    this.takeRows();
+    const t = round((now - this.startMs) / 1000, 3);
+    this.takeRows(t, true);
     const operations = last.operations + counted.operations;
     const failed = (last.failed ?? 0) + counted.failed;
     const outageCalls = (last.outageCalls ?? 0) + counted.outageCalls;
-    const t = round((now - this.startMs) / 1000, 3);
     const seconds = t - previousT;
     Object.assign(last, {
       t,
@@ -142,9 +142,10 @@ export class StatusReporter {
     const seconds = (now - this.lastTickMs) / 1000;
     const warmup = !this.measurements.recording;
     const { operations, failed, outageCalls, p99Us } = this.takeInterval(now);
-    this.takeRows();
+    const t = round((now - this.startMs) / 1000, 3);
+    this.takeRows(t, false);
     const point: TimeSeriesPoint = {
-      t: round((now - this.startMs) / 1000, 3),
+      t,
       operations,
       // A rate counts the operations that did their work, as the result's throughput does.
       opsPerSec: seconds > 0 ? round((operations - failed) / seconds, 1) : 0,
@@ -160,13 +161,17 @@ export class StatusReporter {
     if (!final) this.options.onSample?.(point, { operations: this.totalOperations, failed: this.totalFailures });
   }
 
-  /** Every row's calls since the last tick: to the listeners, then into the status interval's point. */
-  private takeRows(): void {
+  /**
+   * Every row's calls since the last tick: to the listeners, then into the status interval's
+   * point and the per-second outcomes (the point ending at `t`, or folded into the last one).
+   */
+  private takeRows(t: number, foldIntoLast: boolean): void {
     const recording = this.measurements.recording;
     this.measurements.takeIntervalRows(this.second);
     this.options.onRows?.(this.second, recording);
     if (!recording) this.operations.markWarmup();
-    this.operations.addSecond(this.second);
+    if (foldIntoLast) this.operations.foldSecond(this.second, t);
+    else this.operations.addSecond(this.second, t);
     this.second.clear();
   }
 

@@ -8,7 +8,7 @@
  * are close (the note a merged result carries says so); the counts and the histograms are exact.
  */
 import { addEncodedHistogram, encodeHistogram, maxOf, newLatencyHistogram, valueAtPercentile, type Histogram } from '../measure/histogram.ts';
-import { isOperationRow } from '../measure/operation-series.ts';
+import { isOperationRow, OUTCOME_COLUMNS, type OutcomeColumn, type OutcomeSeconds } from '../measure/operation-series.ts';
 import type { OperationSeriesResult, Result } from './schema.ts';
 
 interface Slot {
@@ -52,6 +52,7 @@ export function mergeOperationSeries(results: readonly Result[]): OperationSerie
     });
   }
   const ordered = [...slots.entries()].sort((a, b) => a[0] - b[0]).map(([, slot]) => slot);
+  const seconds = mergeOutcomeSeconds(withSeries);
   return {
     intervalSeconds: interval,
     t: ordered.map((s) => s.t),
@@ -68,6 +69,60 @@ export function mergeOperationSeries(results: readonly Result[]): OperationSerie
         maxUs: figure(maxOf),
         histograms: points.map((p) => (p && p.histogram.totalCount > 0 ? encodeHistogram(p.histogram) : '')),
       };
+    }),
+    ...(seconds ? { seconds } : {}),
+  };
+}
+
+/**
+ * The per-second outcomes of results that ran at the same time, added second by second on the
+ * wall clock as their time series are (results/merge.ts): each point goes to the second it
+ * ended in, counted from the earliest start. Undefined when no result has them.
+ */
+export function mergeOutcomeSeconds(results: readonly Result[]): OutcomeSeconds | undefined {
+  const withSeconds = results.filter((r) => r.operationSeries?.seconds !== undefined);
+  if (withSeconds.length === 0) return undefined;
+  const origin = Math.min(...withSeconds.map((r) => Date.parse(r.startedAt)));
+  const slots = new Set<number>();
+  const counts = new Map<string, Map<number, Record<OutcomeColumn, number>>>();
+  for (const result of withSeconds) {
+    const seconds = result.operationSeries!.seconds!;
+    const offset = (Date.parse(result.startedAt) - origin) / 1000;
+    const slotOf = seconds.t.map((t) => Math.ceil(offset + t - 1e-9));
+    for (const slot of slotOf) slots.add(slot);
+    for (const row of seconds.rows) {
+      let bySlot = counts.get(row.operation);
+      if (bySlot === undefined) {
+        bySlot = new Map();
+        counts.set(row.operation, bySlot);
+      }
+      for (const column of OUTCOME_COLUMNS) {
+        const values = row[column];
+        if (values === undefined) continue;
+        values.forEach((n, i) => {
+          if (n === 0) return;
+          const slot = slotOf[i]!;
+          let point = bySlot.get(slot);
+          if (point === undefined) {
+            point = { ok: 0, error: 0, unavailable: 0, timeout: 0 };
+            bySlot.set(slot, point);
+          }
+          point[column] += n;
+        });
+      }
+    }
+  }
+  const t = [...slots].sort((a, b) => a - b);
+  return {
+    t,
+    rows: [...counts].map(([operation, bySlot]) => {
+      const column = (c: OutcomeColumn) => t.map((slot) => bySlot.get(slot)?.[c] ?? 0);
+      const row: OutcomeSeconds['rows'][number] = { operation, ok: column('ok') };
+      for (const c of ['error', 'unavailable', 'timeout'] as const) {
+        const values = column(c);
+        if (values.some((n) => n > 0)) row[c] = values;
+      }
+      return row;
     }),
   };
 }

@@ -77,9 +77,11 @@ export const storeInfoSchema = z.object({
 });
 
 /**
- * A stretch of the run during which the store could not be reached: calls failed as
- * SERVICE_UNAVAILABLE or TIMEOUT (or nothing succeeded), from `fromSecond` to `toSecond` of the
- * time series. `recovered` says whether operations succeeded again before the run ended.
+ * A stretch of the run during which the store could not serve: calls failed as
+ * SERVICE_UNAVAILABLE or TIMEOUT (with the seconds around them in which nothing succeeded), or no
+ * operation finished at all for far longer than the run's pace allows (a stall), from
+ * `fromSecond` to `toSecond` of the time series (results/faults.ts). `recovered` says whether
+ * operations succeeded again before the run ended.
  */
 export const outageSchema = z.object({
   from: z.iso.datetime(),
@@ -119,17 +121,22 @@ export const lostWritesSchema = z.object({
   samples: z.array(z.string()),
 });
 
-/** How each operation kind saw an outage: from the last interval it still succeeded in to the last with failures. */
+/**
+ * How one operation kind saw an outage: from the start of the first second in which its calls
+ * failed as out of reach (SERVICE_UNAVAILABLE, TIMEOUT) to the end of the last, at a second's
+ * resolution (`operationSeries.seconds`). Errors the store answered (conflicts) are never one.
+ */
 export const operationOutageSchema = z.object({
   operation: z.string(),
   fromSecond: z.number().nonnegative(),
   toSecond: z.number().nonnegative(),
-  /** toSecond - fromSecond: how long the operation kind failed, at the series' interval. */
+  /** toSecond - fromSecond: how long the operation kind failed. */
   seconds: z.number().nonnegative(),
+  /** Its calls that failed as out of reach in the window. */
   failed: count,
-  /** Whether it succeeded again after its last failures. */
+  /** Whether the store answered it again after the window. */
   recovered: z.boolean(),
-  /** Its calls' failures by kind over the whole run (SERVICE_UNAVAILABLE, TIMEOUT, ERROR). */
+  /** Those calls by kind (SERVICE_UNAVAILABLE, TIMEOUT). */
   failures: z.record(z.string(), count),
 });
 
@@ -142,7 +149,7 @@ export const faultsSchema = z.object({
   /** failedOperations over every operation issued (failed + done). */
   errorRate: z.number().min(0).max(1),
   outages: z.array(outageSchema),
-  /** Each operation kind's own outage window (from the per-operation series), when it failed. */
+  /** Each operation kind's own outage windows (from its outcomes second by second), in order. */
   byOperation: z.array(operationOutageSchema).optional(),
 });
 
@@ -195,10 +202,23 @@ export const verdictReasonSchema = z.object({
   fix: z.string(),
 });
 
+/** An operation left out of a result's figures, and why (a scenario query the store refuses). */
+export const excludedOperationSchema = z.object({
+  operation: z.string(),
+  /** Why, in the store's words: `UNSUPPORTED: …`. */
+  detail: z.string(),
+});
+
 /** `valid`, or `invalid` with every reason: computed once, from the counts, and shown by every output. */
 export const verdictSchema = z.object({
   status: z.enum(['valid', 'invalid']),
   reasons: z.array(verdictReasonSchema),
+  /**
+   * Scenario results: the queries the store refused, left out of its figures (absent when none).
+   * The rest stay valid and compare query by query; the mix-level figures (overall ops/s) are of
+   * a mix without these, and compare only with results that left out the same.
+   */
+  excluded: z.array(excludedOperationSchema).optional(),
 });
 
 /**
@@ -356,6 +376,26 @@ export const resultSchema = z.object({
           histograms: z.array(z.string()),
         }),
       ),
+      /**
+       * Each operation's calls second by second, by outcome (the time series' points; warm-up
+       * seconds hold zeros): `ok` (OK, NOT_FOUND), `error` (ERROR), `unavailable`
+       * (SERVICE_UNAVAILABLE), `timeout` (TIMEOUT), each column absent when all zero but `ok`.
+       * Outage windows are read from it at a second's resolution (results/faults.ts).
+       */
+      seconds: z
+        .object({
+          t: z.array(z.number().nonnegative()),
+          rows: z.array(
+            z.object({
+              operation: z.string(),
+              ok: z.array(count),
+              error: z.array(count).optional(),
+              unavailable: z.array(count).optional(),
+              timeout: z.array(count).optional(),
+            }),
+          ),
+        })
+        .optional(),
     })
     .optional(),
   notes: z.array(z.string()),
@@ -384,3 +424,4 @@ export type Verdict = z.infer<typeof verdictSchema>;
 export type OperationSeriesResult = NonNullable<Result['operationSeries']>;
 export type VerdictReason = z.infer<typeof verdictReasonSchema>;
 export type Repetition = z.infer<typeof repetitionSchema>;
+export type ExcludedOperation = z.infer<typeof excludedOperationSchema>;

@@ -1,7 +1,7 @@
 /**
  * Faults and interrupts, as a user meets them: a store killed mid-run and restarted (Redis,
  * the MongoDB stand-in, HBase's REST gateway and its region server, each a private server of
- * this test, killed by its own pid), a store that stays down (error budget, --on-error abort,
+ * this test, killed by its own pid), a Redis paused (SIGSTOP) mid-run, a store that stays down (error budget, --on-error abort,
  * post-run stats that cannot be read), and Ctrl-C / SIGTERM mid-run. Every run must end with its
  * YCSB text and a complete result file saying what happened: errors counted per status, the
  * outage window, the recovery, or why it is partial. Only orderings and counts are asserted,
@@ -203,6 +203,65 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
       assertRecovered(readResult(out), run.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT']);
     } finally {
       await mongodb.dispose();
+    }
+  });
+
+  it('Redis paused (SIGSTOP) mid-run: no call fails within its timeout, and the seconds with no completion are an outage', async (t) => {
+    const redis = await privateRedis();
+    if (redis.missing) return t.skip(redis.missing);
+    try {
+      await loaded(redis, 'redis');
+      const out = join(dir, 'redis-paused.json');
+      const run = startDocbench([
+        'run',
+        '--store',
+        'redis',
+        '--url',
+        redis.url,
+        ...RUN,
+        '-p',
+        'operationcount=0',
+        '-p',
+        'maxexecutiontime=12',
+        '--target',
+        '500',
+        '--out',
+        out,
+      ]);
+      await waitFor(() => statusLines(run) >= 2, 'the run to get going', { limitMs: 60_000 });
+      await redis.pause();
+      const pausedAt = statusLines(run);
+      try {
+        await waitFor(() => statusLines(run) >= pausedAt + 4, 'the pause to last', { limitMs: 60_000 });
+      } finally {
+        redis.resume();
+      }
+      assert.equal(await run.exit, 0, run.stderr());
+      const result = readResult(out);
+      t.diagnostic(summary(result));
+      // redis.commandtimeout (30 s) outlasts the pause: every call waited and then succeeded.
+      const faults = result.faults!;
+      assert.equal(faults.failedOperations, 0);
+      assert.equal(faults.byOperation, undefined, 'no operation kind was refused');
+      assert.equal(faults.outages.length, 1, JSON.stringify(faults.outages));
+      const [stall] = faults.outages;
+      assert.ok(stall!.toSecond - stall!.fromSecond >= 2 && stall!.outageCalls === 0, JSON.stringify(stall));
+      assert.equal(stall!.recovered, true);
+      const ok = (p: Result['timeSeries'][number]) => p.operations - (p.failed ?? 0);
+      assert.ok(
+        result.timeSeries.every((p) => p.t <= stall!.fromSecond || p.t > stall!.toSecond || p.operations === 0),
+        'nothing finished inside the window',
+      );
+      assert.ok(
+        result.timeSeries.some((p) => p.t > stall!.toSecond && ok(p) > 0),
+        'operations after the pause',
+      );
+      assert.match(
+        run.stdout(),
+        /^# OUTAGE: the store was out of reach from .*no operation finished \(the store stalled\); it answered again from /m,
+      );
+    } finally {
+      await redis.dispose();
     }
   });
 

@@ -14,12 +14,17 @@ import {
 } from '@redis/client';
 import cassandra from 'cassandra-driver';
 import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import { IntervalRows } from '../../src/measure/interval-rows.ts';
 import { Measurements } from '../../src/measure/measurements.ts';
+import { OperationSeriesBuilder } from '../../src/measure/operation-series.ts';
+import { isFailure, type Status } from '../../src/measure/status.ts';
+import type { TimeSeriesPoint } from '../../src/measure/status-reporter.ts';
 import { statusOfError } from '../../src/measure/timed.ts';
 import { ReplicationTimeoutError } from '../../src/stores/redis/handle.ts';
 import { buildResult } from '../../src/results/build.ts';
 import { outagesOf } from '../../src/results/faults.ts';
-import { resultSchema } from '../../src/results/schema.ts';
+import { mergeResults } from '../../src/results/merge.ts';
+import { resultSchema, type Result } from '../../src/results/schema.ts';
 import { renderYcsbText } from '../../src/report/ycsb-text.ts';
 import { faultPolicyOf, withWorkloadBudget } from '../../src/common/fault-policy.ts';
 import { interrupts } from '../../src/common/interrupts.ts';
@@ -342,6 +347,167 @@ describe('outage windows', () => {
 
   it('errors the store answers (conflicts) are no outage', () => {
     assert.deepEqual(outagesOf([point(1, 100, 30), point(2, 100, 40)], start), []);
+  });
+});
+
+/** One second of a built run: each operation's calls by status. */
+type Second = Partial<Record<'READ' | 'UPDATE', Partial<Record<Status, number>>>>;
+
+/**
+ * A run built second by second as the status reporter builds it (each second's calls measured,
+ * its time-series point, its rows into the per-operation series), from `startedAt`.
+ */
+function builtRun(seconds: readonly Second[], startedAt = new Date('2026-01-01T00:00:00.000Z')): Result {
+  const m = new Measurements(true, true);
+  const builder = new OperationSeriesBuilder(10);
+  const rows = new IntervalRows();
+  const timeSeries: TimeSeriesPoint[] = [];
+  seconds.forEach((calls, index) => {
+    const t = index + 1;
+    for (const [operation, statuses] of Object.entries(calls))
+      for (const [status, n] of Object.entries(statuses) as [Status, number][])
+        for (let i = 0; i < n; i++) {
+          m.measure(operation, status, 0, 0, 1, status === 'OK' ? undefined : new Error(status));
+          m.completeOperation(1, isFailure(status));
+        }
+    const { intervalOperations: operations, intervalFailures: failed, intervalOutageCalls: outageCalls } = m;
+    timeSeries.push({
+      t,
+      operations,
+      opsPerSec: operations - failed,
+      p99Us: 1,
+      warmup: false,
+      ...(failed > 0 ? { failed } : {}),
+      ...(outageCalls > 0 ? { outageCalls } : {}),
+    });
+    m.intervalOperations = m.intervalFailures = m.intervalOutageCalls = 0;
+    m.takeIntervalRows(rows);
+    builder.addSecond(rows, t);
+    rows.clear();
+    if (t % 10 === 0) builder.close(t);
+  });
+  builder.finish(seconds.length);
+  const runtimeMs = seconds.length * 1000;
+  return resultSchema.parse(
+    buildResult(
+      {
+        phase: 'run',
+        measurements: m,
+        startedAt,
+        endedAt: new Date(startedAt.getTime() + runtimeMs),
+        runtimeMs,
+        timeSeries,
+        operationSeries: builder.series!,
+        cpu: { userMs: 1, systemMs: 1 },
+        recordsLoaded: 0,
+        notes: [],
+      },
+      { kind: 'ycsb', mode: 'direct', workloadName: 't', properties: {}, overrides: [], store: storeInfo },
+    ),
+  );
+}
+
+const seconds = (n: number, second: Second): Second[] => Array.from({ length: n }, () => second);
+const outageLines = (r: Result) =>
+  renderYcsbText(r)
+    .split('\n')
+    .filter((line) => line.startsWith('# OUTAGE'));
+
+describe('outages at a second’s resolution, from built series', () => {
+  it('a run full of conflicts (the store answering ERROR) has no outage, run-wide or per operation', () => {
+    // As workload A on CouchDB: hot keys' updates lose their race on _rev, every second.
+    const result = builtRun(seconds(30, { READ: { OK: 100 }, UPDATE: { OK: 50, ERROR: 50 } }));
+    assert.equal(result.faults!.failedOperations, 1500);
+    assert.deepEqual(result.faults!.outages, []);
+    assert.equal(result.faults!.byOperation, undefined);
+    assert.deepEqual(outageLines(result), []);
+    assert.equal(result.operationSeries!.seconds!.rows.find((r) => r.operation === 'UPDATE')!.error!.length, 30);
+  });
+
+  it('a killed server is one outage at the right second, run-wide and for each operation it failed', () => {
+    // Up 7 s, refused from the 8th to the 14th second, up again; conflicts all along.
+    const up: Second = { READ: { OK: 100 }, UPDATE: { OK: 45, ERROR: 5 } };
+    const down: Second = { READ: { SERVICE_UNAVAILABLE: 100 }, UPDATE: { SERVICE_UNAVAILABLE: 40, TIMEOUT: 10 } };
+    const result = builtRun([...seconds(7, up), ...seconds(7, down), ...seconds(16, up)]);
+    const faults = result.faults!;
+    assert.deepEqual(
+      faults.outages.map((o) => [o.fromSecond, o.toSecond, o.outageCalls, o.recovered]),
+      [[7, 14, 1050, true]],
+    );
+    assert.deepEqual(
+      faults.byOperation!.map((o) => [o.operation, o.fromSecond, o.toSecond, o.failed, o.recovered, o.failures]),
+      [
+        ['READ', 7, 14, 700, true, { SERVICE_UNAVAILABLE: 700 }],
+        ['UPDATE', 7, 14, 350, true, { SERVICE_UNAVAILABLE: 280, TIMEOUT: 70 }],
+      ],
+    );
+    const lines = outageLines(result);
+    assert.equal(lines.length, 3, lines.join('\n'));
+    assert.match(
+      lines[0]!,
+      /^# OUTAGE of READ: out of reach from 7\.0 s to 14\.0 s \(7\.0 s, 700 calls failed: 700 SERVICE_UNAVAILABLE\); the store answered it again after$/,
+    );
+    assert.match(lines[2]!, /^# OUTAGE: the store was out of reach from 7\.0 s to 14\.0 s into the run /);
+  });
+
+  it('two kills are two windows for each operation, not one from the first failure to the last', () => {
+    const up: Second = { READ: { OK: 100 } };
+    const down: Second = { READ: { SERVICE_UNAVAILABLE: 100 } };
+    const result = builtRun([...seconds(5, up), ...seconds(3, down), ...seconds(10, up), ...seconds(2, down), up]);
+    assert.deepEqual(
+      result.faults!.byOperation!.map((o) => [o.fromSecond, o.toSecond, o.recovered]),
+      [
+        [5, 8, true],
+        [18, 20, true],
+      ],
+    );
+    assert.deepEqual(
+      result.faults!.outages.map((o) => [o.fromSecond, o.toSecond]),
+      [
+        [5, 8],
+        [18, 20],
+      ],
+    );
+  });
+
+  it('a pause with no completion (a SIGSTOPped server, calls waiting within their timeout) is an outage', () => {
+    const up: Second = { READ: { OK: 180 }, UPDATE: { OK: 20 } };
+    const result = builtRun([...seconds(5, up), ...seconds(9, {}), { READ: { OK: 90 } }, ...seconds(6, up)]);
+    const faults = result.faults!;
+    assert.equal(faults.failedOperations, 0);
+    assert.deepEqual(
+      faults.outages.map((o) => [o.fromSecond, o.toSecond, o.failedOperations, o.outageCalls, o.recovered]),
+      [[5, 14, 0, 0, true]],
+    );
+    assert.equal(faults.byOperation, undefined, 'no call failed: no operation kind was refused');
+    assert.deepEqual(outageLines(result), [
+      '# OUTAGE: the store was out of reach from 5.0 s to 14.0 s into the run (2026-01-01T00:00:05.000Z – 2026-01-01T00:00:14.000Z): no operation finished (the store stalled); it answered again from 14.0 s',
+    ]);
+  });
+
+  it('seconds left empty by a slow or throttled run are no stall', () => {
+    // One operation every three seconds (a slow query, a low target rate): two empty seconds in three.
+    const slow = Array.from({ length: 30 }, (_, i): Second => (i % 3 === 2 ? { READ: { OK: 1 } } : {}));
+    assert.equal(builtRun(slow).faults, undefined);
+    // A busy run that stalls for one second only: below the shortest stall.
+    const blip = [...seconds(10, { READ: { OK: 500 } }), {}, ...seconds(10, { READ: { OK: 500 } })];
+    assert.equal(builtRun(blip).faults, undefined);
+  });
+
+  it('merged client results keep each outage at its second on the wall clock', () => {
+    const up: Second = { READ: { OK: 100 } };
+    const down: Second = { READ: { TIMEOUT: 100 } };
+    const start = new Date('2026-01-01T00:00:00.000Z');
+    const plan = [...seconds(6, up), ...seconds(4, down), ...seconds(10, up)];
+    const merged = mergeResults([builtRun(plan, start), builtRun(plan, start)]);
+    assert.deepEqual(
+      merged.faults!.byOperation!.map((o) => [o.operation, o.fromSecond, o.toSecond, o.failed, o.failures]),
+      [['READ', 6, 10, 800, { TIMEOUT: 800 }]],
+    );
+    assert.deepEqual(
+      merged.faults!.outages.map((o) => [o.fromSecond, o.toSecond]),
+      [[6, 10]],
+    );
   });
 });
 

@@ -2,7 +2,8 @@
  * The per-operation time series (src/measure/operation-series.ts): every call of a row lands in
  * exactly one interval, the intervals' histograms add up to the row's, each point's percentiles
  * are the one percentile function's over that interval, and the series of several processes or
- * client machines merge exactly (src/results/merge-operation-series.ts).
+ * client machines merge exactly (src/results/merge-operation-series.ts). Beside it, each
+ * operation's outcomes second by second hold every counted call once, by kind.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -54,12 +55,40 @@ function recordSeconds(m: Measurements, seconds: number, interval: number, seed:
       );
     }
     m.takeIntervalRows(second);
-    builder.addSecond(second);
+    builder.addSecond(second, s);
     second.clear();
     if (s % interval === 0) builder.close(s);
   }
+  // A last sliver of the run: folded into the last second, as the status reporter does.
+  m.measure('READ', 'TIMEOUT', 1000, 1000, 1001);
+  m.takeIntervalRows(second);
+  builder.foldSecond(second, seconds + 0.4);
+  second.clear();
   builder.finish(seconds + 0.4);
   return builder.series!;
+}
+
+/** Each operation's calls in the per-second outcomes, by status column, over the whole run. */
+function secondsTotals(series: OperationSeries, operation: string): Record<string, number> {
+  const row = series.seconds!.rows.find((r) => r.operation === operation)!;
+  const total = (column: readonly number[] | undefined) => (column ?? []).reduce((a, b) => a + b, 0);
+  return {
+    ok: total(row.ok),
+    error: total(row.error),
+    unavailable: total(row.unavailable),
+    timeout: total(row.timeout),
+  };
+}
+
+/** The same totals from the measurements' status counts. */
+function countedTotals(counts: ReadonlyMap<Status, number>): Record<string, number> {
+  const n = (s: Status) => counts.get(s) ?? 0;
+  return {
+    ok: n('OK') + n('NOT_FOUND'),
+    error: n('ERROR'),
+    unavailable: n('SERVICE_UNAVAILABLE'),
+    timeout: n('TIMEOUT'),
+  };
 }
 
 function union(encoded: readonly string[]) {
@@ -95,6 +124,14 @@ describe('per-operation time series', () => {
     }
     const read = series.rows.find((r) => r.name === 'READ')!;
     const failing = (m.statusCounts('READ').get('ERROR') ?? 0) + (m.statusCounts('READ').get('TIMEOUT') ?? 0);
+    assert.deepEqual(series.seconds!.t, [1, 2, 3, 4, 5, 6, 7.4], 'a point a second, the sliver in the last');
+    for (const operation of ['READ', 'UPDATE'])
+      assert.deepEqual(
+        secondsTotals(series, operation),
+        countedTotals(m.statusCounts(operation)),
+        `${operation}: every call in one second, by kind`,
+      );
+    assert.equal(series.seconds!.rows.find((r) => r.operation === 'READ')!.timeout!.at(-1)! > 0, true);
     assert.equal(
       read.failed!.reduce((a, b) => a + b, 0),
       failing,
@@ -138,6 +175,19 @@ describe('per-operation time series', () => {
     resultSchema.parse(merged);
     const series = merged.operationSeries!;
     assert.deepEqual(series.t, [2, 4, 6, 8]);
+    assert.deepEqual(
+      series.seconds!.t,
+      [1, 2, 3, 4, 5, 6, 8],
+      'the seconds on the wall clock (the last, 7.4 s, ended in the 8th)',
+    );
+    for (const operation of ['READ', 'UPDATE']) {
+      const both = parts.map((p) => secondsTotals(p.result.operationSeries!, operation));
+      assert.deepEqual(
+        secondsTotals(series, operation),
+        Object.fromEntries(Object.keys(both[0]!).map((k) => [k, both[0]![k]! + both[1]![k]!])),
+        `${operation}: the outcomes of both clients added`,
+      );
+    }
     for (const row of series.rows) {
       const whole = merged.operations.find((o) => o.name === row.name)!;
       assert.equal(
@@ -186,6 +236,17 @@ describe('per-operation time series', () => {
           `${row.name}: every call once`,
         );
       }
+      assert.equal(
+        series.seconds!.t.length,
+        outcome.timeSeries.length,
+        'a point of outcomes per point of the time series',
+      );
+      for (const operation of ['READ', 'UPDATE'])
+        assert.deepEqual(
+          secondsTotals(series, operation),
+          countedTotals(outcome.measurements.statusCounts(operation)),
+          `${operation}: every process's calls in the per-second outcomes, once`,
+        );
     } finally {
       await pool.close();
     }
