@@ -235,8 +235,9 @@ async function runStore(c: Comparison, client: YcsbClient, place: RoundPlace): P
       table: 'fresh',
     });
     const loadName = `${store}-${first.name}${suffix}-load.json`;
-    writeResult(join(c.options.outDir, loadName), withRound(loadResult, place));
-    c.loads.push(loadResult);
+    const load = withRound(loadResult, place);
+    writeResult(join(c.options.outDir, loadName), load);
+    c.loads.push(load);
     // A load cut short is no base for a run: its partial result is written, and the comparison ends there.
     if (loadResult.partial !== undefined) {
       process.stdout.write(`\n${renderYcsbText(loadResult)}`);
