@@ -291,7 +291,8 @@ export async function buildProgram(): Promise<Command> {
   program
     .command('status')
     .description('show the local servers, their URLs and what each one is')
-    .action(async () => (await import('./targets-command.ts')).status());
+    .option('--json', 'one JSON array (store, running, pid, url, product, …), for scripts', false)
+    .action(async (opts: { json: boolean }) => (await import('./targets-command.ts')).status(opts));
   registerScenarioCommands(program, scenarios);
   registerReportCommand(program);
   registerSweepCommand(program);

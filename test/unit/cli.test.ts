@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { translateYcsbArgs } from '../../src/cli/main.ts';
 import { resultSchema } from '../../src/results/schema.ts';
+import { LOCAL_STORE_NAMES } from '../../src/stores/stores.ts';
 import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
 
@@ -168,6 +169,23 @@ describe('CLI on the basic store', () => {
     const update = result.operations.find((o) => o.name === 'UPDATE')!;
     assert.equal(read.latency.operations + update.latency.operations, 2000);
     assert.ok(read.latency.operations > 850 && read.latency.operations < 1150, `read share ${read.latency.operations}`);
+  });
+});
+
+describe('docbench status --json', () => {
+  it('lists every local store of the STORES table, each running or not, passwords masked', () => {
+    const r = docbench('status', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const servers = JSON.parse(r.stdout) as { store: string; running: boolean; url: string; product: string }[];
+    assert.deepEqual(
+      servers.map((s) => s.store),
+      LOCAL_STORE_NAMES,
+    );
+    for (const s of servers) {
+      assert.equal(typeof s.running, 'boolean', s.store);
+      assert.ok(s.product.length > 0, s.store);
+      assert.doesNotMatch(s.url, /:[^:/@*]+@/, `${s.store}: ${s.url}`);
+    }
   });
 });
 
