@@ -34,6 +34,8 @@ export interface StoreEntry {
   readonly errors?: () => Promise<{ errors: StoreErrors }>;
   /** Prefixes of its settings; the first is the canonical one. Default `<name>.`. */
   readonly settingsPrefixes?: readonly string[];
+  /** The npm packages of its drivers: what a command that does not use the store must never load. */
+  readonly driverPackages?: readonly string[];
   /** YCSB's names for it: its binding classes (after `-db`) and their names in YCSB's `bin/ycsb` script. */
   readonly ycsbBindings?: readonly string[];
   /** The URL it runs on when none is given, for a store that needs no server (BasicDB). */
@@ -58,6 +60,7 @@ export const STORES = {
     load: () => import('./redis/index.ts'),
     errors: () => import('./redis/errors.ts'),
     localTarget: () => import('./redis/local-target.ts'),
+    driverPackages: ['ioredis', '@redis/client'],
     ycsbBindings: ['site.ycsb.db.RedisClient'],
     dockerUrl: 'redis://127.0.0.1:6379',
   },
@@ -66,6 +69,7 @@ export const STORES = {
     load: () => import('./cassandra/index.ts'),
     errors: () => import('./cassandra/errors.ts'),
     localTarget: () => import('./cassandra/local-target.ts'),
+    driverPackages: ['cassandra-driver'],
     ycsbBindings: ['site.ycsb.db.CassandraCQLClient', 'cassandra-cql'],
     dockerUrl: 'cassandra://127.0.0.1:9042/?datacenter=datacenter1',
   },
@@ -74,6 +78,7 @@ export const STORES = {
     load: () => import('./mongodb/index.ts'),
     errors: () => import('./mongodb/errors.ts'),
     localTarget: () => import('./mongodb/local-target.ts'),
+    driverPackages: ['mongodb'],
     ycsbBindings: ['site.ycsb.db.MongoDbClient', 'site.ycsb.db.AsyncMongoDbClient', 'mongodb-async'],
     dockerUrl: 'mongodb://127.0.0.1:27017/?directConnection=true',
   },
@@ -82,6 +87,7 @@ export const STORES = {
     load: () => import('./couchdb/index.ts'),
     errors: () => import('./couchdb/errors.ts'),
     localTarget: () => import('./couchdb/local-target.ts'),
+    driverPackages: ['nano'],
     dockerUrl: 'http://admin:password@127.0.0.1:5984',
   },
   couchbase: {
@@ -89,6 +95,7 @@ export const STORES = {
     load: () => import('./couchbase/index.ts'),
     errors: () => import('./couchbase/errors.ts'),
     localTarget: () => import('./couchbase/local-target.ts'),
+    driverPackages: ['couchbase'],
     ycsbBindings: [
       'site.ycsb.db.couchbase2.Couchbase2Client',
       'site.ycsb.db.couchbase3.Couchbase3Client',
@@ -148,6 +155,9 @@ export function settingsOf(name: StoreName, all: Readonly<Record<string, string>
 export const YCSB_BINDING_STORES: ReadonlyMap<string, StoreName> = new Map(
   STORE_NAMES.flatMap((name) => (entry(name).ycsbBindings ?? []).map((binding) => [binding, name] as const)),
 );
+
+/** Every store's driver packages (`ioredis`, `cassandra-driver`, …). */
+export const DRIVER_PACKAGES: readonly string[] = STORE_NAMES.flatMap((name) => entry(name).driverPackages ?? []);
 
 /** The URL of a store that needs no server (`basic://`), used when none is given. */
 export function fixedUrl(name: StoreName): string | undefined {
