@@ -29,7 +29,7 @@ export const SCENARIOS = {
     stores: () => ECOMMERCE_DIALECTS.stores,
     commands: () => import('./ecommerce/cli.ts'),
     service: () => import('./ecommerce/service.ts'),
-    k6Scripts: { pagination: 'k6/pagination.ts', join: 'k6/join.ts' },
+    k6Scripts: { pagination: 'scenarios/ecommerce/k6/pagination.ts', join: 'scenarios/ecommerce/k6/join.ts' },
     sweep: ECOMMERCE_SWEEP,
   },
   persons: {
@@ -37,7 +37,7 @@ export const SCENARIOS = {
     stores: () => PERSONS_DIALECTS.stores,
     commands: () => import('./persons/cli.ts'),
     service: () => import('./persons/service.ts'),
-    k6Scripts: { persons: 'k6/persons.ts' },
+    k6Scripts: { persons: 'scenarios/persons/k6/persons.ts' },
     sweep: PERSONS_SWEEP,
   },
   file: {

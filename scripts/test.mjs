@@ -39,19 +39,19 @@ if (
 buildIfStale();
 
 const docbench = (args, options) => run(process.execPath, [join(root, 'bin', 'docbench.js'), ...args], options);
-// `docbench status` lists every local store (the STORES table is the one list of them) and
+// `docbench status --json` lists every local store (the STORES table is the one list of them) and
 // whether it runs; DOCBENCH_TEST_STORES=redis,cassandra narrows the tests and the servers started.
-const statusLines = execFileSync(process.execPath, [join(root, 'bin', 'docbench.js'), 'status'], {
-  cwd: root,
-  encoding: 'utf8',
-})
-  .split('\n')
-  .filter((line) => !line.startsWith(' ') && / (running|stopped) /.test(line));
-const localStores = statusLines.map((line) => line.split(/\s+/)[0]);
+const servers = JSON.parse(
+  execFileSync(process.execPath, [join(root, 'bin', 'docbench.js'), 'status', '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+  }),
+);
+const localStores = servers.map((server) => server.store);
 const targets = process.env.DOCBENCH_TEST_STORES
   ? process.env.DOCBENCH_TEST_STORES.split(',').filter(Boolean)
   : localStores;
-const wasRunning = new Set(statusLines.filter((line) => / running /.test(line)).map((line) => line.split(/\s+/)[0]));
+const wasRunning = new Set(servers.filter((server) => server.running).map((server) => server.store));
 console.error(`test: starting local servers (${targets.join(', ')})`);
 if (docbench(['up', ...targets]).status !== 0) {
   console.error('test: a local server did not start; see the message above');

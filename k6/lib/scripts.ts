@@ -5,14 +5,6 @@
  */
 import http from 'k6/http';
 import type { Options } from 'k6/options';
-import {
-  defineEcommerceOperations,
-  ROW,
-  runEcommerce,
-  setupEcommerce,
-  type EcommerceQuery,
-  type EcommerceSetup,
-} from './ecommerce.ts';
 import { YCSB_OPERATIONS } from './metric-names.ts';
 import { scriptOptions } from './options.ts';
 import { teardownRun } from './service.ts';
@@ -48,19 +40,6 @@ export function ycsbScript(workload: string | null, rows: readonly string[] = YC
     options: scriptOptions(settings, 'ycsb', rows),
     setup: () => setupRun(settings, workload),
     iteration: ycsbIteration(settings),
-    teardown: (data) => teardownRun(settings, data),
-    handleSummary: (data) => summarize(data, settings),
-  };
-}
-
-/** An e-commerce script for one query of the scenario. */
-export function ecommerceScript(query: EcommerceQuery): Script<EcommerceSetup> {
-  const settings = scriptSettings();
-  defineEcommerceOperations(query);
-  return {
-    options: scriptOptions(settings, query, [ROW[query]]),
-    setup: () => setupEcommerce(settings, query, __ENV),
-    iteration: (data) => runEcommerce(settings, data),
     teardown: (data) => teardownRun(settings, data),
     handleSummary: (data) => summarize(data, settings),
   };

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { WorkloadError } from '../../src/workload/properties.ts';
+import { isStoreSetting } from '../shared/serve-settings.ts';
 import { DEFAULT_CUSTOMERS_PER_ZIP } from './geography.ts';
 import { MAX_ORDERS_PER_CUSTOMER, MAX_CUSTOMERS } from './model.ts';
 import { OPERATIONS, type OperationName } from './queries.ts';
@@ -85,8 +86,6 @@ export type EcommerceSettings = Omit<
   variants: string[] | undefined;
 };
 
-const STORE_PREFIXES = ['redis.', 'cassandra.', 'mongodb.', 'couchdb.', 'couchbase.'];
-
 /** Parse `key=value` overrides (later ones win) into settings. */
 export function parseSettings(assignments: readonly string[]): EcommerceSettings {
   const known: Record<string, string> = {};
@@ -96,7 +95,8 @@ export function parseSettings(assignments: readonly string[]): EcommerceSettings
     if (eq <= 0) throw new WorkloadError(`-p ${assignment}: expected key=value`);
     const key = assignment.slice(0, eq).trim();
     const value = assignment.slice(eq + 1).trim();
-    if (STORE_PREFIXES.some((p) => key.startsWith(p))) storeSettings[key] = value;
+    // Every store's prefixes, from the STORES table (a store added there is accepted here).
+    if (isStoreSetting(key)) storeSettings[key] = value;
     else if (Object.hasOwn(schema.shape, key)) known[key] = value;
     else
       throw new WorkloadError(

@@ -47,5 +47,6 @@ export function registerServerCommands(program: Command): void {
   program
     .command('status')
     .description('show the local servers, their URLs and what each one is')
-    .action(async () => (await import('./targets-command.ts')).status());
+    .option('--json', 'print the servers as JSON (store, running, pid, url, product) for scripts', false)
+    .action(async (opts: { json: boolean }) => (await import('./targets-command.ts')).status(opts));
 }

@@ -142,8 +142,23 @@ export async function down(stores: readonly string[]): Promise<void> {
   }
 }
 
-/** `docbench status`: each local target, whether it runs, its URL, what it is. */
-export async function status(): Promise<void> {
+/** One local server as `docbench status --json` reports it. */
+export interface TargetReport {
+  store: string;
+  running: boolean;
+  pid: number | null;
+  /** Password masked. */
+  url: string;
+  product: string;
+  standIn: boolean;
+  limits: string;
+  note?: string;
+  cluster?: { nodes: number; up: number; url: string; layout: string };
+}
+
+/** `docbench status`: each local target, whether it runs, its URL, what it is; `--json`: the same as one JSON array, for scripts. */
+export async function status(options: { json?: boolean } = {}): Promise<void> {
+  const reports: TargetReport[] = [];
   for (const name of LOCAL_TARGET_NAMES) {
     const missing = missingDriver(name);
     if (missing) {
@@ -153,19 +168,42 @@ export async function status(): Promise<void> {
     const target = await localTarget(name);
     const s = await target.status();
     const info = await target.info();
+    const cluster = await target.cluster?.status();
+    const report: TargetReport = {
+      store: name,
+      running: s.running,
+      pid: s.pid,
+      url: maskUrl(s.url),
+      product: info.product,
+      standIn: info.standIn,
+      limits: info.limits,
+      ...(s.note ? { note: s.note } : {}),
+      ...(cluster
+        ? {
+            cluster: {
+              nodes: cluster.nodes.length,
+              up: cluster.nodes.filter((n) => n.running).length,
+              url: maskUrl(cluster.url),
+              layout: cluster.layout,
+            },
+          }
+        : {}),
+    };
+    if (options.json) {
+      reports.push(report);
+      continue;
+    }
     const state = s.running ? `running (pid ${s.pid})` : 'stopped';
     process.stdout
-      .write(`${name.padEnd(10)} ${state.padEnd(20)} ${maskUrl(s.url)}  ${info.product}${info.standIn ? '  [stand-in]' : ''}
+      .write(`${name.padEnd(10)} ${state.padEnd(20)} ${report.url}  ${info.product}${info.standIn ? '  [stand-in]' : ''}
 `);
     if (s.note)
       process.stdout.write(`${''.padEnd(10)} ${s.note}
 `);
     if (info.limits) process.stdout.write(`${''.padEnd(10)} ${info.limits}\n`);
-    const cluster = await target.cluster?.status();
     if (cluster) {
-      const up = cluster.nodes.filter((n) => n.running).length;
       process.stdout.write(
-        `${name.padEnd(10)} cluster: ${up} of ${cluster.nodes.length} nodes up  ${maskUrl(cluster.url)}  ${cluster.layout}\n`,
+        `${name.padEnd(10)} cluster: ${report.cluster!.up} of ${cluster.nodes.length} nodes up  ${report.cluster!.url}  ${cluster.layout}\n`,
       );
       for (const n of cluster.nodes) {
         const state =
@@ -174,4 +212,5 @@ export async function status(): Promise<void> {
       }
     }
   }
+  if (options.json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
 }

@@ -118,7 +118,7 @@ export function readK6Result(
     );
   if (setup.info === undefined || setup.run === undefined || setup.scenario === undefined) {
     throw new UserError(
-      `${basename(script)}'s setup() data is not docbench's: a script run by docbench k6 must build on k6/lib (ycsbScript, ecommerceScript, or setup() returning startRun(…))`,
+      `${basename(script)}'s setup() data is not docbench's: a script run by docbench k6 must build on k6/lib (ycsbScript, a scenario's script module such as ecommerceScript, or setup() returning startRun(…))`,
     );
   }
   return toResult(data, setup, loadSettings(env));

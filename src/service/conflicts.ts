@@ -5,15 +5,13 @@
  * insert), and the client decides what to do. Direct mode counts the same outcome as ERROR, and
  * so do the k6 scripts (a 409 is an ERROR row, not a failed request; see k6/lib/metric-names.ts).
  *
- * Recognized from each official driver's documented error (no store code is changed for it):
- *   CouchDB (nano)      an error with `statusCode` 409 (document update conflict, or an insert of
- *                       an existing id), also as the `cause` of the adapter's own message
- *   MongoDB             a server error with `code` 11000 (E11000 duplicate key)
- *   Couchbase           DocumentExistsError (insert of an existing key), CasMismatchError (a
- *                       replace that lost the race); by class name, so the SDK's native module is
- *                       not loaded into services of other stores
- * Redis and Cassandra overwrite on insert and update, so they have no such answer.
+ * Each store's folder says which of its driver's documented errors are conflicts (`conflict` in
+ * `src/stores/<store>/errors.ts`: CouchDB's 409, MongoDB's E11000 duplicate key, Couchbase's
+ * DocumentExistsError and CasMismatchError), by class name and code, so no driver is loaded into
+ * services of other stores. Stores that overwrite on insert and update have no such answer.
  */
+import { factsOf, isObject, type ErrorFacts } from '../measure/error-facts.ts';
+import { STORE_ERRORS } from '../stores/store-errors.ts';
 
 /** A write lost a race or repeated an insert; the HTTP layer answers 409. */
 export class ConflictError extends Error {
@@ -23,22 +21,16 @@ export class ConflictError extends Error {
   }
 }
 
-/** MongoDB's duplicate key error code (E11000). */
-const MONGODB_DUPLICATE_KEY = 11000;
-const COUCHBASE_CONFLICTS = new Set(['DocumentExistsError', 'CasMismatchError']);
+const CONFLICTS: readonly ((facts: ErrorFacts) => boolean)[] = STORE_ERRORS.flatMap((e) =>
+  e.conflict ? [e.conflict] : [],
+);
 
-/** True when `error`, or an error it wraps (`cause`), is one of the conflicts above. */
+/** True when `error`, or an error it wraps (`cause`), is a store's write conflict. */
 export function isConflict(error: unknown): boolean {
   // A short walk: adapters wrap a driver error at most once or twice.
-  for (
-    let e = error, depth = 0;
-    typeof e === 'object' && e !== null && depth < 4;
-    e = (e as { cause?: unknown }).cause, depth++
-  ) {
-    const { statusCode, code, name } = e as { statusCode?: unknown; code?: unknown; name?: unknown };
-    if (statusCode === 409) return true;
-    if (code === MONGODB_DUPLICATE_KEY && typeof name === 'string' && name.startsWith('Mongo')) return true;
-    if (typeof name === 'string' && COUCHBASE_CONFLICTS.has(name)) return true;
+  for (let e = error, depth = 0; isObject(e) && depth < 4; e = e.cause, depth++) {
+    const facts = factsOf(e);
+    if (CONFLICTS.some((conflict) => conflict(facts))) return true;
   }
   return false;
 }

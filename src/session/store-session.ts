@@ -8,7 +8,7 @@ import { maskUrl } from '../common/mask-url.ts';
 import { UsageError } from '../common/user-error.ts';
 import { localTarget, hasLocalTarget } from '../local/targets.ts';
 import type { StoreInfo } from '../results/schema.ts';
-import { settingsOf, storeFactory, storeName } from '../stores/stores.ts';
+import { fixedUrl, settingsOf, storeFactory, storeName } from '../stores/stores.ts';
 import type { Store, StoreStats } from '../stores/store.ts';
 import { interrupts } from '../common/interrupts.ts';
 
@@ -65,7 +65,8 @@ export async function openStore(name: string, url: string | undefined, request: 
   let targetStandIn: OpenStore['targetStandIn'];
   let start: (() => Promise<void>) | undefined;
   if (resolvedUrl === undefined) {
-    if (name === 'basic') resolvedUrl = 'basic://';
+    const fixed = fixedUrl(storeName(name));
+    if (fixed !== undefined) resolvedUrl = fixed;
     else if (hasLocalTarget(name)) {
       const target = await localTarget(name);
       resolvedUrl = target.url;

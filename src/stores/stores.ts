@@ -1,13 +1,14 @@
 /**
  * The one list of stores. Every other list (the CLI's choices and defaults, the registries of
- * adapters and local servers, the settings prefixes the workload parser passes through, the
- * test suite's stores, the Docker URLs) is derived from this table; scenario registries are
- * typed by its names.
+ * adapters, local servers and error shapes, the settings prefixes every parser passes through,
+ * YCSB's binding names, the test suite's stores, the Docker URLs) is derived from this table;
+ * scenario registries are typed by its names.
  *
- * Adding a store: its folder `src/stores/<name>/` (index.ts exporting `createStore`, and
- * local-target.ts exporting `localTarget` if docbench can run it on this machine), one row here,
- * and, per scenario it runs, one dialect file `scenarios/<scenario>/stores/<name>.ts` listed in
- * that scenario's `dialects.ts`.
+ * Adding a store: docs/adding-a-store.md. In short, its folder `src/stores/<name>/` (index.ts
+ * exporting `createStore`, errors.ts exporting its drivers' error shapes, local-target.ts
+ * exporting `localTarget` if docbench can run it on this machine), one row here, and, per
+ * scenario it runs, one dialect file `scenarios/<scenario>/stores/<name>.ts` listed in that
+ * scenario's `dialects.ts`.
  *
  * Modules are imported lazily so that running one store never loads another's driver (the
  * Couchbase SDK, for one, brings a native core), and drivers are optional peer dependencies of
@@ -20,6 +21,7 @@ import { projectPath } from '../common/project-root.ts';
 import { didYouMean } from '../common/suggest.ts';
 import { UserError } from '../common/user-error.ts';
 import type { LocalTarget } from '../local/target.ts';
+import type { StoreErrors } from '../measure/error-facts.ts';
 import type { Store, StoreFactory } from './store.ts';
 
 export interface StoreEntry {
@@ -35,8 +37,20 @@ export interface StoreEntry {
   readonly load: () => Promise<{ createStore: StoreFactory<Store> }>;
   /** docbench's local server for it (real or a labelled stand-in), where one runs on this machine. */
   readonly localTarget?: () => Promise<{ localTarget: LocalTarget }>;
+  /**
+   * Its drivers' error shapes (errors.ts): which errors are the store out of reach or too slow,
+   * which are its answer, which are a write conflict. Imported once per process, by
+   * store-errors.ts, and importing no driver. Absent for a store that throws no driver's errors.
+   */
+  readonly errors?: () => Promise<{ errors: StoreErrors }>;
   /** Prefixes of its settings; the first is the canonical one. Default `<name>.`. */
   readonly settingsPrefixes?: readonly string[];
+  /** The npm packages of its drivers: what a command that does not use the store must never load. */
+  readonly driverPackages?: readonly string[];
+  /** YCSB's names for it: its binding classes (after `-db`) and their names in YCSB's `bin/ycsb` script. */
+  readonly ycsbBindings?: readonly string[];
+  /** The URL it runs on when none is given, for a store that needs no server (BasicDB). */
+  readonly fixedUrl?: string;
   /** URL of the real server as docker/compose.yaml publishes it (credentials as set there). */
   readonly dockerUrl?: string;
   /** The compose services that serve it (default: the store's name). */
@@ -49,40 +63,61 @@ export const STORES = {
     load: () => import('./basic/index.ts'),
     // YCSB's own property names for BasicDB are accepted too.
     settingsPrefixes: ['basic.', 'basicdb.'],
+    ycsbBindings: ['site.ycsb.BasicDB'],
+    fixedUrl: 'basic://',
   },
   redis: {
     summary: 'Redis on ioredis (or node-redis)',
     drivers: ['@redis/client', 'ioredis'],
     load: () => import('./redis/index.ts'),
+    errors: () => import('./redis/errors.ts'),
     localTarget: () => import('./redis/local-target.ts'),
+    driverPackages: ['ioredis', '@redis/client'],
+    ycsbBindings: ['site.ycsb.db.RedisClient'],
     dockerUrl: 'redis://127.0.0.1:6379',
   },
   cassandra: {
     summary: 'Apache Cassandra on cassandra-driver',
     drivers: ['cassandra-driver'],
     load: () => import('./cassandra/index.ts'),
+    errors: () => import('./cassandra/errors.ts'),
     localTarget: () => import('./cassandra/local-target.ts'),
+    driverPackages: ['cassandra-driver'],
+    ycsbBindings: ['site.ycsb.db.CassandraCQLClient', 'cassandra-cql'],
     dockerUrl: 'cassandra://127.0.0.1:9042/?datacenter=datacenter1',
   },
   mongodb: {
     summary: 'MongoDB on the mongodb driver',
     drivers: ['mongodb'],
     load: () => import('./mongodb/index.ts'),
+    errors: () => import('./mongodb/errors.ts'),
     localTarget: () => import('./mongodb/local-target.ts'),
+    driverPackages: ['mongodb'],
+    ycsbBindings: ['site.ycsb.db.MongoDbClient', 'site.ycsb.db.AsyncMongoDbClient', 'mongodb-async'],
     dockerUrl: 'mongodb://127.0.0.1:27017/?directConnection=true',
   },
   couchdb: {
     summary: 'Apache CouchDB on nano',
     drivers: ['nano', 'undici'],
     load: () => import('./couchdb/index.ts'),
+    errors: () => import('./couchdb/errors.ts'),
     localTarget: () => import('./couchdb/local-target.ts'),
+    driverPackages: ['nano'],
     dockerUrl: 'http://admin:password@127.0.0.1:5984',
   },
   couchbase: {
     summary: 'Couchbase Server on the couchbase SDK',
     drivers: ['couchbase'],
     load: () => import('./couchbase/index.ts'),
+    errors: () => import('./couchbase/errors.ts'),
     localTarget: () => import('./couchbase/local-target.ts'),
+    driverPackages: ['couchbase'],
+    ycsbBindings: [
+      'site.ycsb.db.couchbase2.Couchbase2Client',
+      'site.ycsb.db.couchbase3.Couchbase3Client',
+      'couchbase2',
+      'couchbase3',
+    ],
     dockerUrl: 'couchbase://Administrator:password@127.0.0.1/docbench',
     // The cluster, bucket and user are made by a one-shot init container.
     dockerServices: ['couchbase', 'couchbase-init'],
@@ -91,7 +126,9 @@ export const STORES = {
     summary:
       'Apache HBase through its REST gateway, on a small REST client of docbench (HBase has no official Node.js driver)',
     load: () => import('./hbase/index.ts'),
+    errors: () => import('./hbase/errors.ts'),
     localTarget: () => import('./hbase/local-target.ts'),
+    ycsbBindings: ['site.ycsb.db.hbase2.HBaseClient2', 'site.ycsb.db.hbase1.HBaseClient1', 'hbase2', 'hbase1'],
   },
 } as const satisfies Record<string, StoreEntry>;
 
@@ -128,6 +165,19 @@ export function settingsOf(name: StoreName, all: Readonly<Record<string, string>
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(all)) if (prefixes.some((p) => key.startsWith(p))) out[key] = value;
   return out;
+}
+
+/** Every store's YCSB binding names, each with its store. */
+export const YCSB_BINDING_STORES: ReadonlyMap<string, StoreName> = new Map(
+  STORE_NAMES.flatMap((name) => (entry(name).ycsbBindings ?? []).map((binding) => [binding, name] as const)),
+);
+
+/** Every store's driver packages (`ioredis`, `cassandra-driver`, …). */
+export const DRIVER_PACKAGES: readonly string[] = STORE_NAMES.flatMap((name) => entry(name).driverPackages ?? []);
+
+/** The URL of a store that needs no server (`basic://`), used when none is given. */
+export function fixedUrl(name: StoreName): string | undefined {
+  return entry(name).fixedUrl;
 }
 
 export function dockerUrl(name: StoreName): string | undefined {

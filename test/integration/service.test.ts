@@ -36,7 +36,7 @@ import type { FieldMap } from '../../src/stores/store.ts';
 import { Random } from '../../src/workload/random.ts';
 import { loadWorkload } from '../../src/workload/workload-file.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
-import { TEST_STORES } from '../support/stores.ts';
+import { localUrlAt, TEST_STORES } from '../support/stores.ts';
 import { waitFor } from '../support/wait.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -538,24 +538,6 @@ for (const storeName of STORES) {
   );
 }
 
-/** URLs of each store at a port where nothing listens. */
-function unreachableUrl(store: string, port: number): string {
-  switch (store) {
-    case 'redis':
-      return `redis://127.0.0.1:${port}`;
-    case 'cassandra':
-      return `cassandra://127.0.0.1:${port}/?datacenter=datacenter1`;
-    case 'mongodb':
-      return `mongodb://127.0.0.1:${port}/?directConnection=true`;
-    case 'couchdb':
-      return `http://admin:password@127.0.0.1:${port}`;
-    case 'hbase':
-      return `hbase+rest://127.0.0.1:${port}`;
-    default:
-      return `couchbase://docbench:password@127.0.0.1:${port}/docbench?couchbase.management=false&couchbase.query=false`;
-  }
-}
-
 describe('docbench serve when the store is unreachable', { timeout: 300_000 }, () => {
   for (const storeName of STORES) {
     it(`${storeName}: starts anyway, answers 503 with Retry-After on every route and on health`, async () => {
@@ -564,7 +546,7 @@ describe('docbench serve when the store is unreachable', { timeout: 300_000 }, (
         '--store',
         storeName,
         '--url',
-        unreachableUrl(storeName, port),
+        await localUrlAt(storeName, port),
         '--port',
         '0',
         '--scenario',

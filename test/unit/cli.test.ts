@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { translateYcsbArgs } from '../../src/cli/main.ts';
 import { suffixedCount } from '../../src/common/option-parsers.ts';
 import { resultSchema } from '../../src/results/schema.ts';
+import { LOCAL_STORE_NAMES } from '../../src/stores/stores.ts';
 import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
 
@@ -187,6 +188,23 @@ describe('counts with a k / m suffix (sweep --records, persons --size)', () => {
   it('refuses anything but a whole number >= 1', () => {
     for (const text of ['0', '0k', '1.5', '1.0001k', '-1', '10g', 'k', '', 'ten'])
       assert.equal(suffixedCount(text), undefined, text);
+  });
+});
+
+describe('docbench status --json', () => {
+  it('lists every local store of the STORES table, each running or not, passwords masked', () => {
+    const r = docbench('status', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const servers = JSON.parse(r.stdout) as { store: string; running: boolean; url: string; product: string }[];
+    assert.deepEqual(
+      servers.map((s) => s.store),
+      LOCAL_STORE_NAMES,
+    );
+    for (const s of servers) {
+      assert.equal(typeof s.running, 'boolean', s.store);
+      assert.ok(s.product.length > 0, s.store);
+      assert.doesNotMatch(s.url, /:[^:/@*]+@/, `${s.store}: ${s.url}`);
+    }
   });
 });
 

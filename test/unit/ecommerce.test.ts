@@ -5,7 +5,9 @@
  */
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
+import { settingsPrefixes } from '../../src/stores/stores.ts';
 import { Random } from '../../src/workload/random.ts';
+import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
 import { customerCore, generateCustomer, generateOrder } from '../../scenarios/ecommerce/generator.ts';
 import { COUNTRIES } from '../../scenarios/ecommerce/geography.ts';
 import { customerId, customerIndexOf, orderId, orderIndexOf, type Dataset } from '../../scenarios/ecommerce/model.ts';
@@ -276,6 +278,16 @@ describe('ecommerce settings and workloads', () => {
     assert.equal(s.proportions['customer-read'], 0.5);
     assert.deepEqual(s.storeSettings, { 'mongodb.writeConcern': 'majority' });
     assert.deepEqual(s.variants, ['lookup', 'two-phase']);
+  });
+
+  it("passes every store's settings through, each prefix of the STORES table (hbase.* too)", () => {
+    const assignments = ECOMMERCE_DIALECTS.stores.flatMap((store) => settingsPrefixes(store).map((p) => `${p}x=1`));
+    assert.ok(assignments.includes('hbase.x=1'));
+    const s = parseSettings(assignments);
+    assert.deepEqual(
+      Object.keys(s.storeSettings),
+      assignments.map((a) => a.slice(0, -2)),
+    );
   });
 
   it('names the key in every error', () => {

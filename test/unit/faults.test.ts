@@ -33,6 +33,8 @@ import { ProcessPool } from '../../src/runner/process-pool.ts';
 import { runScheduled, type ScheduleSettings } from '../../src/runner/schedule.ts';
 import { createStore as createBasicStore } from '../../src/stores/basic/index.ts';
 import { UnsupportedError, type Store } from '../../src/stores/store.ts';
+import { STORE_ERRORS } from '../../src/stores/store-errors.ts';
+import { LOCAL_STORE_NAMES } from '../../src/stores/stores.ts';
 import { CoreWorkload } from '../../src/workload/core-workload.ts';
 import { workloadFromText } from '../../src/workload/properties.ts';
 import { Random } from '../../src/workload/random.ts';
@@ -265,6 +267,15 @@ describe("a failed call's status", () => {
     ['an operation the store cannot do', new UnsupportedError('SCAN', 'no query service'), 'UNSUPPORTED'],
   ];
   for (const [what, error, status] of cases) it(`${what}: ${status}`, () => assert.equal(statusOfError(error), status));
+
+  it("every store with a server knows its drivers' errors (its folder's errors.ts, named by its row)", () => {
+    const known = new Set(STORE_ERRORS.map((e) => e.store));
+    assert.deepEqual(
+      LOCAL_STORE_NAMES.filter((name) => !known.has(name)),
+      [],
+    );
+    for (const e of STORE_ERRORS) assert.ok(Object.keys(e.shapes).length > 0, e.store);
+  });
 });
 
 describe('outage windows', () => {

@@ -80,6 +80,20 @@ describe('layers: imports point down only', () => {
       [],
     );
   });
+  it("a store's errors.ts imports the error vocabulary alone: no driver, no other module", () => {
+    const errorFiles = sources('src/stores').filter((f) => f.endsWith('/errors.ts'));
+    assert.ok(errorFiles.length >= 6, errorFiles.join(', '));
+    for (const file of errorFiles) {
+      const specifiers = [
+        ...readFileSync(join(ROOT, file), 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)'([^']+)'/gm),
+      ];
+      assert.deepEqual(
+        specifiers.map((m) => relative(ROOT, resolve(ROOT, dirname(file), m[1]!))),
+        ['src/measure/error-facts.ts'],
+        file,
+      );
+    }
+  });
   it('the checker sees imports (a module known to import the session layer)', () => {
     assert.ok(importsOf('src/service/server.ts').includes('src/session/store-session.ts'));
   });

@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { DRIVER_PACKAGES } from '../../src/stores/stores.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'docbench-lazy-'));
@@ -33,7 +34,8 @@ function loadedBy(args: string[]): string[] {
   return [...new Set(readFileSync(file, 'utf8').split('\n').filter(Boolean))];
 }
 
-const DRIVERS = /\/node_modules\/(mongodb|nano|couchbase|cassandra-driver|ioredis|@redis)\//;
+/** Every store's driver packages, from the STORES table. */
+const DRIVERS = new RegExp(`/node_modules/(${DRIVER_PACKAGES.join('|')})/`);
 /** What only a command's work needs: scenario code, the runner, the service, reports, schemas. */
 const HEAVY =
   /@faker-js|\/mingo\/|\/node_modules\/(fastify|zod|hdr-histogram-js|undici|yaml)\/|\/scenarios\/[a-z]+\/(stores\/|generator|oracle|commands|run)|\/src\/(runner\/(?!interrupts|fault-policy)|service\/(?!auth|scenarios)|report\/|results\/(?!slo)|measure\/|session\/(?!target-options))/;

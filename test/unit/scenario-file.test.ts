@@ -18,6 +18,7 @@ import { Oracle } from '../../scenarios/file/oracle.ts';
 import { shapeOf } from '../../scenarios/file/stores/key-shape.ts';
 import { sqlppOf } from '../../scenarios/file/stores/couchbase-sqlpp.ts';
 import { selectorOf } from '../../scenarios/file/stores/couchdb-mango.ts';
+import { LOCAL_STORE_NAMES } from '../../src/stores/stores.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'docbench-scenario-file-'));
@@ -285,14 +286,7 @@ describe('scenario files: each store translates or refuses with the reason', () 
   });
 
   it('every local store has a dialect', () => {
-    assert.deepEqual([...FILE_DIALECTS.stores].sort(), [
-      'cassandra',
-      'couchbase',
-      'couchdb',
-      'hbase',
-      'mongodb',
-      'redis',
-    ]);
+    assert.deepEqual([...FILE_DIALECTS.stores].sort(), [...LOCAL_STORE_NAMES].sort());
   });
 });
 

@@ -785,8 +785,9 @@ describe('k6 side: settings, result conversion, command mapping', () => {
     // the user's own, whatever its name, drives what --scenario says.
     const shipped = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
     assert.equal(scenarioOfScript(shipped('k6/ycsb-a.ts')), 'ycsb');
-    assert.equal(scenarioOfScript(shipped('k6/pagination.ts')), 'ecommerce');
-    assert.equal(scenarioOfScript(shipped('k6/persons.ts')), 'persons');
+    assert.equal(scenarioOfScript(shipped('scenarios/ecommerce/k6/pagination.ts')), 'ecommerce');
+    assert.equal(scenarioOfScript(shipped('scenarios/persons/k6/persons.ts')), 'persons');
+    assert.equal(scenarioOfScript(shipped('scenarios/file/k6/scenario.ts')), 'file');
     assert.equal(scenarioOfScript('/x/k6/persons.ts'), null);
     assert.equal(scenarioOfScript('/x/mine.ts'), null);
   });

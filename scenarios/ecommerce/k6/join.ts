@@ -5,9 +5,9 @@
  * --store redis --customers 10000`, then `docbench serve --store redis`; or
  * `docbench k6 join --store redis --customers 10000`, which does both.
  * Load shape from the environment (BASE_URL, MODEL, VUS, ITERATIONS, DURATION, RATE, …) and
- * VARIANT (the store's way of running the query; default its first): see README.md.
+ * VARIANT (the store's way of running the query; default its first): see k6/README.md.
  */
-import { ecommerceScript } from './lib/scripts.ts';
+import { ecommerceScript } from './lib.ts';
 
 const script = ecommerceScript('join');
 

@@ -7,13 +7,13 @@
  * --size 5000 [--nested]`, then `docbench serve --store mongodb -p persons.size=5000`; or
  * `docbench k6 persons --store mongodb --size 5000 [--nested]`, which does both.
  * Load shape from the environment (BASE_URL, MODEL, VUS, ITERATIONS, DURATION, RATE, …), NESTED
- * (true: the nested documents) and VARIANT (the store's way of running the queries): see README.md.
+ * (true: the nested documents) and VARIANT (the store's way of running the queries): see k6/README.md.
  */
-import { scriptOptions } from './lib/options.ts';
-import { scriptSettings } from './lib/scripts.ts';
-import { definePersonsOperations, PERSONS_ROWS, runPersons, setupPersons, type PersonsSetup } from './lib/persons.ts';
-import { teardownRun } from './lib/service.ts';
-import { summarize, type SummaryData } from './lib/summary.ts';
+import { scriptOptions } from '../../../k6/lib/options.ts';
+import { scriptSettings } from '../../../k6/lib/scripts.ts';
+import { definePersonsOperations, PERSONS_ROWS, runPersons, setupPersons, type PersonsSetup } from './lib.ts';
+import { teardownRun } from '../../../k6/lib/service.ts';
+import { summarize, type SummaryData } from '../../../k6/lib/summary.ts';
 
 const settings = scriptSettings();
 definePersonsOperations();

@@ -10,14 +10,14 @@
  */
 import http, { type Params } from 'k6/http';
 import { fail } from 'k6';
-import { expectedAnswers, type Expectation } from '../../scenarios/persons/oracle.ts';
-import type { QueryId } from '../../scenarios/persons/queries.ts';
-import type { PersonsServiceSettings } from '../../scenarios/persons/routes.ts';
-import { sameAnswer, summarizeIds } from '../../scenarios/shared/checksum.ts';
-import { statusOfHttp } from './metric-names.ts';
-import { checkAnswer, defineOperations, recordFailure } from './metrics.ts';
-import { operationParams, serviceHeaders, serviceInfo, startRun, type SetupBase } from './service.ts';
-import type { LoadSettings } from './settings.ts';
+import { expectedAnswers, type Expectation } from '../oracle.ts';
+import type { QueryId } from '../queries.ts';
+import type { PersonsServiceSettings } from '../routes.ts';
+import { sameAnswer, summarizeIds } from '../../shared/checksum.ts';
+import { statusOfHttp } from '../../../k6/lib/metric-names.ts';
+import { checkAnswer, defineOperations, recordFailure } from '../../../k6/lib/metrics.ts';
+import { operationParams, serviceHeaders, serviceInfo, startRun, type SetupBase } from '../../../k6/lib/service.ts';
+import type { LoadSettings } from '../../../k6/lib/settings.ts';
 
 /** The thesis's five queries (scenarios/persons/queries.ts QUERY_IDS), the script's rows. */
 export const PERSONS_ROWS: readonly QueryId[] = ['Q1', 'Q2', 'Q3', 'Q4', 'Q5'];

@@ -16,12 +16,23 @@
 import http, { type Params } from 'k6/http';
 import exec from 'k6/execution';
 import { fail } from 'k6';
-import type { EcommerceInfo, ParameterBlock } from '../../scenarios/ecommerce/routes.ts';
-import { sameAnswer, summarizeIds } from '../../scenarios/shared/checksum.ts';
-import { statusOfHttp } from './metric-names.ts';
-import { checkAnswer, defineOperations, recordFailure } from './metrics.ts';
-import { getJson, operationParams, serviceHeaders, serviceInfo, startRun, type SetupBase } from './service.ts';
-import type { LoadSettings } from './settings.ts';
+import type { EcommerceInfo, ParameterBlock } from '../routes.ts';
+import { sameAnswer, summarizeIds } from '../../shared/checksum.ts';
+import { statusOfHttp } from '../../../k6/lib/metric-names.ts';
+import { checkAnswer, defineOperations, recordFailure } from '../../../k6/lib/metrics.ts';
+import { scriptOptions } from '../../../k6/lib/options.ts';
+import { scriptSettings, type Script } from '../../../k6/lib/scripts.ts';
+import {
+  getJson,
+  operationParams,
+  serviceHeaders,
+  serviceInfo,
+  startRun,
+  teardownRun,
+  type SetupBase,
+} from '../../../k6/lib/service.ts';
+import { summarize } from '../../../k6/lib/summary.ts';
+import type { LoadSettings } from '../../../k6/lib/settings.ts';
 
 export type EcommerceQuery = 'pagination' | 'join';
 
@@ -177,4 +188,17 @@ function sameRows(got: readonly JoinRowLike[], expected: readonly JoinRowLike[])
     const g = got[i]!;
     return g.month === e.month && g.zip === e.zip && Math.round(g.sale_price * 100) === Math.round(e.sale_price * 100);
   });
+}
+
+/** An e-commerce script for one query of the scenario. */
+export function ecommerceScript(query: EcommerceQuery): Script<EcommerceSetup> {
+  const settings = scriptSettings();
+  defineEcommerceOperations(query);
+  return {
+    options: scriptOptions(settings, query, [ROW[query]]),
+    setup: () => setupEcommerce(settings, query, __ENV),
+    iteration: (data) => runEcommerce(settings, data),
+    teardown: (data) => teardownRun(settings, data),
+    handleSummary: (data) => summarize(data, settings),
+  };
 }
