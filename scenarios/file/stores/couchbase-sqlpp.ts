@@ -18,8 +18,8 @@
  * Values are positional parameters ($1, $2, …), never spliced into the statement.
  */
 import { identifier } from '../../../src/stores/couchbase/handle.ts';
-import type { FieldInfo, ResolvedPath } from '../fields.ts';
-import { operandValue, type Condition } from '../filter.ts';
+import type { FieldInfo } from '../fields.ts';
+import { operandValue, relativeTo, type Condition } from '../filter.ts';
 import type { Value } from '../generator.ts';
 import type { Query } from '../model.ts';
 
@@ -82,7 +82,7 @@ export function condition(s: Statement, root: string, c: Condition): string {
     case 'elemMatch': {
       const v = s.variable(root);
       const arrays = c.path.arrays.filter((a) => a !== c.path.path);
-      const inner = c.of.map((x) => condition(s, v, relative(x, c.path.path))).join(' AND ');
+      const inner = c.of.map((x) => condition(s, v, relativeTo(x, c.path.path))).join(' AND ');
       return through(s, root, c.path.path, arrays, (e) => `ANY ${v} IN ${e} SATISFIES ${inner} END`);
     }
     case 'compare': {
@@ -93,27 +93,6 @@ export function condition(s: Statement, root: string, c: Condition): string {
       // MongoDB: $ne / $nin also match documents without the field, and arrays with no such element.
       return negated ? `(${access(root, c.path.arrays[0] ?? c.path.path)} IS MISSING OR NOT (${test}))` : test;
     }
-  }
-}
-
-/** An $elemMatch's conditions, their paths made relative to the array's element. */
-function relative(c: Condition, prefix: string): Condition {
-  const strip = (p: string) => (p === prefix ? '' : p.startsWith(`${prefix}.`) ? p.slice(prefix.length + 1) : p);
-  const moved = (path: ResolvedPath): ResolvedPath => ({
-    ...path,
-    path: strip(path.path),
-    arrays: path.arrays.map(strip).filter(Boolean),
-  });
-  switch (c.kind) {
-    case 'and':
-    case 'or':
-      return { kind: c.kind, of: c.of.map((x) => relative(x, prefix)) };
-    case 'compare':
-      return { ...c, path: moved(c.path) };
-    case 'exists':
-      return { ...c, path: moved(c.path) };
-    case 'elemMatch':
-      return { ...c, path: moved(c.path) };
   }
 }
 

@@ -14,7 +14,7 @@
  * function (`jsCondition`), with the same meaning.
  */
 import type { ResolvedPath } from '../fields.ts';
-import { operandValue, type Condition } from '../filter.ts';
+import { operandValue, relativeTo, type Condition } from '../filter.ts';
 import type { Value } from '../generator.ts';
 
 type Selector = Record<string, unknown>;
@@ -75,7 +75,7 @@ export function mango(c: Condition, params: Readonly<Record<string, Value>>): Se
       return c.exists ? has : { $not: has };
     }
     case 'elemMatch': {
-      const inner = c.of.map((x) => mango(relative(x, c.path.path), params));
+      const inner = c.of.map((x) => mango(relativeTo(x, c.path.path), params));
       const arrays = c.path.arrays.filter((a) => a !== c.path.path);
       const selector = inner.length === 1 ? inner[0]! : { $and: inner };
       return through({ ...c.path, arrays }, () => ({ $elemMatch: selector }));
@@ -91,27 +91,6 @@ export function mango(c: Condition, params: Readonly<Record<string, Value>>): Se
         ? { $not: positive }
         : { $or: [{ [c.path.arrays[0] ?? c.path.path]: { $exists: false } }, { $not: positive }] };
     }
-  }
-}
-
-/** A condition with its paths made relative to an array's element (for $elemMatch). */
-function relative(c: Condition, prefix: string): Condition {
-  const strip = (p: string) => (p === prefix ? '' : p.startsWith(`${prefix}.`) ? p.slice(prefix.length + 1) : p);
-  const moved = (path: ResolvedPath): ResolvedPath => ({
-    ...path,
-    path: strip(path.path),
-    arrays: path.arrays.map(strip).filter(Boolean),
-  });
-  switch (c.kind) {
-    case 'and':
-    case 'or':
-      return { kind: c.kind, of: c.of.map((x) => relative(x, prefix)) };
-    case 'compare':
-      return { ...c, path: moved(c.path) };
-    case 'exists':
-      return { ...c, path: moved(c.path) };
-    case 'elemMatch':
-      return { ...c, path: moved(c.path) };
   }
 }
 
@@ -139,7 +118,7 @@ export function jsCondition(c: Condition, params: Readonly<Record<string, Value>
       return `${c.exists ? '' : '!'}(${values(c.path)}.length > 0)`;
     case 'elemMatch': {
       const inner = c.of
-        .map((x) => jsCondition(relative(x, c.path.path), params).replace(/v\(doc,/g, 'v(e,'))
+        .map((x) => jsCondition(relativeTo(x, c.path.path), params).replace(/v\(doc,/g, 'v(e,'))
         .join(' && ');
       return `${values(c.path)}.some(function (e) { return ${inner || 'true'}; })`;
     }
