@@ -116,8 +116,32 @@ describe('scenario files: one line with file:line:column and the key', () => {
   it('sorting by a field not every document has', () =>
     assert.match(
       errorOf(BASE.replace('sort: { likes: -1 }', 'sort: { stats.shares: -1 }')),
-      /stats\.shares is not in every document/,
+      /stats\.shares is not in every document: sort by a field every document has once, or require it in the filter \(stats\.shares: \{ \$exists: true \}\)/,
     ));
+  it('sorting by a field the filter requires is fine', () => {
+    for (const filter of [
+      '{ tags: $tag, stats.shares: { $exists: true } }',
+      '{ tags: $tag, stats.shares: { $gte: 1 } }',
+    ])
+      assert.equal(
+        errorOf(
+          BASE.replace('sort: { likes: -1 }', 'sort: { stats.shares: -1 }').replace(
+            'filter: { tags: $tag }',
+            `filter: ${filter}`,
+          ),
+        ),
+        'no error',
+      );
+    assert.match(
+      errorOf(
+        BASE.replace('sort: { likes: -1 }', 'sort: { stats.shares: -1 }').replace(
+          'filter: { tags: $tag }',
+          'filter: { tags: $tag, $or: [{ stats.shares: { $exists: true } }, { likes: 1 }] }',
+        ),
+      ),
+      /stats\.shares is not in every document/,
+    );
+  });
   it('proportions that do not sum to 1', () =>
     assert.match(
       errorOf(`${BASE}mix: { by-tag: 0.5, bump: 0.4 }\n`),
