@@ -174,7 +174,7 @@ export function sqlppOf(
   return { statement: `SELECT RAW ${select} FROM ${from}${join}${where}${order}${page}`, parameters: s.parameters };
 }
 
-/** A declared index as GSI: array fields as `DISTINCT ARRAY v FOR v IN tags END` (the queries' variable). */
+/** A declared index as GSI: array fields as `DISTINCT ARRAY v FOR v IN tags END` (the queries' variable), then `META().id`. */
 export function gsiIndex(
   keyspace: string,
   name: string,
@@ -193,5 +193,11 @@ export function gsiIndex(
             .join('.')}`;
     return `DISTINCT ARRAY v${rest} FOR v IN ${array.split('.').map(q).join('.')} END`;
   });
+  // The tie rule every order ends with (META(d).id in the last key's direction): without it in
+  // the index, an ORDER BY … LIMIT sorts every entry of the filter's range instead of reading
+  // the first ones in index order.
+  const last = fields.at(-1);
+  if (last !== undefined && !fields.some((f) => f.path === '_id'))
+    keys.push(`META().id${last.descending ? ' DESC' : ''}`);
   return `CREATE INDEX ${identifier(name)} IF NOT EXISTS ON ${keyspace}(${keys.join(', ')}) WITH {"defer_build": true}`;
 }
