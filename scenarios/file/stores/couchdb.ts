@@ -10,11 +10,12 @@
  *                ordered query is forced onto the index whose fields are its equality fields, then
  *                its sort keys (the declared one when there is one): Mango sorts only through such
  *                an index, all keys in one direction (mixed directions are refused), and reads just
- *                the equality's key range in order. The sort names the keys without the `_id` the
- *                order ends with: a view's rows with equal keys come in document id order (byte
- *                order, the oracle's), forwards or backwards with the sort. Each sort key is given
- *                as a range (`$gt: null`) so the index is usable. Text sorts are refused unless the
- *                values collate alike under ICU and code points (couchdb-mango.ts)
+ *                the equality's key range in order. The sort given is the index's fields in the
+ *                order's direction, without the `_id` the order ends with: a view's rows with
+ *                equal keys come in document id order (byte order, the oracle's), forwards or
+ *                backwards with the sort. Each sort key is given as a range (`$gt: null`) so the
+ *                index is usable. Text sorts are refused unless the values collate alike under ICU
+ *                and code points (couchdb-mango.ts)
  *   join         `_find` on the collection, then the joined documents by id (`_all_docs` with
  *                keys and include_docs): a CouchDB application's join
  *   group/count  a view per query: the map emits [equality parameters…, group value] for each
@@ -71,10 +72,16 @@ interface MangoIndex {
   declared: boolean;
 }
 
-/** How an ordered find runs: the index it is forced onto, and the sort Mango takes for it. */
+/**
+ * How an ordered find runs: the index it is forced onto, the query's sort keys (without the
+ * order's closing `_id`) and their one direction. Mango is given the index's every field as the
+ * sort, in that direction: the equality fields first change nothing (each holds one value), and
+ * a sort that begins as the index does is one every Mango takes (pouchdb-server's wants no less).
+ */
 interface OrderedPlan {
   index: MangoIndex;
-  sort: { path: string; descending: boolean }[];
+  keys: string[];
+  descending: boolean;
 }
 
 /** How a group or count query runs as a view: its key's parameters (equalities), the rest constant. */
@@ -131,8 +138,7 @@ class CouchdbFile implements FileDialect {
   private orderedPlan(q: FindQuery): OrderedPlan {
     // The order's closing `_id` is the view's own tie rule (rows with equal keys by document id).
     const keys = q.order.length > 1 && q.order.at(-1)!.path === '_id' ? q.order.slice(0, -1) : q.order;
-    const sort = keys.map((k) => ({ path: k.path, descending: k.descending }));
-    const sortPaths = sort.map((k) => k.path);
+    const sortPaths = keys.map((k) => k.path);
     const equalities = [...new Set(equalityPaths(q.where))].filter((p) => !sortPaths.includes(p));
     const collection = this.scenario.collections.get(q.collection)!;
     const at = collection.indexes.findIndex((index) => {
@@ -156,7 +162,7 @@ class CouchdbFile implements FileDialect {
             fields: [...equalities, ...sortPaths],
             declared: false,
           };
-    return { index, sort };
+    return { index, keys: sortPaths, descending: keys[0]!.descending };
   }
 
   /**
@@ -225,7 +231,7 @@ class CouchdbFile implements FileDialect {
     const plan = q.order.length > 0 ? this.orderedPlan(q) : undefined;
     if (plan) this.ordered.set(q.name, plan);
     return runs(
-      `_find { selector, ${plan ? `sort [${plan.sort.map((k) => k.path).join(', ')}] ${plan.sort[0]!.descending ? 'desc' : 'asc'} on ${plan.index.declared ? 'the declared' : 'its own'} index [${plan.index.fields.join(', ')}], ` : ''}${q.skip ? `skip ${q.skip}, ` : ''}limit ${q.limit ?? 'all'}${q.project ? `, fields` : ''} }${q.join ? `, then ${this.storeOf(q.join.from)} by id (_all_docs keys)` : ''}`,
+      `_find { selector, ${plan ? `sort [${plan.index.fields.join(', ')}] ${plan.descending ? 'desc' : 'asc'} on ${plan.index.declared ? 'the declared' : 'its own'} index, ` : ''}${q.skip ? `skip ${q.skip}, ` : ''}limit ${q.limit ?? 'all'}${q.project ? `, fields` : ''} }${q.join ? `, then ${this.storeOf(q.join.from)} by id (_all_docs keys)` : ''}`,
     );
   }
 
@@ -348,9 +354,9 @@ class CouchdbFile implements FileDialect {
       const parts =
         Object.keys(selector).length === 1 && Array.isArray(selector.$and) ? (selector.$and as unknown[]) : [selector];
       request.selector = {
-        $and: [...parts, ...plan.sort.map((k) => ({ [k.path]: { $gt: null } }))],
+        $and: [...parts, ...plan.keys.map((k) => ({ [k]: { $gt: null } }))],
       } as nano.MangoSelector;
-      request.sort = plan.sort.map((k) => ({ [k.path]: k.descending ? 'desc' : 'asc' })) as never;
+      request.sort = plan.index.fields.map((f) => ({ [f]: plan.descending ? 'desc' : 'asc' })) as never;
       request.use_index = [plan.index.ddoc, plan.index.name];
     }
     if (q.skip > 0) request.skip = q.skip;
