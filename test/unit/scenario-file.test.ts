@@ -297,9 +297,18 @@ describe('scenario files: each store translates or refuses with the reason', () 
     );
   });
 
-  it('Mango: $elemMatch for array fields', () => {
+  it('Mango: $elemMatch for array fields; conditions on an element as its operators', () => {
     assert.deepEqual(selectorOf(scenario.queries.get('by-tag')!.where, params), {
       tags: { $elemMatch: { $eq: 'go' } },
+    });
+    const elem = parse(
+      BASE.replace('filter: { tags: $tag }', 'filter: { tags: { $elemMatch: { $in: [go, js], $ne: rust } } }').replace(
+        'params: { tag: { type: pick, from: posts.tags } }',
+        '',
+      ),
+    );
+    assert.deepEqual(selectorOf(elem.queries.get('by-tag')!.where, {}), {
+      tags: { $elemMatch: { $in: ['go', 'js'], $ne: 'rust' } },
     });
   });
 

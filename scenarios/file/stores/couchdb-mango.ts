@@ -110,9 +110,18 @@ export function mango(c: Condition, params: Readonly<Record<string, Value>>): Se
       return c.exists ? has : { $not: has };
     }
     case 'elemMatch': {
-      const inner = c.of.map((x) => mango(relativeTo(x, c.path.path), params));
+      const relative = c.of.map((x) => relativeTo(x, c.path.path));
+      const inner = relative.map((x) => mango(x, params));
       const arrays = c.path.arrays.filter((a) => a !== c.path.path);
-      const selector = inner.length === 1 ? inner[0]! : { $and: inner };
+      // Conditions on the element itself (an array of values) as its operators, `{ $gte: 3,
+      // $lt: 5 }`: a field named '' means the element to CouchDB, but not to every Mango
+      // (pouchdb-server reads it as a field and matches nothing).
+      const onElement = relative.every((x) => 'path' in x && x.path.path === '');
+      const selector = onElement
+        ? Object.assign({}, ...inner.map((x) => x['']))
+        : inner.length === 1
+          ? inner[0]!
+          : { $and: inner };
       return through({ ...c.path, arrays }, () => ({ $elemMatch: selector }));
     }
     case 'compare': {
