@@ -12,6 +12,7 @@
  */
 import { Option, type Command } from 'commander';
 import { nonNegativeNumber, positiveInteger, collect } from '../../src/common/option-parsers.ts';
+import { UsageError } from '../../src/common/user-error.ts';
 import { addTargetOptions } from '../../src/session/target-options.ts';
 import { serveSettings } from '../shared/serve-settings.ts';
 import type { ScenarioCommands, ScenarioK6Options, ScenarioK6Plan } from '../scenario.ts';
@@ -93,6 +94,7 @@ export const commands: ScenarioCommands = {
         '--stores <list>',
         `comma-separated stores: ${ECOMMERCE_DIALECTS.stores.join(', ')} (default: the config file's, else all of them)`,
       )
+      .option('--store <list>', 'the same as --stores (as `docbench persons` takes it)')
       .option(
         '--workloads <list>',
         `comma-separated workloads: ${WORKLOAD_NAMES.join(', ')}`,
@@ -106,8 +108,12 @@ export const commands: ScenarioCommands = {
         'worker processes (threads) the workers are spread over, each with its own connections, dialect and oracle; one merged result per run (default 1)',
         positiveInteger('--processes'),
       );
-    addCommonOptions(addTargetOptions(command, { several: true })).action(async (opts: CompareOptions) =>
-      (await load()).compareCommand(opts),
+    addCommonOptions(addTargetOptions(command, { several: true })).action(
+      async ({ store, ...opts }: CompareOptions & { store?: string }) => {
+        if (store !== undefined && opts.stores !== undefined)
+          throw new UsageError('give --store or --stores, not both');
+        await (await load()).compareCommand(store !== undefined ? { ...opts, stores: store } : opts);
+      },
     );
   },
   phase: async (options) => (await load()).runEcommercePhase(options),

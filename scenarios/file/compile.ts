@@ -119,14 +119,34 @@ function checkParam(
     );
 }
 
-/** The order of a find: the sort keys, then `_id` in the direction of the last key (ascending without a sort). */
-function orderOf(q: QuerySpec, doc: DocumentInfo, at: At): SortKey[] {
+/**
+ * The paths the filter requires every answer to have, once: `$exists: true` or a comparison that
+ * only a value meets (`$eq`, a range, `$in`: no literal or parameter is null), outside `$or`.
+ */
+function presentPaths(where: readonly Condition[]): Set<string> {
+  const out = new Set<string>();
+  for (const c of where) {
+    if (c.kind === 'and') for (const p of presentPaths(c.of)) out.add(p);
+    if (c.kind === 'exists' && c.exists) out.add(c.path.path);
+    if (c.kind === 'compare' && !['$ne', '$nin'].includes(c.op)) out.add(c.path.path);
+  }
+  return out;
+}
+
+/**
+ * The order of a find: the sort keys, then `_id` in the direction of the last key (ascending
+ * without a sort). A sort key is a field every answer has once: one every document has, or one
+ * the filter requires (stores disagree on where missing values and arrays sort).
+ */
+function orderOf(q: QuerySpec, doc: DocumentInfo, where: readonly Condition[], at: At): SortKey[] {
+  const present = presentPaths(where);
   const keys: SortKey[] = Object.entries(q.sort ?? {}).map(([path, dir]) => {
     const resolved = resolveOrThrow(doc, q.collection, path, [...at, 'sort', path]);
-    if (resolved.leaf.kind !== 'scalar' || !resolved.required) {
+    const inArray = resolved.leaf.kind !== 'scalar' || resolved.arrays.length > 0;
+    if (inArray || !(resolved.required || present.has(resolved.path))) {
       throw new SpecError(
         [...at, 'sort', path],
-        `${path} is ${resolved.leaf.kind !== 'scalar' || resolved.arrays.length > 0 ? 'in an array' : 'not in every document'}: sort by a field every document has once (stores disagree on where missing values and arrays sort)`,
+        `${path} is ${inArray ? 'in an array' : 'not in every document'}: sort by a field every document has once, or require it in the filter (${path}: { $exists: true }): stores disagree on where missing values and arrays sort`,
       );
     }
     return { path, descending: dir === -1, resolved };
@@ -209,7 +229,7 @@ function compileQuery(name: string, q: QuerySpec, collections: ReadonlyMap<strin
     }
     return { ...base, kind: 'group', by, ...(sum ? { sum } : {}) };
   }
-  const order = orderOf(q, collection.info, at);
+  const order = orderOf(q, collection.info, where, at);
   for (const k of order) reads.add(k.path);
   for (const [i, path] of (q.project ?? []).entries())
     reads.add(resolveOrThrow(collection.info, q.collection, path, [...at, 'project', i]).path);

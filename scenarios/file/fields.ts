@@ -9,7 +9,15 @@ import type { GeneratorSpec } from './schema.ts';
 export type ScalarType = 'string' | 'int' | 'decimal' | 'date' | 'bool' | 'ref';
 
 export type FieldInfo =
-  | { kind: 'scalar'; type: ScalarType; required: boolean; ref?: string; decimals?: number }
+  | {
+      kind: 'scalar';
+      type: ScalarType;
+      required: boolean;
+      ref?: string;
+      decimals?: number;
+      /** An enum's values: all the field can hold (a store that collates text otherwise checks them). */
+      values?: readonly (string | number)[];
+    }
   | { kind: 'array'; element: FieldInfo; required: boolean }
   | { kind: 'object'; fields: ReadonlyMap<string, FieldInfo>; required: boolean };
 
@@ -42,6 +50,7 @@ export function fieldInfo(spec: GeneratorSpec, fakerType: FakerTypeOf): FieldInf
         kind: 'scalar',
         type: numbers ? (values.every((v) => Number.isInteger(v)) ? 'int' : 'decimal') : 'string',
         required,
+        values,
       };
     }
     case 'array':

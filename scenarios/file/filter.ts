@@ -252,3 +252,25 @@ export function* conditions(list: readonly Condition[]): Generator<Condition> {
     if (c.kind === 'and' || c.kind === 'or' || c.kind === 'elemMatch') yield* conditions(c.of);
   }
 }
+
+/**
+ * A condition inside `$elemMatch` with its paths made relative to the array's element (the
+ * array's own path becomes ''), as a store states conditions on one element.
+ */
+export function relativeTo(c: Condition, prefix: string): Condition {
+  const strip = (p: string) => (p === prefix ? '' : p.startsWith(`${prefix}.`) ? p.slice(prefix.length + 1) : p);
+  const moved = (path: ResolvedPath): ResolvedPath => ({
+    ...path,
+    path: strip(path.path),
+    arrays: path.arrays.map(strip).filter(Boolean),
+  });
+  switch (c.kind) {
+    case 'and':
+    case 'or':
+      return { kind: c.kind, of: c.of.map((x) => relativeTo(x, prefix)) };
+    case 'compare':
+    case 'exists':
+    case 'elemMatch':
+      return { ...c, path: moved(c.path) };
+  }
+}

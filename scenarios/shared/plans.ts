@@ -3,7 +3,8 @@
  * scenario's dialect.ts) says how its store ran a query, once per query and variant, outside the
  * timed window; this module records that in the result schema's `plans` and renders the plan
  * section printed under the scenario tables, which flags a query that read every document while
- * an index was meant to serve it.
+ * an index was meant to serve it, or walked an index far past the rows it returned (an index on
+ * the sort keys alone, read end to end for a few rows that match).
  */
 import type { QueryPlan, Result } from '../../src/results/schema.ts';
 import type { PlanEvidence } from '../../src/stores/query-plan.ts';
@@ -11,8 +12,29 @@ import { UnsupportedError } from '../../src/stores/store.ts';
 import { markdownTable } from '../../src/report/markdown.ts';
 import { formatCount } from './format.ts';
 
-/** What a dialect's `explain` returns: the store's evidence, and whether an index was meant to serve the query. */
-export type ScenarioPlan = PlanEvidence & { indexExpected: boolean };
+/**
+ * What a dialect's `explain` returns: the store's evidence, whether an index was meant to serve
+ * the query, and, where the caller knows it, how many index entries its answer needed at least
+ * (a find's rows returned and skipped; absent for counts and groups, whose every entry in range
+ * counts), against which the entries examined are judged.
+ */
+export type ScenarioPlan = PlanEvidence & { indexExpected: boolean; rowsNeeded?: number };
+
+/**
+ * A plan examining more than this many times the entries its answer needed, and at least
+ * WALK_FLOOR, walked its index rather than used it: flagged like a scan. The floor keeps small
+ * collections, where any walk is cheap, and a filter on an unindexed field over a short range,
+ * from being flagged.
+ */
+export const WALK_FACTOR = 10;
+export const WALK_FLOOR = 1000;
+
+/** Whether a plan examined far more index entries (or documents, where the store reports no keys) than its answer needed. */
+export function walked(plan: ScenarioPlan): boolean {
+  if (plan.rowsNeeded === undefined) return false;
+  const examined = plan.keysExamined ?? plan.documentsExamined;
+  return examined !== undefined && examined >= WALK_FLOOR && examined > WALK_FACTOR * Math.max(plan.rowsNeeded, 1);
+}
 
 /**
  * Take one plan. A store that cannot explain the query (UNSUPPORTED, the local Couchbase mock
@@ -27,8 +49,10 @@ export async function takePlan(
 ): Promise<QueryPlan> {
   const head = { query, variant, ...(parameters !== undefined ? { parameters: JSON.stringify(parameters) } : {}) };
   try {
-    const plan = await explain();
-    return { ...head, ...plan, flagged: plan.indexExpected && plan.access === 'scan' };
+    const explained = await explain();
+    // The figure the walk is judged against stays out of the result: the plan's own figures say it.
+    const { rowsNeeded: _, ...plan } = explained;
+    return { ...head, ...plan, flagged: plan.indexExpected && (plan.access === 'scan' || walked(explained)) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const unsupported = error instanceof UnsupportedError;
@@ -59,7 +83,8 @@ export function renderPlans(results: readonly Result[]): string {
   const withPlans = results.filter((r) => (r.plans?.length ?? 0) > 0);
   if (withPlans.length === 0) return '';
   const rows: string[][] = [];
-  const flagged: string[] = [];
+  const scans: string[] = [];
+  const walks: string[] = [];
   const sources = new Map<string, Set<string>>();
   const seen = new Set<string>();
   for (const result of withPlans) {
@@ -70,7 +95,13 @@ export function renderPlans(results: readonly Result[]): string {
       if (seen.has(key)) continue;
       seen.add(key);
       const notes = [
-        ...(plan.flagged ? ['FLAGGED: read everything, an index was meant to serve it'] : []),
+        ...(plan.flagged
+          ? [
+              plan.access === 'scan'
+                ? 'FLAGGED: read everything, an index was meant to serve it'
+                : `FLAGGED: examined ${formatCount(plan.keysExamined ?? plan.documentsExamined ?? 0)} entries for ${formatCount(plan.returned ?? 0)} rows: the index was walked, not used`,
+            ]
+          : []),
         ...plan.warnings,
       ];
       rows.push([
@@ -84,7 +115,7 @@ export function renderPlans(results: readonly Result[]): string {
         figure(plan.returned),
         notes.join('; '),
       ]);
-      if (plan.flagged) flagged.push(`${store} [${plan.variant}] ${plan.query}`);
+      if (plan.flagged) (plan.access === 'scan' ? scans : walks).push(`${store} [${plan.variant}] ${plan.query}`);
       if (plan.source !== 'UNSUPPORTED' && plan.source !== 'error') {
         // A plan of several steps joins its steps' sources with '; '.
         const kinds = sources.get(store) ?? new Set<string>();
@@ -109,9 +140,13 @@ export function renderPlans(results: readonly Result[]): string {
     '',
     markdownTable(header, rows, ['left', 'left', 'left', 'left', 'left', 'right', 'right', 'right', 'left']),
   ];
-  if (flagged.length > 0)
+  if (scans.length > 0)
     lines.push(
-      `FLAGGED: ${flagged.join(', ')} read every document although an index was built for ${flagged.length === 1 ? 'it' : 'them'}.`,
+      `FLAGGED: ${scans.join(', ')} read every document although an index was built for ${scans.length === 1 ? 'it' : 'them'}.`,
+    );
+  if (walks.length > 0)
+    lines.push(
+      `FLAGGED: ${walks.join(', ')} examined over ${WALK_FACTOR} times the entries ${walks.length === 1 ? 'its answer' : 'their answers'} needed (and ${formatCount(WALK_FLOOR)} or more): an index that does not lead with the filter's fields was read in order instead.`,
     );
   for (const [store, kinds] of sources) lines.push(`- ${store}: ${[...kinds].join('; ')}`);
   lines.push(

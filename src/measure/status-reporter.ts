@@ -20,6 +20,11 @@ export interface StatusReporterOptions {
   intervalSeconds: number;
   /** Operations the phase will do, or 0 when it is bounded by time only. */
   totalOperations: number;
+  /**
+   * Operations the phase is expected to do when no operation count bounds it (a load: its
+   * insertcount records, which it counts one by one, batched or not); only the estimate uses it.
+   */
+  expectedOperations?: number;
   /** Phase time limit in seconds, or 0. */
   maxSeconds: number;
   label: string;
@@ -225,10 +230,9 @@ export class StatusReporter {
   }
 
   private eta(elapsed: number, done: number): string {
-    const byCount =
-      this.options.totalOperations > 0 && done > 0
-        ? (elapsed / done) * (this.options.totalOperations - done)
-        : Infinity;
+    const total =
+      this.options.totalOperations > 0 ? this.options.totalOperations : (this.options.expectedOperations ?? 0);
+    const byCount = total > 0 && done > 0 ? (elapsed / done) * Math.max(0, total - done) : Infinity;
     const byTime = this.options.maxSeconds > 0 ? this.options.maxSeconds - elapsed : Infinity;
     const left = Math.min(byCount, byTime);
     if (!Number.isFinite(left)) return 'est completion unknown';

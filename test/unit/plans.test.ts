@@ -221,6 +221,33 @@ describe('plans of several steps, and plans that could not be taken', () => {
     assert.deepEqual([failed.source, failed.warnings], ['error', ['explain failed: boom']]);
   });
 
+  it('flags an index walked far past the rows its answer needed, like a scan', async () => {
+    const walk = (keysExamined: number, rowsNeeded: number | undefined, indexExpected = true) =>
+      takePlan('author-page', 'default', async () => ({
+        ...evidence({ keysExamined, returned: 1 }),
+        indexExpected,
+        ...(rowsNeeded !== undefined ? { rowsNeeded } : {}),
+      }));
+    // blog's author-page on an index of its sort key alone, then on the declared [author, published].
+    const before = await walk(2001, 1);
+    assert.equal(before.flagged, true);
+    assert.equal('rowsNeeded' in before, false, 'the figure judged against stays out of the result');
+    assert.equal((await walk(2, 1)).flagged, false);
+    // Short walks are cheap, a count's every entry counts, and no index was meant: not flagged.
+    assert.equal((await walk(900, 1)).flagged, false);
+    assert.equal((await walk(5000, undefined)).flagged, false);
+    assert.equal((await walk(5000, 1, false)).flagged, false);
+    assert.equal((await walk(5000, 600)).flagged, false);
+    const section = renderPlans([
+      { store: { name: 'couchdb' }, workload: { name: 'blog' }, plans: [before] } as unknown as Result,
+    ]);
+    assert.match(section, /FLAGGED: examined 2,001 entries for 1 rows: the index was walked, not used/);
+    assert.match(
+      section,
+      /^FLAGGED: couchdb \[default\] author-page examined over 10 times the entries its answer needed/m,
+    );
+  });
+
   it('the plan section lists every plan once and names the flagged ones', async () => {
     const plan = await takePlan('Q2', 'mango', async () => ({
       ...evidence({ access: 'scan', warnings: ['No matching index found'] }),

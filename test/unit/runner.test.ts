@@ -335,6 +335,28 @@ describe('runner', () => {
     assert.match(text, /^\[READ\], 50thPercentileLatency\(us\), \d+$/m);
   });
 
+  it("estimates completion from a load's expected count; unknown only when nothing bounds the phase", async () => {
+    const lineWith = async (bounds: { totalOperations: number; expectedOperations?: number }) => {
+      const m = new Measurements(true, false);
+      const lines: string[] = [];
+      const reporter = new StatusReporter(m, {
+        intervalSeconds: 1,
+        maxSeconds: 0,
+        label: '[load]',
+        write: (t) => lines.push(t),
+        isTTY: false,
+        ...bounds,
+      });
+      reporter.start();
+      for (let i = 0; i < 50; i++) m.completeOperation(0.5);
+      await waitFor(() => lines.length > 0, 'the first status line');
+      await reporter.stop();
+      return lines[0]!;
+    };
+    assert.match(await lineWith({ totalOperations: 0, expectedOperations: 1000 }), /; est completion in \d+/);
+    assert.match(await lineWith({ totalOperations: 0 }), /; est completion unknown\n$/);
+  });
+
   it('writes status lines when not on a terminal, each well-formed, counting every operation once', async () => {
     const m = new Measurements(true, false);
     const lines: string[] = [];

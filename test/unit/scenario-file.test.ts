@@ -16,7 +16,9 @@ import type { Doc } from '../../scenarios/file/generator.ts';
 import { loadScenario, parseScenario } from '../../scenarios/file/load.ts';
 import { Oracle } from '../../scenarios/file/oracle.ts';
 import { shapeOf } from '../../scenarios/file/stores/key-shape.ts';
-import { sqlppOf } from '../../scenarios/file/stores/couchbase-sqlpp.ts';
+import { gsiIndex, sqlppOf } from '../../scenarios/file/stores/couchbase-sqlpp.ts';
+import { dialect as couchdb } from '../../scenarios/file/stores/couchdb.ts';
+import { dialect as mongodb } from '../../scenarios/file/stores/mongodb.ts';
 import { selectorOf } from '../../scenarios/file/stores/couchdb-mango.ts';
 import { LOCAL_STORE_NAMES } from '../../src/stores/stores.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
@@ -117,8 +119,32 @@ describe('scenario files: one line with file:line:column and the key', () => {
   it('sorting by a field not every document has', () =>
     assert.match(
       errorOf(BASE.replace('sort: { likes: -1 }', 'sort: { stats.shares: -1 }')),
-      /stats\.shares is not in every document/,
+      /stats\.shares is not in every document: sort by a field every document has once, or require it in the filter \(stats\.shares: \{ \$exists: true \}\)/,
     ));
+  it('sorting by a field the filter requires is fine', () => {
+    for (const filter of [
+      '{ tags: $tag, stats.shares: { $exists: true } }',
+      '{ tags: $tag, stats.shares: { $gte: 1 } }',
+    ])
+      assert.equal(
+        errorOf(
+          BASE.replace('sort: { likes: -1 }', 'sort: { stats.shares: -1 }').replace(
+            'filter: { tags: $tag }',
+            `filter: ${filter}`,
+          ),
+        ),
+        'no error',
+      );
+    assert.match(
+      errorOf(
+        BASE.replace('sort: { likes: -1 }', 'sort: { stats.shares: -1 }').replace(
+          'filter: { tags: $tag }',
+          'filter: { tags: $tag, $or: [{ stats.shares: { $exists: true } }, { likes: 1 }] }',
+        ),
+      ),
+      /stats\.shares is not in every document/,
+    );
+  });
   it('proportions that do not sum to 1', () =>
     assert.match(
       errorOf(`${BASE}mix: { by-tag: 0.5, bump: 0.4 }\n`),
@@ -272,9 +298,18 @@ describe('scenario files: each store translates or refuses with the reason', () 
     );
   });
 
-  it('Mango: $elemMatch for array fields', () => {
+  it('Mango: $elemMatch for array fields; conditions on an element as its operators', () => {
     assert.deepEqual(selectorOf(scenario.queries.get('by-tag')!.where, params), {
       tags: { $elemMatch: { $eq: 'go' } },
+    });
+    const elem = parse(
+      BASE.replace('filter: { tags: $tag }', 'filter: { tags: { $elemMatch: { $in: [go, js], $ne: rust } } }').replace(
+        'params: { tag: { type: pick, from: posts.tags } }',
+        '',
+      ),
+    );
+    assert.deepEqual(selectorOf(elem.queries.get('by-tag')!.where, {}), {
+      tags: { $elemMatch: { $in: ['go', 'js'], $ne: 'rust' } },
     });
   });
 
@@ -283,6 +318,37 @@ describe('scenario files: each store translates or refuses with the reason', () 
     assert.ok(!('refused' in byTag) && byTag.partition[0]!.path.path === 'tags' && byTag.order[0]!.path === 'likes');
     const ors = shapeOf(scenario.queries.get('ors')!, 'Cassandra');
     assert.ok('refused' in ors && /a parameter inside \$or/.test(ors.refused));
+  });
+
+  it('the declared indexes end with the tie rule (_id), so they serve the order', () => {
+    const blog = loadScenario(join(import.meta.dirname, '..', '..', 'fixtures', 'scenarios', 'blog.yaml'));
+    assert.match(
+      mongodb.create({} as never, { scenario: blog }).structures,
+      /blog_posts \{author: 1, published: -1, _id: -1\}; blog_posts \{tags: 1, published: -1, _id: -1\}/,
+    );
+    assert.equal(
+      gsiIndex('ks', 'i', [
+        { path: 'tags', descending: false, arrays: ['tags'] },
+        { path: 'published', descending: true, arrays: [] },
+      ]),
+      'CREATE INDEX `i` IF NOT EXISTS ON ks(DISTINCT ARRAY v FOR v IN `tags` END, `published` DESC, META().id DESC) WITH {"defer_build": true}',
+    );
+  });
+
+  it('CouchDB: the shipped files run every query, ordered finds on the declared index', () => {
+    const translate = (name: string) =>
+      couchdb.create({} as never, {
+        scenario: loadScenario(join(import.meta.dirname, '..', '..', 'fixtures', 'scenarios', `${name}.yaml`)),
+      }).translations;
+    const blog = translate('blog');
+    const events = translate('events');
+    for (const t of [...blog.values(), ...events.values()]) assert.ok(t.supported, JSON.stringify(t));
+    const described = (m: typeof blog, q: string) => (m.get(q) as { description: string }).description;
+    assert.match(described(blog, 'author-page'), /sort \[author, published\] desc on the declared index/);
+    assert.match(described(events, 'device-recent'), /sort \[device, ts\] desc on the declared index/);
+    assert.match(described(events, 'low-battery'), /sort \[device, ts\] asc on the declared index/);
+    assert.match(described(blog, 'latest-by-tag'), /sort \[published\] desc on its own index/);
+    assert.match(described(blog, 'popular-shared'), /^_find \{ selector, fields \[_id\] \}, counted here/);
   });
 
   it('every local store has a dialect', () => {

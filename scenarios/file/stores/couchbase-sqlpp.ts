@@ -18,8 +18,8 @@
  * Values are positional parameters ($1, $2, …), never spliced into the statement.
  */
 import { identifier } from '../../../src/stores/couchbase/handle.ts';
-import type { FieldInfo, ResolvedPath } from '../fields.ts';
-import { operandValue, type Condition } from '../filter.ts';
+import type { FieldInfo } from '../fields.ts';
+import { operandValue, relativeTo, type Condition } from '../filter.ts';
 import type { Value } from '../generator.ts';
 import type { Query } from '../model.ts';
 
@@ -82,7 +82,7 @@ export function condition(s: Statement, root: string, c: Condition): string {
     case 'elemMatch': {
       const v = s.variable(root);
       const arrays = c.path.arrays.filter((a) => a !== c.path.path);
-      const inner = c.of.map((x) => condition(s, v, relative(x, c.path.path))).join(' AND ');
+      const inner = c.of.map((x) => condition(s, v, relativeTo(x, c.path.path))).join(' AND ');
       return through(s, root, c.path.path, arrays, (e) => `ANY ${v} IN ${e} SATISFIES ${inner} END`);
     }
     case 'compare': {
@@ -93,27 +93,6 @@ export function condition(s: Statement, root: string, c: Condition): string {
       // MongoDB: $ne / $nin also match documents without the field, and arrays with no such element.
       return negated ? `(${access(root, c.path.arrays[0] ?? c.path.path)} IS MISSING OR NOT (${test}))` : test;
     }
-  }
-}
-
-/** An $elemMatch's conditions, their paths made relative to the array's element. */
-function relative(c: Condition, prefix: string): Condition {
-  const strip = (p: string) => (p === prefix ? '' : p.startsWith(`${prefix}.`) ? p.slice(prefix.length + 1) : p);
-  const moved = (path: ResolvedPath): ResolvedPath => ({
-    ...path,
-    path: strip(path.path),
-    arrays: path.arrays.map(strip).filter(Boolean),
-  });
-  switch (c.kind) {
-    case 'and':
-    case 'or':
-      return { kind: c.kind, of: c.of.map((x) => relative(x, prefix)) };
-    case 'compare':
-      return { ...c, path: moved(c.path) };
-    case 'exists':
-      return { ...c, path: moved(c.path) };
-    case 'elemMatch':
-      return { ...c, path: moved(c.path) };
   }
 }
 
@@ -195,7 +174,7 @@ export function sqlppOf(
   return { statement: `SELECT RAW ${select} FROM ${from}${join}${where}${order}${page}`, parameters: s.parameters };
 }
 
-/** A declared index as GSI: array fields as `DISTINCT ARRAY v FOR v IN tags END` (the queries' variable). */
+/** A declared index as GSI: array fields as `DISTINCT ARRAY v FOR v IN tags END` (the queries' variable), then `META().id`. */
 export function gsiIndex(
   keyspace: string,
   name: string,
@@ -214,5 +193,11 @@ export function gsiIndex(
             .join('.')}`;
     return `DISTINCT ARRAY v${rest} FOR v IN ${array.split('.').map(q).join('.')} END`;
   });
+  // The tie rule every order ends with (META(d).id in the last key's direction): without it in
+  // the index, an ORDER BY … LIMIT sorts every entry of the filter's range instead of reading
+  // the first ones in index order.
+  const last = fields.at(-1);
+  if (last !== undefined && !fields.some((f) => f.path === '_id'))
+    keys.push(`META().id${last.descending ? ' DESC' : ''}`);
   return `CREATE INDEX ${identifier(name)} IF NOT EXISTS ON ${keyspace}(${keys.join(', ')}) WITH {"defer_build": true}`;
 }

@@ -6,8 +6,10 @@
  *   collections  one Couchbase collection per file collection (`<scenario>_<collection>` in the
  *                configured scope), created with SQL++ DDL and its primary index; the document
  *                key is the document's `_id`, the body the rest
- *   indexes      each declared index as a GSI index (array fields as array indexes), created
- *                deferred and built together with one BUILD INDEX, then waited for
+ *   indexes      each declared index as a GSI index (array fields as array indexes), `META().id`
+ *                last in the last field's direction (the tie rule every order ends with, so the
+ *                index serves the ORDER BY), created deferred and built together with one BUILD
+ *                INDEX, then waited for
  *   queries      SQL++, prepared (adhoc=false), request_plus consistency after the load's first
  *                query so every query sees the whole load; plans from EXPLAIN and a profiled run
  *   writes       KV insert, sub-document mutateIn (upsert / remove of the set paths), remove

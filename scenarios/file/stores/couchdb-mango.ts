@@ -9,12 +9,14 @@
  *   ranges on strings       refused unless the field holds dates: Mango orders strings by ICU
  *                           collation (a < B < b), MongoDB and the oracle by code point; ISO dates
  *                           of one format order the same under both
+ *   sorts on strings        the same collation: refused unless the field's values are known to
+ *                           order alike under both (`mangoSortRefusal`)
  *
  * For views (the aggregations), the constant part of a filter becomes JavaScript in the map
  * function (`jsCondition`), with the same meaning.
  */
 import type { ResolvedPath } from '../fields.ts';
-import { operandValue, type Condition } from '../filter.ts';
+import { operandValue, relativeTo, type Condition } from '../filter.ts';
 import type { Value } from '../generator.ts';
 
 type Selector = Record<string, unknown>;
@@ -37,6 +39,39 @@ export function mangoRefusal(c: Condition): string | undefined {
     return `${c.path.path} is text: Mango orders strings by ICU collation (a < B < b), not by code point as MongoDB does, so ${c.op} on it would answer otherwise (dates and numbers compare the same)`;
   }
   return undefined;
+}
+
+/**
+ * Text every character of which ICU's root collation (CouchDB's, for Mango indexes and views)
+ * orders as code points do: one case of ASCII letters, digits, space, '-' and '.', which both
+ * order space < '-' < '.' < digits < letters. Two such strings first differ at a character
+ * ordered alike, or one is the other's prefix and comes first under both. Mixed case does not
+ * hold (ICU: a < A < b, code points: A < B < a), nor '_' (ICU puts it before the digits).
+ */
+const LOWER_TEXT = /^[ .0-9a-z-]*$/;
+const UPPER_TEXT = /^[ .0-9A-Z-]*$/;
+
+/**
+ * Whether Mango orders a field's values as the oracle does (by code point): numbers, booleans,
+ * dates (ISO-8601 strings of one format, first differing at a digit), ids and refs
+ * (`<collection>-<9 digits>` in one field: they first differ at a digit), and an enum whose
+ * values are all text of one of the classes above. Any other text may collate otherwise.
+ */
+export function collatesAsCodePoints(path: ResolvedPath): boolean {
+  const leaf = path.leaf;
+  if (leaf.kind !== 'scalar') return false;
+  if (leaf.type !== 'string') return true;
+  if (path.path === '_id') return true;
+  const values = leaf.values;
+  if (values === undefined) return false;
+  const texts = values.map(String);
+  return texts.every((v) => LOWER_TEXT.test(v)) || texts.every((v) => UPPER_TEXT.test(v));
+}
+
+/** Why Mango cannot sort by this key as the oracle does (code point order), or undefined. */
+export function mangoSortRefusal(key: { path: string; resolved: ResolvedPath }): string | undefined {
+  if (collatesAsCodePoints(key.resolved)) return undefined;
+  return `${key.path} is text: Mango sorts strings by ICU collation (apple < Banana < cherry), not by code point as MongoDB and the oracle do (Banana < apple < cherry), so the order would differ; a sort on numbers, dates, ids, refs or an enum of one-case ASCII words runs`;
 }
 
 /** `{ arr: { $elemMatch: inner } }` through every array the path crosses; `leaf` is the condition on the value. */
@@ -75,9 +110,18 @@ export function mango(c: Condition, params: Readonly<Record<string, Value>>): Se
       return c.exists ? has : { $not: has };
     }
     case 'elemMatch': {
-      const inner = c.of.map((x) => mango(relative(x, c.path.path), params));
+      const relative = c.of.map((x) => relativeTo(x, c.path.path));
+      const inner = relative.map((x) => mango(x, params));
       const arrays = c.path.arrays.filter((a) => a !== c.path.path);
-      const selector = inner.length === 1 ? inner[0]! : { $and: inner };
+      // Conditions on the element itself (an array of values) as its operators, `{ $gte: 3,
+      // $lt: 5 }`: a field named '' means the element to CouchDB, but not to every Mango
+      // (pouchdb-server reads it as a field and matches nothing).
+      const onElement = relative.every((x) => 'path' in x && x.path.path === '');
+      const selector = onElement
+        ? Object.assign({}, ...inner.map((x) => x['']))
+        : inner.length === 1
+          ? inner[0]!
+          : { $and: inner };
       return through({ ...c.path, arrays }, () => ({ $elemMatch: selector }));
     }
     case 'compare': {
@@ -91,27 +135,6 @@ export function mango(c: Condition, params: Readonly<Record<string, Value>>): Se
         ? { $not: positive }
         : { $or: [{ [c.path.arrays[0] ?? c.path.path]: { $exists: false } }, { $not: positive }] };
     }
-  }
-}
-
-/** A condition with its paths made relative to an array's element (for $elemMatch). */
-function relative(c: Condition, prefix: string): Condition {
-  const strip = (p: string) => (p === prefix ? '' : p.startsWith(`${prefix}.`) ? p.slice(prefix.length + 1) : p);
-  const moved = (path: ResolvedPath): ResolvedPath => ({
-    ...path,
-    path: strip(path.path),
-    arrays: path.arrays.map(strip).filter(Boolean),
-  });
-  switch (c.kind) {
-    case 'and':
-    case 'or':
-      return { kind: c.kind, of: c.of.map((x) => relative(x, prefix)) };
-    case 'compare':
-      return { ...c, path: moved(c.path) };
-    case 'exists':
-      return { ...c, path: moved(c.path) };
-    case 'elemMatch':
-      return { ...c, path: moved(c.path) };
   }
 }
 
@@ -139,7 +162,7 @@ export function jsCondition(c: Condition, params: Readonly<Record<string, Value>
       return `${c.exists ? '' : '!'}(${values(c.path)}.length > 0)`;
     case 'elemMatch': {
       const inner = c.of
-        .map((x) => jsCondition(relative(x, c.path.path), params).replace(/v\(doc,/g, 'v(e,'))
+        .map((x) => jsCondition(relativeTo(x, c.path.path), params).replace(/v\(doc,/g, 'v(e,'))
         .join(' && ');
       return `${values(c.path)}.some(function (e) { return ${inner || 'true'}; })`;
     }

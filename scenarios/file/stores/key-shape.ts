@@ -131,9 +131,14 @@ export function shapeOf(query: Query, store: string): Shape | { refused: string 
   };
 }
 
-/** The partitions a document belongs to (each a list of values, in the shape's order); none when it fails the constant test. */
+/**
+ * The partitions a document belongs to (each a list of values, in the shape's order); none when
+ * it fails the constant test, or lacks a value to order it by: a query sorts only by a field its
+ * answers all have (compile.ts), and no range takes a missing value.
+ */
 export function partitionsOf(shape: Shape, doc: Doc): Scalar[][] {
   if (shape.constant !== null && !shape.constant.test(doc)) return [];
+  if (shape.order.some((k) => valuesAt(doc, k.path.split('.')).length === 0)) return [];
   let out: Scalar[][] = [[]];
   for (const p of shape.partition) {
     const values = [...new Set(valuesAt(doc, p.path.path.split('.')) as Scalar[])];

@@ -3,7 +3,10 @@
  * query runs as it is written.
  *
  *   collections  one collection per file collection, `<scenario>_<collection>`, `_id` the document's id
- *   indexes      each declared index as `createIndex({ field: 1 | -1, … })` after the load
+ *   indexes      each declared index as `createIndex({ field: 1 | -1, …, _id })` after the load,
+ *                `_id` last in the last field's direction: every order ends with `_id` (the tie
+ *                rule), and an index without it serves the sort only through a blocking SORT of
+ *                every entry the filter's range holds, not by reading the first `limit` entries
  *   find         `find(filter, { sort: { …keys, _id }, skip, limit, projection })`
  *   join         `aggregate([$match, $sort, $skip, $limit, $lookup (localField → _id, its
  *                pipeline projecting the joined fields), $unwind (keeping rows without a match),
@@ -33,7 +36,14 @@ import {
 } from '../dialect.ts';
 import { bindFilter } from '../filter.ts';
 import type { Doc, Value } from '../generator.ts';
-import { indexExpected as expectIndex, type Collection, type FindQuery, type Query, type Scenario } from '../model.ts';
+import {
+  indexExpected as expectIndex,
+  type Collection,
+  type FindQuery,
+  type IndexField,
+  type Query,
+  type Scenario,
+} from '../model.ts';
 
 export const dialect: FileDialectDefinition<'mongodb'> = {
   store: 'mongodb',
@@ -56,7 +66,12 @@ class MongodbFile implements FileDialect {
     this.manifestName = `${prefixOf(this.scenario)}__manifest`;
     this.translations = new Map([...this.scenario.queries.values()].map((q) => [q.name, runs(this.describe(q))]));
     const indexes = [...this.scenario.collections.values()].flatMap((c) =>
-      c.indexes.map((i) => `${c.storeName} {${i.map((f) => `${f.path}: ${f.descending ? -1 : 1}`).join(', ')}}`),
+      c.indexes.map(
+        (i) =>
+          `${c.storeName} {${Object.entries(keyPattern(i))
+            .map(([path, dir]) => `${path}: ${dir}`)
+            .join(', ')}}`,
+      ),
     );
     this.structures = `MongoDB indexes: ${indexes.join('; ') || 'none declared (only _id)'}`;
   }
@@ -99,9 +114,7 @@ class MongodbFile implements FileDialect {
     const built: string[] = [];
     for (const c of this.scenario.collections.values()) {
       for (const index of c.indexes) {
-        const name = await this.collection(c).createIndex(
-          Object.fromEntries(index.map((f) => [f.path, f.descending ? -1 : 1])),
-        );
+        const name = await this.collection(c).createIndex(keyPattern(index));
         built.push(`${c.storeName}.${name}`);
       }
     }
@@ -202,6 +215,13 @@ class MongodbFile implements FileDialect {
       .collection(this.manifestName)
       .replaceOne({ _id: MANIFEST_ID as never }, { ...manifest }, { upsert: true });
   }
+}
+
+/** A declared index's key pattern, `_id` last in the direction of the last field (unless the index has it). */
+function keyPattern(index: readonly IndexField[]): Record<string, 1 | -1> {
+  const pattern = Object.fromEntries(index.map((f) => [f.path, f.descending ? -1 : 1] as const));
+  if (!('_id' in pattern)) pattern._id = index.at(-1)!.descending ? -1 : 1;
+  return pattern;
 }
 
 function sortOf(q: FindQuery): Document {

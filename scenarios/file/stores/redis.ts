@@ -8,7 +8,12 @@
  *               `<scenario>:q:<query>:<partition>`, scored by the first sort key (or the range's
  *               field; dates as epoch ms), members the ids: equal scores order by member, which is
  *               the tie rule (ZRANGE … REV reverses both). Read with ZRANGE BYSCORE [REV] LIMIT,
- *               ZCOUNT; the documents then with MGET, their fields picked as the query projects
+ *               ZCOUNT; the documents then with MGET, their fields picked as the query projects.
+ *               A text sort key: every score 0 and members `<text>\0\0<id>` (a NUL in the text
+ *               as `\0\1`), which Redis orders byte by byte: UTF-8 byte order is code point
+ *               order, the oracle's (JavaScript's, but for characters beyond U+FFFF against
+ *               U+E000-U+FFFF), and the text's end sorts before any longer text; read with
+ *               ZRANGE BYLEX [REV] LIMIT
  *   group       a hash per partition, `<scenario>:g:<query>:<partition>`: `c:<value>` counts and
  *               `s:<value>` sums (HINCRBY on the sum scaled to whole units of its decimals, so it
  *               stays exact), read with HGETALL
@@ -17,7 +22,7 @@
  *
  * The file's `indexes` are MongoDB's idea; Redis has no secondary index: the structures come from
  * the queries. A query with no such structure (a parameter under $or, $ne, $in, a second sort key
- * that is not `_id`, a text sort key) is UNSUPPORTED with the reason.
+ * that is not `_id`) is UNSUPPORTED with the reason.
  */
 import type { RedisHandle } from '../../../src/stores/redis/handle.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
@@ -53,6 +58,8 @@ class RedisFile implements FileDialect {
   private readonly scenario: Scenario;
   private readonly prefix: string;
   private readonly shapes = new Map<string, Shape>();
+  /** Queries ordered by a text key: their sorted sets order by member (`lexMember`), every score 0. */
+  private readonly lex = new Set<string>();
 
   constructor(
     private readonly handle: RedisHandle,
@@ -71,20 +78,18 @@ class RedisFile implements FileDialect {
     if (keys.length > 1)
       return refuses(`a sorted set has one score: ${q.name} sorts by ${keys.map((k) => k.path).join(' then ')}`);
     const first = keys[0];
-    if (
+    // Numbers, dates (epoch ms) and booleans (0, 1) are scores; text is ordered by member.
+    const text =
       first !== undefined &&
-      (first.resolved.leaf.kind !== 'scalar' || !['int', 'decimal', 'date'].includes(first.resolved.leaf.type))
-    )
-      return refuses(
-        `${first.path} is text: a sorted set scores by number (equal scores order by member, the id, not by ${first.path})`,
-      );
+      (first.resolved.leaf.kind !== 'scalar' || !['int', 'decimal', 'date', 'bool'].includes(first.resolved.leaf.type));
+    if (text) this.lex.add(q.name);
     this.shapes.set(q.name, shape);
     const partition = shape.partition.map((p) => p.path.path).join(', ');
     if (q.kind === 'group')
       return runs(
         `HGETALL of the hash ${this.prefix}:g:${q.name}:[${partition}] (counts and sums by ${q.by.path}, kept by the writer)`,
       );
-    const range = first ? `BYSCORE ${first.path}` : 'all';
+    const range = text ? `BYLEX ${first!.path} then id` : first ? `BYSCORE ${first.path}` : 'all';
     if (q.kind === 'count')
       return runs(`ZCOUNT of the sorted set ${this.prefix}:q:${q.name}:[${partition}] (${range})`);
     return runs(
@@ -117,6 +122,11 @@ class RedisFile implements FileDialect {
           continue;
         }
         const first = shape.order.find((k) => k.path !== '_id');
+        if (this.lex.has(name)) {
+          const member = lexMember(String(valueAt(doc, first!.path)), String(doc._id));
+          commands.push(sign > 0 ? ['ZADD', key, '0', member] : ['ZREM', key, member]);
+          continue;
+        }
         const score = first ? scoreOf(valueAt(doc, first.path), (first.resolved.leaf as { type: 'int' }).type) : 0;
         commands.push(sign > 0 ? ['ZADD', key, String(score), String(doc._id)] : ['ZREM', key, String(doc._id)]);
       }
@@ -189,9 +199,19 @@ class RedisFile implements FileDialect {
     const [min, max] = this.scoreRange(shape, params);
     if (q.kind === 'count') return { kind: 'count', count: Number(await this.handle.call(['ZCOUNT', key, min, max])) };
     const rev = shape.order[0]?.descending === true;
-    const args = ['ZRANGE', key, rev ? max : min, rev ? min : max, 'BYSCORE', ...(rev ? ['REV'] : [])];
+    const lex = this.lex.has(q.name);
+    const [low, high] = lex ? ['-', '+'] : [min, max];
+    const args = [
+      'ZRANGE',
+      key,
+      rev ? high : low,
+      rev ? low : high,
+      lex ? 'BYLEX' : 'BYSCORE',
+      ...(rev ? ['REV'] : []),
+    ];
     if (q.skip > 0 || q.limit !== undefined) args.push('LIMIT', String(q.skip), String(q.limit ?? -1));
-    const ids = (await this.handle.call(args)) as string[];
+    const members = (await this.handle.call(args)) as string[];
+    const ids = lex ? members.map(idOfLexMember) : members;
     const docs = await this.fetch(q.collection, ids);
     let rows = q.project ? project(docs, q.project) : docs;
     if (q.join) {
@@ -225,9 +245,11 @@ class RedisFile implements FileDialect {
     const shape = this.shape(q);
     const key = this.structureKey(q, partitionOf(shape, params));
     const [min, max] = this.scoreRange(shape, params);
-    const examined = Number(await this.handle.call(q.kind === 'group' ? ['HLEN', key] : ['ZCOUNT', key, min, max]));
+    const inRange = Number(await this.handle.call(q.kind === 'group' ? ['HLEN', key] : ['ZCOUNT', key, min, max]));
     const answer = await this.query(q, params);
     const returned = answer.kind === 'count' ? 1 : answer.rows.length;
+    // ZRANGE … LIMIT reads past the skipped members to the page's end, not the whole range.
+    const examined = q.kind === 'find' ? Math.min(inRange, q.skip + (q.limit ?? inRange)) : inRange;
     return {
       access: 'index',
       used: [key],
@@ -236,7 +258,7 @@ class RedisFile implements FileDialect {
       returned,
       warnings: [],
       source:
-        'Redis has no planner: the structure read (the writer keeps one per query) and its members in range (ZCOUNT / HLEN)',
+        'Redis has no planner: the structure read (the writer keeps one per query) and its members in range (ZCOUNT / HLEN; a page of a find: up to its end)',
       raw: JSON.stringify({ structure: key, range: q.kind === 'group' ? null : [min, max], examined, returned }),
       indexExpected: true,
     };
@@ -281,4 +303,18 @@ class RedisFile implements FileDialect {
   async writeManifest(manifest: Manifest): Promise<void> {
     await this.handle.call(['SET', `${this.prefix}:${MANIFEST_ID}`, JSON.stringify(manifest)]);
   }
+}
+
+/**
+ * A sorted-set member that orders by text, then id: Redis compares members byte by byte, and
+ * UTF-8 byte order is code point order. The text's NULs are written `\0\1` and it ends with
+ * `\0\0`, below any character, so a text comes before every longer one it begins.
+ */
+export function lexMember(text: string, id: string): string {
+  return `${text.replaceAll('\0', '\0\x01')}\0\0${id}`;
+}
+
+/** The id at the end of a `lexMember` (ids hold no NUL). */
+function idOfLexMember(member: string): string {
+  return member.slice(member.lastIndexOf('\0\0') + 2);
 }

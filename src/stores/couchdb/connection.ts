@@ -85,12 +85,29 @@ export class CouchdbConnection {
   }
 
   private async session(): Promise<Session> {
+    // https:// to a plain-HTTP port: CouchDB waits for a request line the TLS handshake never
+    // sends, until the connect timeout. Unanswered after a moment, the port is asked whether it
+    // speaks plain HTTP, and the request is given up as soon as it does.
+    const url = new URL(this.config.serverUrl);
+    const mismatch = new AbortController();
+    let plain: Promise<boolean> | undefined;
+    const probe =
+      url.protocol === 'https:'
+        ? setTimeout(() => {
+            plain = speaksPlainHttp(url.hostname, portOf(url)).then((yes) => {
+              if (yes) mismatch.abort();
+              return yes;
+            });
+          }, PLAIN_HTTP_PROBE_AFTER_MS)
+        : undefined;
     try {
       return (await this.server.relax({
         path: '_session',
-        signal: AbortSignal.timeout(this.config.connectTimeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.config.connectTimeoutMs), mismatch.signal]),
       } as nano.RequestOptions)) as Session;
     } catch (error) {
+      if (plain !== undefined && (await plain))
+        throw new UnreachableError('couchdb', this.config.displayUrl, plainHttpMismatch(url));
       if (statusOf(error) === 401) {
         throw new AccessDeniedError(
           'couchdb',
@@ -99,6 +116,8 @@ export class CouchdbConnection {
         );
       }
       throw new UnreachableError('couchdb', this.config.displayUrl, await unreachableReason(error, this.config));
+    } finally {
+      clearTimeout(probe);
     }
   }
 
@@ -145,16 +164,28 @@ export async function unreachableReason(error: unknown, config: CouchdbConfig): 
   if (certificate) return certificate;
   // https to a plain port (the server waits for a request line, or answers one in plain text),
   // or http to a TLS port (the server drops the connection): the port itself says which it speaks.
-  const { hostname, port, protocol } = new URL(config.serverUrl);
-  const portNumber = Number(port || (protocol === 'https:' ? 443 : 80));
-  if (protocol === 'https:' && (await speaksPlainHttp(hostname, portNumber)))
-    return `TLS mismatch: ${hostname}:${portNumber} speaks plain HTTP, not TLS (${cause}); use http:// for this port`;
+  const url = new URL(config.serverUrl);
+  const { hostname, protocol } = url;
+  const portNumber = portOf(url);
+  if (protocol === 'https:' && (await speaksPlainHttp(hostname, portNumber))) return plainHttpMismatch(url);
   if (protocol === 'http:' && (await speaksTls(hostname, portNumber)))
     return `TLS mismatch: ${hostname}:${portNumber} speaks TLS (${cause}); use https:// for this port`;
   if (/timeout/i.test(cause))
     return `no answer within ${config.connectTimeoutMs} ms (couchdb.connecttimeout); check the host and port, and that no firewall drops the connection`;
   if (cause.startsWith('TLS: ')) return `the TLS handshake failed (${cause.slice(5)})`;
   return cause;
+}
+
+/** How long an https:// request waits for its answer before the port is asked whether it speaks plain HTTP. */
+const PLAIN_HTTP_PROBE_AFTER_MS = 300;
+
+function portOf(url: URL): number {
+  return Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+}
+
+/** The one line for https:// to a port that speaks plain HTTP. */
+function plainHttpMismatch(url: URL): string {
+  return `TLS mismatch: ${url.hostname}:${portOf(url)} speaks plain HTTP, not TLS (it answers a plain GET /); use http:// for this port`;
 }
 
 /** Any HTTP answer to a plain GET / (CouchDB's welcome, or an error page): the port speaks plain HTTP. */

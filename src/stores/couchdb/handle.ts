@@ -64,8 +64,13 @@ export class CouchdbHandle {
     return explainMango(this.server, this.databaseName(table), query);
   }
 
-  /** Create a database; one that exists already is fine. A user who may not is an AccessDeniedError. */
+  /**
+   * Create a database; one that exists already is fine, and is left alone without asking to
+   * create it: only a server admin may, so a member loading its own database would be refused.
+   * A user who may not create one that is missing is an AccessDeniedError.
+   */
   async createDatabase(name: string): Promise<void> {
+    if (await this.databaseExists(name)) return;
     try {
       await this.server.db.create(name);
     } catch (error) {
