@@ -64,6 +64,8 @@ function scheduleOf(phase: 'load' | 'run', p: WorkloadProperties): ScheduleSetti
     maxexecutiontime: run ? p.maxexecutiontime : 0,
     warmuptime: run ? p.warmuptime : 0,
     statusIntervalSeconds: p['status.interval'],
+    // A load writes insertcount records (OVERALL counts records): the status line's estimate.
+    ...(run ? {} : { expectedOperations: p.insertcount }),
   };
 }
 

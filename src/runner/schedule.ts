@@ -50,6 +50,8 @@ export interface ScheduleSettings {
   warmuptime: number;
   /** Seconds between status lines. */
   statusIntervalSeconds: number;
+  /** Operations the phase will do when it is not bounded by operationcount (a load's records), for the status line's estimate. */
+  expectedOperations?: number;
 }
 
 /**
@@ -265,6 +267,7 @@ export async function coordinate(options: CoordinateOptions): Promise<ScheduledR
   const reporter = new StatusReporter(measurements, {
     intervalSeconds: s.statusIntervalSeconds,
     totalOperations: s.operationcount,
+    ...(s.expectedOperations !== undefined ? { expectedOperations: s.expectedOperations } : {}),
     maxSeconds: s.maxexecutiontime,
     label: options.label,
     print: options.status,

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
@@ -54,7 +54,14 @@ function k6Closure(): string[] {
     ...readdirSync(join(root, 'k6'))
       .filter((f) => f.endsWith('.ts'))
       .map((f) => join(root, 'k6', f)),
-    join(root, 'scenarios', 'file', 'k6', 'scenario.ts'),
+    // Each scenario's own k6 scripts live in its folder's k6/.
+    ...readdirSync(join(root, 'scenarios'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join(root, 'scenarios', d.name, 'k6')))
+      .flatMap((d) =>
+        readdirSync(join(root, 'scenarios', d.name, 'k6'))
+          .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+          .map((f) => join(root, 'scenarios', d.name, 'k6', f)),
+      ),
   ];
   const seen = new Set<string>();
   const queue = [...scripts];
