@@ -155,7 +155,8 @@ async function compare(options: CompareOptions): Promise<Result[]> {
       if (repetitions === 'auto' ? !needsAnotherRound(c, round) : round > repetitions) break;
       const order = roundOrder(stores, seed, round).filter((s) => !c.skipped.some((k) => k.store === s));
       if (order.length === 0) break;
-      if (options.status && repetitions !== 1)
+      // The round's order, when there is one to tell (each run's line names its round too).
+      if (options.status && repetitions !== 1 && stores.length > 1)
         process.stderr.write(
           `[compare] round ${round}${repetitions === 'auto' ? '' : ` of ${repetitions}`}: ${order.join(', ')}\n`,
         );
