@@ -135,8 +135,9 @@ function unitsOf(plan: SweepPlanInput): Unit[] {
 
 /**
  * The cells in the order they run: round after round, each round every unit once in its own
- * seeded random order (`plan.orderSeed`, 0 when absent: an estimate needs no particular order),
- * each unit's cells on a fresh load. `inserts(workload)` says whether a workload inserts records.
+ * seeded random order (`plan.orderSeed`, 0 when absent: an estimate needs no particular order;
+ * a single round keeps the order given), each unit's cells on a fresh load. `inserts(workload)`
+ * says whether a workload inserts records.
  */
 export function planCells(plan: SweepPlanInput, inserts: (workload: string) => boolean): SweepCell[] {
   const cells: SweepCell[] = [];
@@ -145,7 +146,8 @@ export function planCells(plan: SweepPlanInput, inserts: (workload: string) => b
   const units = unitsOf(plan);
   const seed = plan.orderSeed ?? 0;
   for (let repetition = 1; repetition <= plan.repetitions; repetition++) {
-    const order = roundOrder(units, seed, repetition);
+    // One round runs the stores in the order given, as a sweep always did; rounds shuffle them.
+    const order = plan.repetitions === 1 ? units : roundOrder(units, seed, repetition);
     const labels = order.map((u) => u.label);
     for (const [index, { store, records, label }] of order.entries()) {
       let loads = 0;

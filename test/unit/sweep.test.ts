@@ -67,6 +67,12 @@ describe('sweep plan', () => {
     // One record count: a round's order names the stores alone, as compare's does.
     const one = planCells({ ...plan, records: [100] }, inserts);
     assert.deepEqual(new Set(one[0]!.place.order), new Set(['redis', 'mongodb']));
+    // One round: the stores and record counts in the order given, as a sweep always ran them.
+    const single = planCells({ ...plan, repetitions: 1 }, inserts);
+    assert.deepEqual(
+      [...new Set(single.map((c) => `${c.store}/${c.records}`))],
+      ['redis/100', 'redis/1000', 'mongodb/100', 'mongodb/1000'],
+    );
   });
 
   it("starts every store's turn in every round from a fresh load, runs the workloads that do not insert first on it, and reloads before every inserting run", () => {
