@@ -5,6 +5,7 @@
  *   docbench load --scenario ecommerce --store X -p customers=N                   the same, YCSB spelling
  *   docbench run --scenario ecommerce --workload pagination|join|mix --store X   one workload on one store
  *   docbench ecommerce --stores X,Y,… --customers N [--workloads pagination,join] seed + run + one table
+ *   docbench ecommerce … --repetitions N [--order-seed S]                          in N interleaved rounds
  *   docbench k6 pagination|join --store X [--customers N]                        end to end
  *
  * Registration only: the scenario's generator (faker) and dialects load when a command runs
@@ -14,6 +15,7 @@ import { Option, type Command } from 'commander';
 import { nonNegativeNumber, positiveInteger, collect } from '../../src/common/option-parsers.ts';
 import { UsageError } from '../../src/common/user-error.ts';
 import { addTargetOptions } from '../../src/session/target-options.ts';
+import { addRoundOptions } from '../shared/round-options.ts';
 import { serveSettings } from '../shared/serve-settings.ts';
 import type { ScenarioCommands, ScenarioK6Options, ScenarioK6Plan } from '../scenario.ts';
 import type { CommonOptions, CompareOptions } from './commands.ts';
@@ -100,7 +102,11 @@ export const commands: ScenarioCommands = {
         `comma-separated workloads: ${WORKLOAD_NAMES.join(', ')}`,
         ECOMMERCE_DEFAULTS.workloads.join(','),
       )
-      .option('--skip-seed', 'run on the dataset each store already holds (from an earlier seed)', false)
+      .option(
+        '--skip-seed',
+        'run on the dataset each store already holds (from an earlier seed); with --repetitions, every round on it (refused for workloads that write)',
+        false,
+      )
       .option('--out-dir <dir>', 'where result files go (default: results/ecommerce-<timestamp>)')
       .option('--docker', 'use the real servers started by `docbench up --docker`', false)
       .option(
@@ -108,6 +114,7 @@ export const commands: ScenarioCommands = {
         'worker processes (threads) the workers are spread over, each with its own connections, dialect and oracle; one merged result per run (default 1)',
         positiveInteger('--processes'),
       );
+    addRoundOptions(command, 'its seed (afresh each round, unless --skip-seed) and every workload');
     addCommonOptions(addTargetOptions(command, { several: true })).action(
       async ({ store, ...opts }: CompareOptions & { store?: string }) => {
         if (store !== undefined && opts.stores !== undefined)

@@ -5,6 +5,7 @@
  *   docbench load --scenario ecommerce --store X -p customers=N                   the same, YCSB spelling
  *   docbench run --scenario ecommerce --workload pagination|join|mix --store X   one workload on one store
  *   docbench ecommerce --stores X,Y,… --customers N [--workloads pagination,join] seed + run + one table
+ *   docbench ecommerce … --repetitions N                                           N interleaved rounds of that
  *
  * Every answer is checked against the oracle while the run goes; a wrong answer stops that run,
  * everything measured is still written, and the command fails naming store, operation and
@@ -13,6 +14,7 @@
 import { basename, dirname, extname, join } from 'node:path';
 import { UsageError } from '../../src/common/user-error.ts';
 import type { FlatProperties } from '../../src/results/build.ts';
+import { withRepetition } from '../../src/results/repetition.ts';
 import { invalidRunError } from '../../src/results/run-stopped.ts';
 import type { Result } from '../../src/results/schema.ts';
 import { checkOutPath, writeFileAtomic, writeResult } from '../../src/results/write.ts';
@@ -30,13 +32,15 @@ import {
 } from '../../src/session/store-session.ts';
 import { defaultStores, singleTarget, StoreTargets, type TargetFlags } from '../../src/session/store-targets.ts';
 import { renderPlans } from '../shared/plans.ts';
+import { refuseSharedWrites, roundLine, roundSuffix, roundTurns, type RoundFlags } from '../shared/rounds.ts';
 import { ownSettings, storeSettings } from '../shared/serve-settings.ts';
 import { scenarioResult } from '../shared/timing.ts';
 import { AnswerMismatchError } from '../shared/verify.ts';
 import type { ScenarioPhaseOptions } from '../scenario.ts';
 import { ECOMMERCE_DIALECTS } from './dialects.ts';
 import type { Dataset } from './model.ts';
-import { renderRunTable, renderServers } from './report.ts';
+import { renderRoundsTable, renderRunTable, renderServers } from './report.ts';
+import { effectiveProportions } from './workloads.ts';
 import { seedEcommerce } from './seed.ts';
 import { ecommerceWorkload, resolveSettings, runEcommerce } from './session.ts';
 import { flatSettings, parseSettings, type EcommerceSettings } from './settings.ts';
@@ -320,7 +324,8 @@ export async function seedCommand(opts: CommonOptions & TargetFlags & { store: s
 }
 
 export type CompareOptions = CommonOptions &
-  TargetFlags & {
+  TargetFlags &
+  RoundFlags & {
     stores?: string;
     workloads: string;
     skipSeed: boolean;
@@ -350,19 +355,37 @@ export function compareCommand(opts: CompareOptions): Promise<void> {
         ...(opts.indexes ? {} : { indexes: false }),
       }),
     ]);
+    // Rounds on one seeded dataset (--skip-seed) only for workloads that leave it as they found it.
+    const writing = workloads.find((w) =>
+      effectiveProportions(ecommerceWorkload(w), settings.proportions).some(
+        ([op]) => op === 'customer-insert' || op === 'customer-update',
+      ),
+    );
+    refuseSharedWrites(
+      opts,
+      writing === undefined ? undefined : `the ${writing} workload (customer inserts and updates)`,
+    );
     const outDir = opts.outDir ?? join('results', `ecommerce-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     const results: Result[] = [];
     const mismatches: string[] = [];
-    for (const store of stores) {
+    // Each round seeds every store afresh (unless --skip-seed) and runs every workload on it.
+    for (const { store, place, opensRound } of roundTurns(stores, opts)) {
       // Interrupted: the runs done are kept, and the table is printed for them.
       if (interrupts.signal !== undefined) break;
+      if (opensRound && !opts.quiet) process.stderr.write(roundLine('ecommerce', place));
+      // Each round draws other parameters (the dataset's seed stays): the same seed would replay the same queries.
+      const runSettings = place.round === 1 ? settings : { ...settings, seed: settings.seed + place.round - 1 };
       const opened = await open(store, targets.urlOf(store), settings);
       let pool: ProcessPool | undefined;
       try {
         pool = await workerPool(opened, store, settings, opts.processes);
         if (reseed) {
-          const load = await seedStore(opened, settings, datasetOf(settings, '--customers'), !opts.quiet);
-          writeResult(join(outDir, `${store}-ecommerce-seed.json`), load);
+          const load = withRepetition(
+            await seedStore(opened, settings, datasetOf(settings, '--customers'), !opts.quiet),
+            place,
+            store,
+          );
+          writeResult(join(outDir, `${store}-ecommerce-seed${roundSuffix(place)}.json`), load);
           results.push(load);
           const insert = load.operations.find((o) => o.name === 'INSERT-BATCH');
           process.stderr.write(
@@ -375,12 +398,16 @@ export function compareCommand(opts: CompareOptions): Promise<void> {
             ...(await runStore(
               opened,
               workload,
-              settings,
+              runSettings,
               !opts.quiet,
-              (result) => {
+              (measured) => {
+                const result = withRepetition(measured, place, store);
                 const variants = variantsOf(result);
                 writeResult(
-                  join(outDir, `${store}-ecommerce-${workload}${variants.map((v) => `-${v}`).join('')}.json`),
+                  join(
+                    outDir,
+                    `${store}-ecommerce-${workload}${variants.map((v) => `-${v}`).join('')}${roundSuffix(place)}.json`,
+                  ),
                   result,
                 );
                 results.push(result);
@@ -395,7 +422,7 @@ export function compareCommand(opts: CompareOptions): Promise<void> {
       }
     }
     const runs = results.filter((r) => r.phase === 'run');
-    const table = `${renderRunTable(runs)}\n${renderServers(runs)}${plansSection(runs)}`;
+    const table = `${opts.repetitions > 1 ? renderRoundsTable(runs) : renderRunTable(runs)}\n${renderServers(runs)}${plansSection(runs)}`;
     process.stdout.write(`\n${table}`);
     writeFileAtomic(
       join(outDir, 'comparison.md'),

@@ -10,6 +10,7 @@ import { formatCount, notStandInNote } from '../shared/format.ts';
 import { markdownTable } from '../../src/report/markdown.ts';
 import { latencyPercentile } from '../../src/report/percentiles.ts';
 import { isValid, verdictLine, verdictOf } from '../../src/results/verdict.ts';
+import { renderRepeatedTable } from '../shared/repeated-table.ts';
 import { OPERATIONS, operationRow, READBACK_ROW } from './queries.ts';
 
 const MAIN_ROWS = [...OPERATIONS.map(operationRow), READBACK_ROW];
@@ -101,6 +102,20 @@ export function renderRunTable(results: readonly Result[]): string {
     'right',
     'right',
   ]);
+}
+
+/**
+ * The runs of several rounds, one row group per cell (store × workload × variant) over its
+ * rounds: throughput and latency as medians with their 95% intervals, and the verdicts.
+ */
+export function renderRoundsTable(results: readonly Result[]): string {
+  return renderRepeatedTable(results, {
+    shows: (row) => MAIN_ROWS.includes(row),
+    labels: [
+      { header: 'workload', of: (r) => r.workload.name },
+      { header: 'variant', of: variantOf },
+    ],
+  });
 }
 
 /** Lines under the table: the server behind each store, and whether it is the real product. */

@@ -2,6 +2,7 @@
  * A scenario file's commands:
  *
  *   docbench scenario <file> [--stores a,b,…] [--skip-seed] [-p key=value]   seed, run the mix, one table
+ *   docbench scenario <file> … --repetitions N [--order-seed S]               in N interleaved rounds
  *   docbench scenario --schema                                                 the file format as JSON Schema
  *   docbench seed scenario <file> --store X                                    the load phase alone
  *   docbench serve --store X --scenario <file>; docbench k6 <file> --store X   end to end
@@ -14,6 +15,7 @@ import { collect, nonNegativeNumber, positiveInteger } from '../../src/common/op
 import { UsageError } from '../../src/common/user-error.ts';
 import { addTargetOptions } from '../../src/session/target-options.ts';
 import type { ScenarioCommands, ScenarioK6Options, ScenarioK6Plan } from '../scenario.ts';
+import { addRoundOptions } from '../shared/round-options.ts';
 import { storeSettings } from '../shared/serve-settings.ts';
 import type { CommonOptions, CompareOptions } from './commands.ts';
 import { FILE_DIALECTS } from './dialects.ts';
@@ -75,9 +77,14 @@ export const commands: ScenarioCommands = {
         '--stores <list>',
         `comma-separated stores: ${FILE_DIALECTS.stores.join(', ')} (default: the config file's, else all of them)`,
       )
-      .option('--skip-seed', 'run on the dataset each store already holds (from an earlier seed)', false)
+      .option(
+        '--skip-seed',
+        'run on the dataset each store already holds (from an earlier seed); with --repetitions, every round on it (refused when the mix writes)',
+        false,
+      )
       .option('--out-dir <dir>', 'where result files go (default: results/<name>-<timestamp>)')
       .option('--docker', 'use the real servers started by `docbench up --docker`', false);
+    addRoundOptions(command, 'its seed (afresh each round, unless --skip-seed) and the mix');
     addCommonOptions(addTargetOptions(command, { several: true })).action(
       async (file: string | undefined, opts: CompareOptions & { schema: boolean }) => {
         if (opts.schema) {

@@ -2,6 +2,7 @@
  * A scenario file's commands at work (cli.ts registers them):
  *
  *   docbench scenario <file> [--stores a,b] [--skip-seed]   seed each store, run the mix, one table
+ *   docbench scenario <file> … --repetitions N              the same in N interleaved rounds (a seed each)
  *   docbench seed scenario <file> --store X                  the load phase alone
  *
  * Every answer is checked against the oracle; a wrong one stops that store's run, everything
@@ -35,6 +36,9 @@ import { RUN_DEFAULTS, type RunSettings, type Scenario } from './model.ts';
 import { Oracle } from './oracle.ts';
 import { renderFileNotes, renderFileTable } from './report.ts';
 import { fileDialect, poolsOf, runFile, seedFile } from './run.ts';
+import { withRepetition } from '../../src/results/repetition.ts';
+import { renderRepeatedTable } from '../shared/repeated-table.ts';
+import { refuseSharedWrites, roundLine, roundSuffix, roundTurns, type RoundFlags } from '../shared/rounds.ts';
 
 export const KIND = 'scenario';
 
@@ -176,7 +180,8 @@ export async function seedCommand(file: string, opts: CommonOptions & { store: s
   }
 }
 
-export type CompareOptions = CommonOptions & { stores?: string; skipSeed: boolean; outDir?: string; docker: boolean };
+export type CompareOptions = CommonOptions &
+  RoundFlags & { stores?: string; skipSeed: boolean; outDir?: string; docker: boolean };
 
 /** `docbench scenario <file> …`: seed every store, run the mix, one table. */
 export function compareCommand(file: string, opts: CompareOptions): Promise<void> {
@@ -196,10 +201,15 @@ export function compareCommand(file: string, opts: CompareOptions): Promise<void
     // The oracle's answers, once for every store: the same parameter sets everywhere.
     const oracle = new Oracle(scenario);
     const pools = poolsOf(oracle, run.parametersets);
+    // Rounds on the one seeded dataset (--skip-seed) only when the mix writes nothing, whatever the run puts back.
+    const writing = scenario.mix.find(([op]) => scenario.writes.has(op))?.[0];
+    refuseSharedWrites(opts, writing === undefined ? undefined : `the mix's ${writing}`);
     const results: Result[] = [];
     const mismatches: string[] = [];
-    for (const store of stores) {
+    // Each round seeds every store afresh (unless --skip-seed) and runs the mix on it.
+    for (const { store, place, opensRound } of roundTurns(stores, opts)) {
       if (interrupts.signal !== undefined) break;
+      if (opensRound && !opts.quiet) process.stderr.write(roundLine('scenario', place));
       const opened = await openStore(
         store,
         targets.urlOf(store),
@@ -207,8 +217,8 @@ export function compareCommand(file: string, opts: CompareOptions): Promise<void
       );
       try {
         if (!opts.skipSeed) {
-          const load = await seedStore(opened, scenario, opts, run);
-          writeResult(join(outDir, `${store}-${scenario.name}-seed.json`), load);
+          const load = withRepetition(await seedStore(opened, scenario, opts, run), place, store);
+          writeResult(join(outDir, `${store}-${scenario.name}-seed${roundSuffix(place)}.json`), load);
           results.push(load);
         }
         const dialect = await fileDialect(opened.store, scenario);
@@ -220,15 +230,16 @@ export function compareCommand(file: string, opts: CompareOptions): Promise<void
             oracle,
             pools,
           });
-          const result = scenarioResult(outcome.outcome, {
+          const measured = scenarioResult(outcome.outcome, {
             scenario: KIND,
             workloadName: scenario.name,
             properties: propertiesOf(scenario, dialect, run),
             store: await describeStore(opened),
           });
-          if (outcome.plans.length > 0) result.plans = outcome.plans;
+          if (outcome.plans.length > 0) measured.plans = outcome.plans;
+          const result = withRepetition(measured, place, store);
           if (outcome.mismatch !== undefined) mismatches.push(`${store}: ${outcome.mismatch}`);
-          writeResult(join(outDir, `${store}-${scenario.name}-run.json`), result);
+          writeResult(join(outDir, `${store}-${scenario.name}${roundSuffix(place)}-run.json`), result);
           process.stdout.write(renderYcsbText(result));
           results.push(result);
         } finally {
@@ -239,7 +250,13 @@ export function compareCommand(file: string, opts: CompareOptions): Promise<void
       }
     }
     const runs = results.filter((r) => r.phase === 'run');
-    const table = `${renderFileTable(runs)}\n${renderFileNotes(runs)}${renderPlans(runs) === '' ? '' : `\n${renderPlans(runs)}`}`;
+    // Several rounds: one row group per store over its rounds; the notes and plans once per store (every round's are the same).
+    const once = opts.repetitions > 1 ? runs.filter((r) => r.repetition?.round === 1) : runs;
+    const figures =
+      opts.repetitions > 1
+        ? renderRepeatedTable(runs, { shows: (op) => op !== 'VERIFY' && !op.startsWith('Intended-') })
+        : renderFileTable(runs);
+    const table = `${figures}\n${renderFileNotes(once)}${renderPlans(once) === '' ? '' : `\n${renderPlans(once)}`}`;
     process.stdout.write(`\n${table}`);
     writeFileAtomic(join(outDir, 'comparison.md'), `# Scenario ${scenario.name} (${scenario.file})\n\n${table}`);
     process.stderr.write(`results written to ${outDir}\n`);

@@ -5,6 +5,7 @@
  *   docbench persons --store X [--size N[,M…]] [--nested] [--indexes] [--insert-mode single|bulk] [--out-dir dir]
  *   docbench persons --stores X,Y,… …                                   the comparison across stores
  *   docbench persons --stores X,Y,… --docker …                          the same on the real servers of docker/compose.yaml
+ *   docbench persons --stores X,Y,… --repetitions N [--order-seed S]    in N interleaved rounds
  *   docbench k6 persons --store X [--size N] [--nested]                 end to end
  *
  * Registration only: the scenario's run code and dialects load when a command runs (commands.ts).
@@ -12,6 +13,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { collect, suffixedCount } from '../../src/common/option-parsers.ts';
 import { addTargetOptions } from '../../src/session/target-options.ts';
+import { addRoundOptions } from '../shared/round-options.ts';
 import { serveSettings } from '../shared/serve-settings.ts';
 import type { ScenarioCommands, ScenarioK6Options, ScenarioK6Plan } from '../scenario.ts';
 import type { CommonOptions, CompareOptions } from './commands.ts';
@@ -136,9 +138,15 @@ export const commands: ScenarioCommands = {
       .option('--size <list>', `documents, or a comma-separated list; "thesis" = ${SIZE_PRESETS.join(',')}`, sizes, [
         PERSONS_DEFAULTS.size,
       ])
-      .option('--repeat <n>', 'runs of each query (the mean is shown)', positive('--repeat'), PERSONS_DEFAULTS.repeat)
+      .option(
+        '--repeat <n>',
+        'runs of each query within a run (the mean is shown)',
+        positive('--repeat'),
+        PERSONS_DEFAULTS.repeat,
+      )
       .option('--out-dir <dir>', 'where result files go (default: results/persons-<timestamp>)')
       .option('--docker', 'use the real servers started by `docbench up --docker`', false);
+    addRoundOptions(command, 'the whole scenario (its own seed, size on disk, Q1–Q5 --repeat times)');
     addCommonOptions(addTargetOptions(command, { several: true })).action(async (opts: CompareOptions) =>
       (await load()).compareCommand(opts),
     );

@@ -4,8 +4,10 @@
  *
  * `persons` seeds each store, measures size and Q1–Q5 (every answer checked against the
  * oracle), prints a table per store and a comparison, and writes every result as JSON (common
- * schema) plus the comparison under the output folder. A wrong answer fails the command after
- * everything is written, with one line per problem.
+ * schema) plus the comparison under the output folder. With `--repetitions N` it does so in N
+ * rounds, every store once per round in a fresh random order; each run seeds its own data (the
+ * insert is one of its figures), so no round runs on what another left. A wrong answer fails the
+ * command after everything is written, with one line per problem.
  */
 import { join } from 'node:path';
 import { UsageError } from '../../src/common/user-error.ts';
@@ -22,6 +24,8 @@ import type { Shape } from './model.ts';
 import { renderComparison, renderStoreTable } from './report.ts';
 import { parsePersonsSettings, personsCollection } from './routes.ts';
 import { runPersons, seedPersons, type PersonsSettings, type StoreRun } from './run.ts';
+import { withRepetition, type RoundPlace } from '../../src/results/repetition.ts';
+import { roundLine, roundSuffix, roundTurns, type RoundFlags } from '../shared/rounds.ts';
 
 /** `-p` here takes store settings only (`redis.driver=…`). */
 function storeProperties(assignments: readonly string[], concurrency: number): StoreRequest {
@@ -67,9 +71,12 @@ function settingsFor(options: CommonOptions, size: number, repeat: number): Pers
   };
 }
 
-function resultFile(dir: string, run: StoreRun, phase: 'load' | 'run'): string {
+function resultFile(dir: string, run: StoreRun, phase: 'load' | 'run', place: RoundPlace): string {
   const s = run.settings;
-  return join(dir, `${run.store}-persons-${s.shape}-${s.size}${s.indexes ? '-indexed' : ''}-${phase}.json`);
+  return join(
+    dir,
+    `${run.store}-persons-${s.shape}-${s.size}${s.indexes ? '-indexed' : ''}${roundSuffix(place)}-${phase}.json`,
+  );
 }
 
 /** `docbench seed persons …`. */
@@ -96,14 +103,15 @@ export async function seedCommand(opts: CommonOptions & { store: string; size: n
   if (opts.out) writeResult(opts.out, run.load);
 }
 
-export type CompareOptions = CommonOptions & {
-  store?: string;
-  stores?: string;
-  size: number[];
-  repeat: number;
-  outDir?: string;
-  docker: boolean;
-};
+export type CompareOptions = CommonOptions &
+  RoundFlags & {
+    store?: string;
+    stores?: string;
+    size: number[];
+    repeat: number;
+    outDir?: string;
+    docker: boolean;
+  };
 
 /** `docbench persons …`. */
 export async function compareCommand(opts: CompareOptions): Promise<void> {
@@ -123,13 +131,19 @@ export async function compareCommand(opts: CompareOptions): Promise<void> {
   const outDir = opts.outDir ?? join('results', `persons-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const properties = storeProperties([...targets.settings(), ...opts.property], concurrencyOf(opts));
   const runs: StoreRun[] = [];
-  for (const store of stores) {
+  for (const { store, place, opensRound } of roundTurns(stores, opts)) {
+    if (opensRound && !opts.quiet) process.stderr.write(roundLine('persons', place));
     const open = await openStore(store, targets.urlOf(store), properties);
     try {
       for (const size of opts.size) {
-        const run = await runPersons(open, settingsFor(opts, size, opts.repeat), { progress: !opts.quiet });
-        writeResult(resultFile(outDir, run, 'load'), run.load);
-        writeResult(resultFile(outDir, run, 'run'), run.run!);
+        const measured = await runPersons(open, settingsFor(opts, size, opts.repeat), { progress: !opts.quiet });
+        const run = {
+          ...measured,
+          load: withRepetition(measured.load, place, store),
+          run: withRepetition(measured.run!, place, store),
+        };
+        writeResult(resultFile(outDir, run, 'load', place), run.load);
+        writeResult(resultFile(outDir, run, 'run', place), run.run);
         process.stdout.write(`\n${renderStoreTable(run)}`);
         runs.push(run);
       }

@@ -11,6 +11,8 @@ import { formatCount, formatMiB, formatMs, formatSeconds, notStandInNote } from 
 import { markdownTable } from '../../src/report/markdown.ts';
 import { renderPlans } from '../shared/plans.ts';
 import { meanMs } from '../shared/timing.ts';
+import { formatSummary } from '../../src/stats/format.ts';
+import { summarize } from '../../src/stats/summary.ts';
 import { QUERIES } from './queries.ts';
 import { buildRow, queryRow, queryStatus, type StoreRun } from './run.ts';
 
@@ -124,40 +126,105 @@ export function renderStoreTable(run: StoreRun): string {
     'center',
   ]);
   const notes = result.notes.map((n) => `- ${n}`).join('\n');
-  return `### ${storeName(result)}: ${datasetLine(result)}\n\n${serverLine(result)}\n\n${table}\n${notes}\n`;
+  const round = result.repetition ? ` (round ${result.repetition.round} of ${result.repetition.rounds})` : '';
+  return `### ${storeName(result)}${round}: ${datasetLine(result)}\n\n${serverLine(result)}\n\n${table}\n${notes}\n`;
 }
 
-/** Every store run side by side, in the thesis's terms. */
+/** Runs of one store, size, shape and indexes: one round's, or several rounds' (`--repetitions`). */
+function groupsOf(runs: readonly StoreRun[]): StoreRun[][] {
+  const groups = new Map<string, StoreRun[]>();
+  for (const r of runs) {
+    const key = JSON.stringify([r.store, r.settings.size, r.settings.shape, r.settings.indexes]);
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * One figure of a group: a single run's exactly as the table always wrote it, or over several
+ * rounds the median with its 95% interval in the unit `display` converts to, from the one
+ * formatter (src/stats/format.ts). `missing` where no round measured it.
+ */
+function figure(
+  values: readonly (number | undefined)[],
+  single: (value: number) => string,
+  display: { of: (value: number) => number; digits: (median: number) => number },
+  missing = '',
+): string {
+  const measured = values.filter((v): v is number => v !== undefined && Number.isFinite(v));
+  if (measured.length === 0) return missing;
+  if (values.length === 1) return single(measured[0]!);
+  const summary = summarize(measured.map(display.of));
+  return formatSummary(summary, { digits: display.digits(summary.median), brief: true });
+}
+
+/** The units the table writes: seconds from ms (formatSeconds), MiB from bytes (formatMiB), ms (formatMs), counts. */
+const SECONDS = { of: (ms: number) => ms / 1000, digits: (s: number) => (s < 10 ? 2 : 1) };
+const MIB = { of: (bytes: number) => bytes / 1048576, digits: () => 2 };
+const MS = { of: (ms: number) => ms, digits: (ms: number) => (ms < 10 ? 2 : ms < 100 ? 1 : 0) };
+const COUNT = { of: (n: number) => n, digits: () => 0 };
+
+/** Every store run side by side, in the thesis's terms; runs of several rounds as their medians with 95% intervals. */
 export function renderComparison(runs: readonly StoreRun[]): string {
   const withQueries = runs.filter((r) => r.run !== undefined);
+  const groups = groupsOf(withQueries);
+  const repeated = groups.some((g) => g.length > 1);
   const rows: string[][] = [];
-  for (const r of withQueries) {
+  for (const group of groups) {
+    const r = group[0]!;
     const run = r.run!;
-    const compacted = compactedBytes(run);
-    const indexMs = meanMs(run, 'INDEX-BUILD');
+    const results = group.map((g) => g.run!);
+    const indexMs = (x: Result) => meanMs(x, 'INDEX-BUILD');
     for (const [i, variant] of variantsOf(run).entries()) {
       // The secondary indexes count for the variants that use them (not for CouchDB's views).
-      const builds = [usesIndexes(run, variant) ? indexMs : undefined, meanMs(run, buildRow(variant))].filter(
-        (v): v is number => v !== undefined,
-      );
+      const builds = results.map((x) => {
+        const parts = [usesIndexes(x, variant) ? indexMs(x) : undefined, meanMs(x, buildRow(variant))].filter(
+          (v): v is number => v !== undefined,
+        );
+        return parts.length > 0 ? parts.reduce((a, b) => a + b, 0) : undefined;
+      });
       const cells = [
         formatCount(r.settings.size),
         r.settings.shape,
         r.settings.indexes ? 'yes' : 'no',
         i === 0 ? storeName(run) : '',
         variant,
-        i === 0 ? formatSeconds(r.load.overall.runtimeMs) : '',
-        i === 0 ? formatCount(r.load.overall.throughputOpsPerSec) : '',
-        i === 0 ? diskMiB(run) : '',
-        i === 0 ? (compacted !== undefined ? formatMiB(compacted) : 'n/a') : '',
-        builds.length > 0 ? formatSeconds(builds.reduce((a, b) => a + b, 0)) : '',
+        ...(repeated ? [i === 0 ? String(group.length) : ''] : []),
+        i === 0
+          ? figure(
+              group.map((g) => g.load.overall.runtimeMs),
+              formatSeconds,
+              SECONDS,
+            )
+          : '',
+        i === 0
+          ? figure(
+              group.map((g) => g.load.overall.throughputOpsPerSec),
+              formatCount,
+              COUNT,
+            )
+          : '',
+        i === 0
+          ? figure(
+              results.map((x) => x.store.diskBytes),
+              formatMiB,
+              MIB,
+              'n/a',
+            )
+          : '',
+        i === 0 ? figure(results.map(compactedBytes), formatMiB, MIB, 'n/a') : '',
+        figure(builds, formatSeconds, SECONDS),
       ];
       let verified = 0;
       const problems = new Set<string>();
       for (const q of QUERIES) {
-        const status = queryStatus(run, variant, q.id);
-        const ms = meanMs(run, queryRow(variant, q.id));
-        cells.push(status === 'verified' && ms !== undefined ? formatMs(ms) : STATUS_MARK[status]);
+        // A query counts as verified only when every round's answers were.
+        const statuses = results.map((x) => queryStatus(x, variant, q.id));
+        const status = statuses.find((st) => st !== 'verified') ?? 'verified';
+        const ms = results.map((x) => meanMs(x, queryRow(variant, q.id)));
+        cells.push(
+          status === 'verified' && ms.every((v) => v !== undefined) ? figure(ms, formatMs, MS) : STATUS_MARK[status],
+        );
         if (status === 'verified') verified++;
         else problems.add(STATUS_MARK[status]);
       }
@@ -171,6 +238,7 @@ export function renderComparison(runs: readonly StoreRun[]): string {
     'indexes',
     'store',
     'variant',
+    ...(repeated ? ['rounds'] : []),
     'insert (s)',
     'docs/s',
     'disk (MiB)',
@@ -188,7 +256,7 @@ export function renderComparison(runs: readonly StoreRun[]): string {
     for (const result of [r.load, r.run])
       if (result && !isValid(result))
         lines.push(
-          `${result.phase} on ${storeName(result)}, ${formatCount(r.settings.size)} ${r.settings.shape}: ${verdictLine(verdictOf(result))}.`,
+          `${result.phase} on ${storeName(result)}, ${formatCount(r.settings.size)} ${r.settings.shape}${result.repetition ? ` (round ${result.repetition.round})` : ''}: ${verdictLine(verdictOf(result))}.`,
         );
   const counts = new Map<string, string>();
   for (const r of withQueries) {
@@ -222,6 +290,10 @@ export function renderComparison(runs: readonly StoreRun[]): string {
     lines.push(`${store}: figures come from a STAND-IN, ${standInName(s)}, not the real product.`);
   const cpu = describeMachineCpu(withQueries.flatMap((r) => [r.load, r.run!]));
   if (cpu !== undefined) lines.push(`${cpu}.`);
+  if (repeated)
+    lines.push(
+      "A row of several rounds (--repetitions) shows each figure's median over its rounds with its 95% confidence interval [low, high] (a query time: the median of each round's mean of its repeats), and a query as verified only when every round's answers were (docs/statistics.md).",
+    );
   lines.push(
     'Query times are the mean of the repeats, from the first request to the last document read; "index/view build" is what a variant needs built before its queries (secondary indexes, views, an index catching up with the load), timed after the load and apart from insert and queries; Redis writes its index sets with each document, inside the insert time.',
   );

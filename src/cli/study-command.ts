@@ -50,6 +50,11 @@ export function registerStudyCommand(program: Command): void {
       '--nodes <n>',
       'run the stores whose local target can run a cluster (redis, cassandra) on a local cluster of n nodes (docbench up <store> --nodes n); the deviations say when that is fewer than the paper',
       positiveInteger('--nodes'),
+    )
+    .option(
+      '--repetitions <n>',
+      "runs of each cell, in interleaved rounds (every cell once per round, the stores in a fresh random order each round), instead of the preset's (e.g. Carvalho's 3); a deviation when it differs",
+      positiveInteger('--repetitions'),
     );
   addTargetOptions(command, { several: true })
     .option('--out-dir <dir>', 'where results go (default: results/study-<study>-<scale>-<timestamp>)')
@@ -65,6 +70,7 @@ export function registerStudyCommand(program: Command): void {
           details: boolean;
           stores?: string[];
           nodes?: number;
+          repetitions?: number;
           url?: string[];
           config?: string;
           outDir?: string;
@@ -80,6 +86,7 @@ export function registerStudyCommand(program: Command): void {
           ...(opts.stores !== undefined ? { stores: opts.stores } : {}),
           ...(opts.variant !== undefined ? { variant: opts.variant } : {}),
           ...(opts.nodes !== undefined ? { nodes: opts.nodes } : {}),
+          ...(opts.repetitions !== undefined ? { repetitions: opts.repetitions } : {}),
           outDir:
             opts.outDir ??
             join(

@@ -1,6 +1,6 @@
 /**
- * `docbench sweep`: stores × workloads × record counts × thread counts, each cell repeated
- * (median and min–max kept), resumable (run the same command with the same --out-dir), with a
+ * `docbench sweep`: stores × workloads × record counts × thread counts, each cell repeated in
+ * interleaved rounds (the median over them with its 95% interval), resumable (run the same command with the same --out-dir), with a
  * progress bar and ETA across the whole sweep; the summary table and the HTML report at the end.
  * `--scenario <name|file>` sweeps a scenario instead of YCSB: its sizes, its workloads, each
  * cell its own docbench command (the scenario's row in the SCENARIOS table says which).
@@ -11,7 +11,7 @@ import { LOCAL_STORE_NAMES } from '../stores/stores.ts';
 import type { SweepPlanInput } from '../study/sweep-plan.ts';
 import { SWEEP_DEFAULTS } from '../study/sweep-defaults.ts';
 import { SCENARIO_NAMES, scenarioEntry, scenarioName } from '../../scenarios/scenarios.ts';
-import { collect, list, positiveInteger, suffixedCount } from '../common/option-parsers.ts';
+import { collect, list, nonNegativeInteger, positiveInteger, suffixedCount } from '../common/option-parsers.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 import { UsageError } from './errors.ts';
 
@@ -44,6 +44,7 @@ interface SweepFlags {
   sizes?: number[];
   threads: number[];
   repetitions: number;
+  orderSeed?: number;
   workload: string[];
   property: string[];
   reload: boolean;
@@ -56,7 +57,7 @@ export function registerSweepCommand(program: Command): void {
   const command = program
     .command('sweep')
     .description(
-      'stores × workloads × record counts × thread counts, each cell repeated (median, min–max); resumable; progress with ETA; HTML report',
+      'stores × workloads × record counts × thread counts, each cell repeated in interleaved rounds (median, 95% interval); resumable; progress with ETA; HTML report',
     )
     .option(
       '--stores <list>',
@@ -83,9 +84,14 @@ export function registerSweepCommand(program: Command): void {
     .option('--threads <list>', 'thread counts, e.g. 1,3,6', counts('--threads'), [1])
     .option(
       '--repetitions <n>',
-      'runs of each cell (the report keeps median and min–max)',
+      'rounds: every cell runs once per round, the stores (at each record count) in a fresh random order each round, each on a fresh load; the summary gives each cell its median with a 95% interval',
       positiveInteger('--repetitions'),
       1,
+    )
+    .option(
+      '--order-seed <n>',
+      "seed of the rounds' orders (default: drawn, kept in the sweep's state file for a resume, recorded in every result)",
+      nonNegativeInteger('--order-seed'),
     )
     .option(
       '-P, --workload <file>',
@@ -101,7 +107,7 @@ export function registerSweepCommand(program: Command): void {
     )
     .option(
       '--reload',
-      'load afresh before every run (default: only before inserting workloads and new record counts)',
+      "load afresh before every run (default: at each store's turn in a round, and before every run of an inserting workload)",
       false,
     )
     .option(
@@ -146,6 +152,7 @@ function ycsbPlanOf(opts: SweepFlags, storesByDefault: () => string[]): SweepPla
     records: opts.records,
     threads: opts.threads,
     repetitions: opts.repetitions,
+    ...(opts.orderSeed !== undefined ? { orderSeed: opts.orderSeed } : {}),
     extraFiles: opts.workload,
     overrides: opts.property,
     reload: opts.reload,
@@ -162,7 +169,7 @@ async function scenarioPlanOf(
   if (opts.workload.length > 0) throw new UsageError('-P: a scenario sweep takes no YCSB workload files');
   const runsOn = scenarioEntry(scenarioName(scenario)).stores() as readonly string[];
   const { scenarioPlan } = await import('../study/scenario-sweep-plan.ts');
-  return scenarioPlan({
+  const plan = scenarioPlan({
     scenario,
     stores: opts.stores ?? storesByDefault().filter((s) => runsOn.includes(s)),
     workloads: given('workloads') ? opts.workloads : undefined,
@@ -172,4 +179,5 @@ async function scenarioPlanOf(
     settings: opts.property,
     reload: opts.reload,
   });
+  return opts.orderSeed !== undefined ? { ...plan, orderSeed: opts.orderSeed } : plan;
 }

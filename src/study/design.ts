@@ -10,6 +10,25 @@ import type { StudyInfo } from '../results/schema.ts';
 import type { UrlSource } from '../session/store-targets.ts';
 import { nodeItems } from './clusters.ts';
 import { differs, type DesignItem, type StudyContext, type StudyPreset } from './preset.ts';
+
+/**
+ * `--repetitions N` beside the preset's own count: an item of its own (the preset's repetitions
+ * item, where it has one, keeps what the paper said), none when N is the preset's.
+ */
+export function repetitionsItem(preset: StudyPreset, context: StudyContext): DesignItem[] {
+  const n = context.repetitions;
+  if (n === undefined) return [];
+  const own = [...new Set(preset.steps({ ...context, repetitions: undefined }).map((s) => s.plan.repetitions))];
+  if (own.length === 1 && own[0] === n) return [];
+  const paper = preset.design(context).find((d) => d.item === 'repetitions')?.paper ?? 'not stated';
+  return [
+    differs(
+      'repetitions (--repetitions)',
+      paper,
+      `${n} run${n === 1 ? '' : 's'} of each cell${n > 1 ? `, in ${n} interleaved rounds` : ''} (--repetitions ${n}; the preset runs ${own.join(' / ')})`,
+    ),
+  ];
+}
 import { cellsWords, localInfo, type LeftOut } from './stand-ins.ts';
 
 /** The paper's stores docbench can run: a preset's default. */
@@ -100,6 +119,7 @@ export async function studyDesign(
     ...(await storeItems(preset, context.stores, sourceOf, clustered, context.nodes, leftOut)),
     ...nodeItems(preset, context, sourceOf),
     ...preset.design(context),
+    ...repetitionsItem(preset, context),
   ];
 }
 

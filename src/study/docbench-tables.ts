@@ -1,14 +1,17 @@
 /**
  * docbench's figures in the shapes the studies publish, built from results through the report's
  * own grouping (cells of repeated runs) and statistics, so every table reads the same figures
- * the rest of the report shows. Each table says which statistic it shows: the paper's (the mean
- * where the paper averaged), with [min–max] over the repetitions beside it.
+ * the rest of the report shows. Each table says which statistic it shows: the paper's mean where
+ * the paper averaged, with [min–max] over the repetitions beside it; else docbench's median, with
+ * its 95% interval from the one formatter (src/stats/format.ts) where the cell was repeated.
  */
 import type { Result } from '../results/schema.ts';
 import type { FigureTable } from '../report/html-page.ts';
 import { cellsOf, distinct, runtimeSecondsOf, throughputOf, type Cell, type Spread } from '../report/groups.ts';
 import { spreadText } from '../report/html-tables.ts';
 import { isValid, verdictMark, verdictOf } from '../results/verdict.ts';
+import { formatSummary } from '../stats/format.ts';
+import { summarize } from '../stats/summary.ts';
 
 export type Measure = (cell: Cell) => Spread;
 export type Statistic = 'median' | 'mean';
@@ -21,18 +24,26 @@ export function runCells(results: readonly Result[]): Cell[] {
   return cellsOf(results.filter((r) => r.phase === 'run'));
 }
 
-/** A cell's figure as a table shows it: the statistic [min–max] with its unit, and how much of it was not OK. */
+/**
+ * A cell's figure as a table shows it: the mean [min–max], or the median [95% CI], with its unit,
+ * and how much of it was not OK.
+ */
 export function cellText(all: Cell, measure: Measure, statistic: Statistic, digits = 2, unit = ''): string {
   // Figures of the valid runs only: a cell without any is marked INVALID, not given a figure.
   const cell = { ...all, runs: all.runs.filter(isValid) };
   if (cell.runs.length === 0) return `INVALID: ${verdictMark(verdictOf(all.runs[0]!)).replace(/^INVALID: /, '')}`;
   const dropped = all.runs.length - cell.runs.length;
-  return `${spreadText(measure(cell), digits, statistic)}${unit ? ` ${unit}` : ''}${notOkSuffix(cell)}${dropped > 0 ? ` (${dropped} invalid run${dropped === 1 ? '' : 's'} left out)` : ''}`;
+  // A median over repetitions says how far it can be trusted: each run's own figure, summarized.
+  const centre =
+    statistic === 'median' && cell.runs.length > 1
+      ? formatSummary(summarize(cell.runs.map((r) => measure({ ...cell, runs: [r] }).median)), { digits, brief: true })
+      : spreadText(measure(cell), digits, statistic);
+  return `${centre}${unit ? ` ${unit}` : ''}${notOkSuffix(cell)}${dropped > 0 ? ` (${dropped} invalid run${dropped === 1 ? '' : 's'} left out)` : ''}`;
 }
 
 /**
  * Rows: workloads; columns: each store at each value of `column` (records or threads); cells:
- * the statistic [min–max] of the measure over repetitions.
+ * the measure over repetitions as cellText writes it.
  */
 export function pivotTable(
   results: readonly Result[],

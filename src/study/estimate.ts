@@ -41,12 +41,14 @@ export function estimateStep(step: StudyStep): Estimate {
     const { records, bytesPerRecord, loaded, runSeconds, runs } = step.cost;
     // A store is seeded when it runs any of the step's workloads; each store and workload run costs its share.
     const pairs = plan.stores.map((s) => plan.workloads.filter((w) => runsOn(plan, s, w)).length);
-    const seeded = pairs.filter((n) => n > 0).length;
-    const ran = pairs.reduce((a, b) => a + b, 0);
+    // The preset's cost is one round's; every round seeds and runs again.
+    const seeded = pairs.filter((n) => n > 0).length * plan.repetitions;
+    const ran = pairs.reduce((a, b) => a + b, 0) * plan.repetitions;
     return {
       runs: runs * ran,
       loaded: loaded * seeded,
-      diskBytes: records * bytesPerRecord * seeded,
+      // Each round's seed replaces the last: the disk holds one round's data.
+      diskBytes: (records * bytesPerRecord * seeded) / plan.repetitions,
       seconds: (loaded * seeded) / ASSUMED_RATES.loadRecordsPerSecond + runSeconds * ran,
     };
   }

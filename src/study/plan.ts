@@ -10,7 +10,15 @@ import type { FigureTable } from '../report/html-page.ts';
 import { markdownTable } from '../report/markdown.ts';
 import { ASSUMED_RATES, bytesText, estimateStep, estimateSteps, type Estimate } from './estimate.ts';
 import { formatDuration } from './progress.ts';
-import { SCALES, type DesignItem, type Scale, type StudyContext, type StudyPreset, type StudyStep } from './preset.ts';
+import {
+  SCALES,
+  stepsOf,
+  type DesignItem,
+  type Scale,
+  type StudyContext,
+  type StudyPreset,
+  type StudyStep,
+} from './preset.ts';
 import { arithmeticSummary, arithmeticTable, publishedFigures } from './published-tables.ts';
 import { cellsWords, realServerCommands, type LeftOut } from './stand-ins.ts';
 import { stepCommands } from './step-commands.ts';
@@ -235,7 +243,14 @@ export interface PlanInput {
 
 /** The study command as typed, without --plan (the way to run left-out cells starts from it). */
 export function studyArgs(preset: StudyPreset, context: StudyContext): string[] {
-  return ['study', preset.name, '--scale', context.scale, ...(context.variant ? ['--variant', context.variant] : [])];
+  return [
+    'study',
+    preset.name,
+    '--scale',
+    context.scale,
+    ...(context.variant ? ['--variant', context.variant] : []),
+    ...(context.repetitions !== undefined ? ['--repetitions', String(context.repetitions)] : []),
+  ];
 }
 
 export function renderPlan({ preset, context, steps, design, verdicts, leftOut = [], details }: PlanInput): string {
@@ -280,6 +295,6 @@ export function scaleEstimates(
   plannedSteps: (steps: StudyStep[]) => StudyStep[] = (steps) => steps,
 ): Record<Scale, Estimate> {
   return Object.fromEntries(
-    SCALES.map((scale) => [scale, estimateSteps(plannedSteps(preset.steps({ ...context, scale })))]),
+    SCALES.map((scale) => [scale, estimateSteps(plannedSteps(stepsOf(preset, { ...context, scale })))]),
   ) as Record<Scale, Estimate>;
 }

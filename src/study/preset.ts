@@ -25,6 +25,8 @@ export interface StudyContext {
   /** The run's stores whose local target can run a cluster, with its fewest nodes. */
   clusterable?: readonly { store: string; minNodes: number }[];
   nodes?: number | undefined;
+  /** `--repetitions N`: every step's rounds instead of the preset's (a deviation of its own). */
+  repetitions?: number | undefined;
 }
 
 /**
@@ -98,6 +100,13 @@ export interface StudyPreset {
   ratios?: readonly PaperRatio[];
   /** Charts in the paper's shapes, where it drew some. */
   charts?(results: readonly Result[]): ChartSpec[];
+}
+
+/** The preset's steps for this context, with `--repetitions` applied to every one. */
+export function stepsOf(preset: StudyPreset, context: StudyContext): StudyStep[] {
+  const steps = preset.steps(context);
+  const n = context.repetitions;
+  return n === undefined ? steps : steps.map((step) => ({ ...step, plan: { ...step.plan, repetitions: n } }));
 }
 
 export const by = <T>(scale: Scale, values: Record<Scale, T>): T => values[scale];

@@ -21,7 +21,7 @@ import { estimateSteps, freeLocalDisk } from './estimate.ts';
 import { present } from './docbench-tables.ts';
 import { fullVerdict, renderPlan, scaleEstimates, studyArgs } from './plan.ts';
 import { STUDIES } from './presets.ts';
-import type { DesignItem, Scale, StudyContext, StudyPreset, StudyStep } from './preset.ts';
+import { stepsOf, type DesignItem, type Scale, type StudyContext, type StudyPreset, type StudyStep } from './preset.ts';
 import { formatDuration } from './progress.ts';
 import { arithmeticTable, deviationsTable, figuresMarkdown, publishedFigures } from './published-tables.ts';
 import { ratiosTable } from './ratios.ts';
@@ -55,12 +55,14 @@ export interface StudyOptions {
   docker?: boolean;
   /** `--nodes N`: stores whose local target can run a cluster run on one of N nodes. */
   nodes?: number;
+  /** `--repetitions N`: every step's rounds instead of the preset's. */
+  repetitions?: number;
 }
 
 /** The preset's context for these options, every mistake a one-line error before anything runs. */
 function contextOf(
   preset: StudyPreset,
-  options: Pick<StudyOptions, 'scale' | 'stores' | 'variant' | 'nodes'>,
+  options: Pick<StudyOptions, 'scale' | 'stores' | 'variant' | 'nodes' | 'repetitions'>,
 ): StudyContext {
   if (options.variant !== undefined && !preset.variants.some((v) => v.name === options.variant)) {
     const names = preset.variants.map((v) => v.name);
@@ -78,6 +80,7 @@ function contextOf(
     stores,
     variant: options.variant,
     ...(options.nodes !== undefined ? { nodes: options.nodes } : {}),
+    ...(options.repetitions !== undefined ? { repetitions: options.repetitions } : {}),
   };
 }
 
@@ -109,7 +112,7 @@ async function prepare(preset: StudyPreset, options: StudyOptions): Promise<Prep
     ...(nodes > 1 ? { clusterStores: clusterable.filter((c) => c.minNodes <= nodes).map((c) => c.store) } : {}),
   };
   const gaps = await standInGaps(context.stores, sourceOf);
-  const { steps, leftOut } = leaveOutGaps(preset.steps(context), gaps);
+  const { steps, leftOut } = leaveOutGaps(stepsOf(preset, context), gaps);
   const design = await studyDesign(preset, context, sourceOf, leftOut);
   return { context, targets, steps, leftOut, gaps, design };
 }

@@ -169,6 +169,7 @@ export function sweepCommandOf(plan: SweepPlanInput): string[] {
     plan.threads.join(','),
     '--repetitions',
     String(plan.repetitions),
+    ...(plan.orderSeed !== undefined ? ['--order-seed', String(plan.orderSeed)] : []),
     ...(plan.reload ? ['--reload'] : []),
     ...plan.overrides.flatMap((o) => ['-p', o]),
   ];

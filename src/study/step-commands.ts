@@ -36,6 +36,7 @@ function ycsbCommands(plan: SweepPlanInput, stores: string[], workloads: string[
     plan.threads.join(','),
     '--repetitions',
     String(plan.repetitions),
+    ...(plan.orderSeed !== undefined ? ['--order-seed', String(plan.orderSeed)] : []),
     ...plan.extraFiles.flatMap((f) => ['-P', f]),
     ...[...plan.overrides, ...operations].flatMap((o) => ['-p', o]),
     ...(plan.reload ? ['--reload'] : []),

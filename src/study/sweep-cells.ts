@@ -3,8 +3,18 @@
  * (sweep-ycsb.ts), a scenario's as its own docbench commands (sweep-scenario.ts). The sweep
  * (sweep-run.ts) owns the order, the state file, the progress and the summary; these own a cell.
  */
+import { REPETITION_PROPERTY } from '../report/groups.ts';
 import type { Result } from '../results/schema.ts';
 import type { SweepCell } from './sweep-plan.ts';
+
+/**
+ * The result with its round and its place in the round (a sweep of more than one round), and
+ * the repetition property results written before rounds carried (kept: older readers group by it).
+ */
+export function stampRound(result: Result, cell: SweepCell): Result {
+  result.workload.properties[REPETITION_PROPERTY] = cell.repetition;
+  return cell.place.rounds > 1 ? { ...result, repetition: cell.place } : result;
+}
 
 /** A cell's run: its results (written), and its line of the progress. */
 export interface CellRun {

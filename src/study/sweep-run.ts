@@ -1,8 +1,8 @@
 /**
  * Running a sweep (`docbench sweep`, and the study presets' sweep steps): every cell of the plan
- * on every store, skipping the cells a previous, interrupted run of the same sweep finished;
- * each result written as it completes, with its repetition number; then a summary table and the
- * HTML report of the whole sweep. What a cell runs is the cells' business: YCSB's workloads in
+ * in interleaved rounds (sweep-plan.ts), skipping the cells a previous, interrupted run of the
+ * same sweep finished; each result written as it completes, with its round and its place in the
+ * round; then a summary table and the HTML report of the whole sweep. What a cell runs is the cells' business: YCSB's workloads in
  * this process (sweep-ycsb.ts), a scenario's as its own docbench commands (sweep-scenario.ts).
  */
 import { join } from 'node:path';
@@ -15,8 +15,9 @@ import { interrupts } from '../common/interrupts.ts';
 import { storeName } from '../stores/stores.ts';
 import { StoreTargets } from '../session/store-targets.ts';
 import { loadConfig } from '../session/config-file.ts';
-import { readState, writeState, type SweepPlanInput } from './sweep-plan.ts';
-import type { SweepCells } from './sweep-cells.ts';
+import { drawOrderSeed } from '../results/repetition.ts';
+import { readState, savedOrderSeed, writeState, type SweepPlanInput } from './sweep-plan.ts';
+import type { StoreCells, SweepCells } from './sweep-cells.ts';
 import { scenarioCells } from './sweep-scenario.ts';
 import { ycsbCells } from './sweep-ycsb.ts';
 import { SweepProgress } from './progress.ts';
@@ -32,8 +33,13 @@ export interface SweepOptions {
   report?: HtmlReportOptions | ((results: readonly Result[]) => HtmlReportOptions);
 }
 
-export async function runSweep(plan: SweepPlanInput, options: SweepOptions): Promise<Result[]> {
-  for (const store of plan.stores) storeName(store, '--stores');
+export async function runSweep(asked: SweepPlanInput, options: SweepOptions): Promise<Result[]> {
+  for (const store of asked.stores) storeName(store, '--stores');
+  // A resumed sweep keeps the orders it started with; a new one draws its seed (recorded in every result).
+  const plan: SweepPlanInput = {
+    ...asked,
+    orderSeed: savedOrderSeed(options.outDir, asked.orderSeed) ?? asked.orderSeed ?? drawOrderSeed(),
+  };
   const config = loadConfig(options.config);
   const targets = StoreTargets.resolve(
     { url: options.url, config: options.config, docker: options.docker },
@@ -55,29 +61,37 @@ export async function runSweep(plan: SweepPlanInput, options: SweepOptions): Pro
   const progress = new SweepProgress(sweep.cells.length, sweep.cells.length - pending.length);
   // A signal stops the cell in hand, which keeps what it measured; no other cell starts.
   await interrupts.holding(async () => {
-    for (const store of plan.stores) {
-      const mine = pending.filter((c) => c.store === store);
-      if (mine.length === 0 || interrupts.signal !== undefined) continue;
-      const cells = await sweep.open(store);
-      try {
-        let loadedRecords: number | undefined;
-        for (const cell of mine) {
-          // A resumed sweep starts from a fresh load: what an interrupted run left is unknown.
-          if (cell.freshLoad || loadedRecords !== cell.records) {
-            await cells.load(cell);
-            if (interrupts.signal !== undefined) break;
-            loadedRecords = cell.records;
-          }
-          const run = await cells.run(cell);
-          if (run === undefined) break;
-          done.add(cell.id);
-          writeState(options.outDir, plan, done);
-          progress.cellDone(run.line);
-          if (interrupts.signal !== undefined) break;
+    // Each store is opened at its first cell and stays open across the rounds.
+    const open = new Map<string, StoreCells>();
+    // The load each store holds now; a resumed sweep starts from a fresh one (what an interrupted run left is unknown).
+    const holds = new Map<string, string>();
+    let round = 0;
+    try {
+      for (const cell of pending) {
+        if (interrupts.signal !== undefined) break;
+        if (options.status && plan.repetitions > 1 && cell.repetition !== round) {
+          round = cell.repetition;
+          process.stderr.write(`[sweep] round ${round} of ${plan.repetitions}: ${cell.place.order.join(', ')}\n`);
         }
-      } finally {
-        await cells.close();
+        let cells = open.get(cell.store);
+        if (cells === undefined) {
+          cells = await sweep.open(cell.store);
+          open.set(cell.store, cells);
+        }
+        if (holds.get(cell.store) !== cell.loadGroup) {
+          holds.delete(cell.store);
+          await cells.load(cell);
+          if (interrupts.signal !== undefined) break;
+          holds.set(cell.store, cell.loadGroup);
+        }
+        const run = await cells.run(cell);
+        if (run === undefined) break;
+        done.add(cell.id);
+        writeState(options.outDir, plan, done);
+        progress.cellDone(run.line);
       }
+    } finally {
+      for (const cells of open.values()) await cells.close();
     }
   });
   if (interrupts.signal !== undefined)

@@ -1,12 +1,12 @@
 /**
  * A scenario sweep's cells, each seed and run the scenario's own docbench command in a process of
  * its own (docbench-child.ts): what its user would type, so a sweep measures exactly what the
- * scenario's command does. A run's results are stamped with their repetition; an interrupted
- * cell's files are removed, so it runs again on a resume.
+ * scenario's command does (one round of it: the sweep owns the rounds). A run's results, and the
+ * seed before it, are stamped with their round; an interrupted cell's files are removed, so it
+ * runs again on a resume.
  */
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPETITION_PROPERTY } from '../report/groups.ts';
 import { loadResults } from '../report/load-results.ts';
 import type { Result } from '../results/schema.ts';
 import { writeResult } from '../results/write.ts';
@@ -21,7 +21,7 @@ import {
   seedFile,
   sizeUnit,
 } from './scenario-sweep-plan.ts';
-import type { SweepCells } from './sweep-cells.ts';
+import { stampRound, type SweepCells } from './sweep-cells.ts';
 import { planCells, SweepError, type SweepCell, type SweepPlanInput } from './sweep-plan.ts';
 
 /**
@@ -72,6 +72,9 @@ export function scenarioCells(
             throw new SweepError(
               `${commandText(args)} failed (exit ${child.code})${child.error ? `: ${child.error}` : ''}`,
             );
+          if (cell.place.rounds > 1)
+            for (const { path, result } of resultsIn(join(outDir, seedFile(cell))))
+              writeResult(path, { ...result, repetition: cell.place });
         },
         async run(cell: SweepCell) {
           const args = runCommand(plan, sweep, cell, target, outDir, !status);
@@ -89,14 +92,14 @@ export function scenarioCells(
             throw new SweepError(
               `${commandText(args)} failed (exit ${child.code})${child.error ? `: ${child.error}` : ''}`,
             );
-          for (const { path, result } of written) {
-            result.workload.properties[REPETITION_PROPERTY] = cell.repetition;
+          const results = written.map(({ path, result }) => {
             const size = sweep.size === undefined ? ownSize(result.workload.properties) : undefined;
             if (size !== undefined && result.workload.properties.size === undefined)
               result.workload.properties.size = size;
-            writeResult(path, result);
-          }
-          const results = written.map((w) => w.result);
+            const stamped = stampRound(result, cell);
+            writeResult(path, stamped);
+            return stamped;
+          });
           const runs = results.filter((r) => r.phase === 'run');
           const rate = runs
             .map((r) => `${Math.round(r.overall.throughputOpsPerSec).toLocaleString('en-US')} ops/s`)

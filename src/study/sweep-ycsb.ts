@@ -1,17 +1,15 @@
 /**
  * A YCSB sweep's cells, run in this process on one open store per store: each load with every
- * thread the sweep uses, each run with its repetition's seed, the store server's CPU and memory
- * measured around it where the server is local.
+ * thread the sweep uses, each run with its round's seed, the store server's CPU and memory
+ * measured around it where the server is local; each result stamped with its round.
  */
 import { join } from 'node:path';
 import { writeResult } from '../results/write.ts';
-import { REPETITION_PROPERTY } from '../report/groups.ts';
 import { interrupts } from '../common/interrupts.ts';
 import { YcsbClient } from '../client/ycsb-client.ts';
 import type { StoreTargets } from '../session/store-targets.ts';
 import { cellFile, planCells, SWEEP_DEFAULTS, workloadAt, type SweepCell, type SweepPlanInput } from './sweep-plan.ts';
-import type { CellRun, SweepCells } from './sweep-cells.ts';
-
+import { stampRound, type CellRun, type SweepCells } from './sweep-cells.ts';
 export function ycsbCells(plan: SweepPlanInput, targets: StoreTargets, outDir: string, status: boolean): SweepCells {
   const base = [...targets.settings(), ...SWEEP_DEFAULTS, ...plan.overrides];
   // Parse every workload before touching a store, so a typo fails at once.
@@ -60,7 +58,7 @@ async function loadCell(
   if (interrupts.signal !== undefined) return;
   writeResult(
     join(outDir, 'loads', `${cell.store}-r${cell.records}-before-${cell.id.replace(/\//g, '_')}.json`),
-    result,
+    cell.place.rounds > 1 ? { ...result, repetition: cell.place } : result,
   );
 }
 
@@ -78,14 +76,14 @@ async function runCell(
     label: `[${cell.store} ${loaded.name} t${cell.threads} rep${cell.repetition}]`,
     status,
     overrides: [...base],
-    // Each repetition draws other keys: the same seed would replay the same operations.
+    // Each round draws other keys: the same seed would replay the same operations.
     seedOffset: cell.repetition - 1,
     serverCost: true,
   });
   // An interrupted run is no measurement of the cell: it runs again when the sweep resumes.
   if (interrupts.signal !== undefined) return undefined;
-  result.workload.properties[REPETITION_PROPERTY] = cell.repetition;
-  writeResult(join(outDir, cellFile(cell, loaded.name)), result);
+  const stamped = stampRound(result, cell);
+  writeResult(join(outDir, cellFile(cell, loaded.name)), stamped);
   const line = `${cell.store} ${loaded.name} ${cell.records.toLocaleString('en-US')} records ${cell.threads} threads rep ${cell.repetition}: ${Math.round(result.overall.throughputOpsPerSec).toLocaleString('en-US')} ops/s`;
-  return { results: [result], line };
+  return { results: [stamped], line };
 }

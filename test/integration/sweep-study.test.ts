@@ -53,7 +53,20 @@ describe(
       assert.equal(runs(out).length, 8);
       for (const [file, text] of before)
         assert.equal(readFileSync(join(out, file), 'utf8'), text, `${file} was not run again`);
-      assert.match(readFileSync(join(out, 'sweep.md'), 'utf8'), /\| workloada \| redis +\| +100 \| +2 \| +2 \|/);
+      const summary = readFileSync(join(out, 'sweep.md'), 'utf8');
+      assert.match(summary, /\| workloada \| redis +\| +100 \| +2 \| +2 \|/);
+      assert.match(summary, /ops\/s median \[95% CI\] \(n, CoV\)/);
+      // The second round's runs record it: the round, the rounds, the order and its seed, beside the old property.
+      const seed = (JSON.parse(readFileSync(join(out, 'sweep-state.json'), 'utf8')) as { plan: { orderSeed: number } })
+        .plan.orderSeed;
+      for (const file of runs(out).filter((f) => f.endsWith('-rep2.json'))) {
+        const r = JSON.parse(readFileSync(join(out, file), 'utf8')) as {
+          repetition?: { round: number; rounds: number; position: number; order: string[]; seed: number };
+          workload: { properties: Record<string, unknown> };
+        };
+        assert.deepEqual(r.repetition, { round: 2, rounds: 2, position: 1, order: ['redis'], seed }, file);
+        assert.equal(r.workload.properties['sweep.repetition'], 2);
+      }
       assert.ok(existsSync(join(out, 'report.html')));
       assert.match(
         second.stderr,
@@ -88,6 +101,18 @@ describe(
           (f) => f.endsWith('.json') && !f.endsWith('sweep-state.json'),
         );
         assert.ok(results.length > 0);
+        if (name === 'carvalho2023') {
+          // The paper's runs (2 at tiny) are interleaved rounds, each run recording its own.
+          const rounds = results
+            .filter((f) => /-rep\d+\.json$/.test(f))
+            .map(
+              (f) =>
+                (JSON.parse(readFileSync(join(out, f), 'utf8')) as { repetition?: { round: number; rounds: number } })
+                  .repetition,
+            );
+          assert.ok(rounds.every((r) => r?.rounds === 2));
+          assert.deepEqual([...new Set(rounds.map((r) => r?.round))].sort(), [1, 2]);
+        }
         for (const file of results) {
           const result = JSON.parse(readFileSync(join(out, file), 'utf8')) as {
             study?: { name: string; scale: string; deviations: unknown[] };
@@ -109,6 +134,25 @@ describe(
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /nothing has run/);
       assert.match(r.stdout, /\| \*\*tiny\*\* .* runs here +\|/);
+      // --repetitions overrides the preset's runs, in the plan's commands and its deviations.
+      const twice = runDocbench([
+        'study',
+        'dzone2016',
+        '--scale',
+        'tiny',
+        '--stores',
+        'redis',
+        '--repetitions',
+        '2',
+        '--plan',
+        '--details',
+      ]);
+      assert.equal(twice.code, 0, twice.stderr);
+      assert.match(twice.stdout, /--repetitions 2/);
+      assert.match(
+        twice.stdout.replace(/\s+/g, ' '),
+        /repetitions \(--repetitions\): DIFFERS the paper: not stated this run: 2 runs of each cell, in 2 interleaved rounds/,
+      );
     });
   },
 );

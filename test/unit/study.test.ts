@@ -11,9 +11,9 @@ import { paperStoresHere, studyDesign, studyInfo } from '../../src/study/design.
 import { estimateSteps } from '../../src/study/estimate.ts';
 import { checkHolds, lookupIn, type PublishedTable } from '../../src/study/paper.ts';
 import { CARVALHO_CHECKS, CARVALHO_PUBLISHED } from '../../src/study/papers/carvalho2023-published.ts';
-import { fullVerdict, renderPlan, scaleEstimates } from '../../src/study/plan.ts';
+import { fullVerdict, renderPlan, scaleEstimates, studyArgs } from '../../src/study/plan.ts';
 import { SCALES, STUDIES } from '../../src/study/presets.ts';
-import type { StudyContext, StudyPreset, StudyStep } from '../../src/study/preset.ts';
+import { stepsOf, type StudyContext, type StudyPreset, type StudyStep } from '../../src/study/preset.ts';
 import { arithmeticSummary, publishedFigures } from '../../src/study/published-tables.ts';
 import { STUDY_TITLES } from '../../src/study/study-titles.ts';
 
@@ -219,6 +219,33 @@ describe('deviations', () => {
     assert.ok(isStoreName('hbase'));
     assert.deepEqual([...paperStoresHere(tang)].sort(), ['cassandra', 'couchbase', 'hbase', 'mongodb', 'redis']);
     assert.doesNotMatch(hbase.docbench, /no hbase store/);
+  });
+
+  it("--repetitions N: every step of the study runs N rounds, a deviation beside the paper's own count unless N is the preset's", async () => {
+    const carvalho = preset('carvalho2023');
+    const five = { ...context(carvalho, 'small'), repetitions: 5 };
+    assert.deepEqual(
+      stepsOf(carvalho, five).map((s) => s.plan.repetitions),
+      [5],
+    );
+    const item = (await studyDesign(carvalho, five, () => '--url')).find(
+      (d) => d.item === 'repetitions (--repetitions)',
+    )!;
+    assert.equal(item.same, false);
+    assert.match(item.paper, /three executions were performed/);
+    assert.match(item.docbench, /5 runs of each cell, in 5 interleaved rounds \(--repetitions 5; the preset runs 3\)/);
+    assert.deepEqual(studyArgs(carvalho, five).slice(-2), ['--repetitions', '5']);
+    // The preset's own count: nothing differs.
+    const three = { ...context(carvalho, 'small'), repetitions: 3 };
+    assert.ok(!(await studyDesign(carvalho, three, () => '--url')).some((d) => d.item.includes('--repetitions')));
+    // Scenario steps too, and their estimate counts every round's seed and runs.
+    const altoros = preset('altoros2022');
+    const once = context(altoros, 'tiny');
+    const twice = { ...once, repetitions: 2 };
+    assert.ok(stepsOf(altoros, twice).every((s) => s.plan.repetitions === 2));
+    const [a, b] = [estimateSteps(stepsOf(altoros, once)), estimateSteps(stepsOf(altoros, twice))];
+    assert.equal(b.runs, 2 * a.runs);
+    assert.equal(b.diskBytes, a.diskBytes);
   });
 
   it('DZone 2016 says its "limit 50" and "unmodified" contradict each other, and which one the run follows', async () => {

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { formatDuration, SweepProgress } from '../../src/study/progress.ts';
-import { planCells, readState, writeState, type SweepPlanInput } from '../../src/study/sweep-plan.ts';
+import { roundOrder } from '../../src/compare/rounds.ts';
+import { planCells, readState, savedOrderSeed, writeState, type SweepPlanInput } from '../../src/study/sweep-plan.ts';
 import { assertUserError, runDocbench } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'docbench-sweep-'));
@@ -20,6 +21,7 @@ const plan: SweepPlanInput = {
   records: [100, 1000],
   threads: [1, 4],
   repetitions: 2,
+  orderSeed: 7,
   extraFiles: [],
   overrides: [],
   reload: false,
@@ -34,14 +36,61 @@ describe('sweep plan', () => {
     assert.equal(new Set(cells.map((c) => c.id)).size, cells.length);
   });
 
-  it('runs the workloads that do not insert first, on one load per record count, and reloads before every inserting run', () => {
-    const redis100 = cells.filter((c) => c.store === 'redis' && c.records === 100);
-    assert.deepEqual([...new Set(redis100.map((c) => c.workload))], ['a', 'c', 'd']);
-    assert.deepEqual(
-      redis100.filter((c) => c.workload !== 'd').map((c) => c.freshLoad),
-      [true, false, false, false, false, false, false, false],
+  it('runs in rounds: every cell once per round, the stores at their record counts in a fresh seeded order each round', () => {
+    for (const round of [1, 2]) {
+      const mine = cells.filter((c) => c.repetition === round);
+      assert.equal(mine.length, cells.length / 2);
+      // A round is one block of the plan: no cell of round 2 runs before the last of round 1.
+      assert.ok(cells.slice(0, mine.length).every((c) => c.repetition === 1));
+      // Each unit's cells run together, the units in the round's order, and every cell records it.
+      const units = [...new Set(mine.map((c) => `${c.store}/${c.records}`))];
+      const expected = roundOrder(
+        plan.stores.flatMap((store) => plan.records.map((records) => `${store}/${records}`)),
+        7,
+        round,
+      );
+      assert.deepEqual(units, expected);
+      for (const c of mine) {
+        assert.deepEqual(c.place.order, expected);
+        assert.equal(c.place.position, expected.indexOf(`${c.store}/${c.records}`) + 1);
+        assert.equal(c.place.round, round);
+        assert.equal(c.place.rounds, 2);
+        assert.equal(c.place.seed, 7);
+      }
+    }
+    // Another seed, other orders (over 4 units and 2 rounds, the same two orders would be a 1-in-576 chance).
+    const other = planCells({ ...plan, orderSeed: 8 }, inserts);
+    assert.notDeepEqual(
+      other.map((c) => c.id),
+      cells.map((c) => c.id),
     );
-    assert.ok(redis100.filter((c) => c.workload === 'd').every((c) => c.freshLoad));
+    // One record count: a round's order names the stores alone, as compare's does.
+    const one = planCells({ ...plan, records: [100] }, inserts);
+    assert.deepEqual(new Set(one[0]!.place.order), new Set(['redis', 'mongodb']));
+    // One round: the stores and record counts in the order given, as a sweep always ran them.
+    const single = planCells({ ...plan, repetitions: 1 }, inserts);
+    assert.deepEqual(
+      [...new Set(single.map((c) => `${c.store}/${c.records}`))],
+      ['redis/100', 'redis/1000', 'mongodb/100', 'mongodb/1000'],
+    );
+  });
+
+  it("starts every store's turn in every round from a fresh load, runs the workloads that do not insert first on it, and reloads before every inserting run", () => {
+    for (const round of [1, 2]) {
+      const redis100 = cells.filter((c) => c.store === 'redis' && c.records === 100 && c.repetition === round);
+      assert.deepEqual([...new Set(redis100.map((c) => c.workload))], ['a', 'c', 'd']);
+      assert.deepEqual(
+        redis100.filter((c) => c.workload !== 'd').map((c) => c.freshLoad),
+        [true, false, false, false],
+      );
+      assert.ok(redis100.filter((c) => c.workload === 'd').every((c) => c.freshLoad));
+      // The cells on one load share its group; no group spans two rounds or two loads.
+      assert.equal(new Set(redis100.filter((c) => c.workload !== 'd').map((c) => c.loadGroup)).size, 1);
+      assert.equal(new Set(redis100.map((c) => c.loadGroup)).size, 3);
+    }
+    const groups = new Map<string, number>();
+    for (const c of cells) groups.set(c.loadGroup, (groups.get(c.loadGroup) ?? 0) + (c.freshLoad ? 1 : 0));
+    assert.ok([...groups.values()].every((fresh) => fresh === 1));
   });
 
   it('reloads before every run with --reload', () => {
@@ -52,6 +101,19 @@ describe('sweep plan', () => {
     writeState(dir, plan, new Set([cells[0]!.id]));
     assert.deepEqual([...readState(dir, { ...plan, repetitions: 3 })], [cells[0]!.id]);
     assert.throws(() => readState(dir, { ...plan, threads: [1] }), /holds a different sweep \(sweep-state\.json\)/);
+  });
+
+  it('keeps the order seed for a resume, and refuses another one for the same folder', () => {
+    writeState(dir, plan, new Set());
+    assert.equal(savedOrderSeed(dir, undefined), 7);
+    assert.equal(savedOrderSeed(dir, 7), 7);
+    assert.throws(
+      () => savedOrderSeed(dir, 8),
+      /--order-seed 8: .* started with --order-seed 7; leave --order-seed out/,
+    );
+    // The seed is no part of what makes a sweep the same sweep.
+    assert.deepEqual([...readState(dir, { ...plan, orderSeed: 9 })], []);
+    assert.equal(savedOrderSeed(join(dir, 'nothing-here'), 3), undefined);
   });
 
   it('prints a progress bar with the ETA from the cells run so far', () => {

@@ -86,12 +86,12 @@ export const carvalho2023: StudyPreset = {
       ? differs(
           'repetitions',
           '"For each workload, three executions were performed" (Section 4, pp. 8–9)',
-          '2 runs of each cell (--scale tiny; small and full run 3)',
+          '2 runs of each cell, in 2 interleaved rounds (--scale tiny; small and full run 3)',
         )
       : same(
           'repetitions',
           '"For each workload, three executions were performed" (Section 4, pp. 8–9)',
-          '3 runs of each cell',
+          '3 runs of each cell, in 3 interleaved rounds: every cell once per round, the stores at each record count in a fresh random order each round',
         ),
     same(
       'statistic',
@@ -106,7 +106,7 @@ export const carvalho2023: StudyPreset = {
     differs(
       'loading',
       'not stated: when the records were loaded, and whether a run of D or E (which insert) started from a fresh load',
-      'each record count loaded once for the workloads that do not insert; every run of D and E on a fresh load of its own (YCSB inserts from recordcount up); loads are not timed figures',
+      'each record count loaded afresh in every round for the workloads that do not insert; every run of D and E on a fresh load of its own (YCSB inserts from recordcount up); loads are not timed figures',
     ),
     differs(
       'store settings',
