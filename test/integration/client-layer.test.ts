@@ -54,7 +54,20 @@ describe('one client layer: the failover check reads back on every command that 
 
   it('docbench compare', () => {
     const out = join(dir, 'compare');
-    const args = ['compare', '--stores', 'redis', '--url', `redis=${url}`, '--workloads', 'a', '--out-dir', out, '-q'];
+    const args = [
+      'compare',
+      '--repetitions',
+      '1',
+      '--stores',
+      'redis',
+      '--url',
+      `redis=${url}`,
+      '--workloads',
+      'a',
+      '--out-dir',
+      out,
+      '-q',
+    ];
     const run = runDocbench([...args, ...workload.slice(2), '-p', 'operationcount=400'], { timeoutMs: 120_000 });
     assert.equal(run.code, 0, run.stderr);
     assertReadBack(runResults(out), 'compare');

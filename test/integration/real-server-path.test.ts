@@ -128,6 +128,9 @@ describe('--url <store>=URL on every command', { timeout: 900_000 }, () => {
     succeeded(
       await docbench(
         'compare',
+        // One round: this checks where each store is, not the rounds.
+        '--repetitions',
+        '1',
         '--stores',
         'redis,mongodb',
         ...urlFlag('redis'),
@@ -384,6 +387,8 @@ describe('the config file', { timeout: 600_000 }, () => {
         await runDocbenchAsync(
           [
             'compare',
+            '--repetitions',
+            '1',
             '--config',
             file,
             '--workloads',
