@@ -25,8 +25,10 @@ function metricsHooks(metrics: LiveMetrics | undefined): Pick<CapacityOptions, '
     observe: (store, workload, _step, target) => metrics.start(labels(store, workload), target),
     onStep: (judgment) => {
       const r = judgment.result;
-      const steps = [...(tried.get(r.store.name) ?? []), judgment];
-      tried.set(r.store.name, steps);
+      // One search's steps: the store's in this round.
+      const search = `${r.store.name} ${r.repetition?.round ?? 1}`;
+      const steps = [...(tried.get(search) ?? []), judgment];
+      tried.set(search, steps);
       metrics.finish(
         labels(r.store.name, r.workload.name),
         judgment.valid ? 'valid' : 'invalid',

@@ -7,6 +7,11 @@
  * it, until the two are within `precision` of each other (that gap is the figure's step size: two
  * searches on the same machine should agree within it). A rate that held above one that failed
  * (noise) does not count: the bracket is always "held, and nothing at or below it failed".
+ *
+ * A step that did not hold is tried again at the same rate (`retries` times) before the search
+ * brackets below it: on a shared machine one stall of a neighbour (50–100 ms) is enough to break
+ * a p99 over a whole step, and a search that took it for the store's limit would never climb back
+ * above it. A rate fails only when every try at it failed; one try that held makes it held.
  */
 import { bracketOf } from '../report/capacity-curves.ts';
 import { TAIL_SAMPLES } from '../report/capacity-curves.ts';
@@ -22,8 +27,10 @@ export interface SearchSettings {
   maxRate: number;
   /** Never try below this rate; failing at it ends the search (nothing held). */
   minRate: number;
-  /** At most this many steps. */
+  /** At most this many steps (retries count: each is a step). */
   maxSteps: number;
+  /** A rate that did not hold is tried this many more times before it counts as failed (0: never). */
+  retries: number;
 }
 
 export interface Tried {
@@ -35,6 +42,8 @@ export interface Tried {
 export function nextRate(tried: readonly Tried[], s: SearchSettings): number | undefined {
   if (tried.length >= s.maxSteps) return undefined;
   if (tried.length === 0) return clamp(s.start, s);
+  const retry = retryRate(tried, s.retries);
+  if (retry !== undefined) return retry;
   const { highestHeld, lowestFailed } = bracketOf(tried);
   let next: number;
   if (lowestFailed === undefined) {
@@ -52,6 +61,18 @@ export function nextRate(tried: readonly Tried[], s: SearchSettings): number | u
   const rate = clamp(roundRate(next), s);
   // A rate already tried would tell nothing new (rounding at small rates): the search is as fine as it gets.
   return tried.some((t) => t.targetOpsPerSec === rate) ? undefined : rate;
+}
+
+/**
+ * The rate to try again, when the last step did not hold and its rate has had fewer than
+ * 1 + `retries` tries, none of which held (a retry follows its failure at once, so those tries are
+ * the last ones).
+ */
+export function retryRate(tried: readonly Tried[], retries: number): number | undefined {
+  const last = tried.at(-1);
+  if (last === undefined || last.held) return undefined;
+  const tries = tried.filter((t) => t.targetOpsPerSec === last.targetOpsPerSec);
+  return tries.length <= retries && tries.every((t) => !t.held) ? last.targetOpsPerSec : undefined;
 }
 
 function clamp(rate: number, s: SearchSettings): number {

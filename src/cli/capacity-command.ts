@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { parseErrorBudget, parseLatencyBudget, DEFAULT_ERROR_BUDGET, SloError } from '../results/slo.ts';
 import { storeName } from '../stores/stores.ts';
 import { UsageError } from './errors.ts';
-import { collect, list, nonNegativeNumber, positiveInteger, processesSetting } from '../common/option-parsers.ts';
+import {
+  collect,
+  list,
+  nonNegativeInteger,
+  nonNegativeNumber,
+  positiveInteger,
+  processesSetting,
+} from '../common/option-parsers.ts';
 import type { ProcessesSetting } from '../session/process-count.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
@@ -28,6 +35,9 @@ export const CAPACITY_DEFAULTS = {
   maxSeconds: 60,
   maxSteps: 20,
   maxRate: 1_000_000,
+  /** A step that did not hold is tried once more at its rate before the search brackets below it. */
+  retries: 1,
+  repetitions: 1,
 };
 
 interface CapacityFlags extends MetricsFlags {
@@ -47,6 +57,9 @@ interface CapacityFlags extends MetricsFlags {
   minSeconds: number;
   maxSeconds: number;
   maxSteps: number;
+  retries: number;
+  repetitions: number;
+  orderSeed?: number;
   http: boolean;
   serviceWorkers: number;
   outDir?: string;
@@ -154,6 +167,23 @@ export function registerCapacityCommand(program: Command): void {
       CAPACITY_DEFAULTS.maxSteps,
     )
     .option(
+      '--retries <n>',
+      `a step that did not hold is tried again at its rate up to n times before the search brackets below it; 0: never (default ${CAPACITY_DEFAULTS.retries})`,
+      nonNegativeInteger('--retries'),
+      CAPACITY_DEFAULTS.retries,
+    )
+    .option(
+      '--repetitions <n>',
+      `searches per store, in rounds: each round searches every store once, the stores in a fresh random order; each store's capacity is then the median [min–max] of its searches, marked unstable when they disagree (default ${CAPACITY_DEFAULTS.repetitions})`,
+      positiveInteger('--repetitions'),
+      CAPACITY_DEFAULTS.repetitions,
+    )
+    .option(
+      '--order-seed <n>',
+      "seed of the rounds' store orders (default: drawn; every step's result records it)",
+      nonNegativeInteger('--order-seed'),
+    )
+    .option(
       '--http',
       "end to end: each step k6's constant-arrival-rate executor against docbench serve (judged on k6's request durations, dropped iterations counted as failures)",
       false,
@@ -226,7 +256,10 @@ export function registerCapacityCommand(program: Command): void {
           maxRate: opts.maxRate,
           minRate: 1,
           maxSteps: opts.maxSteps,
+          retries: opts.retries,
         },
+        repetitions: opts.repetitions,
+        ...(opts.orderSeed !== undefined ? { orderSeed: opts.orderSeed } : {}),
         length: { minSeconds: opts.minSeconds, maxSeconds: opts.maxSeconds },
         warmupSeconds: opts.warmup,
         ...(opts.processes !== undefined ? { processes: opts.processes } : {}),

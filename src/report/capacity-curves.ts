@@ -57,10 +57,14 @@ export interface StepJudgment {
   held: boolean;
   /** Why it did not hold (empty when it held). */
   why: string[];
+  /** The try at this rate within its search: 1, or 2 and on for a retry after a step that did not hold. */
+  attempt: number;
 }
 
 export interface CapacityCurve {
   search: string;
+  /** The round of `capacity --repetitions N` this search ran in (undefined: a single search). */
+  round?: number;
   store: string;
   workload: string;
   slo: string;
@@ -176,17 +180,25 @@ export function judgeStep(r: Result): StepJudgment {
     stoppedEarly,
     held: why.length === 0,
     why,
+    attempt: 1,
   };
 }
 
-/** The highest held target below every failed one, and the lowest failed target above it. */
+/**
+ * The highest held target below every failed one, and the lowest failed target above it. A rate
+ * tried more than once (a retry after a step that did not hold) held when any of its tries held,
+ * and failed only when every try failed.
+ */
 export function bracketOf(steps: readonly Pick<StepJudgment, 'targetOpsPerSec' | 'held'>[]): {
   highestHeld?: number;
   lowestFailed?: number;
 } {
-  const failedRates = steps.filter((s) => !s.held).map((s) => s.targetOpsPerSec);
+  const heldAt = new Map<number, boolean>();
+  for (const s of steps) heldAt.set(s.targetOpsPerSec, (heldAt.get(s.targetOpsPerSec) ?? false) || s.held);
+  const rates = [...heldAt];
+  const failedRates = rates.filter(([, held]) => !held).map(([rate]) => rate);
   const lowestFailedAll = failedRates.length > 0 ? Math.min(...failedRates) : Infinity;
-  const held = steps.filter((s) => s.held && s.targetOpsPerSec < lowestFailedAll).map((s) => s.targetOpsPerSec);
+  const held = rates.filter(([rate, ok]) => ok && rate < lowestFailedAll).map(([rate]) => rate);
   const highestHeld = held.length > 0 ? Math.max(...held) : undefined;
   const above = failedRates.filter((rate) => highestHeld === undefined || rate > highestHeld);
   const lowestFailed = above.length > 0 ? Math.min(...above) : undefined;
@@ -196,16 +208,21 @@ export function bracketOf(steps: readonly Pick<StepJudgment, 'targetOpsPerSec' |
   };
 }
 
-/** Every capacity search among the results: its steps judged, in step order, and what held. */
+/**
+ * Every capacity search among the results (one per store, workload and round): its steps judged,
+ * in step order, each step's try at its rate, and what held.
+ */
 export function capacityCurves(results: readonly Result[], label: (r: Result) => string): CapacityCurve[] {
   const curves = new Map<string, CapacityCurve>();
   for (const r of results.filter(isCapacityStep)) {
     const search = String(r.workload.properties[CAPACITY.search] ?? '');
-    const key = JSON.stringify([search, label(r), r.workload.name]);
+    const round = r.repetition?.round;
+    const key = JSON.stringify([search, round ?? null, label(r), r.workload.name]);
     let curve = curves.get(key);
     if (curve === undefined) {
       curve = {
         search,
+        ...(round !== undefined ? { round } : {}),
         store: label(r),
         workload: r.workload.name,
         slo: String(r.workload.properties[CAPACITY.slo]),
@@ -218,7 +235,16 @@ export function capacityCurves(results: readonly Result[], label: (r: Result) =>
   }
   for (const curve of curves.values()) {
     curve.steps.sort((a, b) => a.step - b.step);
+    curve.steps.forEach((s, i) => {
+      s.attempt = 1 + curve.steps.slice(0, i).filter((t) => t.targetOpsPerSec === s.targetOpsPerSec).length;
+    });
     Object.assign(curve, bracketOf(curve.steps));
   }
-  return [...curves.values()];
+  // Round by round, in the order the stores ran (a report of several folders: by search first).
+  return [...curves.values()].sort(
+    (a, b) =>
+      (a.search < b.search ? -1 : a.search > b.search ? 1 : 0) ||
+      (a.round ?? 0) - (b.round ?? 0) ||
+      (a.steps[0]?.result.repetition?.position ?? 0) - (b.steps[0]?.result.repetition?.position ?? 0),
+  );
 }

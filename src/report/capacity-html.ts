@@ -1,9 +1,19 @@
 /**
- * A capacity search in the HTML report: what held per store, then every step with its figures
- * and why it did or did not hold (the same rows as capacity.md and capacity.json).
+ * A capacity search in the HTML report: with repeated searches each store's median [min–max] and
+ * whether its searches agree, then what held per search, then every step with its figures, its
+ * try at the rate, and why it did or did not hold (the same rows as capacity.md and capacity.json).
  */
 import type { CapacityCurve } from './capacity-curves.ts';
-import { capacityVerdict, stepSize } from './capacity-table.ts';
+import {
+  capacityVerdict,
+  heldText,
+  repeated,
+  searchName,
+  SPREAD_HEADER,
+  spreadRows,
+  stepSize,
+  wasRetried,
+} from './capacity-table.ts';
 import { escapeHtml, htmlTable } from './html-tables.ts';
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
@@ -12,9 +22,11 @@ const ms = (us: number) => (us / 1000).toLocaleString('en-US', { minimumFraction
 /** The section's tables, or undefined when no capacity step is among the results. */
 export function capacitySection(curves: readonly CapacityCurve[]): string | undefined {
   if (curves.length === 0) return undefined;
+  const several = repeated(curves);
+  const spread = several ? htmlTable(SPREAD_HEADER, spreadRows(curves), 2) : '';
   const summary = htmlTable(
     [
-      'store',
+      several ? 'search' : 'store',
       'workload',
       'latency budget',
       'error budget',
@@ -24,7 +36,7 @@ export function capacitySection(curves: readonly CapacityCurve[]): string | unde
       'steps',
     ],
     curves.map((c) => [
-      c.store,
+      searchName(c),
       c.workload,
       c.slo,
       `${(c.errorBudget * 100).toLocaleString('en-US')}%`,
@@ -37,8 +49,9 @@ export function capacitySection(curves: readonly CapacityCurve[]): string | unde
   );
   const steps = htmlTable(
     [
-      'store',
+      several ? 'search' : 'store',
       'step',
+      'try',
       'offered ops/s',
       'done ops/s',
       'Intended p50 ms',
@@ -50,8 +63,9 @@ export function capacitySection(curves: readonly CapacityCurve[]): string | unde
     ],
     curves.flatMap((c) =>
       c.steps.map((s) => [
-        c.store,
+        searchName(c),
         String(s.step),
+        String(s.attempt),
         n(s.targetOpsPerSec),
         n(s.achievedOpsPerSec),
         ms(s.worstUs['50']),
@@ -59,10 +73,14 @@ export function capacitySection(curves: readonly CapacityCurve[]): string | unde
         ms(s.worstUs['99.9']),
         `${(s.errorRate * 100).toFixed(2)}%`,
         String(s.result.workload.properties['capacity.loadaverage'] ?? ''),
-        !s.valid ? `INVALID: ${s.why[0]}` : s.held ? 'yes' : `no: ${s.why.join('; ')}`,
+        heldText(s, wasRetried(c, s)),
       ]),
     ),
     2,
   );
-  return `<p class="note">${escapeHtml("Each step is a run of the open model at the rate offered: its own warm-up, then long enough for the judged percentile; it holds when every operation kind's Intended- percentile (measured from when each operation was due, so queueing counts) is within the budget, its failures are within the error budget, and its run is valid. Latencies here are the worst operation kind's.")}</p>${summary}${steps}`;
+  return `<p class="note">${escapeHtml("Each step is a run of the open model at the rate offered: its own warm-up, then long enough for the judged percentile; it holds when every operation kind's Intended- percentile (measured from when each operation was due, so queueing counts) is within the budget, its failures are within the error budget, and its run is valid. Latencies here are the worst operation kind's. A step that did not hold is tried again at its rate before the search brackets below it: a rate fails only when every try failed.")}</p>${
+    several
+      ? `<p class="note">${escapeHtml("Each store was searched once per round, the stores in a fresh random order each round. Its capacity is the median of its searches' highest rates that held, with [the lowest–the highest]; UNSTABLE when one search held at a rate another failed at (every try), so their figures differ by more than the search's step.")}</p>${spread}`
+      : ''
+  }${summary}${steps}`;
 }

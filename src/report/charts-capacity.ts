@@ -2,8 +2,9 @@
  * The capacity curve ("hockey stick"): for each store, the `Intended-` latency of each step
  * against the rate offered, the worst operation kind's p99 (and p50, p99.9 a click away), a cross
  * where the step did not hold, and the budget as a line; then each store's per-operation series
- * at the highest rate that held and at the rate that failed above it. Invalid steps are in no
- * chart (the page lists them).
+ * at the highest rate that held and at the rate that failed above it. Repeated searches
+ * (`--repetitions`) are one line each, named `store #round`. Invalid steps are in no chart (the
+ * page lists them).
  */
 import type { Result } from '../results/schema.ts';
 import { parseLatencyBudget } from '../results/slo.ts';
@@ -13,6 +14,7 @@ import { chartId } from './charts-throughput.ts';
 import { operationSeriesCharts } from './charts-operation-series.ts';
 import { captionOf } from './context.ts';
 import { distinct, seriesLabel } from './groups.ts';
+import { searchName } from './capacity-table.ts';
 
 const PERCENTILES = [
   { key: '99', label: 'p99' },
@@ -21,8 +23,8 @@ const PERCENTILES = [
 ] as const;
 
 function held(curve: CapacityCurve): string {
-  if (curve.highestHeld === undefined) return `${curve.store}: none held`;
-  return `${curve.store}: ${curve.highestHeld.toLocaleString('en-US')} ops/s${curve.lowestFailed === undefined ? ' or more' : ` (failed at ${curve.lowestFailed.toLocaleString('en-US')})`}`;
+  if (curve.highestHeld === undefined) return `${searchName(curve)}: none held`;
+  return `${searchName(curve)}: ${curve.highestHeld.toLocaleString('en-US')} ops/s${curve.lowestFailed === undefined ? ' or more' : ` (failed at ${curve.lowestFailed.toLocaleString('en-US')})`}`;
 }
 
 function curveChart(curves: readonly CapacityCurve[], valid: (s: StepJudgment) => boolean): ChartSpec {
@@ -34,8 +36,8 @@ function curveChart(curves: readonly CapacityCurve[], valid: (s: StepJudgment) =
     maxRate = Math.max(maxRate, ...steps.map((s) => s.targetOpsPerSec));
     for (const p of PERCENTILES) {
       datasets.push({
-        label: `${curve.store} Intended ${p.label}`,
-        group: curve.store,
+        label: `${searchName(curve)} Intended ${p.label}`,
+        group: searchName(curve),
         data: steps.map((s) => ({ x: s.targetOpsPerSec, y: Math.max(1, s.worstUs[p.key]) })),
         ...(p.key === '99' ? { pointStyles: steps.map((s) => (s.held ? 'circle' : 'crossRot')) } : { dashed: true }),
         ...(p.key === '99.9' ? { hidden: true } : {}),
@@ -72,11 +74,12 @@ function curveChart(curves: readonly CapacityCurve[], valid: (s: StepJudgment) =
 
 /** The step at the capacity and the one that failed above it, per store. */
 function edgeSteps(curve: CapacityCurve, valid: (s: StepJudgment) => boolean): { step: StepJudgment; what: string }[] {
-  const at = (rate: number | undefined) => curve.steps.find((s) => s.targetOpsPerSec === rate && valid(s));
+  const at = (rate: number | undefined) => curve.steps.filter((s) => s.targetOpsPerSec === rate && valid(s));
   const out: { step: StepJudgment; what: string }[] = [];
-  const heldStep = at(curve.highestHeld);
+  // A rate tried twice held on the try that held; a rate that failed is shown by its last try.
+  const heldStep = at(curve.highestHeld).find((s) => s.held);
   if (heldStep) out.push({ step: heldStep, what: 'held' });
-  const failedStep = at(curve.lowestFailed);
+  const failedStep = at(curve.lowestFailed).at(-1);
   if (failedStep) out.push({ step: failedStep, what: 'did not hold' });
   return out;
 }
@@ -92,8 +95,8 @@ export function capacityCharts(steps: readonly Result[], isValid: (r: Result) =>
       for (const { step, what } of edgeSteps(curve, valid)) {
         out.push(
           ...operationSeriesCharts(
-            [{ label: curve.store, result: step.result }],
-            `${curve.store} at ${step.targetOpsPerSec.toLocaleString('en-US')} ops/s (step ${step.step}, ${what})`,
+            [{ label: searchName(curve), result: step.result }],
+            `${searchName(curve)} at ${step.targetOpsPerSec.toLocaleString('en-US')} ops/s (step ${step.step}, ${what})`,
             'Capacity: each operation at the edge',
           ),
         );

@@ -1,8 +1,8 @@
 /**
  * `docbench capacity` on the local Redis, end to end: the step results, `capacity.json` (its
  * schema, every judged figure the one percentile function's over its step's result file), the
- * table, the report; and a budget no store can keep, whose steps stop early once certain and
- * never hold. Budgets are chosen so that the outcome does not depend on how busy the machine is.
+ * table, the report; a budget no store can keep, whose steps stop early once certain, are tried
+ * again, and never hold; and repeated searches in rounds, summarised as a median with its range. Budgets are chosen so that the outcome does not depend on how busy the machine is.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -50,13 +50,15 @@ describe('docbench capacity', { skip }, () => {
     assert.match(run.stdout, /highest rate that held \(ops\/s\)/);
     const summary = capacitySummarySchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
     assert.equal(summary.stores.length, 1);
-    const redis = summary.stores[0]!;
-    assert.equal(redis.store.name, 'redis');
+    assert.equal(summary.stores[0]!.store.name, 'redis');
+    assert.equal(summary.stores[0]!.searches.length, 1);
+    const redis = summary.stores[0]!.searches[0]!;
     assert.deepEqual(
       redis.steps.map((s) => s.targetOpsPerSec),
       [100, 200],
     );
     assert.equal(redis.highestHeldOpsPerSec, 200, 'a 5 s budget holds at 200 ops/s');
+    assert.equal(summary.stores[0]!.capacity.medianOpsPerSec, 200);
     for (const step of redis.steps) {
       const result = resultSchema.parse(JSON.parse(readFileSync(join(out, step.file), 'utf8')));
       assert.equal(result.workload.properties.target, step.targetOpsPerSec);
@@ -85,7 +87,7 @@ describe('docbench capacity', { skip }, () => {
         '--start',
         '400',
         '--max-steps',
-        '2',
+        '3',
         '--min-seconds',
         '10',
         '--max-seconds',
@@ -97,19 +99,72 @@ describe('docbench capacity', { skip }, () => {
     );
     assert.equal(run.code, 0, run.stderr);
     const summary = capacitySummarySchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
-    const redis = summary.stores[0]!;
+    const redis = summary.stores[0]!.searches[0]!;
     assert.deepEqual(
-      redis.steps.map((s) => s.targetOpsPerSec),
-      [400, 200],
-      'a failed first step halves the rate',
+      redis.steps.map((s) => [s.targetOpsPerSec, s.attempt]),
+      [
+        [400, 1],
+        [400, 2],
+        [200, 1],
+      ],
+      'a failed first step is tried again, then the rate halves',
     );
     assert.equal(redis.highestHeldOpsPerSec, undefined);
+    assert.equal(summary.stores[0]!.capacity.medianOpsPerSec, 0, 'none held');
     for (const step of redis.steps) {
       assert.equal(step.held, false);
       assert.equal(step.stoppedEarly, true, 'no Redis answers in 1 µs: certain after the first second');
       assert.ok(step.measuredSeconds < 10, `stopped before its 10 s (${step.measuredSeconds} s)`);
       assert.equal(step.verdict.status, 'valid', 'a step stopped early is still a measurement');
     }
+  });
+
+  it('--repetitions 2 searches each store twice, in seeded rounds, and gives its capacity as a median with its range', () => {
+    const out = join(dir, 'repeated');
+    const run = runDocbench(
+      [
+        'capacity',
+        ...common,
+        '--slo',
+        'p99<=5s',
+        '--start',
+        '100',
+        '--max-steps',
+        '2',
+        '--repetitions',
+        '2',
+        '--order-seed',
+        '5',
+        '--out-dir',
+        out,
+      ],
+      { timeoutMs: 180_000 },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /capacity \(ops\/s\): median \[min–max\]/);
+    const summary = capacitySummarySchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
+    assert.equal(summary.stores.length, 1);
+    const { capacity, searches } = summary.stores[0]!;
+    assert.deepEqual(
+      searches.map((s) => s.round),
+      [1, 2],
+    );
+    for (const search of searches) {
+      assert.equal(search.steps.length, 2);
+      for (const step of search.steps) {
+        const result = resultSchema.parse(JSON.parse(readFileSync(join(out, step.file), 'utf8')));
+        assert.deepEqual(result.repetition, { round: search.round, rounds: 2, position: 1, order: ['redis'], seed: 5 });
+      }
+    }
+    assert.equal(capacity.searches, 2);
+    assert.equal(capacity.n, 2);
+    const figures = searches.map((s) => s.highestHeldOpsPerSec ?? 0).sort((a, b) => a - b);
+    assert.equal(capacity.minOpsPerSec, figures[0]);
+    assert.equal(capacity.maxOpsPerSec, figures[1]);
+    assert.equal(capacity.medianOpsPerSec, (figures[0]! + figures[1]!) / 2);
+    // Two searches agree, or the summary says they do not and why.
+    if (capacity.unstable) assert.match(capacity.why!, /^search \d held .* failed at/);
+    else assert.equal(capacity.agreedOpsPerSec?.low, capacity.maxOpsPerSec, 'every bracket holds the highest figure');
   });
 });
 
@@ -122,7 +177,7 @@ describe('docbench capacity --http (k6 against docbench serve)', { skip }, () =>
     );
     assert.equal(run.code, 0, run.stderr);
     const summary = capacitySummarySchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
-    const redis = summary.stores[0]!;
+    const redis = summary.stores[0]!.searches[0]!;
     // Whether k6 keeps up with its arrival rate depends on how busy the machine is (a late
     // iteration is dropped, and dropped iterations count as failures), so the outcome of each
     // step is not asserted: only that each step is judged by its own figures, and the search
@@ -131,8 +186,8 @@ describe('docbench capacity --http (k6 against docbench serve)', { skip }, () =>
     assert.equal(redis.steps[0]!.targetOpsPerSec, 50);
     assert.equal(
       redis.steps[1]!.targetOpsPerSec,
-      redis.steps[0]!.held ? 100 : 25,
-      'a held step doubles the rate, a failed one halves it',
+      redis.steps[0]!.held ? 100 : 50,
+      'a held step doubles the rate, a failed one is tried again',
     );
     const held = redis.steps.filter((s) => s.held).map((s) => s.targetOpsPerSec);
     assert.equal(redis.highestHeldOpsPerSec, held.length > 0 ? Math.max(...held) : undefined);

@@ -9,25 +9,12 @@ import { EarlyStop } from '../../src/capacity/early-stop.ts';
 import { nextRate, roundRate, stepSeconds, type SearchSettings, type Tried } from '../../src/capacity/plan.ts';
 import { newLatencyHistogram, valueAtPercentile } from '../../src/measure/histogram.ts';
 import { IntervalRows } from '../../src/measure/interval-rows.ts';
-import { Measurements } from '../../src/measure/measurements.ts';
-import { bracketOf, CAPACITY, capacityCurves, judgeStep } from '../../src/report/capacity-curves.ts';
+import { bracketOf, capacityCurves, judgeStep } from '../../src/report/capacity-curves.ts';
 import { storeLabel } from '../../src/report/groups.ts';
 import { latencyPercentile } from '../../src/report/percentiles.ts';
-import { buildResult } from '../../src/results/build.ts';
-import type { Result } from '../../src/results/schema.ts';
 import { formatLatencyBudget, parseErrorBudget, parseLatencyBudget, SloError } from '../../src/results/slo.ts';
 import { RunControl } from '../../src/runner/run-control.ts';
-import { workloadFromText } from '../../src/workload/properties.ts';
-import { Random } from '../../src/workload/random.ts';
-
-const storeInfo = {
-  name: 'basic',
-  url: 'basic://',
-  server: 'none',
-  serverVersion: '0',
-  driver: 'none',
-  localTarget: false,
-};
+import { stepResult } from '../support/capacity-steps.ts';
 
 describe('latency and error budgets', () => {
   it('reads percentiles, limits in us, ms or s, several clauses and one operation kind', () => {
@@ -66,7 +53,16 @@ describe('latency and error budgets', () => {
   }
 });
 
-const SEARCH: SearchSettings = { start: 1000, growth: 2, precision: 0.1, maxRate: 1_000_000, minRate: 1, maxSteps: 30 };
+/** The coarse steps and the bisection alone (`--retries 0`); the retry is test/unit/capacity-repeated.test.ts's. */
+const SEARCH: SearchSettings = {
+  start: 1000,
+  growth: 2,
+  precision: 0.1,
+  maxRate: 1_000_000,
+  minRate: 1,
+  maxSteps: 30,
+  retries: 0,
+};
 
 /** Run the search against a store that holds every rate up to `capacity`. */
 function search(capacity: number, settings = SEARCH): Tried[] {
@@ -179,40 +175,6 @@ describe('the early stop', () => {
     assert.match(stop.detail!, /11 operations failed/);
   });
 });
-
-/** A step's result: `count` reads whose intended latency is drawn around `latencyUs`, `failed` of them failed. */
-function stepResult(target: number, step: number, latencyUs: number, count: number, failed = 0): Result {
-  const m = new Measurements(true, true);
-  const random = new Random(step);
-  for (let i = 0; i < count; i++) {
-    const us = latencyUs * (0.5 + random.nextDouble());
-    m.measure('READ', i < failed ? 'TIMEOUT' : 'OK', 0, us / 2000, us / 1000);
-    m.completeOperation(us / 1000, i < failed);
-  }
-  const p = workloadFromText(`target=${target}`, 'test');
-  const end = new Date('2026-01-01T00:01:00Z');
-  const r = buildResult(
-    {
-      phase: 'run',
-      measurements: m,
-      startedAt: new Date(end.getTime() - 10_000),
-      endedAt: end,
-      runtimeMs: (count / target) * 1000,
-      timeSeries: [],
-      cpu: { userMs: 1, systemMs: 1 },
-      recordsLoaded: 0,
-      notes: [],
-    },
-    { kind: 'ycsb', mode: 'direct', workloadName: 'workloada', properties: p, overrides: [], store: storeInfo },
-  );
-  Object.assign(r.workload.properties, {
-    [CAPACITY.search]: 's',
-    [CAPACITY.step]: step,
-    [CAPACITY.slo]: 'p99<=5ms',
-    [CAPACITY.errorBudget]: 0.001,
-  });
-  return r;
-}
 
 describe('judging steps', () => {
   it('holds within the budget, fails over it, and judges with the one percentile function', () => {

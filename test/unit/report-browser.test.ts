@@ -100,7 +100,7 @@ describe('report in headless Chromium', { skip }, () => {
     }
   });
 
-  it('draws a capacity search: the curve with its budget, its tables, and the per-operation series at the edge', async () => {
+  it('draws repeated capacity searches: the curves with their budget, the tables, and the per-operation series at the edge', async () => {
     const out = join(dir, 'capacity');
     const run = runDocbench(
       [
@@ -125,6 +125,8 @@ describe('report in headless Chromium', { skip }, () => {
         '0',
         '--threads',
         '4',
+        '--repetitions',
+        '2',
         '-q',
         '--out-dir',
         out,
@@ -148,6 +150,7 @@ describe('report in headless Chromium', { skip }, () => {
       for (const id of ids) assert.ok((await inkShare(report.page, id)) > 0.02, `chart ${id} drew something`);
       const text = (await report.page.evaluate('document.body.innerText')) as string;
       assert.match(text, /highest rate that held \(ops\/s\)/);
+      assert.match(text, /capacity \(ops\/s\): median \[min–max\]/, 'two searches: the median with its range');
     } finally {
       await report.close();
     }
