@@ -60,7 +60,7 @@ export function registerCompareCommand(program: Command): void {
     )
     .option(
       '--min-effect <percent>',
-      `the smallest difference called faster or slower, when the interval also excludes none (default ${COMPARE_DEFAULTS.minEffectPercent})`,
+      `the smallest difference in percent called faster or slower, and only when its 95% interval excludes a ratio of 1 (default ${COMPARE_DEFAULTS.minEffectPercent})`,
       nonNegativeNumber('--min-effect'),
     )
     .option('--out-dir <dir>', 'where result files go (default: results/<timestamp>)')

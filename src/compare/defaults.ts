@@ -13,7 +13,7 @@ export const COMPARE_DEFAULTS = {
   /** `--repetitions auto`: rounds until every cell's throughput interval is within ±precision of its median, at most maxRounds. */
   precision: 0.05,
   maxRounds: 10,
-  /** The smallest difference called faster or slower (when the interval excludes none too). */
+  /** The smallest difference, in percent, called faster or slower (and only when the interval excludes a ratio of 1). */
   minEffectPercent: 5,
   /**
    * Sized so three rounds of A–H on every local store fit in the time docs/manual.md gives for a
