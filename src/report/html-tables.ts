@@ -1,7 +1,7 @@
 import { deploymentLine } from './deployment.ts';
 import type { QueryPlan, Result } from '../results/schema.ts';
 import { isValid, verdictLine, verdictMark, verdictOf } from '../results/verdict.ts';
-import { isVerification, serverCpuUsPerOp, serviceCpuUsPerRequest } from './charts-latency-cost.ts';
+import { serverCpuUsPerOp, serviceCpuUsPerRequest } from './charts-latency-cost.ts';
 import {
   cellsOf,
   distinct,
@@ -13,6 +13,7 @@ import {
   type Spread,
 } from './groups.ts';
 import { latencyPercentile } from './percentiles.ts';
+import { mainRows } from './cell-statistics.ts';
 import { formatSummary } from '../stats/format.ts';
 import { summarize } from '../stats/summary.ts';
 
@@ -51,20 +52,7 @@ function optionalSpread(values: (number | undefined)[], digits = 1): string {
 
 /** p50/p99 of every main row, from the histograms of all the cell's runs together. */
 function latencyText(cell: Cell, percentile: number): string {
-  const rows = distinct(
-    cell.runs.flatMap((r) =>
-      r.operations
-        .filter(
-          (o) =>
-            o.latency.operations > 0 &&
-            !o.name.endsWith('-FAILED') &&
-            !o.name.startsWith('Intended-') &&
-            !isVerification(o.name),
-        )
-        .map((o) => o.name),
-    ),
-  );
-  return rows
+  return mainRows(cell.runs)
     .map((row) => {
       const value = latencyPercentile(cell.runs, row, percentile);
       return value === undefined ? '' : `${row} ${fmt(value)}`;
