@@ -11,6 +11,7 @@ import {
   nonNegativeInteger,
   nonNegativeNumber,
   positiveInteger,
+  percentage,
   processesSetting,
   repetitionsSetting,
 } from '../common/option-parsers.ts';
@@ -61,7 +62,7 @@ export function registerCompareCommand(program: Command): void {
     .option(
       '--min-effect <percent>',
       `the smallest difference in percent called faster or slower, and only when its 95% interval excludes a ratio of 1 (default ${COMPARE_DEFAULTS.minEffectPercent})`,
-      nonNegativeNumber('--min-effect'),
+      percentage('--min-effect'),
     )
     .option('--out-dir <dir>', 'where result files go (default: results/<timestamp>)')
     .option('--on-error <mode>', ON_ERROR_HELP, parseOnError, 'continue' as OnError)
@@ -99,7 +100,7 @@ export function registerCompareCommand(program: Command): void {
           ...(opts.processes !== undefined ? { processes: opts.processes } : {}),
           ...(opts.repetitions !== undefined ? { repetitions: opts.repetitions } : {}),
           ...(opts.orderSeed !== undefined ? { orderSeed: opts.orderSeed } : {}),
-          ...(opts.minEffect !== undefined ? { minEffect: opts.minEffect / 100 } : {}),
+          ...(opts.minEffect !== undefined ? { minEffect: opts.minEffect } : {}),
           outDir: opts.outDir ?? join('results', new Date().toISOString().replace(/[:.]/g, '-')),
           status: !opts.quiet,
           docker: opts.docker,

@@ -7,23 +7,12 @@
  * did, 2 on bad input: what a CI job runs against yesterday's result.
  */
 import { Option, type Command } from 'commander';
-import { UsageError } from './errors.ts';
 import { ExitStatus } from './exit-status.ts';
+import { percentage } from '../common/option-parsers.ts';
 import type { DiffFigures } from '../report/diff.ts';
 
 // The choices of --figures (a type import only: the diff itself loads when the command runs).
 const DIFF_FIGURES = ['all', 'throughput', 'latency'] as const satisfies readonly DiffFigures[];
-
-/** `10%`, `10` or `2.5`: a percentage (the `%` is optional), returned as a fraction. */
-export function percentage(flag: string, max = 100) {
-  return (text: string): number => {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
-    const value = m ? Number(m[1]) : NaN;
-    if (!Number.isFinite(value) || value < 0 || value > max)
-      throw new UsageError(`${flag}: expected a percentage from 0 to ${max} such as 10 or 10%, got "${text}"`);
-    return value / 100;
-  };
-}
 
 interface DiffFlags {
   figures: DiffFigures;

@@ -4,6 +4,7 @@
  * Numbers may use _ as a digit separator (10_000).
  */
 import { InvalidArgumentError } from 'commander';
+import { UsageError } from './user-error.ts';
 
 const numberOf = (value: string) => Number(value.replace(/_/g, ''));
 
@@ -74,4 +75,15 @@ export function flagOverrides(options: { threads?: number | undefined; target?: 
   if (options.threads !== undefined) extra.push(`threadcount=${options.threads}`);
   if (options.target !== undefined) extra.push(`target=${options.target}`);
   return extra;
+}
+
+/** `10%`, `10` or `2.5`: a percentage (the `%` is optional), returned as a fraction. */
+export function percentage(flag: string, max = 100) {
+  return (text: string): number => {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+    const value = m ? Number(m[1]) : NaN;
+    if (!Number.isFinite(value) || value < 0 || value > max)
+      throw new UsageError(`${flag}: expected a percentage from 0 to ${max} such as 10 or 10%, got "${text}"`);
+    return value / 100;
+  };
 }
