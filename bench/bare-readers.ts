@@ -208,4 +208,5 @@ export const BARE_READERS: { readonly [K in StoreName]: StoreBench<K> | NotMeasu
   couchdb: { ops: 1_500, records: 2_000, loops: one((handle, _, table) => couchdbReader(handle, table)) },
   couchbase: { ops: 30_000, records: 10_000, loops: one((handle) => couchbaseReader(handle)) },
   hbase: { ops: 5_000, records: 10_000, loops: one((handle, _, table) => hbaseReader(handle, table)) },
+  postgres: { none: 'no bare reader written for it yet' },
 };

@@ -87,6 +87,7 @@ export const BARE_SERVICES: { readonly [K in StoreName]: BareService<K> | NotMea
   couchdb: { none: 'no bare service written for it yet' },
   couchbase: { none: 'no bare service written for it yet' },
   hbase: { none: 'no bare service written for it yet' },
+  postgres: { none: 'no bare service written for it yet' },
 };
 
 /** The stores with a bare service, in the STORES table's order. */

@@ -62,8 +62,10 @@ export interface ServerSpec {
   verify?(dir: string): Promise<void>;
   startTimeoutMs: number;
   pollMs?: number;
-  /** How long it gets to exit after SIGTERM before SIGKILL. */
+  /** How long it gets to exit after its stop signal before SIGKILL. */
   stopGraceMs?: number;
+  /** The signal that stops it promptly (default SIGTERM; PostgreSQL's SIGTERM waits for every client). */
+  stopSignal?: NodeJS.Signals;
   /** Appended to the "starting" line, e.g. "(about 20-60 s)". */
   startingNote?: string;
   info(): Promise<TargetInfo>;
@@ -129,7 +131,7 @@ export function managedServer(spec: ServerSpec): LocalTarget {
         say(
           `${spec.program} (pid ${running}) runs but did not answer within ${Math.round(spec.startTimeoutMs / 1000)} s; restarting it (see ${f.diagnosticLog})`,
         );
-        await stopPidFileServer(f.pidFile, spec.recognise, spec.stopGraceMs ?? 15_000, say);
+        await stopPidFileServer(f.pidFile, spec.recognise, spec.stopGraceMs ?? 15_000, say, spec.stopSignal);
       }
     }
     await refuseTakenPorts();
@@ -160,7 +162,13 @@ export function managedServer(spec: ServerSpec): LocalTarget {
 
   async function stop(log: (line: string) => void): Promise<void> {
     const say = tagged(log);
-    const pid = await stopPidFileServer(files().pidFile, spec.recognise, spec.stopGraceMs ?? 15_000, say);
+    const pid = await stopPidFileServer(
+      files().pidFile,
+      spec.recognise,
+      spec.stopGraceMs ?? 15_000,
+      say,
+      spec.stopSignal,
+    );
     if (pid !== null) say(`stopped ${spec.program} (pid ${pid})`);
   }
 

@@ -58,14 +58,16 @@ export function ownPid(pidFile: string, recognise: string, log: (line: string) =
 }
 
 /**
- * Stop our server: SIGTERM, then SIGKILL if it is still the same process after `graceMs`.
- * Each signal goes only to the pid the file names, and only after checking it is still our server.
+ * Stop our server: SIGTERM (or the server's own stop signal), then SIGKILL if it is still the
+ * same process after `graceMs`. Each signal goes only to the pid the file names, and only after
+ * checking it is still our server.
  */
 export async function stopPidFileServer(
   pidFile: string,
   recognise: string,
   graceMs: number,
   log: (line: string) => void,
+  stopSignal: NodeJS.Signals = 'SIGTERM',
 ): Promise<number | null> {
   const check = checkPidFile(pidFile, recognise);
   if (check.state !== 'ours') {
@@ -74,11 +76,11 @@ export async function stopPidFileServer(
   }
   const { pid, startTime } = check;
   const stillOurs = () => isSameProcess(pid, startTime);
-  signal(pid, 'SIGTERM');
+  signal(pid, stopSignal);
   const deadline = Date.now() + graceMs;
   while (stillOurs() && Date.now() < deadline) await sleep(100);
   if (stillOurs()) {
-    log(`pid ${pid} did not stop within ${Math.round(graceMs / 1000)} s of SIGTERM; sending SIGKILL`);
+    log(`pid ${pid} did not stop within ${Math.round(graceMs / 1000)} s of ${stopSignal}; sending SIGKILL`);
     signal(pid, 'SIGKILL');
     // SIGKILL cannot be ignored; the bound only keeps a process stuck in the kernel from hanging us.
     for (let i = 0; i < 100 && stillOurs(); i++) await sleep(100);

@@ -51,7 +51,7 @@ export function portFree(host: string, port: number): Promise<boolean> {
 export function tcpProbe(
   host: string,
   port: number,
-  options: { send?: string; reply?: (text: string) => boolean; timeoutMs?: number } = {},
+  options: { send?: string | Uint8Array; reply?: (text: string) => boolean; timeoutMs?: number } = {},
 ): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host, port });

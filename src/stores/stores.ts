@@ -130,6 +130,17 @@ export const STORES = {
     localTarget: () => import('./hbase/local-target.ts'),
     ycsbBindings: ['site.ycsb.db.hbase2.HBaseClient2', 'site.ycsb.db.hbase1.HBaseClient1', 'hbase2', 'hbase1'],
   },
+  postgres: {
+    summary: "PostgreSQL's JSONB as a document store, on node-postgres (pg)",
+    drivers: ['pg'],
+    load: () => import('./postgres/index.ts'),
+    errors: () => import('./postgres/errors.ts'),
+    localTarget: () => import('./postgres/local-target.ts'),
+    driverPackages: ['pg'],
+    // YCSB's JSONB binding (postgrenosql) and its JDBC binding's name for PostgreSQL.
+    ycsbBindings: ['site.ycsb.postgrenosql.PostgreNoSQLDBClient', 'postgrenosql'],
+    dockerUrl: 'postgres://postgres:password@127.0.0.1:5432/docbench',
+  },
 } as const satisfies Record<string, StoreEntry>;
 
 export type StoreName = keyof typeof STORES;

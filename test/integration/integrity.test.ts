@@ -19,6 +19,7 @@ import type { CassandraHandle } from '../../src/stores/cassandra/handle.ts';
 import type { CouchbaseHandle } from '../../src/stores/couchbase/handle.ts';
 import type { CouchdbHandle } from '../../src/stores/couchdb/handle.ts';
 import type { HbaseHandle } from '../../src/stores/hbase/handle.ts';
+import type { PostgresHandle } from '../../src/stores/postgres/handle.ts';
 import type { MongodbHandle } from '../../src/stores/mongodb/handle.ts';
 import type { RedisHandle } from '../../src/stores/redis/handle.ts';
 import type { Store } from '../../src/stores/store.ts';
@@ -141,6 +142,18 @@ const CORRUPTERS: Record<Exclude<StoreName, 'basic'>, (handle: never) => Corrupt
     changeValue: (key, field) =>
       hbase.put(TABLE, [{ key, cells: [{ column: `${hbase.family}:${field}`, value: 'corrupted on purpose' }] }]),
     removeField: (key, field) => hbase.deleteRow(TABLE, key, [`${hbase.family}:${field}`]),
+  }),
+  postgres: (pg: PostgresHandle) => ({
+    changeValue: async (key, field) =>
+      void (await pg.query(
+        `UPDATE "${TABLE}" SET ycsb_value = jsonb_set(ycsb_value, $2, '"corrupted on purpose"') WHERE ycsb_key = $1`,
+        [key, [field]],
+      )),
+    removeField: async (key, field) =>
+      void (await pg.query(`UPDATE "${TABLE}" SET ycsb_value = ycsb_value - $2::text WHERE ycsb_key = $1`, [
+        key,
+        field,
+      ])),
   }),
 };
 
