@@ -16,6 +16,8 @@ import { UsageError } from '../common/user-error.ts';
 export const START_MARGIN_MS = 1500;
 /** Clock probes per part; the one with the shortest round trip sets the offset. */
 const PROBES = 5;
+/** A clock probe unanswered this long is tried again. */
+const PROBE_TIMEOUT_MS = 5000;
 /** How often a part tries again to reach a coordinator that is not up yet. */
 const RETRY_MS = 250;
 
@@ -199,6 +201,8 @@ function exchange(
       },
     );
     req.on('error', reject);
+    // A probe that hangs (packets dropped on the way to a pod not yet there) is retried like a refused one; a registration waits for the others.
+    if (method === 'GET') req.setTimeout(PROBE_TIMEOUT_MS, () => req.destroy(new Error('no answer to a clock probe')));
     req.end(body);
   });
 }
