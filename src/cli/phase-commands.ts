@@ -11,7 +11,8 @@ import type { ProcessesSetting } from '../session/process-count.ts';
 import { addTargetOptions } from '../session/target-options.ts';
 import { STORE_NAMES } from '../stores/stores.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
-import { ON_ERROR_HELP, PROCESSES_HELP } from './shared-options.ts';
+import type { ShardFlags } from '../shard/shard-part.ts';
+import { addShardOptions, ON_ERROR_HELP, PROCESSES_HELP } from './shared-options.ts';
 
 export function registerPhaseCommands(program: Command, scenarios: ReadonlyMap<string, ScenarioCommands>): void {
   addPhaseCommand(program, 'load', 'YCSB load phase: insert recordcount records', scenarios);
@@ -57,23 +58,24 @@ function addPhaseCommand(
     .option('--on-error <mode>', ON_ERROR_HELP, parseOnError, 'continue' as OnError)
     .option('--fresh', 'load only: drop the table first so the load starts clean', false)
     .option('-q, --quiet', 'no status lines on stderr', false);
-  addMetricsOptions(command).action(
+  addShardOptions(addMetricsOptions(command)).action(
     async (
-      opts: MetricsFlags & {
-        store: string;
-        scenario: string;
-        url?: string[];
-        config?: string;
-        workload: string[];
-        property: string[];
-        threads?: number;
-        target?: number;
-        processes?: ProcessesSetting;
-        out?: string;
-        onError: OnError;
-        fresh: boolean;
-        quiet: boolean;
-      },
+      opts: MetricsFlags &
+        ShardFlags & {
+          store: string;
+          scenario: string;
+          url?: string[];
+          config?: string;
+          workload: string[];
+          property: string[];
+          threads?: number;
+          target?: number;
+          processes?: ProcessesSetting;
+          out?: string;
+          onError: OnError;
+          fresh: boolean;
+          quiet: boolean;
+        },
     ) => {
       const { singleTarget } = await import('../session/store-targets.ts');
       const target = singleTarget(opts, opts.store);
@@ -83,6 +85,10 @@ function addPhaseCommand(
           `--metrics-port: live metrics are served for YCSB workloads (load, run, capacity); not yet for --scenario ${opts.scenario}`,
         );
       if (scenario?.phase !== undefined) {
+        if (opts.shard !== undefined || opts.shards !== undefined)
+          throw new UsageError(
+            `--shard: a sharded run is for YCSB workloads and scenario files (docbench scenario); not yet for --scenario ${opts.scenario}`,
+          );
         await scenario.phase({
           phase,
           store: opts.store,
@@ -115,6 +121,7 @@ function addPhaseCommand(
           status: !opts.quiet,
           print: true,
           onError: opts.onError,
+          shard: opts,
           ...(metrics ? { metrics } : {}),
         }),
       );

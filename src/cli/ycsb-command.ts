@@ -12,6 +12,7 @@ import { interrupts } from '../common/interrupts.ts';
 import { invalidRunError } from '../results/run-stopped.ts';
 import type { LiveMetrics } from '../metrics/live-metrics.ts';
 import type { ProcessesSetting } from '../session/process-count.ts';
+import { ShardPart, type ShardFlags } from '../shard/shard-part.ts';
 
 export interface YcsbCommandOptions {
   phase: 'load' | 'run';
@@ -36,6 +37,8 @@ export interface YcsbCommandOptions {
   onError?: OnError;
   /** Live metrics to feed (`--metrics-port`). */
   metrics?: LiveMetrics;
+  /** `--shard`, `--shards`, `--barrier`…: the phase as one part of a sharded run. */
+  shard?: ShardFlags;
 }
 
 export function loadWorkloadFor(options: YcsbCommandOptions): LoadedWorkload {
@@ -69,11 +72,21 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
   checkOutPath(options.out);
   // maxerrorrate is the run's, not the workload's: taken out before the workload is read.
   const { policy: given, rest } = faultPolicyOf(options.overrides, options.onError);
-  const workload = loadWorkloadFor({ ...options, overrides: rest });
+  const whole = loadWorkloadFor({ ...options, overrides: rest });
+  const part = ShardPart.of(options.shard ?? {}, process.env, {
+    kind: 'ycsb',
+    phase: options.phase,
+    store: options.store,
+    workload: whole.name,
+    properties: whole.properties,
+  });
+  // A part runs its share of the whole: the same workload with its share of the properties.
+  const workload = part ? { ...whole, properties: part.properties } : whole;
   const p = workload.properties;
   checkDbProperty(p, options.store);
   checkOutPath(p.exportfile, 'exportfile');
   if (p['hdrhistogram.fileoutput']) checkHdrLogPath(p['hdrhistogram.output.path']);
+  await part?.open();
   const client = await YcsbClient.open({
     store: options.store,
     url: options.url,
@@ -81,16 +94,20 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
     ...(options.processes !== undefined ? { processes: options.processes } : {}),
     // No URL: docbench's local server (or the in-process BasicDB) shares this machine's cores.
     localStores: options.url === undefined ? [options.store] : [],
+  }).catch((error: unknown) => {
+    part?.close();
+    throw error;
   });
   try {
     const request = {
       workload,
-      label: `[${options.store} ${workload.name} ${options.phase}]`,
+      label: `[${options.store} ${workload.name} ${options.phase}${part ? ` ${part.label}` : ''}]`,
       status: options.status,
       overrides: [...options.overrides, ...flagOverrides(options)],
       // The files as the user named them (none: a workload of -p assignments alone).
       workloadFile: workload.files.length > 0 ? options.workloadFiles.join(' ') : '',
       faults: withWorkloadBudget(given, p),
+      ...(part ? { beforeStart: part.beforeStart } : {}),
       ...(options.metrics
         ? {
             metrics: {
@@ -100,13 +117,14 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
           }
         : {}),
     };
-    const { result, failure } =
+    const { result: measured, failure } =
       options.phase === 'load'
         ? await client.load({ ...request, table: options.fresh ? 'fresh' : 'guarded' })
         : await client.run({
             ...request,
             checkTableFor: workload.files.length > 0 ? options.workloadFiles.join(' -P ') : workload.name,
           });
+    const result = part ? part.record(measured) : measured;
     // YCSB's exporter and exportfile decide where the measurements go; the JSON result is --out.
     if (options.print || p.exportfile !== undefined) exportMeasurements(result, p);
     if (options.out) writeResult(options.out, result);
@@ -115,6 +133,7 @@ async function ycsbPhase(options: YcsbCommandOptions): Promise<Result> {
     if (invalid) throw invalid;
     return result;
   } finally {
+    part?.close();
     await client.close();
   }
 }

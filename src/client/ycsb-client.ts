@@ -78,6 +78,8 @@ export interface PhaseRequest {
   metrics?: { live: LiveMetrics; labels: RunLabels };
   /** Added to the workload's seed: a repetition or a capacity step draws other keys than the first. */
   seedOffset?: number;
+  /** Awaited once the workers are ready, just before the phase's clock starts (a sharded run's start barrier). */
+  beforeStart?: () => Promise<void>;
 }
 
 export interface LoadRequest extends PhaseRequest {
@@ -211,6 +213,7 @@ export class YcsbClient {
       ...(this.pool ? { pool: this.pool } : {}),
       ...(request.faults ? { faults: request.faults } : {}),
       ...(observer ? { observer } : {}),
+      ...(request.beforeStart ? { beforeStart: request.beforeStart } : {}),
     };
   }
 

@@ -5,7 +5,6 @@
  * added, status counts are summed and error samples joined. Nothing is averaged: the merged
  * percentiles are those of one histogram holding every sample (a p99 of p99s would be wrong).
  */
-import { UserError } from '../common/user-error.ts';
 import { addEncodedHistogram } from '../measure/histogram.ts';
 import { Measurements } from '../measure/measurements.ts';
 import type { MeasuredPhase as PhaseOutcome } from './phase.ts';
@@ -13,10 +12,11 @@ import { isFaultNote } from './faults.ts';
 import { lostWritesNote } from './lost-writes-note.ts';
 import { mergeOperationSeries } from './merge-operation-series.ts';
 import { buildResult } from './build.ts';
-import { RESULT_SCHEMA_VERSION, type LostWrites, type OperationResult, type Result } from './schema.ts';
+import { MergeError } from './merge-error.ts';
+import { checkShards, mergedShards, saturationReason, wholeProperties } from './merge-shards.ts';
+import { RESULT_SCHEMA_VERSION, type LostWrites, type MergedShards, type OperationResult, type Result } from './schema.ts';
 
-/** A result file that cannot take part in a merge. */
-export class MergeError extends UserError {}
+export { MergeError };
 
 /** Add rows (a worker's, or a result file's) into `into`: histograms, status counts, error samples. */
 export function absorbRows(into: Measurements, rows: readonly OperationResult[]): void {
@@ -74,6 +74,8 @@ function windowOf(result: Result): { start: number; end: number } {
 export function mergeResults(results: readonly Result[]): Result {
   const first = results[0];
   if (first === undefined) throw new MergeError('nothing to merge: no result given');
+  // Parts of a sharded run: every part of one run exactly once, before anything else is compared.
+  const parts = checkShards(results);
   for (const r of results) {
     if (r.schemaVersion !== RESULT_SCHEMA_VERSION) throw new MergeError(`a result has schema version ${r.schemaVersion}, expected ${RESULT_SCHEMA_VERSION}`);
     for (const [what, a, b] of [
@@ -119,13 +121,16 @@ export function mergeResults(results: readonly Result[]): Result {
     mode: first.mode,
     workloadName: first.workload.name,
     ...(first.workload.file !== undefined ? { workloadFile: first.workload.file } : {}),
-    properties: first.workload.properties,
+    properties: parts ? wholeProperties(first.workload.properties, parts[0]!.whole) : first.workload.properties,
     overrides: first.workload.overrides,
     store: first.store,
   });
   const lostWrites = mergeLostWrites(results);
   const throughput = sum((r) => r.overall.throughputOpsPerSec);
   const machines = [...new Set(results.map((r) => `${r.machine.cpus}×${r.machine.cpuModel}`))];
+  const shards = parts ? mergedShards(results, parts) : undefined;
+  const saturated = shards ? saturationReason(shards) : undefined;
+  const verdict = merged.verdict && saturated ? { ...merged.verdict, status: 'invalid' as const, reasons: [...merged.verdict.reasons, saturated] } : merged.verdict;
   return {
     ...merged,
     machine: first.machine,
@@ -134,13 +139,28 @@ export function mergeResults(results: readonly Result[]): Result {
     ...(lostWrites ? { lostWrites } : {}),
     // The clients of one run ran in the same round of an interleaved design.
     ...(first.repetition ? { repetition: first.repetition } : {}),
+    ...(shards ? { shards } : {}),
+    ...(verdict ? { verdict } : {}),
     notes: [
       ...merged.notes.filter((note) => !note.startsWith('LOST WRITES: ')),
       ...(lostWrites ? [lostWritesNote(lostWrites)] : []),
       `merged from ${results.length} results (client machines: ${machines.join('; ')}): histograms and counts added exactly, throughput summed over the common window, time-series p99 is the largest of the clients' (an upper bound)`,
       ...seriesNote(results, outcome.operationSeries !== undefined),
+      ...(shards ? shardNotes(shards) : []),
     ],
   };
+}
+
+/** What a reader of a merged sharded run must know: the whole, the start, the keys, the saturated parts. */
+function shardNotes(shards: MergedShards): string[] {
+  return [
+    `the ${shards.count} parts of one sharded run (settings ${shards.settings}${shards.runId !== undefined ? `, run ${shards.runId}` : ''}), each exactly once; ` +
+      (shards.synchronised
+        ? `started together at a barrier, ${shards.startSpreadMs} ms apart (on the coordinator's clock)`
+        : `started without a barrier, ${shards.startSpreadMs} ms apart by the parts' own clocks`),
+    ...(shards.keys ? [`keys ${shards.keys.first}…${shards.keys.first + shards.keys.count - 1} written, each by exactly one part`] : []),
+    ...shards.saturated.map((s) => `part ${s.index} could not keep its share: ${s.detail}`),
+  ];
 }
 
 /** Each client read back its own acknowledged writes: the counts add up. */

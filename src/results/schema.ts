@@ -264,6 +264,65 @@ export const repetitionSchema = z.object({
   seed: z.number(),
 });
 
+/** The whole run's settings that the parts of a sharded run share out (src/shard/shard-spec.ts). */
+const wholeSettingsSchema = z.object({
+  threadcount: z.number().int().positive(),
+  target: z.number().nonnegative(),
+  operationcount: z.number().int().nonnegative(),
+  insertstart: z.number().int().nonnegative(),
+  insertcount: z.number().int().nonnegative(),
+  seed: z.number().int().nonnegative(),
+});
+
+const keyRangeSchema = z.object({ first: z.number().int().nonnegative(), count: z.number().int().nonnegative() });
+
+/** One part of a sharded run (`--shard i/N`, `--shards N`): docs/distributed.md. */
+export const shardSchema = z.object({
+  /** This part, from 0, of `count`. */
+  index: z.number().int().nonnegative(),
+  count: z.number().int().positive(),
+  /** `--run-id`, when given: tells two runs of the same settings apart. */
+  runId: z.string().optional(),
+  /** A hash of every setting the parts must share (workload, properties, store, phase, N). */
+  settings: z.string(),
+  whole: wholeSettingsSchema,
+  /** Load: the key numbers this part wrote. */
+  keys: keyRangeSchema.optional(),
+  /** Run: this part's inserts went to key numbers recordcount + k·stride + offset. */
+  inserts: z.object({ stride: z.number().int().positive(), offset: z.number().int().nonnegative() }).optional(),
+  /** How the part started: at the barrier's agreed instant (absent: it started when it started, without --barrier). */
+  start: z
+    .object({
+      barrier: z.string(),
+      /** The agreed instant, on the coordinator's clock. */
+      startAt: z.iso.datetime(),
+      /** Coordinator clock minus this part's clock, from the best of a few probes (ms). */
+      offsetMs: z.number(),
+      /** That probe's round trip: the offset is good to about half of it (ms). */
+      roundTripMs: z.number().nonnegative(),
+      /** When the measurement actually started, on the coordinator's clock, relative to the agreed instant (ms). */
+      lateMs: z.number(),
+    })
+    .optional(),
+  /** Why this part could not keep its share (its target rate, or its CPU): absent when it kept it. */
+  saturated: z.string().optional(),
+});
+
+/** A result merged from every part of one sharded run (`report --merge`). */
+export const mergedShardsSchema = z.object({
+  count: z.number().int().positive(),
+  runId: z.string().optional(),
+  settings: z.string(),
+  /** Whether every part started at the barrier's instant (else each started when it started). */
+  synchronised: z.boolean(),
+  /** The latest part's actual start minus the earliest's (ms); on one clock when synchronised, else on each part's own. */
+  startSpreadMs: z.number().nonnegative(),
+  /** Load: the key range the parts wrote, each key by exactly one part. */
+  keys: keyRangeSchema.optional(),
+  /** The parts that could not keep their share, with why. */
+  saturated: z.array(z.object({ index: z.number().int().nonnegative(), detail: z.string() })),
+});
+
 const propertyValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.number())]);
 
 export const resultSchema = z.object({
@@ -407,6 +466,10 @@ export const resultSchema = z.object({
   study: studySchema.optional(),
   /** A run of an interleaved design (`--repetitions N`): which round it was and where it ran in that round. */
   repetition: repetitionSchema.optional(),
+  /** A part of a sharded run. */
+  shard: shardSchema.optional(),
+  /** A result merged from the parts of a sharded run. */
+  shards: mergedShardsSchema.optional(),
 });
 
 export type Result = z.infer<typeof resultSchema>;
@@ -424,4 +487,6 @@ export type Verdict = z.infer<typeof verdictSchema>;
 export type OperationSeriesResult = NonNullable<Result['operationSeries']>;
 export type VerdictReason = z.infer<typeof verdictReasonSchema>;
 export type Repetition = z.infer<typeof repetitionSchema>;
+export type ShardInfo = z.infer<typeof shardSchema>;
+export type MergedShards = z.infer<typeof mergedShardsSchema>;
 export type ExcludedOperation = z.infer<typeof excludedOperationSchema>;

@@ -46,6 +46,8 @@ export interface PhaseOptions {
   faults?: FaultPolicy;
   /** Watches the run second by second (live metrics, the capacity search). */
   observer?: RunObserver;
+  /** Awaited just before the clock starts (a sharded run's start barrier). */
+  beforeStart?: () => Promise<void>;
 }
 
 /** The latency rows a phase records: service time for a load; YCSB's `measurement.interval` for a run. */
@@ -144,6 +146,7 @@ async function runPhase(phase: 'load' | 'run', options: PhaseOptions): Promise<P
     engine,
     ...(faults ? { faults } : {}),
     ...(options.observer ? { observer: options.observer } : {}),
+    ...(options.beforeStart ? { beforeStart: options.beforeStart } : {}),
   });
   const processes = pool?.processes ?? 1;
   if (processes > 1)

@@ -19,6 +19,7 @@
  * connections are wanted: one for a load and the run after it, or for a whole comparison on a store.
  */
 import { Worker } from 'node:worker_threads';
+import { evenShares } from '../common/even-shares.ts';
 import { UserError } from '../common/user-error.ts';
 import { addEncodedHistogram } from '../measure/histogram.ts';
 import type { Measurements } from '../measure/measurements.ts';
@@ -58,14 +59,7 @@ export interface PoolTask<S> {
 
 /** `threadcount` workers over `processes` threads, as evenly as they go (contiguous global indexes). */
 export function splitWorkers(threadcount: number, processes: number): { firstWorker: number; workers: number }[] {
-  const shares: { firstWorker: number; workers: number }[] = [];
-  let first = 0;
-  for (let t = 0; t < processes; t++) {
-    const workers = Math.floor(threadcount / processes) + (t < threadcount % processes ? 1 : 0);
-    shares.push({ firstWorker: first, workers });
-    first += workers;
-  }
-  return shares;
+  return evenShares(threadcount, processes).map((share) => ({ firstWorker: share.first, workers: share.count }));
 }
 
 /**

@@ -248,6 +248,8 @@ export interface CoordinateOptions {
   faults?: FaultPolicy;
   /** Watches the run second by second (live metrics, the capacity search's early stop). */
   observer?: RunObserver;
+  /** Awaited once the workers are ready, just before the clock starts (a sharded run's start barrier). */
+  beforeStart?: () => Promise<void>;
 }
 
 /** What watches a run as it goes: each second's rows, with the run's control to stop it. */
@@ -283,6 +285,7 @@ export async function coordinate(options: CoordinateOptions): Promise<ScheduledR
 
   if (s.warmuptime > 0) control.stopRecording();
   await options.engine.prepare?.(control);
+  await options.beforeStart?.();
 
   const timers: NodeJS.Timeout[] = [];
   const startedAt = new Date();

@@ -271,7 +271,20 @@ export class CoreWorkload {
   }
 
   keyName(keyNumber: number): string {
-    return buildKeyName(keyNumber, this.p.zeropadding, this.orderedInserts);
+    return buildKeyName(this.keyOf(keyNumber), this.p.zeropadding, this.orderedInserts);
+  }
+
+  /**
+   * The key a key number names. One client's insert numbers count on from recordcount; a part
+   * of a sharded run counts the same way, its numbers spread over every stride-th key from its
+   * offset, so no two parts insert one key and each part reads only the inserts it acknowledged.
+   */
+  private keyOf(keyNumber: number): number {
+    const spread = this.p.insertKeys;
+    const start = this.p.recordcount;
+    return spread === undefined || keyNumber < start
+      ? keyNumber
+      : start + (keyNumber - start) * spread.stride + spread.offset;
   }
 
   private value(key: string, field: string): string {

@@ -230,6 +230,8 @@ export type WorkloadProperties = z.output<typeof workloadPropertiesSchema> & {
   insertcount: number;
   /** Store settings (`redis.*`, `cassandra.*`, …) and YCSB keys accepted at their "off" value, kept verbatim. */
   passthrough: Record<string, string>;
+  /** A part of a sharded run (src/shard/): its run-phase inserts go to recordcount + k·stride + offset. */
+  insertKeys?: { stride: number; offset: number };
 };
 
 /** Raw properties as read: key -> string value, plus where each key came from (for messages). */
