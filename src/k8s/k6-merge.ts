@@ -97,8 +97,8 @@ export function mergeK6Runners(results: readonly Result[]): K6Merge {
     returns,
     throughputOpsPerSec: Math.round(results.reduce((n, r) => n + r.overall.throughputOpsPerSec, 0) * 1000) / 1000,
     runtimeMs: { min: Math.min(...runtimes), max: Math.max(...runtimes) },
-    // setup() and teardown() run once, on one runner (k6-operator calls them), so the service's
-    // counters are in that runner's summary alone; summing adds nothing twice.
+    // The service's counters are recorded by teardown(), which k6-operator runs once, on one
+    // runner: they are in that runner's summary alone, and summing adds nothing twice.
     service: {
       requests: results.reduce((n, r) => n + extra(r, 'service.requests'), 0),
       cpuUs: results.reduce((n, r) => n + extra(r, 'service.cpuUs'), 0),
