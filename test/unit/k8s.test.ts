@@ -327,6 +327,53 @@ describe('results in pod logs, and docbench k8s collect', () => {
     assert.deepEqual(parts[0], JSON.parse(runs[0]!.stdout));
     const merged = resultSchema.parse(JSON.parse(readFileSync(join(out, 'merged.json'), 'utf8')));
     assert.equal(merged.overall.operations, parts[0].overall.operations + parts[1].overall.operations);
+
+    // The same through kubectl: no cluster here, so a stand-in kubectl answers the three
+    // commands collect sends (their flags are kubectl's own) from these logs.
+    const kubectlLog = join(dir, 'kubectl-calls.txt');
+    const fake = join(dir, 'kubectl');
+    writeFileSync(
+      fake,
+      `#!${process.execPath}
+const { appendFileSync, readFileSync } = require('node:fs');
+const args = process.argv.slice(2);
+appendFileSync(${JSON.stringify(kubectlLog)}, args.join(' ') + '\\n');
+const [, ns, verb, what, name] = args;
+const phases = (process.env.PHASES ?? 'Succeeded,Succeeded').split(',');
+if (verb === 'get' && what === 'job') process.stdout.write(JSON.stringify({ spec: { completions: 2 } }));
+else if (verb === 'get' && what === 'pods')
+  process.stdout.write(JSON.stringify({ items: phases.map((phase, i) => ({ metadata: { name: 'bench-' + i + '-x', annotations: { 'batch.kubernetes.io/job-completion-index': String(i) } }, status: { phase } })) }));
+else if (verb === 'logs') process.stdout.write(readFileSync(${JSON.stringify(dir)} + '/part-' + what.split('-')[1] + '.log', 'utf8'));
+else { process.stderr.write('error: unexpected ' + args.join(' ') + '\\n'); process.exit(1); }
+`,
+      { mode: 0o755 },
+    );
+    process.env.DOCBENCH_KUBECTL = fake;
+    try {
+      const viaKubectl = join(dir, 'via-kubectl');
+      const r = await cli(['k8s', 'collect', 'bench', '--namespace', 'ns1', '--out-dir', viaKubectl]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(readFileSync(join(viaKubectl, 'part-1.json'), 'utf8')), parts[1]);
+      assert.deepEqual(readFileSync(kubectlLog, 'utf8').trim().split('\n'), [
+        '--namespace ns1 get job bench --output json',
+        '--namespace ns1 get pods --selector job-name=bench --output json',
+        '--namespace ns1 logs bench-0-x --container docbench',
+        '--namespace ns1 logs bench-1-x --container docbench',
+      ]);
+      // A part whose pod failed: one line naming it, nothing written.
+      process.env.PHASES = 'Succeeded,Failed';
+      const failed = await cli(['k8s', 'collect', 'bench', '--namespace', 'ns1', '--out-dir', join(dir, 'never')]);
+      assert.equal(failed.code, 2);
+      assert.match(
+        failed.stderr,
+        /^docbench: job bench: 1 of 2 parts have no succeeded pod: 1 \(pod bench-1-x: Failed\); collect once/,
+      );
+      assert.equal(failed.stderr.split('\n').length, 2);
+      assert.throws(() => statSync(join(dir, 'never')));
+    } finally {
+      delete process.env.DOCBENCH_KUBECTL;
+      delete process.env.PHASES;
+    }
   });
 
   it('a log without a result is one line naming it and its last line; collect needs a Job or --logs', async () => {
