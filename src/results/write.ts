@@ -53,7 +53,8 @@ function claimStdoutForResult(): void {
 
 /**
  * Validate a result against its schema, then write it atomically as pretty JSON; with `--out -`,
- * on stdout as one line (a log reader takes the line; a line cannot be interleaved with stderr's).
+ * on stdout as one line, which a log reader finds among the status lines (written before it,
+ * never while it is written: the phase is over).
  */
 export function writeResult(path: string, result: Result): void {
   const valid = resultSchema.parse(result);
