@@ -10,6 +10,7 @@ import { registerScenarioCommands, scenarioCommands } from './scenario-commands.
 import { registerStudyCommand } from './study-command.ts';
 import { registerCapacityCommand } from './capacity-command.ts';
 import { registerDiffCommand } from './diff-command.ts';
+import { registerK8sCommand } from './k8s-command.ts';
 import { ExitStatus } from './exit-status.ts';
 import { registerSweepCommand } from './sweep-command.ts';
 import { registerCompareCommand } from './compare-command.ts';
@@ -75,6 +76,7 @@ export async function buildProgram(): Promise<Command> {
   registerStudyCommand(program);
   registerCapacityCommand(program);
   registerDiffCommand(program);
+  registerK8sCommand(program);
   return program;
 }
 

@@ -54,7 +54,10 @@ function addPhaseCommand(
     .option('--threads <n>', 'threadcount: concurrent workers', positiveInteger('--threads'))
     .option('--target <ops>', 'target operations per second (0 = unthrottled)', nonNegativeNumber('--target'))
     .option('--processes <n|auto>', PROCESSES_HELP, processesSetting('--processes'))
-    .option('--out <file>', 'write the JSON result here (atomically)')
+    .option(
+      '--out <file>',
+      'write the JSON result here (atomically); - writes it on stdout as one line, everything else on stderr',
+    )
     .option('--on-error <mode>', ON_ERROR_HELP, parseOnError, 'continue' as OnError)
     .option('--fresh', 'load only: drop the table first so the load starts clean', false)
     .option('-q, --quiet', 'no status lines on stderr', false);

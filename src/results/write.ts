@@ -32,18 +32,47 @@ export function writeFileAtomic(path: string, text: string): void {
   }
 }
 
-/** Validate a result against its schema, then write it atomically as pretty JSON. */
+/** `--out -`: the result goes to stdout, for a container's log (see claimStdoutForResult). */
+export const STDOUT_PATH = '-';
+
+/** stdout's own write, kept when `--out -` hands everything else printed there to stderr. */
+let resultStdout: ((text: string) => void) | undefined;
+
+/**
+ * `--out -` makes stdout the result's alone, so that a pod's log (or a pipe) carries one result
+ * that a reader can find: whatever else a command prints on stdout (YCSB text, tables) goes to
+ * stderr from here on, beside the status lines. Called by checkOutPath, which every command with
+ * `--out` calls before any work.
+ */
+function claimStdoutForResult(): void {
+  if (resultStdout !== undefined) return;
+  const stdout = process.stdout.write.bind(process.stdout);
+  resultStdout = (text) => void stdout(text);
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+}
+
+/**
+ * Validate a result against its schema, then write it atomically as pretty JSON; with `--out -`,
+ * on stdout as one line, which a log reader finds among the status lines (written before it,
+ * never while it is written: the phase is over).
+ */
 export function writeResult(path: string, result: Result): void {
   const valid = resultSchema.parse(result);
+  if (path === STDOUT_PATH) {
+    claimStdoutForResult();
+    resultStdout!(`${JSON.stringify(valid)}\n`);
+    return;
+  }
   writeFileAtomic(path, `${JSON.stringify(valid, null, 2)}\n`);
 }
 
 /**
  * Check an output path before any work, so a bad --out (or exportfile) fails fast, not after the
- * run, and nothing is half-written.
+ * run, and nothing is half-written. `--out -` (stdout) claims stdout for the result from here on.
  */
 export function checkOutPath(out: string | undefined, what = '--out'): void {
   if (out === undefined) return;
+  if (out === STDOUT_PATH && what === '--out') return claimStdoutForResult();
   if (out.trim() === '') throw new UsageError(`${what}: expected a file path, got an empty one`);
   if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`${what} ${out} is a directory; expected a file path`);
   const dir = dirname(out);
