@@ -17,9 +17,11 @@
  * Every figure is the node's per-loop count times its loops (a nested loop's inner side runs once
  * per outer row).
  */
-import type { QueryConfig } from 'pg';
+import pg, { type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
 import { shorten, type PlanEvidence } from '../query-plan.ts';
 import type { PostgresHandle } from './handle.ts';
+
+const { escapeLiteral } = pg;
 
 type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
 
@@ -114,4 +116,46 @@ export async function explainStatement(
     params as unknown[] | undefined,
   );
   return postgresPlan(rows[0]?.['QUERY PLAN'], returned);
+}
+
+/**
+ * A statement run with the planner told to prefer indexes (`SET LOCAL enable_seqscan = off`, in
+ * the same implicit transaction: one round trip). On a small table the planner rightly reads the
+ * whole table rather than an index (JSONB documents live in TOAST, so the table itself looks
+ * tiny); a scenario run with indexes measures the indexed path, the one a large dataset gets. The
+ * setting needs the simple protocol, which takes no parameters: each value is written as a
+ * literal (node-postgres's escapeLiteral; numbers as numbers).
+ */
+export function preferIndexes(text: string, values: readonly unknown[] = [], explain = false): string {
+  const inlined = text.replace(/\$(\d+)/g, (_, n: string) => inline(values[Number(n) - 1]));
+  return `SET LOCAL enable_seqscan = off; ${explain ? 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' : ''}${inlined}`;
+}
+
+function inline(value: unknown): string {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string') return escapeLiteral(value);
+  throw new Error(`preferIndexes: cannot write ${typeof value} as a literal`);
+}
+
+/** The rows of the last statement of a simple-protocol query string (the SET's result comes first). */
+export async function queryPreferringIndexes<R extends QueryResultRow>(
+  handle: PostgresHandle,
+  text: string,
+  values?: readonly unknown[],
+): Promise<R[]> {
+  const results = (await handle.pool.query(preferIndexes(text, values))) as unknown as QueryResult<R>[];
+  return results.at(-1)!.rows;
+}
+
+/** Its plan, taken under the same setting. */
+export async function explainPreferringIndexes(
+  handle: PostgresHandle,
+  text: string,
+  values?: readonly unknown[],
+  returned?: number,
+): Promise<PlanEvidence> {
+  const results = (await handle.pool.query(preferIndexes(text, values, true))) as unknown as QueryResult<{
+    'QUERY PLAN': unknown;
+  }>[];
+  return postgresPlan(results.at(-1)!.rows[0]?.['QUERY PLAN'], returned);
 }
