@@ -21,7 +21,7 @@ export function registerK8sCommand(program: Command): void {
   k8s
     .command('job')
     .description(
-      'manifests for one load, run or scenario (a scenario file's run) phase split over N pods (an Indexed Job, one part per pod, all starting together at a barrier): docbench k8s job --pods 8 --image IMG --url URL -- run --store redis -P workloada',
+      'manifests for one load, run or scenario (a scenario file run) phase split over N pods (an Indexed Job, one part per pod, all starting together at a barrier): docbench k8s job --pods 8 --image IMG --url URL -- run --store redis -P workloada',
     )
     .argument('<phase...>', 'after --: the phase every pod runs, e.g. -- run --store redis -P workloada --threads 16')
     .addOption(new Option('--pods <n>', 'parts, one pod each').makeOptionMandatory())
