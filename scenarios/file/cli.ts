@@ -16,8 +16,10 @@ import { UsageError } from '../../src/common/user-error.ts';
 import { addTargetOptions } from '../../src/session/target-options.ts';
 import type { ScenarioCommands, ScenarioK6Options, ScenarioK6Plan } from '../scenario.ts';
 import { addRoundOptions } from '../shared/round-options.ts';
+import { addShardOptions } from '../../src/cli/shared-options.ts';
 import { storeSettings } from '../shared/serve-settings.ts';
 import type { CommonOptions, CompareOptions } from './commands.ts';
+import type { ShardFlags } from '../../src/shard/shard-part.ts';
 import { FILE_DIALECTS } from './dialects.ts';
 
 const load = () => import('./commands.ts');
@@ -60,8 +62,8 @@ export const commands: ScenarioCommands = {
       .argument('<file>', 'the scenario file (YAML or JSON)')
       .addOption(new Option('--store <name>', `store: ${FILE_DIALECTS.stores.join(', ')}`).makeOptionMandatory())
       .option('--out <file>', 'write the load result as JSON (atomically)');
-    addCommonOptions(addTargetOptions(command, { several: false })).action(
-      async (file: string, opts: CommonOptions & { store: string; out?: string }) =>
+    addShardOptions(addCommonOptions(addTargetOptions(command, { several: false }))).action(
+      async (file: string, opts: CommonOptions & ShardFlags & { store: string; out?: string }) =>
         (await load()).seedCommand(file, opts),
     );
   },
@@ -83,9 +85,13 @@ export const commands: ScenarioCommands = {
         false,
       )
       .option('--out-dir <dir>', 'where result files go (default: results/<name>-<timestamp>)')
+      .option(
+        '--out <file>',
+        "one store's run alone (with --skip-seed): write its JSON result here instead of a results folder; - writes it on stdout as one line",
+      )
       .option('--docker', 'use the real servers started by `docbench up --docker`', false);
     addRoundOptions(command, 'its seed (afresh each round, unless --skip-seed) and the mix');
-    addCommonOptions(addTargetOptions(command, { several: true })).action(
+    addShardOptions(addCommonOptions(addTargetOptions(command, { several: true }))).action(
       async (file: string | undefined, opts: CompareOptions & { schema: boolean }) => {
         if (opts.schema) {
           const { scenarioJsonSchema } = await import('./schema.ts');

@@ -34,6 +34,8 @@ import { FILE_DIALECTS } from './dialects.ts';
 import { loadScenario } from './load.ts';
 import { RUN_DEFAULTS, type RunSettings, type Scenario } from './model.ts';
 import { Oracle } from './oracle.ts';
+import { collectionRanges, runShare, seedShare } from './shard.ts';
+import { ShardPart, type ShardFlags } from '../../src/shard/shard-part.ts';
 import { renderFileNotes, renderFileTable } from './report.ts';
 import { fileDialect, poolsOf, runFile, seedFile } from './run.ts';
 import { withRepetition } from '../../src/results/repetition.ts';
@@ -115,6 +117,7 @@ async function seedStore(
   scenario: Scenario,
   options: CommonOptions,
   run: RunSettings,
+  part?: ShardPart<RunSettings>,
 ): Promise<Result> {
   const dialect = await fileDialect(opened.store, scenario);
   try {
@@ -122,6 +125,16 @@ async function seedStore(
       batchSize: options.batchSize,
       concurrency: Math.min(4, run.threadcount),
       progress: !options.quiet,
+      ...(part
+        ? {
+            part: {
+              leads: part.spec.index === 0,
+              ranges: collectionRanges(scenario, part.share.keys!),
+              start: part.beforeStart,
+              written: () => part.together('written'),
+            },
+          }
+        : {}),
     });
     return scenarioResult(outcome, {
       scenario: KIND,
@@ -163,25 +176,83 @@ export async function seedForK6(
   }
 }
 
-/** `docbench seed scenario <file> --store X`. */
-export async function seedCommand(file: string, opts: CommonOptions & { store: string; out?: string }): Promise<void> {
+/**
+ * The part a scenario file's phase is (undefined: not sharded). Its identity is the file's
+ * dataset and run settings, so parts of another file or other settings are turned away.
+ */
+function partOf(
+  flags: ShardFlags,
+  scenario: Scenario,
+  store: string,
+  run: RunSettings,
+  phase: 'load' | 'run',
+): ShardPart<RunSettings> | undefined {
+  const part = ShardPart.sharing(
+    flags,
+    process.env,
+    {
+      kind: KIND,
+      phase,
+      store,
+      workload: scenario.name,
+      properties: { digest: scenario.datasetDigest, mix: scenario.mix, run },
+    },
+    (spec) => (phase === 'load' ? seedShare(scenario, run, spec) : runShare(scenario, run, spec)),
+  );
+  // The parts of a seed must meet: part 0 drops before the others write, and builds the indexes once all have.
+  if (part !== undefined && part.spec.count > 1 && part.barrier === undefined && phase === 'load')
+    throw new UsageError(
+      `--shard ${part.label}: a scenario file's seed split over parts needs --barrier host:port (part 0 drops the collections before the others write and builds the indexes once all have)`,
+    );
+  if (part !== undefined && part.spec.count > 1 && part.barrier === undefined)
+    throw new UsageError(
+      `--shard ${part.label}: a scenario file's run split over parts needs --barrier host:port (part 0 marks the dataset clean once every part has undone its writes)`,
+    );
+  return part;
+}
+
+/** `docbench seed scenario <file> --store X [--shard i/N --barrier host:port]`. */
+export async function seedCommand(
+  file: string,
+  opts: CommonOptions & ShardFlags & { store: string; out?: string },
+): Promise<void> {
+  checkOutPath(opts.out);
   const scenario = loadScenario(file);
   const [store] = storeList(opts.store, '--store');
-  checkOutPath(opts.out);
   const { run, store: storeSettings } = settingsOf(scenario, opts);
   const target = singleTarget(opts, store!);
-  const opened = await openStore(store!, target.url, requestFrom([...target.settings, ...storeSettings], 4));
+  const part = partOf(opts, scenario, store!, run, 'load');
+  await part?.open();
   try {
-    const result = await seedStore(opened, scenario, opts, run);
-    process.stdout.write(renderYcsbText(result));
-    if (opts.out) writeResult(opts.out, result);
+    const opened = await openStore(store!, target.url, requestFrom([...target.settings, ...storeSettings], 4));
+    try {
+      const seeded = await seedStore(opened, scenario, opts, run, part);
+      const result = part ? part.record(seeded) : seeded;
+      process.stdout.write(renderYcsbText(result));
+      if (opts.out) writeResult(opts.out, result);
+    } finally {
+      await closeQuietly(opened.store);
+    }
   } finally {
-    await closeQuietly(opened.store);
+    part?.close();
   }
 }
 
 export type CompareOptions = CommonOptions &
-  RoundFlags & { stores?: string; skipSeed: boolean; outDir?: string; docker: boolean };
+  RoundFlags &
+  ShardFlags & { stores?: string; skipSeed: boolean; outDir?: string; out?: string; docker: boolean };
+
+/** A part of a sharded run runs one store, once, on a dataset its parts seeded: each way it cannot is one line. */
+function checkPartRun(opts: CompareOptions, stores: readonly string[], file: string): void {
+  const label = opts.shard !== undefined ? `--shard ${opts.shard}` : `--shards ${opts.shards}`;
+  if (stores.length !== 1)
+    throw new UsageError(`${label}: a part of a sharded run runs one store; got --stores ${stores.join(',')}`);
+  if (opts.repetitions > 1) throw new UsageError(`${label}: a part of a sharded run is one round; drop --repetitions`);
+  if (!opts.skipSeed)
+    throw new UsageError(
+      `${label}: the parts run on a dataset seeded first (docbench seed scenario ${file} --store ${stores[0]} with the same --shard/--shards and a --barrier); then give --skip-seed`,
+    );
+}
 
 /** `docbench scenario <file> …`: seed every store, run the mix, one table. */
 export function compareCommand(file: string, opts: CompareOptions): Promise<void> {
@@ -195,8 +266,17 @@ export function compareCommand(file: string, opts: CompareOptions): Promise<void
           .join(','),
       '--stores',
     );
+    if (opts.shard !== undefined || opts.shards !== undefined) checkPartRun(opts, stores, file);
+    if (opts.out !== undefined && (stores.length > 1 || opts.repetitions > 1 || !opts.skipSeed))
+      throw new UsageError(
+        `--out ${opts.out}: one run's result: give one store, one round and --skip-seed (the seed's result: docbench seed scenario ${file} --out)`,
+      );
+    checkOutPath(opts.out);
     const targets = StoreTargets.resolve(opts, stores, config).checkDocker();
-    const { run, store: storeSettings } = settingsOf(scenario, opts);
+    const { run: whole, store: storeSettings } = settingsOf(scenario, opts);
+    const part = partOf(opts, scenario, stores[0]!, whole, 'run');
+    // A part runs its share of the settings; its result records the whole's (report --merge puts them back).
+    const run = part?.properties ?? whole;
     const outDir = opts.outDir ?? join('results', `${scenario.name}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     // The oracle's answers, once for every store: the same parameter sets everywhere.
     const oracle = new Oracle(scenario);
@@ -207,47 +287,65 @@ export function compareCommand(file: string, opts: CompareOptions): Promise<void
     const results: Result[] = [];
     const mismatches: string[] = [];
     // Each round seeds every store afresh (unless --skip-seed) and runs the mix on it.
-    for (const { store, place, opensRound } of roundTurns(stores, opts)) {
-      if (interrupts.signal !== undefined) break;
-      if (opensRound && !opts.quiet) process.stderr.write(roundLine('scenario', place));
-      const opened = await openStore(
-        store,
-        targets.urlOf(store),
-        requestFrom([...targets.settings(), ...storeSettings], run.threadcount),
-      );
-      try {
-        if (!opts.skipSeed) {
-          const load = withRepetition(await seedStore(opened, scenario, opts, run), place, store);
-          writeResult(join(outDir, `${store}-${scenario.name}-seed${roundSuffix(place)}.json`), load);
-          results.push(load);
-        }
-        const dialect = await fileDialect(opened.store, scenario);
+    await part?.open();
+    try {
+      for (const { store, place, opensRound } of roundTurns(stores, opts)) {
+        if (interrupts.signal !== undefined) break;
+        if (opensRound && !opts.quiet) process.stderr.write(roundLine('scenario', place));
+        const opened = await openStore(
+          store,
+          targets.urlOf(store),
+          requestFrom([...targets.settings(), ...storeSettings], run.threadcount),
+        );
         try {
-          const outcome = await runFile(dialect, scenario, store, {
-            settings: run,
-            status: !opts.quiet,
-            label: `[${store} ${scenario.name}]`,
-            oracle,
-            pools,
-          });
-          const measured = scenarioResult(outcome.outcome, {
-            scenario: KIND,
-            workloadName: scenario.name,
-            properties: propertiesOf(scenario, dialect, run),
-            store: await describeStore(opened),
-          });
-          if (outcome.plans.length > 0) measured.plans = outcome.plans;
-          const result = withRepetition(measured, place, store);
-          if (outcome.mismatch !== undefined) mismatches.push(`${store}: ${outcome.mismatch}`);
-          writeResult(join(outDir, `${store}-${scenario.name}${roundSuffix(place)}-run.json`), result);
-          process.stdout.write(renderYcsbText(result));
-          results.push(result);
+          if (!opts.skipSeed) {
+            const load = withRepetition(await seedStore(opened, scenario, opts, run), place, store);
+            writeResult(join(outDir, `${store}-${scenario.name}-seed${roundSuffix(place)}.json`), load);
+            results.push(load);
+          }
+          const dialect = await fileDialect(opened.store, scenario);
+          try {
+            const outcome = await runFile(dialect, scenario, store, {
+              settings: run,
+              status: !opts.quiet,
+              label: `[${store} ${scenario.name}]`,
+              oracle,
+              pools,
+              ...(part
+                ? {
+                    part: {
+                      index: part.spec.index,
+                      threadcount: whole.threadcount,
+                      firstWorker: part.share.workers!.first,
+                      start: part.beforeStart,
+                      undone: () => part.together('undone'),
+                    },
+                  }
+                : {}),
+            });
+            const scenarioMeasured = scenarioResult(outcome.outcome, {
+              scenario: KIND,
+              workloadName: scenario.name,
+              properties: propertiesOf(scenario, dialect, run),
+              store: await describeStore(opened),
+            });
+            const measured = part ? part.record(scenarioMeasured) : scenarioMeasured;
+            if (outcome.plans.length > 0) measured.plans = outcome.plans;
+            const result = withRepetition(measured, place, store);
+            if (outcome.mismatch !== undefined) mismatches.push(`${store}: ${outcome.mismatch}`);
+            if (opts.out !== undefined) writeResult(opts.out, result);
+            else writeResult(join(outDir, `${store}-${scenario.name}${roundSuffix(place)}-run.json`), result);
+            process.stdout.write(renderYcsbText(result));
+            results.push(result);
+          } finally {
+            await dialect.close?.();
+          }
         } finally {
-          await dialect.close?.();
+          await closeQuietly(opened.store);
         }
-      } finally {
-        await closeQuietly(opened.store);
       }
+    } finally {
+      part?.close();
     }
     const runs = results.filter((r) => r.phase === 'run');
     // Several rounds: one row group per store over its rounds; the notes and plans once per store (every round's are the same).
@@ -258,9 +356,12 @@ export function compareCommand(file: string, opts: CompareOptions): Promise<void
         : renderFileTable(runs);
     const table = `${figures}\n${renderFileNotes(once)}${renderPlans(once) === '' ? '' : `\n${renderPlans(once)}`}`;
     process.stdout.write(`\n${table}`);
-    writeFileAtomic(join(outDir, 'comparison.md'), `# Scenario ${scenario.name} (${scenario.file})\n\n${table}`);
-    process.stderr.write(`results written to ${outDir}\n`);
-    writeReportBeside(outDir, results, { title: `Scenario ${scenario.name}` });
+    // --out names the one result's file (a part's, or stdout in a pod): no results folder beside it.
+    if (opts.out === undefined) {
+      writeFileAtomic(join(outDir, 'comparison.md'), `# Scenario ${scenario.name} (${scenario.file})\n\n${table}`);
+      process.stderr.write(`results written to ${outDir}\n`);
+      writeReportBeside(outDir, results, { title: `Scenario ${scenario.name}` });
+    }
     if (mismatches.length > 0)
       throw new AnswerMismatchError(
         `${scenario.name}: ${mismatches.length} wrong ${mismatches.length === 1 ? 'answer' : 'answers'}:\n${mismatches.join('\n')}`,

@@ -24,6 +24,7 @@ import { Measurements } from '../../src/measure/measurements.ts';
 import type { Store } from '../../src/stores/store.ts';
 import { Random } from '../../src/workload/random.ts';
 import { WorkloadError } from '../../src/workload/properties.ts';
+import { SEED_STEP } from '../../src/shard/shard-spec.ts';
 import { loadInBatches } from '../shared/batches.ts';
 import { takePlan } from '../shared/plans.ts';
 import { ProgressBar } from '../shared/progress.ts';
@@ -35,6 +36,7 @@ import type { Doc } from './generator.ts';
 import type { RunSettings, Scenario } from './model.ts';
 import { newTouched, Operations, type Touched } from './operations.ts';
 import { Oracle, type PoolEntry } from './oracle.ts';
+import type { CollectionRange } from './shard.ts';
 
 export function fileDialect(store: Store, scenario: Scenario): Promise<FileDialect> {
   return FILE_DIALECTS.create(store, { scenario });
@@ -44,6 +46,20 @@ export interface SeedOptions {
   batchSize: number;
   concurrency: number;
   progress: boolean;
+  /** One part of a sharded seed: its documents, and the meetings with the other parts. */
+  part?: SeedPart;
+}
+
+/** A part of a sharded seed (shard.ts): it writes its documents only. */
+export interface SeedPart {
+  /** Part 0: it drops and prepares before the others write, and builds the indexes and the manifest once all have. */
+  leads: boolean;
+  /** The documents of each collection this part writes. */
+  ranges: CollectionRange[];
+  /** Every part at the barrier (part 0 has dropped and prepared by then). */
+  start(): Promise<void>;
+  /** Every part's documents are in. */
+  written(): Promise<void>;
 }
 
 /** The load phase; returns its outcome (for the load result) and what the indexes became. */
@@ -55,19 +71,27 @@ export async function seedFile(
 ): Promise<PhaseOutcome> {
   const timer = new ScenarioTimer();
   timer.note(dialect.structures);
-  await dialect.drop();
-  await dialect.prepare();
-  const total = [...scenario.collections.values()].reduce((n, c) => n + c.count, 0);
+  const part = options.part;
+  const leads = part === undefined || part.leads;
+  if (leads) {
+    await dialect.drop();
+    await dialect.prepare();
+  }
+  await part?.start();
+  const ranges =
+    part?.ranges ??
+    [...scenario.collections.values()].map((collection) => ({ collection, from: 0, to: collection.count }));
+  const total = ranges.reduce((n, r) => n + r.to - r.from, 0);
   const progress = options.progress
     ? new ProgressBar({ label: `[${store} seed ${scenario.name}]`, total, unit: 'docs' })
     : undefined;
   try {
-    for (const c of scenario.collections.values()) {
+    for (const { collection: c, from, to } of ranges) {
       await loadInBatches<Doc>({
-        total: c.count,
+        total: to - from,
         batchSize: options.batchSize,
         concurrency: options.concurrency,
-        build: (start, end) => Array.from({ length: end - start }, (_, i) => c.generator.generate(start + i)),
+        build: (start, end) => Array.from({ length: end - start }, (_, i) => c.generator.generate(from + start + i)),
         write: (batch) => dialect.insertMany(c, batch),
         timer,
         ...(progress ? { progress } : {}),
@@ -75,6 +99,11 @@ export async function seedFile(
     }
   } finally {
     progress?.finish();
+  }
+  await part?.written();
+  if (!leads) {
+    timer.note('this part wrote its documents; part 0 builds the indexes and writes the manifest once every part has');
+    return timer.outcome('load');
   }
   const built = await timer.time('INDEX-BUILD', () => dialect.buildIndexes(), 0);
   timer.note(`indexes: ${built.value}`);
@@ -121,6 +150,20 @@ export interface RunOptions {
   /** The oracle and its pools, when the caller has them already (several stores, one file). */
   oracle?: Oracle;
   pools?: Map<string, PoolEntry[]>;
+  /** One part of a sharded run (`settings` are then its share). */
+  part?: RunPart;
+}
+
+/** A part of a sharded run (shard.ts). */
+export interface RunPart {
+  index: number;
+  /** Workers in the whole run, and the number of this part's first: its workers write what those of one process would. */
+  threadcount: number;
+  firstWorker: number;
+  /** Every part at the barrier, workers ready. */
+  start(): Promise<void>;
+  /** Every part has undone its writes: part 0 then marks the dataset clean, and the answers are checked on it. */
+  undone(): Promise<void>;
 }
 
 /** Every query's parameter sets and answers (computed once per file, shared by every store). */
@@ -162,9 +205,10 @@ export async function runFile(
           pools,
           measurements,
           control,
-          random: new Random(scenario.seed, 7),
-          threadcount: s.threadcount,
-          firstWorker: 0,
+          // A part draws from a stream of its own; part 0 (and an unsharded run) from the file's.
+          random: new Random(scenario.seed + (options.part?.index ?? 0) * SEED_STEP, 7),
+          threadcount: options.part?.threadcount ?? s.threadcount,
+          firstWorker: options.part?.firstWorker ?? 0,
           touched,
         });
   const settings = {
@@ -175,7 +219,11 @@ export async function runFile(
     warmuptime: s.warmuptime,
     statusIntervalSeconds: 10,
   };
-  await dialect.writeManifest({ ...manifest, dirty: true });
+  const part = options.part;
+  const markDirty = () => dialect.writeManifest({ ...manifest, dirty: true });
+  // A part marks it once every part has checked it (a part that came later would find it dirty).
+  if (part === undefined) await markDirty();
+  const notes: string[] = [];
   let run;
   try {
     run = await coordinate({
@@ -184,6 +232,14 @@ export async function runFile(
       status: options.status,
       label: options.label,
       control,
+      ...(part
+        ? {
+            beforeStart: async () => {
+              await part.start();
+              await markDirty();
+            },
+          }
+        : {}),
       engine: {
         run: async (ctl, startMs) =>
           mix.length === 0
@@ -203,9 +259,19 @@ export async function runFile(
     });
   } finally {
     await restore(dialect, scenario, touched);
-    await dialect.writeManifest({ ...manifest, dirty: false });
+    if (part === undefined) await dialect.writeManifest({ ...manifest, dirty: false });
   }
-  const notes = [...run.notes];
+  if (part !== undefined) {
+    try {
+      await part.undone();
+      if (part.index === 0) await dialect.writeManifest({ ...manifest, dirty: false });
+    } catch (error) {
+      notes.push(
+        `the parts did not all meet after undoing their writes (${error instanceof Error ? error.message : String(error)}): the dataset stays marked dirty; seed again`,
+      );
+    }
+  }
+  notes.unshift(...run.notes);
   if (refused.length > 0)
     notes.push(
       `left out of the mix on this store (UNSUPPORTED), the other operations' proportions scaled up to fill it: ${refused.join('; ')}`,

@@ -21,7 +21,7 @@ export function registerK8sCommand(program: Command): void {
   k8s
     .command('job')
     .description(
-      'manifests for one load or run phase split over N pods (an Indexed Job, one part per pod, all starting together at a barrier): docbench k8s job --pods 8 --image IMG --url URL -- run --store redis -P workloada',
+      'manifests for one load, run or scenario (a scenario file run) phase split over N pods (an Indexed Job, one part per pod, all starting together at a barrier): docbench k8s job --pods 8 --image IMG --url URL -- run --store redis -P workloada',
     )
     .argument('<phase...>', 'after --: the phase every pod runs, e.g. -- run --store redis -P workloada --threads 16')
     .addOption(new Option('--pods <n>', 'parts, one pod each').makeOptionMandatory())
@@ -210,8 +210,10 @@ async function checkAgainstPhaseCommand(args: readonly string[]): Promise<void> 
   const phase = program.commands.find((c) => c.name() === args[0])!;
   const { operands, unknown } = phase.parseOptions([...args.slice(1)]);
   if (unknown.length > 0) throw new UsageError(`k8s job: ${unknown[0]} is not an option of docbench ${args[0]}`);
-  if (operands.length > 0)
-    throw new UsageError(`k8s job: docbench ${args[0]} takes no argument "${operands[0]}" (an option's value?)`);
+  // A scenario file's run names its file; load and run take no argument.
+  const stray = args[0] === 'scenario' ? operands.slice(1) : operands;
+  if (stray.length > 0)
+    throw new UsageError(`k8s job: docbench ${args[0]} takes no argument "${stray[0]}" (an option's value?)`);
 }
 
 /** The parts merged by `docbench report --merge`, the one exact merge (histograms added). */

@@ -7,8 +7,8 @@ import { UsageError } from '../common/user-error.ts';
 import type { JobPlan } from './job-manifests.ts';
 import { dnsLabel, image, integerIn, quantity, serviceName } from './names.ts';
 
-/** The phase commands a part can run: each takes `--shards`, `--barrier` and `--out -`. */
-export const PART_PHASES = ['load', 'run'] as const;
+/** The phase commands a part can run: each takes `--shards`, `--barrier` and `--out -` (scenario: a scenario file's run). */
+export const PART_PHASES = ['load', 'run', 'scenario'] as const;
 
 /** Set for every part by the manifests; given again by the user they would contradict them. */
 const SET_BY_K8S = new Map<string, string>([
@@ -37,7 +37,7 @@ export interface JobFlags {
 export function jobPlan(flags: JobFlags, phaseArgs: readonly string[]): JobPlan {
   const phase = checkPhaseArgs(phaseArgs);
   const pods = integerIn(flags.pods, '--pods', 1, 10_000);
-  const store = optionValue(phaseArgs, '--store')!;
+  const store = storeOf(phaseArgs)!;
   // The pods' hostnames are `<name>-<index>`, a DNS label of at most 63 characters.
   const longestIndex = String(pods - 1).length;
   const name = dnsLabel(flags.name ?? `docbench-${store}-${phase}`, '--name', 63 - 1 - longestIndex);
@@ -75,15 +75,31 @@ export function checkPhaseArgs(args: readonly string[]): (typeof PART_PHASES)[nu
   if (phase === undefined)
     throw new UsageError('k8s job: give the phase each pod runs after --, e.g. -- run --store redis -P workloada');
   if (!(PART_PHASES as readonly string[]).includes(phase))
-    throw new UsageError(`k8s job: the phase after -- is ${PART_PHASES.join(' or ')}; got "${phase}"`);
+    throw new UsageError(`k8s job: the phase after -- is ${PART_PHASES.join(', ')}; got "${phase}"`);
   for (const arg of args.slice(1)) {
     const flag = arg.split('=')[0]!;
     const why = SET_BY_K8S.get(flag);
     if (why !== undefined) throw new UsageError(`k8s job: ${flag} is set by the manifests: ${why}`);
   }
-  const store = optionValue(args, '--store');
-  if (store === undefined || store.startsWith('-'))
-    throw new UsageError(`k8s job: the ${phase} phase needs --store <name> (after --)`);
+  const store = storeOf(args);
+  const storeFlag = phase === 'scenario' ? '--stores' : '--store';
+  if (store === undefined || store.startsWith('-') || store.includes(','))
+    throw new UsageError(`k8s job: the ${phase} phase needs ${storeFlag} <name> (one store, after --)`);
+  if (phase === 'scenario') {
+    const file = args[1] ?? '';
+    if (file.startsWith('-') || file === '')
+      throw new UsageError(
+        'k8s job: the scenario phase names its file first: -- scenario /path/in/image.yaml --stores redis --skip-seed',
+      );
+    if (!file.startsWith('/'))
+      throw new UsageError(
+        `k8s job: ${file}: the pods read the scenario file from the image; give an absolute path inside it`,
+      );
+    if (!args.includes('--skip-seed'))
+      throw new UsageError(
+        'k8s job: the scenario phase runs on a dataset seeded first (docbench seed scenario <file> --store X --shard i/N --barrier host:port): give --skip-seed',
+      );
+  }
   for (const [i, arg] of args.entries()) {
     if (arg !== '-P' && arg !== '--workload') continue;
     const file = args[i + 1] ?? '';
@@ -94,6 +110,11 @@ export function checkPhaseArgs(args: readonly string[]): (typeof PART_PHASES)[nu
       );
   }
   return phase as (typeof PART_PHASES)[number];
+}
+
+/** The store a phase runs on: `--store` (load, run) or the one of `--stores` (scenario). */
+function storeOf(args: readonly string[]): string | undefined {
+  return args[0] === 'scenario' ? optionValue(args, '--stores') : optionValue(args, '--store');
 }
 
 function optionValue(args: readonly string[], flag: string): string | undefined {

@@ -83,7 +83,7 @@ export function withVerdict(result: Result): Result {
 }
 
 /** An event loop this busy ran out of CPU: the figures are the client's limit, not the store's. */
-const SATURATED_PERCENT = 90;
+export const SATURATED_PERCENT = 90;
 
 function saturationNotes(outcome: PhaseOutcome): string[] {
   const busy = outcome.cpu.eventLoopBusyPercent ?? [];

@@ -182,6 +182,7 @@ function exchange(
   method: string,
   path: string,
   body?: string,
+  registrationTimeoutMs = 0,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -203,6 +204,14 @@ function exchange(
     req.on('error', reject);
     // A probe that hangs (packets dropped on the way to a pod not yet there) is retried like a refused one; a registration waits for the others.
     if (method === 'GET') req.setTimeout(PROBE_TIMEOUT_MS, () => req.destroy(new Error('no answer to a clock probe')));
+    // ...but not past the barrier's timeout: a coordinator that died holding it (no FIN, no RST from a vanished pod) never answers.
+    else {
+      const timer = setTimeout(
+        () => req.destroy(new Error('the registration was taken but never answered')),
+        Math.max(1, registrationTimeoutMs),
+      );
+      req.on('close', () => clearTimeout(timer));
+    }
     req.end(body);
   });
 }
@@ -229,7 +238,7 @@ export async function waitAtBarrier(options: WaitOptions): Promise<BarrierStart>
   while (nowMs() < deadlineMs) {
     try {
       const clock = await probeClock(host, port);
-      const answer = await exchange(host, port, 'POST', '/register', JSON.stringify(arrival));
+      const answer = await exchange(host, port, 'POST', '/register', JSON.stringify(arrival), deadlineMs - nowMs());
       if (answer.status !== 200)
         throw new UsageError(`--barrier ${address}: ${String(answer.body.error ?? `HTTP ${answer.status}`)}`);
       const startAt = Number(answer.body.startAt);

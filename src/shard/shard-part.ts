@@ -6,6 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from '../common/user-error.ts';
+import { ISSUED_SHARE as KEPT_RATE_SHARE } from '../report/capacity-curves.ts';
+import { SATURATED_PERCENT as BUSY_PERCENT } from '../results/build.ts';
 import type { Result, ShardInfo } from '../results/schema.ts';
 import type { WorkloadProperties } from '../workload/properties.ts';
 import { Coordinator, parseBarrierAddress, waitAtBarrier, nowMs, type BarrierStart } from './barrier.ts';
@@ -14,6 +16,7 @@ import {
   DEFAULT_BARRIER_TIMEOUT_SECONDS,
   shardOf,
   shareWorkload,
+  type PartCounts,
   type ShardShare,
   type ShardSpec,
 } from './shard-spec.ts';
@@ -27,11 +30,6 @@ export interface ShardFlags {
   barrierTimeout?: number;
   runId?: string;
 }
-
-/** A part kept less than this share of its target rate: it, not the store, set the pace (as a capacity step's check). */
-const KEPT_RATE_SHARE = 0.9;
-/** An event loop this busy ran out of CPU (as results/build.ts's note). */
-const BUSY_PERCENT = 90;
 
 /** A stable text of a value (keys sorted), so equal settings hash equally on every machine. */
 function stableText(value: unknown): string {
@@ -56,31 +54,51 @@ export function settingsHash(what: {
   return createHash('sha256').update(stableText(what)).digest('hex').slice(0, 16);
 }
 
-export class ShardPart {
+/** What names a part's run: the same in every part of one run (its settings hash). */
+export interface PartIdentity {
+  kind: string;
+  phase: 'load' | 'run';
+  store: string;
+  workload: string;
+  /** The whole run's settings, before the split. */
+  properties: unknown;
+}
+
+export class ShardPart<P extends PartCounts = WorkloadProperties> {
   private coordinator: Coordinator | undefined;
   private started: BarrierStart | undefined;
   readonly settings: string;
 
   private constructor(
     readonly spec: ShardSpec,
-    readonly share: ShardShare,
+    readonly share: ShardShare<P>,
     private readonly flags: ShardFlags,
-    private readonly barrier: string | undefined,
-    what: { kind: string; phase: 'load' | 'run'; store: string; workload: string; properties: WorkloadProperties },
+    readonly barrier: string | undefined,
+    what: PartIdentity,
   ) {
     this.settings = settingsHash({ ...what, count: spec.count });
   }
 
   /**
-   * The part a command is (undefined when it is not sharded): its share of the properties, and
-   * the barrier it will wait at. Every mistake (a bad --shard, a missing JOB_COMPLETION_INDEX, a
-   * split that leaves a part nothing, a bad --barrier) is one line, before anything starts.
+   * The part a YCSB command is (undefined when it is not sharded): its share of the properties,
+   * and the barrier it will wait at. Every mistake (a bad --shard, a missing JOB_COMPLETION_INDEX,
+   * a split that leaves a part nothing, a bad --barrier) is one line, before anything starts.
    */
   static of(
     flags: ShardFlags,
     env: Readonly<Record<string, string | undefined>>,
-    what: { kind: string; phase: 'load' | 'run'; store: string; workload: string; properties: WorkloadProperties },
+    what: PartIdentity & { properties: WorkloadProperties },
   ): ShardPart | undefined {
+    return ShardPart.sharing(flags, env, what, (spec) => shareWorkload(what.properties, spec, what.phase));
+  }
+
+  /** The part any phase is, its share computed by `shareFor` (a scenario file's seed or run). */
+  static sharing<P extends PartCounts>(
+    flags: ShardFlags,
+    env: Readonly<Record<string, string | undefined>>,
+    what: PartIdentity,
+    shareFor: (spec: ShardSpec) => ShardShare<P>,
+  ): ShardPart<P> | undefined {
     const spec = shardOf(flags, env);
     const barrier = flags.barrier ?? env[BARRIER_VARIABLE];
     if (spec === undefined) {
@@ -91,11 +109,10 @@ export class ShardPart {
       return undefined;
     }
     if (barrier !== undefined && barrier !== '') parseBarrierAddress(barrier);
-    const share = shareWorkload(what.properties, spec, what.phase);
-    return new ShardPart(spec, share, flags, barrier === '' ? undefined : barrier, what);
+    return new ShardPart(spec, shareFor(spec), flags, barrier === '' ? undefined : barrier, what);
   }
 
-  get properties(): WorkloadProperties {
+  get properties(): P {
     return this.share.properties;
   }
 
@@ -125,17 +142,37 @@ export class ShardPart {
   /** Wait at the barrier (the phase's workers ready, its clock not yet started); no barrier: return at once. */
   readonly beforeStart = async (): Promise<void> => {
     if (this.barrier === undefined) return;
-    const address = parseBarrierAddress(this.barrier);
-    // Part 0 reaches its own coordinator over loopback: its name may not resolve until the pod is ready.
-    const host = this.spec.index === 0 ? '127.0.0.1' : address.host;
-    this.started = await waitAtBarrier({
-      host,
+    this.started = await this.wait(this.barrier, this.run);
+  };
+
+  private wait(barrier: string, run: string): Promise<BarrierStart> {
+    const address = parseBarrierAddress(barrier);
+    return waitAtBarrier({
+      // Part 0 reaches its own coordinator over loopback: its name may not resolve until the pod is ready.
+      host: this.spec.index === 0 ? '127.0.0.1' : address.host,
       port: address.port,
-      address: this.barrier,
-      arrival: { index: this.spec.index, count: this.spec.count, run: this.run },
+      address: barrier,
+      arrival: { index: this.spec.index, count: this.spec.count, run },
       deadlineMs: nowMs() + this.timeoutMs,
     });
-  };
+  }
+
+  /**
+   * A later meeting of every part (after the start), by the same barrier: a scenario file's parts
+   * meet once all have written their documents (part 0 then builds the indexes and the manifest)
+   * and once all have undone their run's writes. Part 0 serves a fresh coordinator for the step,
+   * so a part of another step is turned away; no barrier: return at once.
+   */
+  async together(step: string): Promise<void> {
+    if (this.barrier === undefined) return;
+    const address = parseBarrierAddress(this.barrier);
+    const run = `${this.run}@${step}`;
+    if (this.spec.index === 0) {
+      this.coordinator?.close();
+      this.coordinator = await Coordinator.start(address, { count: this.spec.count, run }, this.timeoutMs);
+    }
+    await this.wait(this.barrier, run);
+  }
 
   close(): void {
     this.coordinator?.close();
@@ -180,10 +217,12 @@ function round3(n: number): number {
   return Math.round(n * 1000) / 1000;
 }
 
-function shareText(share: ShardShare): string {
+function shareText(share: ShardShare<PartCounts>): string {
   const p = share.properties;
   const parts = [`${p.threadcount} of ${share.whole.threadcount} threads`];
   if (share.keys) parts.push(`keys ${share.keys.first}…${share.keys.first + share.keys.count - 1}`);
+  if (share.workers && share.workers.count > 0 && share.whole.threadcount > share.workers.count)
+    parts.push(`workers ${share.workers.first}…${share.workers.first + share.workers.count - 1} of the whole run`);
   if (share.whole.operationcount > 0 && !share.keys)
     parts.push(`${p.operationcount} of ${share.whole.operationcount} operations`);
   if (share.whole.target > 0) parts.push(`${p.target} of ${share.whole.target} ops/s`);

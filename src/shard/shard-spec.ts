@@ -96,18 +96,58 @@ export interface WholeSettings {
   seed: number;
 }
 
+/** What every phase a part runs has and shares out: workers, a target rate, operations. */
+export interface PartCounts {
+  threadcount: number;
+  target: number;
+  operationcount: number;
+}
+
 /** A part's properties, and what it records about its share. */
-export interface ShardShare {
-  properties: WorkloadProperties;
+export interface ShardShare<P extends PartCounts = WorkloadProperties> {
+  properties: P;
   whole: WholeSettings;
-  /** Load: the key numbers this part writes. */
+  /** Load: the key numbers this part writes (a scenario file's seed: documents numbered across its collections). */
   keys?: { first: number; count: number };
   /** Run: this part's inserts go to key numbers recordcount + k·stride + offset. */
   inserts?: { stride: number; offset: number };
+  /** Run: this part's workers' numbers in the whole run (first, count), where workers own what they write. */
+  workers?: { first: number; count: number };
 }
 
 /** Seeds of different parts far apart (part 0 keeps the run's own, so 0/1 is the unsharded run). */
-const SEED_STEP = 1_000_003;
+export const SEED_STEP = 1_000_003;
+
+/**
+ * The checks and shares every run phase makes the same way: each part needs a worker, 1 ops/s
+ * of the target and an operation; its share of threads, target and operations.
+ */
+export function shareCounts(
+  p: PartCounts,
+  spec: ShardSpec,
+): PartCounts & { workers: { first: number; count: number } } {
+  const n = spec.count;
+  const where = `--shard ${spec.index}/${n}`;
+  if (p.threadcount < n)
+    throw new UsageError(
+      `${where}: threadcount ${p.threadcount} cannot be split over ${n} parts: each needs a worker (--threads ${n} or more)`,
+    );
+  if (p.target > 0 && p.target < n)
+    throw new UsageError(
+      `${where}: target ${p.target} ops/s cannot be split over ${n} parts: each needs 1 ops/s or more`,
+    );
+  if (p.operationcount > 0 && p.operationcount < n)
+    throw new UsageError(
+      `${where}: operationcount ${p.operationcount} cannot be split over ${n} parts: each needs an operation`,
+    );
+  const workers = shareOf(p.threadcount, spec);
+  return {
+    threadcount: workers.count,
+    target: p.target > 0 ? rateShareOf(p.target, spec) : 0,
+    operationcount: p.operationcount > 0 ? shareOf(p.operationcount, spec).count : 0,
+    workers,
+  };
+}
 
 /**
  * The part's share of a YCSB phase's properties. Each part needs at least one worker, one

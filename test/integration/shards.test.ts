@@ -5,16 +5,21 @@
  * the run's inserts never collide (records after = recordcount + every acknowledged insert); the
  * merge sums the parts' counts (equal to one process's with the same settings) and takes its
  * percentiles from the union of their histograms; a missing or repeated part is refused in one
- * line. The barrier's own failures (a part that never comes, part 0 never up) on BasicDB.
+ * line. The barrier's own failures (a part that never comes, part 0 never up, part 0 holding a
+ * registration it never answers) on BasicDB. A scenario file (the shipped blog example) seeded by
+ * 4 parts and run by 4 parts on redis: every document written once, every answer checked against
+ * the oracle, the merge's counts the parts' sum.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { localTarget } from '../../src/local/targets.ts';
+import { waitAtBarrier, nowMs } from '../../src/shard/barrier.ts';
 import { addEncodedHistogram, newLatencyHistogram, valueAtPercentile } from '../../src/measure/histogram.ts';
 import type { Result } from '../../src/results/schema.ts';
 import type { RedisHandle } from '../../src/stores/redis/handle.ts';
@@ -130,6 +135,30 @@ describe('the start barrier', { timeout: 120_000 }, () => {
     const barrier = `127.0.0.1:${await freePort()}`;
     const [r] = await parts([1], basic(barrier, '2'));
     assertUserError(r!, /part 0's coordinator did not answer before the barrier timeout \(ECONNREFUSED\)/);
+  });
+
+  it('a coordinator that takes the registration and never answers is given up at the barrier timeout', async () => {
+    // Part 0 gone without closing its connections: clock probes answered, the registration held forever.
+    const server = createHttpServer((req, res) => {
+      if (req.url === '/time') res.end(JSON.stringify({ now: nowMs() }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      await assert.rejects(
+        waitAtBarrier({
+          host: '127.0.0.1',
+          port,
+          address: `127.0.0.1:${port}`,
+          arrival: { index: 1, count: 2, run: 'r' },
+          deadlineMs: nowMs() + 1500,
+        }),
+        /did not answer before the barrier timeout \(the registration was taken but never answered\)/,
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 
@@ -263,6 +292,155 @@ if (testsStore('redis')) {
         runDocbench(['report', ...all.map(runOut), join(dir, 'single.json'), '--merge', out]),
         /cannot merge sharded and unsharded results/,
         out,
+      );
+    });
+  });
+}
+
+if (testsStore('redis')) {
+  describe('a scenario file seeded and run by 4 parts on redis', { timeout: 300_000 }, () => {
+    // The shipped example under a name of its own: its keys are this test's alone.
+    const name = `itest-shards-${process.pid}`;
+    const prefix = name.replace(/-/g, '_');
+    const file = join(dir, 'blog.yaml');
+    const shipped = readFileSync(join(root, 'fixtures', 'scenarios', 'blog.yaml'), 'utf8');
+    writeFileSync(file, shipped.replace(/^name: blog$/m, `name: ${name}`));
+    const counts = Object.fromEntries(
+      [...shipped.matchAll(/^ {2}(\w+):\n {4}count: (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]),
+    );
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    let url = '';
+    const withRedis = async <T>(work: (handle: RedisHandle) => Promise<T>): Promise<T> => {
+      const store = (await storeFactory('redis'))({ url, settings: {}, concurrency: 1 });
+      await store.connect();
+      try {
+        return await work(store.handle as RedisHandle);
+      } finally {
+        await store.close();
+      }
+    };
+    /** The documents of a collection on the store: its keys `<prefix>:<collection>:<collection>-<index>`. */
+    const stored = (collection: string) =>
+      withRedis(async (handle) => {
+        let cursor = '0';
+        let n = 0;
+        do {
+          const [next, keys] = (await handle.call([
+            'SCAN',
+            cursor,
+            'MATCH',
+            `${prefix}:${collection}:${collection}-*`,
+            'COUNT',
+            '1000',
+          ])) as [string, string[]];
+          cursor = next;
+          n += keys.length;
+        } while (cursor !== '0');
+        return n;
+      });
+    before(async () => {
+      assert.equal(Object.keys(counts).length, 4, 'the example has four collections');
+      url = (await (await localTarget('redis')).start(() => {})).url;
+    });
+    after(() => withRedis((handle) => handle.unlinkMatching(`${prefix}:*`)));
+    const seedOut = (i: number) => join(dir, `scenario-seed-${i}.json`);
+    const runOut = (i: number) => join(dir, `scenario-run-${i}.json`);
+    const OPS = 400;
+
+    it('seed: the parts write every document once, references into the whole; the merge counts them all', async () => {
+      const barrier = `127.0.0.1:${await freePort()}`;
+      const seeds = await parts(all, (i) => [
+        'seed',
+        'scenario',
+        file,
+        '--store',
+        'redis',
+        '--url',
+        url,
+        '-q',
+        '--shards',
+        String(PARTS),
+        '--barrier',
+        barrier,
+        '--out',
+        seedOut(i),
+      ]);
+      assertAllOk(seeds);
+      for (const [collection, count] of Object.entries(counts))
+        assert.equal(await stored(collection), count, collection);
+      const partResults = all.map((i) => read(seedOut(i)));
+      assert.deepEqual(
+        partResults.map((r) => r.operations.some((o) => o.name === 'INDEX-BUILD')),
+        [true, false, false, false],
+        'part 0 alone builds the indexes',
+      );
+      const m = runDocbench(['report', ...all.map(seedOut), '--merge', join(dir, 'scenario-seed.json')]);
+      assert.equal(m.code, 0, m.stderr);
+      const merged = read(join(dir, 'scenario-seed.json'));
+      assert.equal(merged.overall.operations, total);
+      assert.deepEqual(merged.shards?.keys, { first: 0, count: total });
+    });
+
+    it('run: every answer checked against the oracle, the merge the parts’ sum; a missing part refused', async () => {
+      const barrier = `127.0.0.1:${await freePort()}`;
+      const runs = await parts(all, (i) => [
+        'scenario',
+        file,
+        '--stores',
+        'redis',
+        '--url',
+        url,
+        '--skip-seed',
+        '-p',
+        `operationcount=${OPS}`,
+        // Few parameter sets: each part's oracle answers them all before it starts.
+        '-p',
+        'parametersets=5',
+        '--threads',
+        '4',
+        '-q',
+        '--shards',
+        String(PARTS),
+        '--barrier',
+        barrier,
+        '--out',
+        runOut(i),
+      ]);
+      // A wrong answer fails the part (it names the query); each part checks every query once more after all undid their writes.
+      assertAllOk(runs);
+      const partResults = all.map((i) => read(runOut(i)));
+      for (const r of partResults) {
+        assert.ok(okOf(r, 'VERIFY') > 0);
+        assert.ok(!r.notes.some((n) => /WRONG|rejected/.test(n)), r.notes.join('\n'));
+      }
+      const m = runDocbench(['report', ...all.map(runOut), '--merge', join(dir, 'scenario-run.json')]);
+      assert.equal(m.code, 0, m.stderr);
+      const merged = read(join(dir, 'scenario-run.json'));
+      assert.equal(merged.overall.operations, OPS);
+      assert.equal(merged.verdict?.status === 'invalid', false);
+      for (const row of merged.operations)
+        for (const [status, n] of Object.entries(row.returns ?? {}))
+          assert.equal(
+            n,
+            partResults.reduce(
+              (sum, r) =>
+                sum +
+                ((r.operations.find((o) => o.name === row.name)?.returns as Record<string, number> | undefined)?.[
+                  status
+                ] ?? 0),
+              0,
+            ),
+            `${row.name} ${status}`,
+          );
+      assert.equal(merged.workload.properties.threadcount, 4);
+      assert.equal(merged.workload.properties.operationcount, OPS);
+      // Every write undone by the part that made it: the dataset is the seeded one again.
+      for (const [collection, count] of Object.entries(counts))
+        assert.equal(await stored(collection), count, collection);
+      assertUserError(
+        runDocbench(['report', runOut(0), runOut(1), runOut(3), '--merge', join(dir, 'scenario-refused.json')]),
+        /^docbench: part 2 of 4 is missing$/,
+        join(dir, 'scenario-refused.json'),
       );
     });
   });

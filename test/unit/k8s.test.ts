@@ -212,7 +212,7 @@ describe('docbench k8s job: the manifests for 8 pods', () => {
       [{ url: 'not a url:s3cret-pw@' }, PHASE, /^--url: expected a store URL/],
       [{ deadline: '-5' }, PHASE, /^--deadline/],
       [{}, [], /^k8s job: give the phase/],
-      [{}, ['compare', '--stores', 'redis'], /^k8s job: the phase after -- is load or run; got "compare"/],
+      [{}, ['compare', '--stores', 'redis'], /^k8s job: the phase after -- is load, run, scenario; got "compare"/],
       [{}, ['run', '-P', 'workloada'], /needs --store/],
       [{}, [...PHASE, '--out', 'a.json'], /^k8s job: --out is set by the manifests/],
       [{}, [...PHASE, '--url=redis://x'], /^k8s job: --url is set by the manifests/],
@@ -222,6 +222,13 @@ describe('docbench k8s job: the manifests for 8 pods', () => {
         ['run', '--store', 'redis', '-P', 'my/workload'],
         /^-P my\/workload: the pods read workload files from the image/,
       ],
+      [
+        {},
+        ['scenario', '/app/blog.yaml', '--stores', 'redis,mongodb', '--skip-seed'],
+        /needs --stores <name> \(one store/,
+      ],
+      [{}, ['scenario', 'fixtures/blog.yaml', '--stores', 'redis', '--skip-seed'], /an absolute path inside it/],
+      [{}, ['scenario', '/app/blog.yaml', '--stores', 'redis'], /give --skip-seed$/],
     ];
     for (const [over, phase, pattern] of cases) oneLineError(() => jobPlan(flags(over), phase), pattern);
   });
@@ -284,6 +291,57 @@ describe('docbench k8s job: the manifests for 8 pods', () => {
       /2 parts of `docbench run --store redis -P workloada --threads 16` against redis:\/\/:\*\*\*@redis\.bench\.svc:6379/,
     );
     assert.doesNotMatch(good.stderr, /s3cret-pw/);
+  });
+
+  it('a scenario file’s run as the phase: its file, one store, the parts’ flags after it', async () => {
+    const phase = [
+      'scenario',
+      '/app/fixtures/scenarios/blog.yaml',
+      '--stores',
+      'redis',
+      '--skip-seed',
+      '--threads',
+      '8',
+    ];
+    const plan = jobPlan(flags({}), phase);
+    assert.equal(plan.name, 'docbench-redis-scenario');
+    assert.deepEqual(partArgs(plan).slice(0, phase.length + 4), [
+      ...phase,
+      '--shards',
+      '8',
+      '--barrier',
+      barrierAddress(plan),
+    ]);
+    const folder = join(dir, 'cli-scenario');
+    const good = await cli([
+      'k8s',
+      'job',
+      '--pods',
+      '2',
+      '--image',
+      'docbench:1',
+      '--url',
+      'redis://r:6379',
+      '--out-dir',
+      folder,
+      '--',
+      ...phase,
+    ]);
+    assert.equal(good.code, 0, good.stderr);
+    const stray = await cli([
+      'k8s',
+      'job',
+      '--pods',
+      '2',
+      '--image',
+      'docbench:1',
+      '--url',
+      'redis://r:6379',
+      '--',
+      ...phase,
+      'extra',
+    ]);
+    assert.match(stray.stderr, /^docbench: k8s job: docbench scenario takes no argument "extra"/);
   });
 });
 
