@@ -9,4 +9,5 @@ export const ECOMMERCE_DIALECTS = new DialectRegistry<EcommerceContext, Ecommerc
   couchdb: async () => (await import('./stores/couchdb.ts')).dialect,
   couchbase: async () => (await import('./stores/couchbase.ts')).dialect,
   hbase: async () => (await import('./stores/hbase.ts')).dialect,
+  ferretdb: async () => (await import('./stores/ferretdb.ts')).dialect,
 });

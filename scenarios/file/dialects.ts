@@ -9,4 +9,5 @@ export const FILE_DIALECTS = new DialectRegistry<FileDialectContext, FileDialect
   redis: async () => (await import('./stores/redis.ts')).dialect,
   cassandra: async () => (await import('./stores/cassandra.ts')).dialect,
   hbase: async () => (await import('./stores/hbase.ts')).dialect,
+  ferretdb: async () => (await import('./stores/ferretdb.ts')).dialect,
 });

@@ -9,4 +9,5 @@ export const PERSONS_DIALECTS = new DialectRegistry<DialectContext, PersonsDiale
   couchdb: async () => (await import('./stores/couchdb.ts')).dialect,
   couchbase: async () => (await import('./stores/couchbase.ts')).dialect,
   hbase: async () => (await import('./stores/hbase.ts')).dialect,
+  ferretdb: async () => (await import('./stores/ferretdb.ts')).dialect,
 });
