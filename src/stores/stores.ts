@@ -147,7 +147,7 @@ export const STORES = {
     load: () => import('./ferretdb/index.ts'),
     // No errors row of its own: its driver is mongodb's, whose shapes (the mongodb row's) apply.
     localTarget: () => import('./ferretdb/local-target.ts'),
-    dockerUrl: 'mongodb://127.0.0.1:27018/?directConnection=true',
+    // No compose service yet: FerretDB's image (ghcr.io/ferretdb/ferretdb) needs a PostgreSQL service beside it.
   },
 } as const satisfies Record<string, StoreEntry>;
 
