@@ -25,9 +25,30 @@ const FERRETDB_BUILD_INFO = {
   bits: 64,
   debug: false,
   maxBsonObjectSize: 16777216,
-  buildEnvironment: {},
+  buildEnvironment: {
+    'go.version': 'go1.26.8',
+    '-buildmode': 'exe',
+    '-compiler': 'gc',
+    CGO_ENABLED: '0',
+    GOOS: 'linux',
+  },
   ferretdbVersion: 'v1.24.2',
-  ferretdbFeatures: {},
+  ferretdbFeatures: {
+    aggregationStages: [
+      '$addFields',
+      '$collStats',
+      '$count',
+      '$group',
+      '$match',
+      '$skip',
+      '$sort',
+      '$unset',
+      '$limit',
+      '$project',
+      '$set',
+      '$unwind',
+    ],
+  },
   ok: 1,
 };
 

@@ -84,13 +84,13 @@ const server = managedServer({
     command: await installFerretdb(() => {}),
     args: [
       `--listen-addr=${LOOPBACK}:${PORT.port}`,
-      '--handler=pg',
+      '--handler=postgresql',
       `--postgresql-url=${localPostgresUrl(POSTGRES_DATABASE)}`,
       `--state-dir=${data}`,
       '--telemetry=disable',
       // Its debug HTTP listener (pprof, metrics) would take 127.0.0.1:8088: off.
       '--debug-addr=-',
-      '--log-level=warn',
+      '--log-level=WARN',
     ],
   }),
   healthy: () => ping(),

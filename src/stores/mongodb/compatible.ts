@@ -44,12 +44,11 @@ export function mongoCompatibleProduct(answers: MongoAnswers): CompatibleProduct
         ? String((build.ferretdb as Document).version)
         : undefined;
   if (ferretdb !== undefined) {
-    const backend = ferretdbBackend(build);
     return {
       product: 'FerretDB',
       version: ferretdb,
       note: note(
-        `FerretDB ${ferretdb}${backend ? ` on ${backend}` : ''} translates MongoDB's commands for a SQL engine${reports}; its figures are FerretDB's`,
+        `FerretDB ${ferretdb} translates MongoDB's commands for a SQL engine${reports}; its figures are FerretDB's`,
       ),
     };
   }
@@ -72,14 +71,5 @@ export function mongoCompatibleProduct(answers: MongoAnswers): CompatibleProduct
       ),
     };
   }
-  return undefined;
-}
-
-/** FerretDB v1 names its backend among its features (`ferretdbFeatures`) in some versions; else unknown. */
-function ferretdbBackend(build: Document): string | undefined {
-  const features = build.ferretdbFeatures as Document | undefined;
-  const handler = typeof features?.handler === 'string' ? features.handler : undefined;
-  if (handler === 'pg' || handler === 'postgresql') return 'PostgreSQL';
-  if (handler === 'sqlite') return 'SQLite';
   return undefined;
 }
