@@ -4,12 +4,17 @@
  * FerretDB's figures cover the same work as MongoDB's where both have one, and nothing is
  * measured as a success that FerretDB did not do.
  *
- * From FerretDB's documentation of v1 (supported commands: aggregation stages) and from its own
- * answers here: an aggregation with `$lookup` fails with "$lookup stage is not implemented yet".
+ * From FerretDB v1's documentation (its supported-commands reference: projections "with fields"
+ * only, no `$lookup`) and from its own answers: v1.24.2's buildInfo lists its stages
+ * (`ferretdbFeatures.aggregationStages`, FERRETDB_STAGES below), an aggregation with `$lookup`
+ * fails with "`aggregate` stage "$lookup" is not implemented yet", and an index with
+ * `partialFilterExpression` with "Index option "partialFilterExpression" is not implemented yet".
+ * (A `$project` of a field path, `{z: "$v"}`, answers the string "$v": only MongoDB's `$lookup`
+ * pipeline uses one, and it is refused already.)
  */
-import { FERRETDB_VERSION } from './build.ts';
+import { FERRETDB_VERSION } from './local-target-build.ts';
 
-/** The aggregation stages FerretDB v1.24 implements. */
+/** The aggregation stages FerretDB v1.24 implements (its buildInfo.ferretdbFeatures.aggregationStages). */
 export const FERRETDB_STAGES = [
   '$addFields',
   '$collStats',

@@ -18,7 +18,7 @@ import { localPort, LOOPBACK } from '../../local/ports.ts';
 import { StartFailedError } from '../../local/process.ts';
 import type { LocalTarget } from '../../local/target.ts';
 import { localPostgresUrl } from '../postgres/local-target.ts';
-import { FERRETDB_VERSION, installFerretdb } from './build.ts';
+import { FERRETDB_VERSION, installFerretdb } from './local-target-build.ts';
 
 const PORT = localPort('ferretdb', 27217);
 const URL = `mongodb://${LOOPBACK}:${PORT.port}/?directConnection=true`;
