@@ -156,7 +156,7 @@ function onFerretdb(r: Result): Result {
     store: {
       ...r.store,
       server: 'FerretDB',
-      serverVersion: 'v1.24.2',
+      serverVersion: '1.24.2',
       compatible: mongoCompatibleProduct({ buildInfo: FERRETDB_BUILD_INFO }),
     },
   });

@@ -49,8 +49,10 @@ export async function mongodbStats(
   const reportedVersion = typeof build?.version === 'string' ? build.version : 'unknown';
   const stats: StoreStats = {
     server,
-    // A compatible product's own version; the MongoDB version it reports stays in extra.
-    serverVersion: compatible && compatible.version !== 'unknown' ? compatible.version : reportedVersion,
+    // A compatible product's own version (as a number, like every serverVersion: FerretDB's
+    // "v1.24.2" is 1.24.2); the MongoDB version it reports stays in extra.
+    serverVersion:
+      compatible && compatible.version !== 'unknown' ? compatible.version.replace(/^v(?=\d)/, '') : reportedVersion,
     driver: `mongodb ${packageVersion('mongodb')}`,
     extra,
   };
