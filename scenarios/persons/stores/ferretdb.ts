@@ -7,7 +7,7 @@
  * result's notes say; and compaction, where it refuses it.
  */
 import { MongoServerError } from 'mongodb';
-import { FERRETDB_VERSION } from '../../../src/stores/ferretdb/build.ts';
+import { FERRETDB_VERSION } from '../../../src/stores/ferretdb/local-target-build.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import type { Compactor, IndexBuilder, PersonsDialect, PersonsDialectDefinition } from '../dialect.ts';
 import { dialect as mongodb } from './mongodb.ts';
