@@ -1,5 +1,5 @@
 /** The e-commerce scenario's dialects, one file per store under `stores/`. */
-import { NO_NESTED_ARRAYS } from '../../src/stores/ferretdb/gaps.ts';
+import { NO_NESTED_ARRAYS } from '../shared/ferretdb-gaps.ts';
 import { DialectRegistry } from '../shared/dialects.ts';
 import type { EcommerceContext, EcommerceDialect } from './dialect.ts';
 

@@ -5,7 +5,7 @@
  * (its `$group` has two accumulators, the count and the sum, and FerretDB answers the second
  * wrongly). Every other query runs as MongoDB's does.
  */
-import { NO_LOOKUP, SECOND_ACCUMULATOR } from '../../../src/stores/ferretdb/gaps.ts';
+import { NO_LOOKUP, SECOND_ACCUMULATOR } from '../../shared/ferretdb-gaps.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
 import { refuses, type FileDialect, type FileDialectDefinition } from '../dialect.ts';
 import type { Query } from '../model.ts';

@@ -12,7 +12,7 @@
  * (A `$project` of a field path, `{z: "$v"}`, answers the string "$v": only MongoDB's `$lookup`
  * pipeline uses one, and it is refused already.)
  */
-import { FERRETDB_VERSION } from './local-target-build.ts';
+import { FERRETDB_VERSION } from '../../src/stores/ferretdb/local-target-build.ts';
 
 /** The aggregation stages FerretDB v1.24 implements (its buildInfo.ferretdbFeatures.aggregationStages). */
 export const FERRETDB_STAGES = [
