@@ -209,4 +209,6 @@ export const BARE_READERS: { readonly [K in StoreName]: StoreBench<K> | NotMeasu
   couchbase: { ops: 30_000, records: 10_000, loops: one((handle) => couchbaseReader(handle)) },
   hbase: { ops: 5_000, records: 10_000, loops: one((handle, _, table) => hbaseReader(handle, table)) },
   postgres: { none: 'no bare reader written for it yet' },
+  // The MongoDB store's code and driver: MongoDB's bare reader measures the same harness path.
+  ferretdb: { ops: 5_000, records: 5_000, loops: one((handle, _, table) => mongodbReader(handle, table)) },
 };

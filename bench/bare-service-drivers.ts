@@ -88,6 +88,7 @@ export const BARE_SERVICES: { readonly [K in StoreName]: BareService<K> | NotMea
   couchbase: { none: 'no bare service written for it yet' },
   hbase: { none: 'no bare service written for it yet' },
   postgres: { none: 'no bare service written for it yet' },
+  ferretdb: { none: "no bare service written for it yet (MongoDB's would serve: the same driver and store code)" },
 };
 
 /** The stores with a bare service, in the STORES table's order. */

@@ -4,6 +4,7 @@
  * operation its count, mean (the studies report means), p95 and p99, failures and oracle checks.
  * A figure from a local stand-in says so in the store column.
  */
+import { storeShort } from '../../src/results/product.ts';
 import type { Result } from '../../src/results/schema.ts';
 import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import { formatCount, notStandInNote } from '../shared/format.ts';
@@ -16,7 +17,7 @@ import { OPERATIONS, operationRow, READBACK_ROW } from './queries.ts';
 const MAIN_ROWS = [...OPERATIONS.map(operationRow), READBACK_ROW];
 
 function storeName(result: Result): string {
-  return `${result.store.name}${result.store.standIn ? ' (stand-in)' : ''}`;
+  return storeShort(result.store);
 }
 
 /** The variant(s) a result ran, e.g. `lookup`, or `find + lookup` for a mix of two query kinds. */

@@ -10,4 +10,5 @@ export const FILE_DIALECTS = new DialectRegistry<FileDialectContext, FileDialect
   cassandra: async () => (await import('./stores/cassandra.ts')).dialect,
   hbase: async () => (await import('./stores/hbase.ts')).dialect,
   postgres: async () => (await import('./stores/postgres.ts')).dialect,
+  ferretdb: async () => (await import('./stores/ferretdb.ts')).dialect,
 });

@@ -9,6 +9,7 @@
  * the same mix, so when the stores' mixes differ each ops/s names its mix and a line under the
  * table says which stores ran which.
  */
+import { storeShort } from '../../src/results/product.ts';
 import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import { markdownTable } from '../../src/report/markdown.ts';
 import { latencyPercentile } from '../../src/report/percentiles.ts';
@@ -16,7 +17,7 @@ import type { Result } from '../../src/results/schema.ts';
 import { isValid, mixOf, verdictLine, verdictMark, verdictOf } from '../../src/results/verdict.ts';
 import { formatCount, notStandInNote } from '../shared/format.ts';
 
-const storeLabel = (r: Result) => `${r.store.name}${r.store.standIn ? ' (stand-in)' : ''}`;
+const storeLabel = (r: Result) => storeShort(r.store);
 
 function notOk(returns: Record<string, number> | undefined): string {
   const failed = Object.entries(returns ?? {}).filter(([status, n]) => status !== 'OK' && n > 0);

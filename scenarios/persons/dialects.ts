@@ -10,4 +10,5 @@ export const PERSONS_DIALECTS = new DialectRegistry<DialectContext, PersonsDiale
   couchbase: async () => (await import('./stores/couchbase.ts')).dialect,
   hbase: async () => (await import('./stores/hbase.ts')).dialect,
   postgres: async () => (await import('./stores/postgres.ts')).dialect,
+  ferretdb: async () => (await import('./stores/ferretdb.ts')).dialect,
 });

@@ -4,6 +4,7 @@
  * verification), and one comparison across stores in the thesis's terms (insert time, size,
  * query times). A figure from a local stand-in is marked wherever it appears.
  */
+import { storeShort } from '../../src/results/product.ts';
 import { describeMachineCpu } from '../../src/report/machine-cpu.ts';
 import type { Result } from '../../src/results/schema.ts';
 import { isValid, verdictLine, verdictOf } from '../../src/results/verdict.ts';
@@ -25,7 +26,7 @@ const STATUS_MARK = {
 } as const;
 
 function storeName(result: Result): string {
-  return `${result.store.name}${result.store.standIn ? ' (stand-in)' : ''}`;
+  return storeShort(result.store);
 }
 
 /** The stand-in's name with its version, once (a local target's product name often carries it already). */

@@ -33,8 +33,16 @@ export class DialectRegistry<Context, Dialect> {
   constructor(
     readonly scenario: string,
     private readonly loaders: DialectLoaders<Context, Dialect>,
+    /** Stores the scenario cannot run on, each with why (FerretDB v1 stores no nested arrays). */
+    private readonly refused: { readonly [K in StoreName]?: string } = {},
   ) {
     this.stores = Object.keys(loaders) as StoreName[];
+  }
+
+  /** `; not on ferretdb: why` for a store the scenario refuses, else nothing. */
+  private why(store: string): string {
+    const reason = (this.refused as Record<string, string | undefined>)[store];
+    return reason === undefined ? '' : `; not on ${store}: ${reason}`;
   }
 
   runsOn(store: string): store is StoreName {
@@ -50,7 +58,9 @@ export class DialectRegistry<Context, Dialect> {
     if (stores.length === 0) throw new UsageError(`${flag} is empty`);
     for (const s of stores)
       if (!this.runsOn(s))
-        throw new UsageError(`${flag}: the ${this.scenario} scenario runs on ${this.stores.join(', ')}; got "${s}"`);
+        throw new UsageError(
+          `${flag}: the ${this.scenario} scenario runs on ${this.stores.join(', ')}; got "${s}"${this.why(s)}`,
+        );
     const twice = stores.find((s, i) => stores.indexOf(s) !== i);
     if (twice !== undefined) throw new UsageError(`${flag}: "${twice}" is listed twice`);
     return stores as StoreName[];
@@ -60,7 +70,7 @@ export class DialectRegistry<Context, Dialect> {
   async create(store: Store, context: Context): Promise<Dialect> {
     if (!this.runsOn(store.name)) {
       throw new NoDialectError(
-        `the ${this.scenario} scenario runs on ${this.stores.join(', ')}; not on "${store.name}"`,
+        `the ${this.scenario} scenario runs on ${this.stores.join(', ')}; not on "${store.name}"${this.why(store.name)}`,
       );
     }
     const definition = await this.loaders[store.name]!();

@@ -33,7 +33,12 @@ export function formatDuration(seconds: number): string {
  * version it runs; otherwise (a server reached by a URL that does not identify itself, such as the
  * Couchbase mock behind a forwarded port) nothing is claimed.
  */
-export function notStandInNote(store: { serverVersion: string }): string {
+export function notStandInNote(store: {
+  serverVersion: string;
+  compatible?: { product: string; note: string } | undefined;
+}): string {
+  // A compatible product is a real server, but not the store's product: say which.
+  if (store.compatible) return ` (${store.compatible.note})`;
   return store.serverVersion === 'unknown'
     ? ' (the server did not identify itself: not known to be the real product)'
     : ' (real server)';

@@ -6,6 +6,7 @@
  * an index was meant to serve it, or walked an index far past the rows it returned (an index on
  * the sort keys alone, read end to end for a few rows that match).
  */
+import { storeShort } from '../../src/results/product.ts';
 import type { QueryPlan, Result } from '../../src/results/schema.ts';
 import type { PlanEvidence } from '../../src/stores/query-plan.ts';
 import { UnsupportedError } from '../../src/stores/store.ts';
@@ -72,7 +73,7 @@ export async function takePlan(
 const figure = (n: number | undefined) => (n === undefined ? '-' : formatCount(n));
 
 function storeLabel(result: Result): string {
-  return `${result.store.name}${result.store.standIn ? ' (stand-in)' : ''}`;
+  return storeShort(result.store);
 }
 
 /**

@@ -7,6 +7,7 @@
  * with its verdict. What a scenario's own table shows run by run, this shows cell by cell; each
  * round's figures stay in its result file and the HTML report.
  */
+import { storeShort } from '../../src/results/product.ts';
 import { summarizeCells } from '../../src/report/cell-statistics.ts';
 import { cellsOf } from '../../src/report/groups.ts';
 import { markdownTable } from '../../src/report/markdown.ts';
@@ -26,7 +27,7 @@ export interface RepeatedTableOptions {
 }
 
 function storeLabel(r: Result): string {
-  return `${r.store.name}${r.store.standIn ? ' (stand-in)' : ''}`;
+  return storeShort(r.store);
 }
 
 /** Calls that did not succeed, by status, over every round: `3 ERROR, 1 NOT_FOUND`; `0` when none. */

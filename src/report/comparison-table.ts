@@ -6,6 +6,7 @@ import { cellsOf } from './groups.ts';
 import { describeMachineCpu } from './machine-cpu.ts';
 import { markdownTable } from './markdown.ts';
 import { rankCells, renderRankings } from './rankings.ts';
+import { compatibleLines, storeShort } from '../results/product.ts';
 import { isValid, verdictLine, verdictOf } from '../results/verdict.ts';
 
 const COLUMNS = ['READ', 'UPDATE', 'INSERT', 'SCAN', 'READ-MODIFY-WRITE'] as const;
@@ -48,7 +49,7 @@ export function renderComparisonTable(results: readonly Result[], options: Compa
     const row = [
       // A run stopped early (a signal, --on-error abort, the error budget) is not a whole run.
       `${first.workload.name}${stats.partial > 0 ? ' (partial)' : ''}`,
-      `${first.store.name}${first.store.standIn ? ' (stand-in)' : ''}`,
+      storeShort(first.store),
       valid ? formatSummary(stats.throughput.overRepetitions) : 'INVALID',
     ];
     for (const column of COLUMNS) {
@@ -78,6 +79,7 @@ export function renderComparisonTable(results: readonly Result[], options: Compa
     out.push(`\n${r.workload.name} on ${r.store.name} is PARTIAL (${r.partial!.reason}): ${r.partial!.detail}`);
   for (const [store, s] of standIns)
     out.push(`\n${store}: figures come from a STAND-IN, ${s.name}, not the real product. ${s.note}`);
+  for (const line of compatibleLines(results.map((r) => r.store))) out.push(`\n${line}`);
   if (repeated) {
     out.push(
       `\nA repeated cell shows the median over its repetitions with its 95% confidence interval [low, high], n and the coefficient of variation; its p99 is the median of each repetition's own p99 (from that run's histogram), with its interval (the p99 of all repetitions' samples together is in the HTML report's runs table). docs/statistics.md says how.`,
@@ -104,8 +106,8 @@ export function renderRunContext(results: readonly Result[]): string {
   const stores = [
     ...new Map(
       results.map((r) => [
-        r.store.name,
-        `${r.store.name}: ${r.store.server} ${r.store.serverVersion} via ${r.store.driver}`,
+        storeShort(r.store),
+        `${storeShort(r.store)}: ${r.store.server} ${r.store.serverVersion} via ${r.store.driver}`,
       ]),
     ).values(),
   ];

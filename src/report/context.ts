@@ -1,4 +1,5 @@
 import type { Result } from '../results/schema.ts';
+import { compatibleProduct, compatibleWords } from '../results/product.ts';
 import { distinct, recordsOf, seriesLabel, storeLabel, threadsOf, workloadLabel } from './groups.ts';
 
 /**
@@ -32,7 +33,9 @@ export function versionsLine(results: readonly Result[]): string {
       // A stand-in often reports the product's version number: name it as what the server reports.
       const server = s.standIn
         ? `${s.standIn.name} ${s.standIn.version}${s.serverVersion && !s.standIn.version.includes(s.serverVersion) ? ` (reports ${s.serverVersion})` : ''}`
-        : `${s.server.replace(/\s*\(.*\)$/, '')} ${s.serverVersion}`;
+        : s.compatible
+          ? `${compatibleProduct(s.compatible)} (${compatibleWords(s.compatible)})`
+          : `${s.server.replace(/\s*\(.*\)$/, '')} ${s.serverVersion}`;
       return `${s.name}: ${server} via ${s.driver}`;
     }),
   );

@@ -1,4 +1,5 @@
 import type { Result } from '../results/schema.ts';
+import { compatibleProduct, compatibleWords } from '../results/product.ts';
 import { latencyPercentile, REPORTED_PERCENTILES } from './percentiles.ts';
 import { verdictLine, verdictOf } from '../results/verdict.ts';
 import { cellKey, recordsOf, repetitionOf, threadsOf, workloadLabel } from './groups.ts';
@@ -19,6 +20,8 @@ const HEADER = [
   'workload',
   'store',
   'stand_in',
+  // A product on the store's protocol that is not the store's product (FerretDB behind mongodb).
+  'compatible_product',
   'mode',
   'records',
   'threads',
@@ -109,6 +112,7 @@ export function renderCsv(results: readonly Result[]): string {
           workloadLabel(r),
           r.store.name,
           r.store.standIn ? `${r.store.standIn.name} ${r.store.standIn.version}` : '',
+          r.store.compatible ? `${compatibleProduct(r.store.compatible)} (${compatibleWords(r.store.compatible)})` : '',
           r.mode,
           recordsOf(r),
           threadsOf(r),

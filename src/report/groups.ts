@@ -1,11 +1,13 @@
+import { storeWithProduct } from '../results/product.ts';
 import type { Result } from '../results/schema.ts';
 
 /**
- * How a report names and groups results. A stand-in is named as such in every label, so no chart,
- * table or legend can show a stand-in's figures as the product's.
+ * How a report names and groups results. A stand-in or a compatible product (FerretDB behind
+ * `--store mongodb`) is named as such in every label, so no chart, table or legend can show its
+ * figures as the product's, and its results never share a cell with the product's.
  */
 export function storeLabel(r: Result): string {
-  return r.store.standIn ? `${r.store.name} (stand-in: ${r.store.standIn.name})` : r.store.name;
+  return storeWithProduct(r.store);
 }
 
 /** A store in a mode: `redis`, `redis end to end`. */

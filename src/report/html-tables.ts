@@ -1,6 +1,7 @@
 import { deploymentLine } from './deployment.ts';
 import type { QueryPlan, Result } from '../results/schema.ts';
 import { isValid, verdictLine, verdictMark, verdictOf } from '../results/verdict.ts';
+import { compatibleProduct } from '../results/product.ts';
 import { serverCpuUsPerOp, serviceCpuUsPerRequest } from './charts-latency-cost.ts';
 import {
   cellsOf,
@@ -195,7 +196,9 @@ export function storesTable(results: readonly Result[]): string {
         r.store.driver,
         r.store.standIn
           ? `STAND-IN ${r.store.standIn.name} ${r.store.standIn.version}: ${r.store.standIn.note}`
-          : 'the product',
+          : r.store.compatible
+            ? `${compatibleProduct(r.store.compatible)}: ${r.store.compatible.note}`
+            : 'the product',
         deploymentLine(r.store) ?? '',
         // What the store's own statistics said (its size, memory, records): the server-side view for remote stores too.
         [

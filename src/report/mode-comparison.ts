@@ -1,4 +1,5 @@
 import type { Result } from '../results/schema.ts';
+import { storeShort } from '../results/product.ts';
 import { markdownTable } from './markdown.ts';
 import { latencyPercentile } from './percentiles.ts';
 import { isValid, verdictLine, verdictOf } from '../results/verdict.ts';
@@ -27,7 +28,7 @@ export function renderModeComparison(results: readonly Result[]): string {
   const body = results.map((r) => {
     const valid = isValid(r);
     const cells = [
-      `${r.store.name}${r.store.standIn ? ' (stand-in)' : ''}`,
+      storeShort(r.store),
       r.workload.name,
       r.mode === 'http' ? 'end to end' : 'direct',
       valid ? Math.round(r.overall.throughputOpsPerSec).toLocaleString('en-US') : 'INVALID',

@@ -1,5 +1,6 @@
 import type { Result } from '../results/schema.ts';
 import { verdictLine, verdictOf } from '../results/verdict.ts';
+import { compatibleProduct } from '../results/product.ts';
 import { deploymentLine } from './deployment.ts';
 
 /** One of YCSB's output rows: `[metric], measurement, value` in its text, an object in its JSON. */
@@ -31,6 +32,7 @@ export function ycsbHeader(result: Result): string[] {
   lines.push(`VERDICT: ${verdictLine(verdictOf(result))}`);
   if (s.standIn)
     lines.push(`STAND-IN: ${s.standIn.name} ${s.standIn.version}, not the real product (${s.standIn.note})`);
+  if (s.compatible) lines.push(`SERVER: ${compatibleProduct(s.compatible)}, ${s.compatible.note}`);
   const deployment = deploymentLine(s);
   if (deployment) lines.push(`DEPLOYMENT: ${deployment}`);
   lines.push(...(s.notes ?? []), ...result.notes);

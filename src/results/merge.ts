@@ -11,6 +11,7 @@ import type { MeasuredPhase as PhaseOutcome } from './phase.ts';
 import { isFaultNote } from './faults.ts';
 import { lostWritesNote } from './lost-writes-note.ts';
 import { mergeOperationSeries } from './merge-operation-series.ts';
+import { storeWithProduct } from './product.ts';
 import { buildResult } from './build.ts';
 import { MergeError } from './merge-error.ts';
 import { checkShards, mergedShards, saturationReason, wholeProperties } from './merge-shards.ts';
@@ -83,6 +84,8 @@ export function mergeResults(results: readonly Result[]): Result {
       ['phase', r.phase, first.phase],
       ['workload', r.workload.name, first.workload.name],
       ['store', r.store.name, first.store.name],
+      // The same store name on another product (FerretDB behind --store mongodb) is another run.
+      ['server', storeWithProduct(r.store), storeWithProduct(first.store)],
     ] as const) {
       if (a !== b) throw new MergeError(`cannot merge results of different runs: ${what} ${b} and ${a}`);
     }

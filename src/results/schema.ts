@@ -47,6 +47,12 @@ export const storeInfoSchema = z.object({
   driver: z.string(),
   /** Present when the figures come from a local stand-in, not the real product. */
   standIn: z.object({ name: z.string(), version: z.string(), note: z.string() }).optional(),
+  /**
+   * Present when the server is another product speaking this store's protocol (FerretDB, Amazon
+   * DocumentDB, Azure Cosmos DB, IBM Cloudant, …), named from its own answers: its figures are
+   * that product's, and reports name it in every label, so its cells never merge with the store's.
+   */
+  compatible: z.object({ product: z.string(), version: z.string(), note: z.string() }).optional(),
   /** True when docbench's own local server was used. */
   localTarget: z.boolean(),
   targetProduct: z.string().optional(),

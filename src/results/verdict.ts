@@ -14,6 +14,7 @@
  * Pure (no Node APIs): the k6 summary, bundled into k6 scripts, computes the same verdict.
  */
 import type { ExcludedOperation, OperationResult, Result, Verdict, VerdictReason } from './schema.ts';
+import { storeWithProduct } from './product.ts';
 
 /**
  * Of the reads of a YCSB run phase, the share that may find nothing before the run is invalid.
@@ -76,7 +77,7 @@ function noSuccessReason(r: Result, row: string, returns: Readonly<Partial<Recor
   return { code: 'no-success', detail: `none of the ${issued} ${row} operations succeeded (${statusList(returns)})${why}`, fix: adviceFor(r, sample) };
 }
 
-const storeName = (r: Result) => (r.store.standIn ? `${r.store.name} (stand-in ${r.store.standIn.name})` : r.store.name);
+const storeName = (r: Result) => storeWithProduct(r.store);
 
 /** An error that says the login was refused or the user lacks the rights (each store's words for it). */
 const CREDENTIALS =

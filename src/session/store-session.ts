@@ -174,6 +174,7 @@ export async function describeStore(open: OpenStore): Promise<StoreInfo> {
     serverVersion: fromTarget?.version ?? stats.serverVersion,
     driver: stats.driver,
     ...(standIn ? { standIn } : {}),
+    ...(stats.compatible ? { compatible: stats.compatible } : {}),
     localTarget: open.local,
     ...(open.targetProduct ? { targetProduct: open.targetProduct } : {}),
     ...(stats.diskBytes !== undefined ? { diskBytes: stats.diskBytes } : {}),

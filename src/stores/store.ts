@@ -46,6 +46,13 @@ export interface StoreStats {
   recordCount?: number;
   /** When the server is a local stand-in for the real product, its name and version. */
   standIn?: { name: string; version: string; note: string };
+  /**
+   * When the server is another product that speaks this store's protocol (FerretDB, Amazon
+   * DocumentDB, Azure Cosmos DB for MongoDB, IBM Cloudant, …), told from its own answers: the
+   * product, its own version, and what that means. Not a stand-in (it is a real product); its
+   * figures are that product's, never the named store's.
+   */
+  compatible?: CompatibleProduct;
   /** Anything else worth keeping (settings, engine names), flat key -> value. */
   extra?: Record<string, string | number | boolean>;
   /** The deployment the run talked to, as the server describes it (nodes, masters, replicas, replication). */
@@ -56,6 +63,16 @@ export interface StoreStats {
   encrypted?: boolean;
   /** How the store ran the work where a reader must know it (a cluster's non-atomic insert), one line each. */
   notes?: string[];
+}
+
+/** A product that speaks another store's protocol (see StoreStats.compatible). */
+export interface CompatibleProduct {
+  /** The product, e.g. "FerretDB", "Amazon DocumentDB". */
+  product: string;
+  /** Its own version where it tells it ("unknown" where it does not). */
+  version: string;
+  /** One line: whose protocol it speaks and what that means, e.g. "MongoDB-compatible, not MongoDB: …". */
+  note: string;
 }
 
 /** A store's deployment: one server, a Redis Cluster, a Cassandra ring, a MongoDB replica set. */

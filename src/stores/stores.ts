@@ -141,6 +141,14 @@ export const STORES = {
     ycsbBindings: ['site.ycsb.postgrenosql.PostgreNoSQLDBClient', 'postgrenosql'],
     dockerUrl: 'postgres://postgres:password@127.0.0.1:5432/docbench',
   },
+  ferretdb: {
+    summary: "FerretDB (MongoDB-compatible, on PostgreSQL) on the mongodb driver and the MongoDB store's code",
+    drivers: ['mongodb'],
+    load: () => import('./ferretdb/index.ts'),
+    // No errors row of its own: its driver is mongodb's, whose shapes (the mongodb row's) apply.
+    localTarget: () => import('./ferretdb/local-target.ts'),
+    // No compose service yet: FerretDB's image (ghcr.io/ferretdb/ferretdb) needs a PostgreSQL service beside it.
+  },
 } as const satisfies Record<string, StoreEntry>;
 
 export type StoreName = keyof typeof STORES;

@@ -18,6 +18,7 @@ import { ProcessPool } from '../../src/runner/process-pool.ts';
 import { resultSchema } from '../../src/results/schema.ts';
 import { CouchbaseStore } from '../../src/stores/couchbase/index.ts';
 import type { EcommerceDialect } from '../../scenarios/ecommerce/dialect.ts';
+import { ECOMMERCE_DIALECTS } from '../../scenarios/ecommerce/dialects.ts';
 import { customerCore, generateCustomer } from '../../scenarios/ecommerce/generator.ts';
 import { customerId, orderId, type Dataset } from '../../scenarios/ecommerce/model.ts';
 import { EcommerceOracle } from '../../scenarios/ecommerce/oracle.ts';
@@ -34,7 +35,8 @@ import { parseSettings } from '../../scenarios/ecommerce/settings.ts';
 import { runDocbenchAsync } from '../support/forwarder.ts';
 import { TEST_STORES } from '../support/stores.ts';
 
-const STORES = TEST_STORES;
+// The stores the scenario runs on (FerretDB v1 cannot hold its data: ECOMMERCE_DIALECTS says why).
+const STORES = TEST_STORES.filter((s) => ECOMMERCE_DIALECTS.runsOn(s));
 // Small zips, so YCSB-JSON's zip queries have several customers at this size.
 const DATASET: Dataset = { seed: 2002, customers: 300, ordersPerCustomer: 4, customersPerZip: 10 };
 const OPERATIONS = 150;

@@ -92,6 +92,8 @@ const CORRUPTERS: Record<Exclude<StoreName, 'basic'>, (handle: never) => Corrupt
     removeField: async (key, field) =>
       void (await mongo.collection<{ _id: string }>(TABLE).updateOne({ _id: key }, { $unset: { [field]: '' } })),
   }),
+  // FerretDB runs the MongoDB store's code on the same driver: the same corrupter.
+  ferretdb: (mongo: MongodbHandle) => CORRUPTERS.mongodb(mongo as never),
   couchdb: (couch: CouchdbHandle) => {
     const rewrite = async (key: string, change: (doc: Record<string, unknown>) => void) => {
       const db = couch.database<Record<string, unknown>>(TABLE);

@@ -4,6 +4,7 @@
  */
 import { packageVersion } from '../../version.ts';
 import type { StoreStats } from '../store.ts';
+import { couchCompatibleProduct } from './compatible.ts';
 import { statusOf } from './connection.ts';
 import type { CouchdbHandle } from './handle.ts';
 
@@ -14,7 +15,7 @@ interface Welcome {
   version?: string;
   git_sha?: string;
   features?: string[];
-  vendor?: { name?: string; version?: string };
+  vendor?: { name?: string; version?: string; variant?: string };
 }
 
 /** GET /{db}: CouchDB 3 reports `sizes`; before 3.0 it was `disk_size`. */
@@ -48,6 +49,14 @@ export async function couchdbStats(handle: CouchdbHandle, maxSockets: number): P
     ...(root.features ? { features: root.features.join(',') } : {}),
   };
   const stats: StoreStats = { server, serverVersion: version, driver: `nano ${packageVersion('nano')}`, extra };
+  // Another product on CouchDB's API (Cloudant, Sync Gateway, …) is named as itself.
+  const compatible = isPouchdbServer ? undefined : couchCompatibleProduct(root, hostOf(handle));
+  if (compatible) {
+    stats.compatible = compatible;
+    stats.server = compatible.product;
+    if (compatible.version !== 'unknown') stats.serverVersion = compatible.version;
+    extra.reportedCouchdbVersion = version;
+  }
   if (isPouchdbServer) {
     stats.standIn = {
       name: 'pouchdb-server',
@@ -118,5 +127,14 @@ async function nodeMemory(handle: CouchdbHandle): Promise<number | undefined> {
     return parts.every((v) => typeof v === 'number') ? parts.reduce((a, b) => a! + b!, 0) : undefined;
   } catch {
     return undefined; // not an admin, or a server without the node API
+  }
+}
+
+/** The server's host name, for markers a service's host carries (Cloudant's). */
+function hostOf(handle: CouchdbHandle): string {
+  try {
+    return new URL(handle.server.config.url).hostname;
+  } catch {
+    return '';
   }
 }

@@ -52,13 +52,18 @@ import { mongodbStats } from './stats.ts';
 import { YcsbCollections } from './ycsb.ts';
 
 export class MongodbStore extends YcsbStore<MongodbHandle> {
-  readonly name = 'mongodb';
   readonly handle: MongodbHandle;
-  private readonly config: MongodbConfig;
+  protected readonly config: MongodbConfig;
   protected readonly ycsb: YcsbCollections;
 
-  /** Checks the URL and the settings (user errors, before anything connects). */
-  constructor(options: StoreOptions) {
+  /**
+   * Checks the URL and the settings (user errors, before anything connects). `name` is the
+   * store's: another store on MongoDB's protocol (ferretdb) runs this same code under its own.
+   */
+  constructor(
+    options: StoreOptions,
+    readonly name: string = 'mongodb',
+  ) {
     super();
     this.config = mongodbConfig(options);
     this.handle = createHandle(this.config);
@@ -74,10 +79,10 @@ export class MongodbStore extends YcsbStore<MongodbHandle> {
     const found = await this.handle.db.listCollections({ name: schema.table }, { nameOnly: true }).toArray();
     if (found.length === 0) {
       throw new MissingDataError(
-        'mongodb',
+        this.name,
         this.config.target.displayUrl,
         `the collection "${this.handle.db.databaseName}.${schema.table}"`,
-        'load it first: docbench load --store mongodb --url … -P <the same workload>',
+        `load it first: docbench load --store ${this.name} --url … -P <the same workload>`,
       );
     }
   }

@@ -7,6 +7,7 @@
 import type { Document, MongoClientOptions } from 'mongodb';
 import { packageVersion } from '../../version.ts';
 import type { StoreStats } from '../store.ts';
+import { mongoCompatibleProduct } from './compatible.ts';
 import { num, type MongodbHandle } from './handle.ts';
 
 /**
@@ -23,6 +24,14 @@ export async function mongodbStats(
   const modules = Array.isArray(build?.modules) ? (build.modules as unknown[]).map(String) : [];
   let server = modules.includes('enterprise') ? 'MongoDB Enterprise' : 'MongoDB';
   if (secantusVersion !== undefined) server = `SecantusDB ${secantusVersion} (MongoDB wire protocol)`;
+  const hello = await command(handle, { hello: 1 });
+  // Another product on MongoDB's protocol (FerretDB, DocumentDB, Cosmos DB) is named as itself.
+  const compatible = mongoCompatibleProduct({
+    ...(build ? { buildInfo: build } : {}),
+    ...(hello ? { hello } : {}),
+    host: handle.client.options.srvHost ?? handle.client.options.hosts[0]?.host,
+  });
+  if (compatible) server = compatible.product;
 
   const wc = clientOptions.writeConcern;
   const extra: NonNullable<StoreStats['extra']> = {
@@ -37,12 +46,20 @@ export async function mongodbStats(
     ...(Array.isArray(build?.storageEngines) ? { storageEngines: (build.storageEngines as unknown[]).join(',') } : {}),
     ...(modules.length > 0 ? { modules: modules.join(',') } : {}),
   };
+  const reportedVersion = typeof build?.version === 'string' ? build.version : 'unknown';
   const stats: StoreStats = {
     server,
-    serverVersion: typeof build?.version === 'string' ? build.version : 'unknown',
+    // A compatible product's own version (as a number, like every serverVersion: FerretDB's
+    // "v1.24.2" is 1.24.2); the MongoDB version it reports stays in extra.
+    serverVersion:
+      compatible && compatible.version !== 'unknown' ? compatible.version.replace(/^v(?=\d)/, '') : reportedVersion,
     driver: `mongodb ${packageVersion('mongodb')}`,
     extra,
   };
+  if (compatible) {
+    stats.compatible = compatible;
+    extra.reportedMongoVersion = reportedVersion;
+  }
   if (secantusVersion !== undefined) {
     // The server says it is SecantusDB (a field no mongod reply has): label the result, as the
     // numbers are SecantusDB's and say nothing about MongoDB's own engine.
@@ -102,7 +119,6 @@ export async function mongodbStats(
     writes: `write concern ${w}${j}${wtimeout}`,
   };
   stats.encrypted = handle.client.options.tls === true;
-  const hello = await command(handle, { hello: 1 });
   if (typeof hello?.setName === 'string') {
     const members = [hello.hosts, hello.passives, hello.arbiters].reduce(
       (n: number, list) => n + (Array.isArray(list) ? list.length : 0),
