@@ -106,7 +106,7 @@ describe('postgres URL and settings', () => {
     );
     assertOneLine(
       () => config(BASE, { 'postgres.poolsize': '4' }),
-      /unknown setting postgres\.poolsize; did you mean "postgres\.poolSize"\?/,
+      /unknown setting postgres\.poolsize \(did you mean "postgres\.poolSize"\?\)/,
     );
     assertOneLine(
       () => config(BASE, { 'postgres.poolSize': '0' }),
