@@ -3,7 +3,17 @@
  * pid, never the shared local servers other tests use.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,20 +45,23 @@ export interface PrivateServer {
 
 /**
  * `polls` × 100 ms is how long a start may take; `dir` holds its files (a new folder by default);
- * `group`: the server is a process group (launched detached), every signal goes to all of it.
+ * `tree`: every signal goes to the server's child processes too (stopping the parent first, so
+ * that it starts no new ones).
  */
 function serverOf(
   url: string,
   launch: (dir: string) => ChildProcess,
   ready: () => Promise<boolean>,
   missing?: string,
-  options: { polls?: number; dir?: string; group?: boolean } = {},
+  options: { polls?: number; dir?: string; tree?: boolean } = {},
 ): PrivateServer {
-  const { polls = 300, dir = mkdtempSync(join(tmpdir(), 'docbench-fault-')), group = false } = options;
+  const { polls = 300, dir = mkdtempSync(join(tmpdir(), 'docbench-fault-')), tree = false } = options;
   let child: ChildProcess | undefined;
   const send = (running: ChildProcess, name: NodeJS.Signals) => {
-    if (group) process.kill(-running.pid!, name);
-    else running.kill(name);
+    if (!tree) return void running.kill(name);
+    if (name !== 'SIGCONT') running.kill('SIGSTOP');
+    for (const pid of children(running.pid!)) process.kill(pid, name);
+    running.kill(name);
   };
   const kill = async () => {
     const running = child;
@@ -89,6 +102,27 @@ function serverOf(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The pids of a process's children (Linux's /proc; none elsewhere). */
+function children(parent: number): number[] {
+  const found: number[] = [];
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return found;
+  }
+  for (const pid of entries) {
+    try {
+      // The parent's pid is the field after the state, after the command name in parentheses.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) found.push(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
 }
 
 /** Whether the process is stopped (Linux's /proc; elsewhere assumed, after the waits above). */
@@ -454,9 +488,10 @@ export interface PostgresOptions {
 /**
  * A PostgreSQL of the test's own: a cluster initdb'd into a temporary folder as the local target
  * makes its own (user and password docbench/docbench, database postgres), run by the local
- * target's command, as a process group so that a kill takes the postmaster and every backend
- * with it, as a crashed or powered-off host does (a postmaster killed alone leaves backends that
- * keep their sessions, and a restart waits for them).
+ * target's command. Each signal goes to the postmaster and every backend (each backend is a
+ * session of its own, so not in the postmaster's process group): a kill takes the whole server,
+ * as a crashed or powered-off host does (a postmaster killed alone leaves backends that keep
+ * their sessions, and a restart waits for them), and a pause stops the sessions too.
  */
 export async function privatePostgres(
   options: PostgresOptions = {},
@@ -488,7 +523,7 @@ export async function privatePostgres(
       const cluster = join(dir, 'cluster');
       target.initCluster(cluster);
       const command = target.serverCommand(cluster, port, settings);
-      return spawn(command.command, command.args, { stdio: 'ignore', detached: true });
+      return spawn(command.command, command.args, { stdio: 'ignore' });
     },
     async () => {
       const { default: pg } = await import('pg');
@@ -507,7 +542,7 @@ export async function privatePostgres(
       }
     },
     missing,
-    { dir, group: true },
+    { dir, tree: true },
   );
   return certificates ? { ...server, certificates } : server;
 }

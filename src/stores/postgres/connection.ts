@@ -20,6 +20,9 @@ export function createHandle(config: PostgresConfig): PostgresHandle {
   // An idle connection the server drops (a restart, a failover) emits 'error' on the pool; the
   // next query gets a fresh connection, and an unhandled 'error' event would end the process.
   pool.on('error', () => {});
+  // A connection lost while a statement runs on it also emits 'error' on its client, which has no
+  // other listener then (the statement gets the error itself): without this one it would end the process.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return new PostgresHandle(pool, config.target.database);
 }
 

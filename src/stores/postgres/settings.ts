@@ -12,6 +12,9 @@ import { parsePostgresUrl, type PostgresUrl } from './url.ts';
 /** node-postgres waits forever for a connection by default: far too long to say that nothing answers. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 
+/** How long a statement may wait for its answer, client-side, as other stores' command timeouts. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+
 export const SYNCHRONOUS_COMMIT = ['on', 'off', 'local', 'remote_write', 'remote_apply'] as const;
 
 export const SETTINGS = {
@@ -23,6 +26,10 @@ export const SETTINGS = {
   connectTimeoutMs: setting.wholeNumber({
     min: 1,
     describe: `ms a new connection may take before it fails; default ${DEFAULT_CONNECT_TIMEOUT_MS}`,
+  }),
+  queryTimeoutMs: setting.wholeNumber({
+    min: 1,
+    describe: `ms a statement may wait for the server's answer before it fails as a TIMEOUT, on docbench's side (a stalled or unreachable server); default ${DEFAULT_QUERY_TIMEOUT_MS}`,
   }),
   statementTimeoutMs: setting.wholeNumber({
     min: 1,
@@ -58,6 +65,8 @@ export function postgresConfig(options: StoreOptions): PostgresConfig {
     // again inside its measured operations.
     idleTimeoutMillis: 0,
     connectionTimeoutMillis: settings.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    // node-postgres waits for an answer forever by default: a stalled server would hold the run.
+    query_timeout: settings.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
     // The server's name for our sessions (pg_stat_activity), so a DBA can tell docbench's load apart.
     application_name: 'docbench',
   };

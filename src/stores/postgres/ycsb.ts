@@ -127,23 +127,23 @@ export class YcsbTables implements YcsbOperations {
   }
 
   async update(table: string, key: string, values: FieldMap): Promise<boolean> {
-    const result = await this.handle.pool.query(bound(this.sql(table).update, [key, JSON.stringify(values)]));
+    const result = await this.handle.result(bound(this.sql(table).update, [key, JSON.stringify(values)]));
     return (result.rowCount ?? 0) > 0;
   }
 
   async insert(table: string, key: string, values: FieldMap): Promise<void> {
-    await this.handle.pool.query(bound(this.sql(table).insert, [key, JSON.stringify(values)]));
+    await this.handle.result(bound(this.sql(table).insert, [key, JSON.stringify(values)]));
   }
 
   async insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> {
     if (records.length === 0) return;
     const keys = records.map((r) => r.key);
     const values = records.map((r) => JSON.stringify(r.fields));
-    await this.handle.pool.query(bound(this.sql(table).insertMany, [keys, values]));
+    await this.handle.result(bound(this.sql(table).insertMany, [keys, values]));
   }
 
   async delete(table: string, key: string): Promise<boolean> {
-    const result = await this.handle.pool.query(bound(this.sql(table).delete, [key]));
+    const result = await this.handle.result(bound(this.sql(table).delete, [key]));
     return (result.rowCount ?? 0) > 0;
   }
 }
