@@ -2,7 +2,7 @@
  * The yardstick of bench/harness-overhead.ts: each store's read of one whole record straight
  * through its official driver, with no docbench code on the path (no key generation, timing,
  * histogram or status counting). Where the store exposes its driver objects (Cassandra, MongoDB,
- * CouchDB, Couchbase, and HBase's REST client) the loop uses the very client docbench opened, so
+ * CouchDB, Couchbase, PostgreSQL, and HBase's REST client) the loop uses the very client docbench opened, so
  * the pool and its settings are the same; Redis's clients are private to its connection classes,
  * so the loop opens its own, with the same options.
  *
@@ -18,6 +18,7 @@ import type { CouchbaseHandle } from '../src/stores/couchbase/handle.ts';
 import type { CouchdbHandle } from '../src/stores/couchdb/handle.ts';
 import type { HbaseHandle } from '../src/stores/hbase/handle.ts';
 import type { MongodbHandle } from '../src/stores/mongodb/handle.ts';
+import type { PostgresHandle } from '../src/stores/postgres/handle.ts';
 import type { Store } from '../src/stores/store.ts';
 import type { HandleOf, StoreName } from '../src/stores/stores.ts';
 
@@ -131,6 +132,19 @@ export function hbaseReader(handle: HbaseHandle, table: string): BareReader {
   };
 }
 
+/**
+ * node-postgres's `pool.query` on the pool docbench opened, with a named (prepared) SELECT of the
+ * record's JSONB document, as docbench's store runs it; the row's document is parsed by the driver.
+ */
+export function postgresReader(handle: PostgresHandle, table: string): BareReader {
+  const text = `SELECT ycsb_value FROM "${table.replaceAll('"', '""')}" WHERE ycsb_key = $1`;
+  return {
+    call: 'pool.query({ name, text: SELECT ycsb_value … WHERE ycsb_key = $1, values: [key] })',
+    read: async (key) => (await handle.pool.query({ name: 'bare_read', text, values: [key] })).rows.length > 0,
+    close: async () => {},
+  };
+}
+
 /** Reads through a docbench store's own read (BasicDB: the harness's cost alone, no driver). */
 export function storeReader(
   open: { store: { read(table: string, key: string, fields: null): Promise<unknown> } },
@@ -208,7 +222,7 @@ export const BARE_READERS: { readonly [K in StoreName]: StoreBench<K> | NotMeasu
   couchdb: { ops: 1_500, records: 2_000, loops: one((handle, _, table) => couchdbReader(handle, table)) },
   couchbase: { ops: 30_000, records: 10_000, loops: one((handle) => couchbaseReader(handle)) },
   hbase: { ops: 5_000, records: 10_000, loops: one((handle, _, table) => hbaseReader(handle, table)) },
-  postgres: { none: 'no bare reader written for it yet' },
+  postgres: { ops: 30_000, records: 10_000, loops: one((handle, _, table) => postgresReader(handle, table)) },
   // The MongoDB store's code and driver: MongoDB's bare reader measures the same harness path.
   ferretdb: { ops: 5_000, records: 5_000, loops: one((handle, _, table) => mongodbReader(handle, table)) },
 };

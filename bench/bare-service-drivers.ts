@@ -87,7 +87,21 @@ export const BARE_SERVICES: { readonly [K in StoreName]: BareService<K> | NotMea
   couchdb: { none: 'no bare service written for it yet' },
   couchbase: { none: 'no bare service written for it yet' },
   hbase: { none: 'no bare service written for it yet' },
-  postgres: { none: 'no bare service written for it yet' },
+  postgres: {
+    async open(handle, _, name) {
+      // YCSB's JSONB layout (docbench's and postgrenosql's): a key and the record as one document.
+      const table = `"${name.replaceAll('"', '""')}"`;
+      const read = `SELECT ycsb_value FROM ${table} WHERE ycsb_key = $1`;
+      const update = `UPDATE ${table} SET ycsb_value = ycsb_value || $2::jsonb WHERE ycsb_key = $1`;
+      return {
+        read: async (key) =>
+          (await handle.pool.query<{ ycsb_value: Fields }>({ name: 'bare_read', text: read, values: [key] })).rows[0]
+            ?.ycsb_value ?? null,
+        update: async (key, fields) =>
+          void (await handle.pool.query({ name: 'bare_update', text: update, values: [key, JSON.stringify(fields)] })),
+      };
+    },
+  },
   ferretdb: { none: "no bare service written for it yet (MongoDB's would serve: the same driver and store code)" },
 };
 

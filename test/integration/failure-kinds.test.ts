@@ -12,15 +12,15 @@
  * missing database/keyspace/bucket, TLS to a plain port and plain to a TLS port) must exit 2 with
  * one line naming the cause.
  *
- * Servers: private Redis, SecantusDB (the MongoDB stand-in), pouchdb-server (the CouchDB
- * stand-in) and CouchbaseMock (the Couchbase stand-in), started here on free ports and killed by
- * their pids. A private Cassandra node is too heavy for CI (a 1 GB JVM, most of a minute to
+ * Servers: private Redis, PostgreSQL, SecantusDB (the MongoDB stand-in), pouchdb-server (the
+ * CouchDB stand-in) and CouchbaseMock (the Couchbase stand-in), started here on free ports and
+ * killed by their pids (PostgreSQL's whole process group: the postmaster and its backends). A private Cassandra node is too heavy for CI (a 1 GB JVM, most of a minute to
  * start), so Cassandra's rows run through a forwarder in front of the shared local Cassandra: the
  * forwarder resetting its connections stands for the node killed, refusing new ones for the node
  * down, and holding every byte for the node paused (those rows run in a child process:
  * test/support/cassandra-fault-rows.ts says why). TLS ports are a TLS-terminating forwarder
  * in front of a server (as stunnel or a load balancer would be), with a throwaway CA made by
- * openssl, except Redis and SecantusDB, which serve TLS themselves.
+ * openssl, except Redis, PostgreSQL and SecantusDB, which serve TLS themselves.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -35,6 +35,7 @@ import { createStore as cassandraStore } from '../../src/stores/cassandra/index.
 import { createStore as couchbaseStore } from '../../src/stores/couchbase/index.ts';
 import { createStore as couchdbStore } from '../../src/stores/couchdb/index.ts';
 import { createStore as mongodbStore } from '../../src/stores/mongodb/index.ts';
+import { createStore as postgresStore } from '../../src/stores/postgres/index.ts';
 import { createStore as redisStore } from '../../src/stores/redis/index.ts';
 import type { Store, YcsbSchema } from '../../src/stores/store.ts';
 import { assertUserError } from '../support/cli.ts';
@@ -45,6 +46,7 @@ import {
   privateCouchbase,
   privateCouchdb,
   privateMongodb,
+  privatePostgres,
   privateRedis,
 } from '../support/private-server.ts';
 import { testsStore } from '../support/stores.ts';
@@ -645,6 +647,95 @@ describe(
         );
       } finally {
         await tls?.close();
+        await server.dispose();
+      }
+    });
+  },
+);
+
+describe(
+  'PostgreSQL (node-postgres) on a private PostgreSQL',
+  { skip: !testsStore('postgres'), timeout: 240_000 },
+  () => {
+    it('paused past postgres.queryTimeoutMs, a session terminated by an administrator, killed mid-call, down', async (t) => {
+      const server = await privatePostgres();
+      if (server.missing) return t.skip(server.missing);
+      const open = stores();
+      try {
+        await server.start();
+        const settings = { 'postgres.queryTimeoutMs': '1000', 'postgres.connectTimeoutMs': '1500' };
+        const store = await open.connect(postgresStore({ url: server.url, settings, concurrency: 1 }));
+        await store.prepare(SCHEMA);
+        await store.insert(TABLE, 'k1', RECORD);
+        // pg_terminate_backend from a session of its own: the server's FATAL 57P01 to the statement in flight.
+        const admin = await open.connect(postgresStore({ url: server.url, settings: {}, concurrency: 1 }));
+        const terminated = await midCall(
+          () => store.handle.query("SELECT pg_sleep(5), 'docbench-terminate-me'"),
+          async () => {
+            await admin.handle.query(
+              "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%docbench-terminate-' || 'me%'",
+            );
+          },
+        );
+        await row(t, 'postgres, its session terminated by an administrator', 'SERVICE_UNAVAILABLE', terminated);
+        await store.read(TABLE, 'k1', null); // a fresh connection, before the pause
+        await server.pause();
+        await row(t, 'postgres, paused', 'TIMEOUT', () => store.read(TABLE, 'k1', null));
+        server.resume();
+        await outageRows(t, 'postgres', store, server);
+      } finally {
+        await open.close();
+        await server.dispose();
+      }
+    });
+
+    it('connect: no sslmode to a TLS-only server, verify-full without its CA, a wrong port; verify-full with it connects encrypted', async (t) => {
+      const server = await privatePostgres({ tls: 'only' });
+      if (server.missing) return t.skip(server.missing);
+      try {
+        await server.start();
+        const settings = ['postgres.connectTimeoutMs=1500'];
+        await connectRow(
+          t,
+          'postgres, no sslmode to a TLS-only server',
+          'postgres',
+          server.url,
+          /refused access: TLS mismatch: the server accepts only encrypted connections \(.*no encryption\); add \?sslmode=require/,
+          settings,
+        );
+        await connectRow(
+          t,
+          'postgres, sslmode=verify-full without the CA',
+          'postgres',
+          `${server.url}?sslmode=verify-full`,
+          /the server's TLS certificate failed the check of sslmode=verify-full: .*give sslrootcert=<CA file> in the URL, or sslmode=require/,
+          settings,
+        );
+        await connectRow(
+          t,
+          'postgres, wrong port',
+          'postgres',
+          server.url.replace(/:\d+\//, `:${await freePort()}/`),
+          /cannot reach postgres at .*: connection refused \(connect ECONNREFUSED .*\): nothing listens there/,
+          settings,
+        );
+        const verified = postgresStore({
+          url: `${server.url}?sslmode=verify-full&sslrootcert=${server.certificates!.ca}`,
+          settings: {},
+          concurrency: 1,
+        });
+        try {
+          await verified.connect();
+          const stats = await verified.stats();
+          assert.equal(stats.encrypted, true);
+          assert.match(
+            String(stats.extra?.tls),
+            /verify-full: the certificate checked against sslrootcert and the host name/,
+          );
+        } finally {
+          await verified.close();
+        }
+      } finally {
         await server.dispose();
       }
     });

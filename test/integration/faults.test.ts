@@ -1,6 +1,6 @@
 /**
  * Faults and interrupts, as a user meets them: a store killed mid-run and restarted (Redis,
- * the MongoDB stand-in, HBase's REST gateway and its region server, each a private server of
+ * PostgreSQL, the MongoDB stand-in, HBase's REST gateway and its region server, each a private server of
  * this test, killed by its own pid), a Redis paused (SIGSTOP) mid-run, a store that stays down (error budget, --on-error abort,
  * post-run stats that cannot be read), and Ctrl-C / SIGTERM mid-run. Every run must end with its
  * YCSB text and a complete result file saying what happened: errors counted per status, the
@@ -15,7 +15,13 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { resultSchema, type Result } from '../../src/results/schema.ts';
 import { runDocbench } from '../support/cli.ts';
-import { privateHbase, privateMongodb, privateRedis, type PrivateServer } from '../support/private-server.ts';
+import {
+  privateHbase,
+  privateMongodb,
+  privatePostgres,
+  privateRedis,
+  type PrivateServer,
+} from '../support/private-server.ts';
 import { waitFor } from '../support/wait.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -203,6 +209,45 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
       assertRecovered(readResult(out), run.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT']);
     } finally {
       await mongodb.dispose();
+    }
+  });
+
+  it('PostgreSQL killed (the postmaster and every backend) and restarted: an outage of SERVICE_UNAVAILABLE, not errors; the pool reconnects', async (t) => {
+    const postgres = await privatePostgres();
+    if (postgres.missing) return t.skip(postgres.missing);
+    try {
+      await loaded(postgres, 'postgres');
+      const out = join(dir, 'postgres-outage.json');
+      const run = startDocbench([
+        'run',
+        '--store',
+        'postgres',
+        '--url',
+        postgres.url,
+        ...RUN,
+        '-p',
+        'operationcount=0',
+        '-p',
+        'maxexecutiontime=15',
+        '-p',
+        'postgres.connectTimeoutMs=1000',
+        '--target',
+        '500',
+        '--out',
+        out,
+      ]);
+      await outage(run, postgres, 2, 3);
+      assert.equal(await run.exit, 0, run.stderr());
+      const result = readResult(out);
+      t.diagnostic(summary(result));
+      assertRecovered(result, run.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT']);
+      assert.equal(
+        result.returns.ERROR ?? 0,
+        0,
+        `no call filed as the store's own error: ${JSON.stringify(result.returns)}`,
+      );
+    } finally {
+      await postgres.dispose();
     }
   });
 

@@ -3,7 +3,17 @@
  * pid, never the shared local servers other tests use.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,28 +43,38 @@ export interface PrivateServer {
   dispose(): Promise<void>;
 }
 
-/** `polls` × 100 ms is how long a start may take; `dir` holds its files (a new folder by default). */
+/**
+ * `polls` × 100 ms is how long a start may take; `dir` holds its files (a new folder by default);
+ * `tree`: every signal goes to the server's child processes too (stopping the parent first, so
+ * that it starts no new ones).
+ */
 function serverOf(
   url: string,
   launch: (dir: string) => ChildProcess,
   ready: () => Promise<boolean>,
   missing?: string,
-  options: { polls?: number; dir?: string } = {},
+  options: { polls?: number; dir?: string; tree?: boolean } = {},
 ): PrivateServer {
-  const { polls = 300, dir = mkdtempSync(join(tmpdir(), 'docbench-fault-')) } = options;
+  const { polls = 300, dir = mkdtempSync(join(tmpdir(), 'docbench-fault-')), tree = false } = options;
   let child: ChildProcess | undefined;
+  const send = (running: ChildProcess, name: NodeJS.Signals) => {
+    if (!tree) return void running.kill(name);
+    if (name !== 'SIGCONT') running.kill('SIGSTOP');
+    for (const pid of children(running.pid!)) process.kill(pid, name);
+    running.kill(name);
+  };
   const kill = async () => {
     const running = child;
     child = undefined;
     if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
     const gone = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGKILL');
+    send(running, 'SIGKILL');
     await gone;
   };
   const signal = (name: NodeJS.Signals) => {
     if (child === undefined || child.exitCode !== null || child.signalCode !== null)
       throw new Error(`the private server for ${url} is not running`);
-    child.kill(name);
+    send(child, name);
   };
   return {
     url,
@@ -82,6 +102,27 @@ function serverOf(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The pids of a process's children (Linux's /proc; none elsewhere). */
+function children(parent: number): number[] {
+  const found: number[] = [];
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return found;
+  }
+  for (const pid of entries) {
+    try {
+      // The parent's pid is the field after the state, after the command name in parentheses.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) found.push(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
 }
 
 /** Whether the process is stopped (Linux's /proc; elsewhere assumed, after the waits above). */
@@ -437,4 +478,71 @@ export async function privateHbase(): Promise<{
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+export interface PostgresOptions {
+  /** Serve TLS, with a certificate made by openssl; `only`: refuse plain connections (pg_hba's hostssl). */
+  tls?: 'offered' | 'only';
+}
+
+/**
+ * A PostgreSQL of the test's own: a cluster initdb'd into a temporary folder as the local target
+ * makes its own (user and password docbench/docbench, database postgres), run by the local
+ * target's command. Each signal goes to the postmaster and every backend (each backend is a
+ * session of its own, so not in the postmaster's process group): a kill takes the whole server,
+ * as a crashed or powered-off host does (a postmaster killed alone leaves backends that keep
+ * their sessions, and a restart waits for them), and a pause stops the sessions too.
+ */
+export async function privatePostgres(
+  options: PostgresOptions = {},
+): Promise<PrivateServer & { certificates?: TestCertificates }> {
+  const target = await import('../../src/stores/postgres/local-target.ts');
+  const port = await freePort();
+  let missing =
+    existsSync('/usr/lib/postgresql') || spawnSync('initdb', ['--version']).status === 0
+      ? undefined
+      : 'PostgreSQL is not installed (docbench up postgres)';
+  if (options.tls && !missing && !hasOpenssl()) missing = 'openssl is not on PATH';
+  const dir = mkdtempSync(join(tmpdir(), 'docbench-fault-pg-'));
+  const certificates = options.tls && !missing ? makeCertificates(dir) : undefined;
+  const settings: string[] = [];
+  if (certificates) {
+    for (const file of [certificates.cert, certificates.key]) target.giveToServerUser(file);
+    settings.push('ssl=on', `ssl_cert_file=${certificates.cert}`, `ssl_key_file=${certificates.key}`);
+  }
+  if (options.tls === 'only') {
+    const hba = join(dir, 'pg_hba.conf');
+    writeFileSync(hba, 'hostssl all all 127.0.0.1/32 scram-sha-256\n');
+    target.giveToServerUser(hba);
+    settings.push(`hba_file=${hba}`);
+  }
+  const url = `postgres://${target.LOCAL_USER}:${target.LOCAL_PASSWORD}@127.0.0.1:${port}/postgres`;
+  const server = serverOf(
+    url,
+    () => {
+      const cluster = join(dir, 'cluster');
+      target.initCluster(cluster);
+      const command = target.serverCommand(cluster, port, settings);
+      return spawn(command.command, command.args, { stdio: 'ignore' });
+    },
+    async () => {
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({
+        connectionString: url,
+        ssl: certificates ? { rejectUnauthorized: false } : false,
+        connectionTimeoutMillis: 1000,
+      });
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        await client.query('SELECT 1');
+        return true;
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+    missing,
+    { dir, tree: true },
+  );
+  return certificates ? { ...server, certificates } : server;
 }

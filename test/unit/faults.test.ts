@@ -14,6 +14,8 @@ import {
 } from '@redis/client';
 import cassandra from 'cassandra-driver';
 import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import pg from 'pg';
+import { isConflict } from '../../src/service/conflicts.ts';
 import { IntervalRows } from '../../src/measure/interval-rows.ts';
 import { Measurements } from '../../src/measure/measurements.ts';
 import { OperationSeriesBuilder } from '../../src/measure/operation-series.ts';
@@ -50,6 +52,9 @@ const storeInfo = {
 };
 const named = (name: string, message: string, extra: Record<string, unknown> = {}) =>
   Object.assign(new Error(message), { name, ...extra });
+/** The server's error as node-postgres makes it (pg-protocol's DatabaseError: `name` is the message's, "error"). */
+const pgError = (code: string, message: string) =>
+  Object.assign(new pg.DatabaseError(message, message.length, 'error'), { code, severity: 'ERROR' });
 
 describe("a failed call's status", () => {
   // The drivers' own classes where loading them is cheap; the integration test
@@ -259,6 +264,84 @@ describe("a failed call's status", () => {
       }),
       'ERROR',
     ],
+    ['PostgreSQL, a connection exception (class 08)', pgError('08006', 'connection failure'), 'SERVICE_UNAVAILABLE'],
+    [
+      'PostgreSQL, shut down by its administrator (57P01)',
+      pgError('57P01', 'terminating connection due to administrator command'),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'PostgreSQL, starting up or in recovery (57P03)',
+      pgError('57P03', 'the database system is starting up'),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'PostgreSQL, a crash of another backend (57P02)',
+      pgError('57P02', 'terminating connection because of crash of another server process'),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'PostgreSQL, too many connections (53300)',
+      pgError('53300', 'sorry, too many clients already'),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'PostgreSQL, statement_timeout (57014)',
+      pgError('57014', 'canceling statement due to statement timeout'),
+      'TIMEOUT',
+    ],
+    [
+      'PostgreSQL, a refused password (28P01)',
+      pgError('28P01', 'password authentication failed for user "x"'),
+      'ERROR',
+    ],
+    ['PostgreSQL, a missing database (3D000)', pgError('3D000', 'database "x" does not exist'), 'ERROR'],
+    ['PostgreSQL, a missing table (42P01)', pgError('42P01', 'relation "usertable" does not exist'), 'ERROR'],
+    [
+      'PostgreSQL, the SQLSTATE before the words (a missing table whose name reads like an outage)',
+      pgError('42P01', 'Connection terminated unexpectedly'),
+      'ERROR',
+    ],
+    [
+      'PostgreSQL, a serialization failure (40001)',
+      pgError('40001', 'could not serialize access due to concurrent update'),
+      'ERROR',
+    ],
+    ['PostgreSQL, a deadlock (40P01)', pgError('40P01', 'deadlock detected'), 'ERROR'],
+    [
+      'PostgreSQL, a duplicate key (23505)',
+      pgError('23505', 'duplicate key value violates unique constraint'),
+      'ERROR',
+    ],
+    [
+      'node-postgres, the connection lost under a query',
+      new Error('Connection terminated unexpectedly'),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'node-postgres, a query on a client whose connection failed',
+      new Error('Client has encountered a connection error and is not queryable'),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'node-postgres, the server refused the connection',
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      'SERVICE_UNAVAILABLE',
+    ],
+    [
+      'pg-pool, no connection within connectionTimeoutMillis',
+      new Error('timeout exceeded when trying to connect'),
+      'TIMEOUT',
+    ],
+    [
+      'pg-pool, a new connection past connectionTimeoutMillis',
+      new Error('Connection terminated due to connection timeout', {
+        cause: new Error('Connection terminated unexpectedly'),
+      }),
+      'TIMEOUT',
+    ],
+    ['node-postgres, query_timeout', new Error('Query read timeout'), 'TIMEOUT'],
+    ['node-postgres, a client docbench itself ended', new Error('Connection terminated'), 'ERROR'],
     [
       "a store's own answer (a CouchDB conflict)",
       Object.assign(new Error('Document update conflict.'), { scope: 'couch', statusCode: 409 }),
@@ -275,6 +358,12 @@ describe("a failed call's status", () => {
       [],
     );
     for (const e of STORE_ERRORS) assert.ok(Object.keys(e.shapes).length > 0, e.store);
+  });
+
+  it('PostgreSQL: a duplicate key, a serialization failure and a deadlock are write conflicts (409); other SQLSTATEs are not', () => {
+    for (const code of ['23505', '40001', '40P01']) assert.equal(isConflict(pgError(code, 'lost a race')), true, code);
+    for (const code of ['42P01', '57014', '08006']) assert.equal(isConflict(pgError(code, 'other')), false, code);
+    assert.equal(isConflict(Object.assign(new Error('x'), { code: '40001' })), false, "only the server's own error");
   });
 });
 

@@ -35,13 +35,16 @@ export const errors: StoreErrors = {
       return undefined;
     },
   },
+  // node-postgres's and pg-pool's fixed texts (lib/client.js, pg-pool/index.js), whole, since
+  // every store's messages are read for every error. "Connection terminated" alone is a client
+  // docbench itself ended, not an outage.
   messages: [
     [
-      /timeout exceeded when trying to connect|Connection terminated due to connection timeout|Query read timeout/i,
+      /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout|Query read timeout)$/,
       'TIMEOUT',
     ],
     [
-      /Connection terminated unexpectedly|Connection terminated|Client has encountered a connection error/i,
+      /^(Connection terminated unexpectedly|Client has encountered a connection error and is not queryable)$/,
       'SERVICE_UNAVAILABLE',
     ],
   ],

@@ -123,18 +123,22 @@ function asServerUser(command: string, args: readonly string[]): { command: stri
   };
 }
 
-/** `initdb` once: UTF8, C.UTF-8, password logins (scram-sha-256) for every connection. */
-function initCluster(cluster: string, dir: string, log: (line: string) => void): void {
+/**
+ * `initdb` once: UTF8, C.UTF-8, password logins (scram-sha-256) for every connection, the
+ * superuser LOCAL_USER with LOCAL_PASSWORD. As root, the cluster's folder and its parent are
+ * given to the postgres user. (Also the fault tests' private servers' cluster.)
+ */
+export function initCluster(cluster: string): void {
   if (existsSync(join(cluster, 'PG_VERSION'))) return;
   rmSync(cluster, { recursive: true, force: true });
   mkdirSync(cluster, { recursive: true, mode: 0o700 });
-  const passwordFile = join(isRoot() ? join(cluster, '..') : dir, `.pw-${PORT.port}`);
+  // Beside the cluster, in a folder only the server's user reads; gone once initdb has read it.
+  const passwordFile = join(cluster, '..', `.pw-${process.pid}`);
   writeFileSync(passwordFile, `${LOCAL_PASSWORD}\n`, { mode: 0o600 });
   if (isRoot()) {
     const { uid, gid } = systemUser();
     for (const path of [join(cluster, '..'), cluster, passwordFile]) chownSync(path, uid, gid);
   }
-  log(`postgres: initdb ${cluster}`);
   const init = asServerUser(program('initdb'), [
     '-D',
     cluster,
@@ -154,6 +158,35 @@ function initCluster(cluster: string, dir: string, log: (line: string) => void):
   } finally {
     rmSync(passwordFile, { force: true });
   }
+}
+
+/** The postmaster on `cluster`, on 127.0.0.1:`port` only; `settings` are more `-c name=value`. */
+export function serverCommand(
+  cluster: string,
+  port: number,
+  settings: readonly string[] = [],
+): { command: string; args: string[] } {
+  return asServerUser(program('postgres'), [
+    '-D',
+    cluster,
+    '-c',
+    `listen_addresses=${LOOPBACK}`,
+    '-p',
+    String(port),
+    // No Unix socket: its default folder (/var/run/postgresql) may not exist or be someone else's.
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=300',
+    ...settings.flatMap((setting) => ['-c', setting]),
+  ]);
+}
+
+/** Give a file or folder to the server's user when docbench runs as root (the server reads it as that user). */
+export function giveToServerUser(path: string): void {
+  if (!isRoot()) return;
+  const { uid, gid } = systemUser();
+  chownSync(path, uid, gid);
 }
 
 /** Make the runs' database once the server answers (the `pg` driver is docbench's own peer dependency). */
@@ -190,22 +223,10 @@ export const localTarget: LocalTarget = managedServer({
   recognise: 'postgres',
   files: 'postgres',
   install,
-  command: ({ dir, data }) => {
+  command: ({ data }) => {
     const cluster = dataDir(data);
-    initCluster(cluster, dir, () => {});
-    return asServerUser(program('postgres'), [
-      '-D',
-      cluster,
-      '-c',
-      `listen_addresses=${LOOPBACK}`,
-      '-p',
-      String(PORT.port),
-      // No Unix socket: its default folder (/var/run/postgresql) may not exist or be someone else's.
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'max_connections=300',
-    ]);
+    initCluster(cluster);
+    return serverCommand(cluster, PORT.port);
   },
   // PostgreSQL answers an SSLRequest with one byte ('N' without TLS, 'S' with) once it accepts connections.
   healthy: () =>

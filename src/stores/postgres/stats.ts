@@ -1,7 +1,9 @@
 /**
  * What the store says about its server: version (server_version), the driver, the settings in
  * force, the YCSB table's size on disk (pg_total_relation_size: table, indexes and TOAST) and the
- * database's cache hit ratio (pg_stat_database). A figure the server refuses is left out.
+ * database's cache hit ratio (pg_stat_database). A figure the server refuses is left out. The
+ * settings are read on one of docbench's own sessions, so postgres.synchronousCommit and
+ * postgres.statementTimeoutMs show as they applied.
  */
 import { packageVersion } from '../../version.ts';
 import type { StoreStats } from '../store.ts';
@@ -20,6 +22,7 @@ export async function postgresStats(
   const extra: NonNullable<StoreStats['extra']> = {
     database: handle.database,
     'postgres.poolSize': config.poolConfig.max ?? 10,
+    tls: config.tls.describe,
     ...(server?.full ? { build: server.full } : {}),
   };
   const stats: StoreStats = {
@@ -32,7 +35,7 @@ export async function postgresStats(
   };
   const settings = await handle
     .query<{ name: string; setting: string }>(
-      `SELECT name, setting FROM pg_settings WHERE name IN ('synchronous_commit', 'fsync', 'shared_buffers', 'default_transaction_isolation')`,
+      `SELECT name, setting FROM pg_settings WHERE name IN ('synchronous_commit', 'fsync', 'shared_buffers', 'default_transaction_isolation', 'statement_timeout')`,
     )
     .catch(() => []);
   for (const { name, setting } of settings) extra[`server.${name}`] = setting;

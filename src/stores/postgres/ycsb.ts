@@ -21,15 +21,29 @@ import type { FieldMap, KeyedRecord, YcsbSchema } from '../store.ts';
 import type { YcsbOperations } from '../ycsb-store.ts';
 import { quoteIdent, type PostgresHandle } from './handle.ts';
 
+/** A statement's text and its name: the same name for the same text on every connection of this process. */
+interface Statement {
+  readonly name: string;
+  readonly text: string;
+}
+
 interface Statements {
-  readAll: string;
-  insert: string;
-  update: string;
-  delete: string;
-  scanAll: string;
-  insertMany: string;
+  readAll: Statement;
+  insert: Statement;
+  update: Statement;
+  delete: Statement;
+  scanAll: Statement;
+  insertMany: Statement;
   /** Per wanted-fields list (YCSB reads all fields or one list per run): its read and scan. */
-  projected: Map<string, { read: string; scan: string; names: string[] }>;
+  projected: Map<string, Projection>;
+}
+
+interface Projection {
+  read: Statement;
+  scan: Statement;
+  names: readonly string[];
+  /** The result's column for each wanted field (f0, f1, …). */
+  columns: readonly string[];
 }
 
 export class YcsbTables implements YcsbOperations {
@@ -44,12 +58,12 @@ export class YcsbTables implements YcsbOperations {
     if (s === undefined) {
       const t = quoteIdent(table);
       s = {
-        readAll: `SELECT ycsb_value FROM ${t} WHERE ycsb_key = $1`,
-        insert: `INSERT INTO ${t} (ycsb_key, ycsb_value) VALUES ($1, $2::jsonb)`,
-        update: `UPDATE ${t} SET ycsb_value = ycsb_value || $2::jsonb WHERE ycsb_key = $1`,
-        delete: `DELETE FROM ${t} WHERE ycsb_key = $1`,
-        scanAll: `SELECT ycsb_key, ycsb_value FROM ${t} WHERE ycsb_key >= $1 ORDER BY ycsb_key LIMIT $2`,
-        insertMany: `INSERT INTO ${t} (ycsb_key, ycsb_value) SELECT * FROM unnest($1::text[], $2::jsonb[])`,
+        readAll: statement(`SELECT ycsb_value FROM ${t} WHERE ycsb_key = $1`),
+        insert: statement(`INSERT INTO ${t} (ycsb_key, ycsb_value) VALUES ($1, $2::jsonb)`),
+        update: statement(`UPDATE ${t} SET ycsb_value = ycsb_value || $2::jsonb WHERE ycsb_key = $1`),
+        delete: statement(`DELETE FROM ${t} WHERE ycsb_key = $1`),
+        scanAll: statement(`SELECT ycsb_key, ycsb_value FROM ${t} WHERE ycsb_key >= $1 ORDER BY ycsb_key LIMIT $2`),
+        insertMany: statement(`INSERT INTO ${t} (ycsb_key, ycsb_value) SELECT * FROM unnest($1::text[], $2::jsonb[])`),
         projected: new Map(),
       };
       this.statements.set(table, s);
@@ -58,23 +72,21 @@ export class YcsbTables implements YcsbOperations {
     return s;
   }
 
-  /** The statement's name: its text, short enough for PostgreSQL's 63-byte names and unique per text. */
-  private named(text: string, values: unknown[]) {
-    return { name: statementName(text), text, values };
-  }
-
-  private projection(table: string, fields: readonly string[]) {
+  private projection(table: string, fields: readonly string[]): Projection {
     const s = this.sql(table);
     const id = fields.join('\u0000');
     let p = s.projected.get(id);
     if (p === undefined) {
       const t = quoteIdent(table);
+      const columns = fields.map((_, i) => `f${i}`);
       // Each field as text, named by its index (field names are YCSB's, but any text is allowed).
-      const columns = fields.map((f, i) => `ycsb_value->>${literal(f)} AS f${i}`).join(', ');
+      // No field wanted (scankeysonly): the key alone, and a read says only whether the record is there.
+      const list = fields.map((f, i) => `, ycsb_value->>${literal(f)} AS ${columns[i]}`).join('');
       p = {
-        read: `SELECT ${columns} FROM ${t} WHERE ycsb_key = $1`,
-        scan: `SELECT ycsb_key, ${columns} FROM ${t} WHERE ycsb_key >= $1 ORDER BY ycsb_key LIMIT $2`,
+        read: statement(`SELECT true AS found${list} FROM ${t} WHERE ycsb_key = $1`),
+        scan: statement(`SELECT ycsb_key${list} FROM ${t} WHERE ycsb_key >= $1 ORDER BY ycsb_key LIMIT $2`),
         names: [...fields],
+        columns,
       };
       s.projected.set(id, p);
     }
@@ -94,54 +106,54 @@ export class YcsbTables implements YcsbOperations {
 
   async read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
     if (fields === null) {
-      const rows = await this.handle.query<{ ycsb_value: FieldMap }>(this.named(this.sql(table).readAll, [key]));
+      const rows = await this.handle.query<{ ycsb_value: FieldMap }>(bound(this.sql(table).readAll, [key]));
       return rows[0]?.ycsb_value ?? null;
     }
     const p = this.projection(table, fields);
-    const rows = await this.handle.query(this.named(p.read, [key]));
-    return rows[0] === undefined ? null : pick(rows[0], p.names);
+    const rows = await this.handle.query(bound(p.read, [key]));
+    return rows[0] === undefined ? null : pick(rows[0], p);
   }
 
   async scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
     if (fields === null) {
       const rows = await this.handle.query<{ ycsb_key: string; ycsb_value: FieldMap }>(
-        this.named(this.sql(table).scanAll, [startKey, count]),
+        bound(this.sql(table).scanAll, [startKey, count]),
       );
       return rows.map((row) => ({ key: row.ycsb_key, fields: row.ycsb_value }));
     }
     const p = this.projection(table, fields);
-    const rows = await this.handle.query(this.named(p.scan, [startKey, count]));
-    return rows.map((row) => ({ key: String(row.ycsb_key), fields: pick(row, p.names) }));
+    const rows = await this.handle.query(bound(p.scan, [startKey, count]));
+    return rows.map((row) => ({ key: String(row.ycsb_key), fields: pick(row, p) }));
   }
 
   async update(table: string, key: string, values: FieldMap): Promise<boolean> {
-    const result = await this.handle.pool.query(this.named(this.sql(table).update, [key, JSON.stringify(values)]));
+    const result = await this.handle.result(bound(this.sql(table).update, [key, JSON.stringify(values)]));
     return (result.rowCount ?? 0) > 0;
   }
 
   async insert(table: string, key: string, values: FieldMap): Promise<void> {
-    await this.handle.pool.query(this.named(this.sql(table).insert, [key, JSON.stringify(values)]));
+    await this.handle.result(bound(this.sql(table).insert, [key, JSON.stringify(values)]));
   }
 
   async insertMany(table: string, records: readonly KeyedRecord[]): Promise<void> {
     if (records.length === 0) return;
     const keys = records.map((r) => r.key);
     const values = records.map((r) => JSON.stringify(r.fields));
-    await this.handle.pool.query(this.named(this.sql(table).insertMany, [keys, values]));
+    await this.handle.result(bound(this.sql(table).insertMany, [keys, values]));
   }
 
   async delete(table: string, key: string): Promise<boolean> {
-    const result = await this.handle.pool.query(this.named(this.sql(table).delete, [key]));
+    const result = await this.handle.result(bound(this.sql(table).delete, [key]));
     return (result.rowCount ?? 0) > 0;
   }
 }
 
 /** A projected row (columns f0, f1, … in the wanted order) as the record's fields; a missing field is left out. */
-function pick(row: Record<string, unknown>, names: readonly string[]): FieldMap {
+function pick(row: Record<string, unknown>, p: Projection): FieldMap {
   const fields: FieldMap = {};
-  for (let i = 0; i < names.length; i++) {
-    const value = row[`f${i}`];
-    if (typeof value === 'string') fields[names[i]!] = value;
+  for (let i = 0; i < p.names.length; i++) {
+    const value = row[p.columns[i]!];
+    if (typeof value === 'string') fields[p.names[i]!] = value;
   }
   return fields;
 }
@@ -154,11 +166,16 @@ function literal(text: string): string {
 const names = new Map<string, string>();
 
 /** A prepared statement's name per distinct text: "ycsb_<n>", the same on every connection of this process. */
-function statementName(text: string): string {
+function statement(text: string): Statement {
   let name = names.get(text);
   if (name === undefined) {
     name = `ycsb_${names.size}`;
     names.set(text, name);
   }
-  return name;
+  return { name, text };
+}
+
+/** One execution's query: the statement's name and text (node-postgres prepares it once per connection) and its values. */
+function bound(s: Statement, values: unknown[]) {
+  return { name: s.name, text: s.text, values };
 }
