@@ -253,7 +253,7 @@ class PostgresDialect implements EcommerceDialect, IndexBuilder, QueryExplainer 
   }
 
   async updateCustomer(id: string, patch: CustomerPatch): Promise<boolean> {
-    const result = await this.handle.pool.query({
+    const result = await this.handle.result({
       name: 'ecommerce_update_customer',
       text: SQL.updateCustomer,
       values: [id, JSON.stringify(patch)],

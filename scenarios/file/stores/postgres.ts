@@ -360,7 +360,7 @@ class PostgresFile implements FileDialect {
       if (after[top] === undefined) removed.push(top);
       else set[top] = after[top];
     }
-    const result = await this.handle.pool.query(
+    const result = await this.handle.result(
       `UPDATE ${this.table(collection)} SET doc = (doc - $3::text[]) || $2::jsonb WHERE id = $1`,
       [String(before._id), JSON.stringify(set), removed],
     );
@@ -368,7 +368,7 @@ class PostgresFile implements FileDialect {
   }
 
   async delete(collection: Collection, before: Doc): Promise<boolean> {
-    const result = await this.handle.pool.query(`DELETE FROM ${this.table(collection)} WHERE id = $1`, [
+    const result = await this.handle.result(`DELETE FROM ${this.table(collection)} WHERE id = $1`, [
       String(before._id),
     ]);
     return (result.rowCount ?? 0) === 1;

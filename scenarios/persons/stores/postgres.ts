@@ -197,7 +197,7 @@ class PostgresPersons implements PersonsDialect, IndexBuilder, Compactor, QueryE
   }
 
   async query(variant: string, query: PersonsQuery): Promise<PersonRecord[]> {
-    const result = await this.handle.pool.query<{ id: string; doc: Person }>(this.statement(variant, query));
+    const result = await this.handle.result<{ id: string; doc: Person }>(this.statement(variant, query));
     // With the planner setting, the reply is one result per statement: the rows are the last one's.
     const rows = Array.isArray(result) ? (result.at(-1) as typeof result).rows : result.rows;
     return rows.map((r: { id: string; doc: Person }) => ({ id: r.id, person: r.doc }));
@@ -209,7 +209,7 @@ class PostgresPersons implements PersonsDialect, IndexBuilder, Compactor, QueryE
     if (!indexExpected)
       return { ...(await explainStatement(this.handle, this.statement(variant, query))), indexExpected };
     // The setting and EXPLAIN in one implicit transaction, as the query ran.
-    const result = (await this.handle.pool.query(this.statement(variant, query, true))) as unknown as {
+    const result = (await this.handle.result(this.statement(variant, query, true))) as unknown as {
       rows: { 'QUERY PLAN': unknown }[];
     }[];
     return { ...postgresPlan(result.at(-1)!.rows[0]?.['QUERY PLAN']), indexExpected };

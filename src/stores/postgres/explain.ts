@@ -143,7 +143,7 @@ export async function queryPreferringIndexes<R extends QueryResultRow>(
   text: string,
   values?: readonly unknown[],
 ): Promise<R[]> {
-  const results = (await handle.pool.query(preferIndexes(text, values))) as unknown as QueryResult<R>[];
+  const results = (await handle.result(preferIndexes(text, values))) as unknown as QueryResult<R>[];
   return results.at(-1)!.rows;
 }
 
@@ -154,7 +154,7 @@ export async function explainPreferringIndexes(
   values?: readonly unknown[],
   returned?: number,
 ): Promise<PlanEvidence> {
-  const results = (await handle.pool.query(preferIndexes(text, values, true))) as unknown as QueryResult<{
+  const results = (await handle.result(preferIndexes(text, values, true))) as unknown as QueryResult<{
     'QUERY PLAN': unknown;
   }>[];
   return postgresPlan(results.at(-1)!.rows[0]?.['QUERY PLAN'], returned);
