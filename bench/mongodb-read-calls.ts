@@ -52,7 +52,7 @@ interface Candidate {
   /** Options of a client of its own, besides the URL's and the pool size docbench sets; none: docbench's client. */
   readonly clientOptions?: MongoClientOptions;
   /** The read on a collection of that client. */
-  make(collection: Collection<Document>, db: Db, client: MongoClient): Read | Promise<Read>;
+  make(collection: Collection<{ _id: string }>, db: Db, client: MongoClient): Read | Promise<Read>;
 }
 
 /** `find` as a database command: the first batch's document, without a cursor object. */
