@@ -94,6 +94,20 @@ export function mongodbReader(handle: MongodbHandle, table: string): BareReader 
   };
 }
 
+/**
+ * The same `find` findOne sends, as a database command (what docbench's read sends since it was
+ * measured cheaper: docs/harness-benchmarks.md): the reply's first batch, no cursor object.
+ */
+export function mongodbCommandReader(handle: MongodbHandle, table: string): BareReader {
+  return {
+    call: 'db.command({ find, filter: { _id: key }, limit: 1, singleBatch: true })',
+    read: async (key) =>
+      (await handle.db.command({ find: table, filter: { _id: key }, limit: 1, singleBatch: true })).cursor.firstBatch
+        .length === 1,
+    close: async () => {},
+  };
+}
+
 export function couchdbReader(handle: CouchdbHandle, table: string): BareReader {
   const db = handle.database(table);
   return {
@@ -197,7 +211,8 @@ const one = <K extends StoreName>(open: BareLoop<K>['open']): BareLoop<K>[] => [
 /**
  * Every store of the STORES table, as bench/harness-overhead.ts measures it, or why it does not:
  * the compiler asks for a row of each. Redis has two clients, and two bare loops each: the
- * driver's own record read, and the raw reply.
+ * driver's own record read, and the raw reply. MongoDB has two: the driver's `findOne`, and the
+ * `find` command docbench sends.
  */
 export const BARE_READERS: { readonly [K in StoreName]: StoreBench<K> | NotMeasured } = {
   basic: {
@@ -218,7 +233,14 @@ export const BARE_READERS: { readonly [K in StoreName]: StoreBench<K> | NotMeasu
     ),
   },
   cassandra: { ops: 60_000, records: 10_000, loops: one((handle, _, table) => cassandraReader(handle, table)) },
-  mongodb: { ops: 12_000, records: 10_000, loops: one((handle, _, table) => mongodbReader(handle, table)) },
+  mongodb: {
+    ops: 12_000,
+    records: 10_000,
+    loops: [
+      { client: 'findOne', open: (handle, _, table) => mongodbReader(handle, table) },
+      { client: 'find command', open: (handle, _, table) => mongodbCommandReader(handle, table) },
+    ],
+  },
   couchdb: { ops: 1_500, records: 2_000, loops: one((handle, _, table) => couchdbReader(handle, table)) },
   couchbase: { ops: 30_000, records: 10_000, loops: one((handle) => couchbaseReader(handle)) },
   hbase: { ops: 5_000, records: 10_000, loops: one((handle, _, table) => hbaseReader(handle, table)) },

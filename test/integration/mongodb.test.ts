@@ -223,6 +223,31 @@ describe('MongoDB adapter on the local target', { timeout: 600_000 }, () => {
     }
   });
 
+  it("a read sends findOne's find with the URL's read concern and the read preference in force", async () => {
+    const url = `${open.url}${open.url.includes('?') ? '&' : '?'}readConcernLevel=majority&readPreference=secondaryPreferred&monitorCommands=true`;
+    const reading = await openStore('mongodb', url, props('mongodb.readPreference=nearest'));
+    try {
+      const s = reading.store as MongodbStore;
+      const sent: Record<string, unknown>[] = [];
+      s.handle.client.on('commandStarted', (e) => {
+        if (e.commandName === 'find') sent.push(e.command);
+      });
+      await s.insert(TABLE, 'g-read', fields('g'));
+      assert.deepEqual(await s.read(TABLE, 'g-read', ['field1']), { field1: 'g-1' });
+      assert.equal(await s.read(TABLE, 'g-missing', null), null);
+      assert.equal(sent.length, 2);
+      for (const command of sent) {
+        assert.equal(command.limit, 1);
+        assert.equal(command.singleBatch, true);
+        assert.deepEqual(command.readConcern, { level: 'majority' });
+        assert.deepEqual(command.$readPreference, { mode: 'nearest' });
+      }
+      assert.deepEqual(sent[0]!.projection, { field1: 1 });
+    } finally {
+      await reading.store.close();
+    }
+  });
+
   it('settings: w=0 (unacknowledged) writes, where update and delete cannot tell a missing record, as in YCSB', async () => {
     const fireAndForget = await openStore('mongodb', undefined, props('mongodb.writeConcern=0'));
     try {

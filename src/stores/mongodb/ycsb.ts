@@ -2,7 +2,7 @@
  * YCSB's operations on MongoDB, with the semantics of YCSB's own MongoDB binding (the layout and
  * each operation are described in index.ts).
  */
-import type { Collection, Document } from 'mongodb';
+import { MongoNetworkError, MongoServerError, type Collection, type Document } from 'mongodb';
 import type { BatchInserter, FieldMap, KeyedRecord, Store, YcsbSchema } from '../store.ts';
 import type { MongodbHandle } from './handle.ts';
 
@@ -30,10 +30,31 @@ export class YcsbCollections implements YcsbOperations {
     await this.handle.dropCollection(schema.table);
   }
 
+  /**
+   * The `find` command findOne sends (`{_id}`, limit 1, single batch), run as a command: the
+   * same request and the same record, for less client CPU than findOne, which builds and closes
+   * a cursor around the one document (bench/mongodb-read-calls.ts; the figures are in
+   * docs/harness-benchmarks.md). What findOne takes from the collection is given here: the read
+   * preference and read concern of the URL and settings, and one retry of an error the driver
+   * retries (retryReads, on unless the URL turns it off).
+   */
   async read(table: string, key: string, fields: readonly string[] | null): Promise<FieldMap | null> {
+    const collection = this.records(table);
+    const command: Document = { find: table, filter: { _id: key }, limit: 1, singleBatch: true };
     const p = projection(fields);
-    const doc = await this.records(table).findOne({ _id: key }, p ? { projection: p } : undefined);
-    return doc === null ? null : fieldsOf(doc);
+    if (p) command.projection = p;
+    const level = collection.readConcern?.level;
+    if (level) command.readConcern = { level };
+    const options = { readPreference: collection.readPreference };
+    let reply: Document;
+    try {
+      reply = await this.handle.db.command(command, options);
+    } catch (error) {
+      if (!(this.handle.client.options.retryReads && retryableRead(error))) throw error;
+      reply = await this.handle.db.command(command, options);
+    }
+    const doc = (reply.cursor as { firstBatch: YcsbDocument[] }).firstBatch[0];
+    return doc === undefined ? null : fieldsOf(doc);
   }
 
   async scan(table: string, startKey: string, count: number, fields: readonly string[] | null): Promise<KeyedRecord[]> {
@@ -73,6 +94,22 @@ export class YcsbCollections implements YcsbOperations {
     this.lastTable = table;
     return this.handle.collection<YcsbDocument>(table);
   }
+}
+
+/**
+ * The errors after which the driver retries a read once (the retryable reads specification):
+ * a network error, or a server that is shutting down, stepping down or not (yet) able to serve.
+ */
+const RETRYABLE_READ_CODES = new Set([
+  6 /* HostUnreachable */, 7 /* HostNotFound */, 89 /* NetworkTimeout */, 91 /* ShutdownInProgress */,
+  134 /* ReadConcernMajorityNotAvailableYet */, 189 /* PrimarySteppedDown */, 262 /* ExceededTimeLimit */,
+  9001 /* SocketException */, 10107 /* NotWritablePrimary */, 11600 /* InterruptedAtShutdown */,
+  11602 /* InterruptedDueToReplStateChange */, 13435 /* NotPrimaryNoSecondaryOk */, 13436 /* NotPrimaryOrSecondary */,
+]);
+
+function retryableRead(error: unknown): boolean {
+  if (error instanceof MongoNetworkError) return true;
+  return error instanceof MongoServerError && typeof error.code === 'number' && RETRYABLE_READ_CODES.has(error.code);
 }
 
 /** `{field: 1, …}`, or undefined for all fields. */
