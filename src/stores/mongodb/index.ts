@@ -5,7 +5,8 @@
  *   - one document per record, `_id` = the YCSB key, each field a top-level string;
  *   - a YCSB table is a collection, in the database named by the URL path (default `ycsb`, as in
  *     YCSB);
- *   read    findOne({_id}) with a projection of the wanted fields; no document -> null (NOT_FOUND)
+ *   read    the `find` command findOne sends ({_id}, limit 1, singleBatch), run as a database command,
+ *           with a projection of the wanted fields; no document -> null (NOT_FOUND)
  *   insert  insertOne; a duplicate `_id` (E11000) is an error, never swallowed
  *   update  updateOne({_id}, {$set: values}); matchedCount 0 -> false (NOT_FOUND)
  *   delete  deleteOne({_id}); deletedCount 0 -> false (NOT_FOUND)
