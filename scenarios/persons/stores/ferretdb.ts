@@ -9,7 +9,7 @@
 import { MongoServerError } from 'mongodb';
 import { FERRETDB_VERSION } from '../../../src/stores/ferretdb/local-target-build.ts';
 import { UnsupportedError } from '../../../src/stores/store.ts';
-import type { Compactor, IndexBuilder, PersonsDialect, PersonsDialectDefinition } from '../dialect.ts';
+import type { Compactor, IndexBuilder, PersonsDialect, PersonsDialectDefinition, QueryExplainer } from '../dialect.ts';
 import { dialect as mongodb } from './mongodb.ts';
 
 /** FerretDB's answer to what it lacks: `… is not implemented yet` (NotImplemented, code 238). */
@@ -30,11 +30,27 @@ async function refusing<T>(what: string, call: () => Promise<T>): Promise<T> {
 export const dialect: PersonsDialectDefinition<'ferretdb'> = {
   store: 'ferretdb',
   create(handle, context) {
-    const inner = mongodb.create(handle, context) as PersonsDialect & IndexBuilder & Compactor;
+    const inner = mongodb.create(handle, context) as PersonsDialect & IndexBuilder & Compactor & QueryExplainer;
     // The MongoDB dialect's own object underneath: every other method is its own, on its own state.
-    const ferretdb: PersonsDialect & IndexBuilder & Compactor = Object.create(inner);
+    const ferretdb: PersonsDialect & IndexBuilder & Compactor & QueryExplainer = Object.create(inner);
+    // Whether the secondary indexes exist: a refused build leaves none, so no plan is expected to use one.
+    let indexesRefused = false;
     Object.assign(ferretdb, {
-      buildIndexes: () => refusing('INDEX-BUILD', () => inner.buildIndexes()),
+      buildIndexes: async () => {
+        try {
+          return await refusing('INDEX-BUILD', () => inner.buildIndexes());
+        } catch (error) {
+          if (error instanceof UnsupportedError) indexesRefused = true;
+          throw error;
+        }
+      },
+      explain: async (...args: Parameters<QueryExplainer['explain']>) => {
+        const plan = await inner.explain(...args);
+        // FerretDB's explain is PostgreSQL's estimated plan, with no count of what it returned:
+        // the answer's size comes from running the query once more.
+        const returned = plan.returned ?? (await inner.query(...args)).length;
+        return { ...plan, returned, ...(indexesRefused ? { indexExpected: false } : {}) };
+      },
       compact: () => refusing('COMPACT', () => inner.compact()),
     });
     return ferretdb;

@@ -5,6 +5,11 @@
  * without an index) or which indexes served it (IXSCAN's `indexName`, a $lookup's
  * `indexesUsed`); executionStats say how many keys and documents it examined. Rejected plans are
  * not what ran and are skipped.
+ *
+ * FerretDB (a MongoDB-compatible server: compatible.ts) answers explain with the PostgreSQL plan
+ * of the SQL it runs (`queryPlanner.Plan`, EXPLAIN's JSON without ANALYZE): its nodes say the
+ * same things (`Seq Scan` reads every row; an index scan's `Index Name`), and it has no counts of
+ * keys or documents examined, so none is given.
  */
 import type { Document } from 'mongodb';
 import { shorten, type PlanEvidence } from '../query-plan.ts';
@@ -49,6 +54,9 @@ function walk(node: unknown, into: Walk): void {
     if (doc.stage === 'EQ_LOOKUP' && SCANNING_JOINS.has(String(doc.strategy))) into.scans++;
   }
   if (typeof doc.indexName === 'string') into.indexes.add(doc.indexName);
+  // PostgreSQL's plan nodes, as FerretDB's explain gives them.
+  if (doc['Node Type'] === 'Seq Scan') into.scans++;
+  if (typeof doc['Index Name'] === 'string') into.indexes.add(doc['Index Name']);
   if (Array.isArray(doc.indexesUsed)) for (const name of doc.indexesUsed) into.indexes.add(String(name));
   if (typeof doc.collectionScans === 'number') into.scans += doc.collectionScans;
   if (typeof doc.totalKeysExamined === 'number') into.keys.push(doc.totalKeysExamined);
@@ -81,8 +89,16 @@ export function mongoPlan(explain: Document, returned?: number): PlanEvidence {
     ...(documentsExamined !== undefined ? { documentsExamined } : {}),
     ...(answer !== undefined ? { returned: answer } : {}),
     warnings: [],
-    source: 'MongoDB explain("executionStats"): the winning plan\'s stages and its keys and documents examined',
+    source: isPostgresPlan(explain)
+      ? "FerretDB's explain: the PostgreSQL plan of the SQL it runs (estimated; no keys or documents examined)"
+      : 'MongoDB explain("executionStats"): the winning plan\'s stages and its keys and documents examined',
     // The reply without what is not the plan that ran (at any depth: rejected plans sit inside queryPlanner).
     raw: shorten(JSON.stringify(explain, (key, value: unknown) => (NOT_PLAN.has(key) ? undefined : value))),
   };
+}
+
+/** FerretDB's explain: PostgreSQL's plan under `queryPlanner.Plan`. */
+function isPostgresPlan(explain: Document): boolean {
+  const plan = (explain.queryPlanner as Document | undefined)?.Plan as Document | undefined;
+  return typeof plan?.['Node Type'] === 'string';
 }
