@@ -16,7 +16,7 @@ import { UsageError } from '../../src/common/user-error.ts';
 import { addTargetOptions } from '../../src/session/target-options.ts';
 import type { ScenarioCommands, ScenarioK6Options, ScenarioK6Plan } from '../scenario.ts';
 import { addRoundOptions } from '../shared/round-options.ts';
-import { addShardOptions } from '../../src/cli/shared-options.ts';
+import { addShardOptions } from '../../src/shard/shard-options.ts';
 import { storeSettings } from '../shared/serve-settings.ts';
 import type { CommonOptions, CompareOptions } from './commands.ts';
 import type { ShardFlags } from '../../src/shard/shard-part.ts';

@@ -12,7 +12,8 @@ import { addTargetOptions } from '../session/target-options.ts';
 import { STORE_NAMES } from '../stores/stores.ts';
 import { addMetricsOptions, withMetrics, type MetricsFlags } from './metrics-flags.ts';
 import type { ShardFlags } from '../shard/shard-part.ts';
-import { addShardOptions, ON_ERROR_HELP, PROCESSES_HELP } from './shared-options.ts';
+import { addShardOptions } from '../shard/shard-options.ts';
+import { ON_ERROR_HELP, PROCESSES_HELP } from './shared-options.ts';
 
 export function registerPhaseCommands(program: Command, scenarios: ReadonlyMap<string, ScenarioCommands>): void {
   addPhaseCommand(program, 'load', 'YCSB load phase: insert recordcount records', scenarios);

@@ -143,9 +143,11 @@ export const STORES = {
   },
   ferretdb: {
     summary: "FerretDB (MongoDB-compatible, on PostgreSQL) on the mongodb driver and the MongoDB store's code",
-    drivers: ['mongodb'],
+    // Its local target makes FerretDB's database on the local PostgreSQL with pg.
+    drivers: ['mongodb', 'pg'],
     load: () => import('./ferretdb/index.ts'),
-    // No errors row of its own: its driver is mongodb's, whose shapes (the mongodb row's) apply.
+    // Its driver is mongodb's, and FerretDB answers MongoDB's error codes: the MongoDB store's shapes apply.
+    errors: () => import('./mongodb/errors.ts'),
     localTarget: () => import('./ferretdb/local-target.ts'),
     // No compose service yet: FerretDB's image (ghcr.io/ferretdb/ferretdb) needs a PostgreSQL service beside it.
   },
