@@ -96,10 +96,10 @@ describe('FerretDB on the local target', { timeout: 1_800_000 }, () => {
     assertUserError(unknown, /unknown setting ferretdb\.nosuch; ferretdb understands ferretdb\.writeConcern/);
   });
 
-  it('`--store mongodb --url <FerretDB>`: the result and its text output name FerretDB v1.24.2, not MongoDB', () => {
+  it('`--store mongodb --url <FerretDB>`: the result and its text output name FerretDB v1.24.2, not MongoDB', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docbench-ferretdb-'));
+    const database = `docbench_compat_${process.pid}`;
     try {
-      const database = `docbench_compat_${process.pid}`;
       const common = ['--store', 'mongodb', '--url', url(database), '-P', 'workloada', '-p', 'recordcount=200'];
       const load = runDocbench(['load', ...common], { timeoutMs: 300_000 });
       assert.equal(load.code, 0, load.stderr);
@@ -115,6 +115,14 @@ describe('FerretDB on the local target', { timeout: 1_800_000 }, () => {
       assert.doesNotMatch(run.stdout, /on mongodb: MongoDB /);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      // The database this test made, so the shared local server keeps none of it.
+      const { MongoClient } = await import('mongodb');
+      const client = new MongoClient(url(database), { serverSelectionTimeoutMS: 5000 });
+      await client
+        .db(database)
+        .dropDatabase()
+        .catch(() => {});
+      await client.close();
     }
   });
 });
