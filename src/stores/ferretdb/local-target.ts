@@ -19,6 +19,7 @@ import { StartFailedError } from '../../local/process.ts';
 import type { LocalTarget } from '../../local/target.ts';
 import { localPostgresUrl } from '../postgres/local-target.ts';
 import { FERRETDB_VERSION, installFerretdb } from './local-target-build.ts';
+import { answersPing } from '../mongodb/local-target-ping.ts';
 
 const PORT = localPort('ferretdb', 27217);
 const URL = `mongodb://${LOOPBACK}:${PORT.port}/?directConnection=true`;
@@ -51,25 +52,6 @@ async function startPostgres(log: (line: string) => void): Promise<void> {
   }
 }
 
-/** True when the server at the local URL answers `ping` through the driver within `timeoutMs`. */
-async function ping(timeoutMs = 2000): Promise<boolean> {
-  const { MongoClient } = await import('mongodb');
-  const client = new MongoClient(URL, {
-    serverSelectionTimeoutMS: timeoutMs,
-    connectTimeoutMS: timeoutMs,
-    maxPoolSize: 1,
-  });
-  try {
-    await client.connect();
-    const reply = await client.db('admin').command({ ping: 1 }, { timeoutMS: timeoutMs });
-    return reply.ok === 1;
-  } catch {
-    return false;
-  } finally {
-    await client.close().catch(() => {});
-  }
-}
-
 const server = managedServer({
   store: 'ferretdb',
   program: `FerretDB ${FERRETDB_VERSION}`,
@@ -93,7 +75,7 @@ const server = managedServer({
       '--log-level=WARN',
     ],
   }),
-  healthy: () => ping(),
+  healthy: () => answersPing(URL),
   startTimeoutMs: 60_000,
   pollMs: 500,
   info: async () => ({

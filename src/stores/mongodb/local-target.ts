@@ -26,6 +26,7 @@ import { managedServer } from '../../local/managed-server.ts';
 import { installDir } from '../../local/paths.ts';
 import { localPort, LOOPBACK } from '../../local/ports.ts';
 import { MissingPrerequisiteError, StartFailedError } from '../../local/process.ts';
+import { answersPing } from './local-target-ping.ts';
 
 const PORT = localPort('mongodb', 27117);
 const URL = `mongodb://${LOOPBACK}:${PORT.port}/?directConnection=true`;
@@ -46,26 +47,6 @@ const LIMITS = [
 
 /** `cargo install --root` puts the binary in bin/ under the install folder. */
 const binaryPath = () => installDir('mongodb', 'bin', BINARY);
-
-/** True when the server at the local URL answers `ping` through the driver within `timeoutMs`. */
-async function ping(timeoutMs = 2000): Promise<boolean> {
-  // The driver loads when a check runs, not with the list of local servers (`docbench status`).
-  const { MongoClient } = await import('mongodb');
-  const client = new MongoClient(URL, {
-    serverSelectionTimeoutMS: timeoutMs,
-    connectTimeoutMS: timeoutMs,
-    maxPoolSize: 1,
-  });
-  try {
-    await client.connect();
-    const reply = await client.db('admin').command({ ping: 1 }, { timeoutMS: timeoutMs });
-    return reply.ok === 1;
-  } catch {
-    return false;
-  } finally {
-    await client.close().catch(() => {});
-  }
-}
 
 /** The installed binary's version (`secantusd-rs 0.5.3-beta.196`), or null when it does not run. */
 function installedVersion(binary: string): string | null {
@@ -213,7 +194,7 @@ export const localTarget = managedServer({
       ],
     };
   },
-  healthy: () => ping(),
+  healthy: () => answersPing(URL),
   startTimeoutMs: 60_000,
   pollMs: 500,
   // SIGTERM makes it take a final WiredTiger checkpoint before it exits.
