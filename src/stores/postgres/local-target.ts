@@ -19,6 +19,7 @@
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { aptInstall } from '../../local/apt.ts';
 import { managedServer } from '../../local/managed-server.ts';
 import { localPort, LOOPBACK, tcpProbe } from '../../local/ports.ts';
 import { MissingPrerequisiteError, onPath, StartFailedError } from '../../local/process.ts';
@@ -66,24 +67,11 @@ function program(name: 'initdb' | 'postgres'): string {
 
 async function install(log: (line: string) => void): Promise<void> {
   if (binDir() !== undefined) return;
-  if (!isRoot() || !onPath('apt-get')) {
-    throw new MissingPrerequisiteError(
-      'postgres: the PostgreSQL server is not installed; install it (Debian/Ubuntu: sudo apt-get install postgresql) or give --url',
-    );
-  }
-  log('postgres: installing postgresql with apt-get');
-  const aptInstall = () =>
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'postgresql'], {
-      stdio: 'ignore',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-  try {
-    aptInstall();
-  } catch {
-    // A fresh machine may have no package lists yet.
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
-    aptInstall();
-  }
+  aptInstall(
+    { packages: ['postgresql'], missing: 'postgres: the PostgreSQL server is not installed', noRecommends: true },
+    log,
+    'postgres',
+  );
 }
 
 function version(): string {

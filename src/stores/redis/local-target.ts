@@ -9,7 +9,8 @@
 import { execFileSync } from 'node:child_process';
 import { managedServer } from '../../local/managed-server.ts';
 import { localPort, LOOPBACK, tcpProbe } from '../../local/ports.ts';
-import { MissingPrerequisiteError, onPath } from '../../local/process.ts';
+import { onPath } from '../../local/process.ts';
+import { aptInstall } from '../../local/apt.ts';
 import type { LocalTarget } from '../../local/target.ts';
 import { localCluster } from './local-cluster.ts';
 
@@ -17,25 +18,7 @@ const PORT = localPort('redis', 16379);
 
 async function install(log: (line: string) => void): Promise<void> {
   if (onPath('redis-server') && onPath('redis-benchmark')) return;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot || !onPath('apt-get')) {
-    throw new MissingPrerequisiteError(
-      'redis-server is not installed; install it (Debian/Ubuntu: sudo apt-get install redis-server redis-tools) or give --url',
-    );
-  }
-  log('redis: installing redis-server and redis-tools with apt-get');
-  const aptInstall = () =>
-    execFileSync('apt-get', ['install', '-y', '-qq', 'redis-server', 'redis-tools'], {
-      stdio: 'ignore',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-  try {
-    aptInstall();
-  } catch {
-    // A fresh machine may have no package lists yet.
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
-    aptInstall();
-  }
+  aptInstall({ packages: ['redis-server', 'redis-tools'], missing: 'redis-server is not installed' }, log, 'redis');
 }
 
 function version(): string {
