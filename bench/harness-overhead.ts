@@ -36,6 +36,7 @@ import { Random } from '../src/workload/random.ts';
 import { loadWorkload } from '../src/workload/workload-file.ts';
 import { hasLocalTarget } from '../src/local/targets.ts';
 import { pinApart, type Pinning } from './pin-apart.ts';
+import { readKeys } from './workload-keys.ts';
 import { BARE_READERS, type BareReader, type NotMeasured, type StoreBench } from './bare-readers.ts';
 import { benchArgs, namesOf, numberOf } from './bench-args.ts';
 
@@ -139,14 +140,7 @@ async function docbenchPass(
  * less client CPU per operation, because a quicker server means more replies per wake-up).
  */
 function keysOf(store: StoreName, round: number, settings: readonly string[]): string[] {
-  const p = loadWorkload(['workloadc'], overrides(benchOf(store), settings)).properties;
-  const workload = new CoreWorkload(p, new Random(round));
-  return Array.from({ length: p.operationcount }, () => {
-    workload.nextOperation();
-    const key = workload.nextTransactionKey();
-    workload.readFields();
-    return key;
-  });
+  return readKeys(loadWorkload(['workloadc'], overrides(benchOf(store), settings)).properties, round);
 }
 
 /** The bare driver loop: WORKERS reads in flight over the given keys. */

@@ -39,6 +39,7 @@ import { Random } from '../src/workload/random.ts';
 import { loadWorkload } from '../src/workload/workload-file.ts';
 import { benchArgs, numberOf } from './bench-args.ts';
 import { pinApart, type Pinning } from './pin-apart.ts';
+import { readKeys } from './workload-keys.ts';
 
 const WORKERS = 16;
 const TABLE = 'readcallsbench';
@@ -212,14 +213,7 @@ for (const key of sample) {
 
 /** The keys docbench's workload C reads in a round, in its order. */
 function keysOf(round: number): string[] {
-  const p = loadWorkload(['workloadc'], overrides).properties;
-  const workload = new CoreWorkload(p, new Random(round));
-  return Array.from({ length: p.operationcount }, () => {
-    workload.nextOperation();
-    const key = workload.nextTransactionKey();
-    workload.readFields();
-    return key;
-  });
+  return readKeys(loadWorkload(['workloadc'], overrides).properties, round);
 }
 
 async function pass(read: Read, keys: readonly string[]): Promise<Pass> {
