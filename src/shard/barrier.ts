@@ -5,8 +5,10 @@
  * coordinator time - the midpoint of the request's round trip, the probe with the shortest round
  * trip kept), then registers and waits. When the N-th part registers, the coordinator answers
  * every part with a start instant a short margin ahead on its own clock; each part waits until
- * that instant on its corrected clock. Why a coordinator and not a key on the store under test or
- * a bare start time: docs/distributed.md.
+ * that instant on its corrected clock. The coordinator alone decides when the wait is over: a
+ * registered part waits for its answer until the coordinator's own give-up instant (told with the
+ * time), so every part gives the same reason. Why a coordinator and not a key on the store under
+ * test or a bare start time: docs/distributed.md.
  */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,6 +22,8 @@ const PROBES = 5;
 const PROBE_TIMEOUT_MS = 5000;
 /** How often a part tries again to reach a coordinator that is not up yet. */
 const RETRY_MS = 250;
+/** How long past the coordinator's own give-up instant a registered part still waits for its answer. */
+const ANSWER_GRACE_MS = 3000;
 
 /** A clock with sub-millisecond resolution, on the epoch (Date.now()'s scale). */
 export function nowMs(): number {
@@ -71,6 +75,8 @@ export function offsetOf(
 export class Coordinator {
   private readonly waiting = new Map<number, ServerResponse>();
   private readonly timer: NodeJS.Timeout;
+  /** When the coordinator gives up, on its clock: the parts wait for its answer until then. */
+  private readonly giveUpAt: number;
   private finished = false;
 
   private constructor(
@@ -78,6 +84,7 @@ export class Coordinator {
     private readonly arrival: Omit<Arrival, 'index'>,
     timeoutMs: number,
   ) {
+    this.giveUpAt = nowMs() + timeoutMs;
     this.timer = setTimeout(() => this.timeOut(timeoutMs), timeoutMs);
     this.timer.unref();
   }
@@ -114,7 +121,7 @@ export class Coordinator {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    if (req.method === 'GET' && req.url === '/time') return reply(res, 200, { now: nowMs() });
+    if (req.method === 'GET' && req.url === '/time') return reply(res, 200, { now: nowMs(), giveUpAt: this.giveUpAt });
     if (req.method !== 'POST' || req.url !== '/register') return reply(res, 404, { error: 'not found' });
     let body = '';
     req.setEncoding('utf8');
@@ -237,8 +244,14 @@ export async function waitAtBarrier(options: WaitOptions): Promise<BarrierStart>
   let lastProblem = '';
   while (nowMs() < deadlineMs) {
     try {
-      const clock = await probeClock(host, port);
-      const answer = await exchange(host, port, 'POST', '/register', JSON.stringify(arrival), deadlineMs - nowMs());
+      const { giveUpAt, ...clock } = await probeClock(host, port);
+      // Registered, a part waits for the coordinator's answer, which comes by its give-up instant
+      // (that may lie past this part's own deadline, when part 0 started later): its count of the
+      // parts that arrived is the reason every part gives. Past that instant and a grace, the
+      // coordinator is gone (a vanished pod sends no reset).
+      const answerBy =
+        giveUpAt === undefined ? deadlineMs : Math.max(deadlineMs, giveUpAt - clock.offsetMs + ANSWER_GRACE_MS);
+      const answer = await exchange(host, port, 'POST', '/register', JSON.stringify(arrival), answerBy - nowMs());
       if (answer.status !== 200)
         throw new UsageError(`--barrier ${address}: ${String(answer.body.error ?? `HTTP ${answer.status}`)}`);
       const startAt = Number(answer.body.startAt);
@@ -257,17 +270,22 @@ export async function waitAtBarrier(options: WaitOptions): Promise<BarrierStart>
   );
 }
 
-/** The offset of the probe with the shortest round trip. */
-async function probeClock(host: string, port: number): Promise<{ offsetMs: number; roundTripMs: number }> {
+/** The offset of the probe with the shortest round trip, and when the coordinator gives up (its clock), if it says. */
+async function probeClock(
+  host: string,
+  port: number,
+): Promise<{ offsetMs: number; roundTripMs: number; giveUpAt?: number }> {
   let best: { offsetMs: number; roundTripMs: number } | undefined;
+  let giveUpAt: number | undefined;
   for (let i = 0; i < PROBES; i++) {
     const sent = nowMs();
     const answer = await exchange(host, port, 'GET', '/time');
     const received = nowMs();
     const probe = offsetOf(sent, Number(answer.body.now), received);
     if (best === undefined || probe.roundTripMs < best.roundTripMs) best = probe;
+    if (typeof answer.body.giveUpAt === 'number') giveUpAt = answer.body.giveUpAt;
   }
-  return best!;
+  return { ...best!, ...(giveUpAt !== undefined ? { giveUpAt } : {}) };
 }
 
 /** Sleep until `targetMs` on this clock: a timer to within a few ms, then a yield loop for the rest. */

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { localTarget } from '../../src/local/targets.ts';
-import { waitAtBarrier, nowMs } from '../../src/shard/barrier.ts';
+import { Coordinator, waitAtBarrier, nowMs } from '../../src/shard/barrier.ts';
 import { addEncodedHistogram, newLatencyHistogram, valueAtPercentile } from '../../src/measure/histogram.ts';
 import type { Result } from '../../src/results/schema.ts';
 import type { RedisHandle } from '../../src/stores/redis/handle.ts';
@@ -130,6 +130,33 @@ describe('the start barrier', { timeout: 120_000 }, () => {
     // Long enough for part 1's process to start and register on a loaded machine: only part 2 is missing.
     const runs = await parts([0, 1], basic(barrier, '15'));
     for (const r of runs) assertUserError(r, /the barrier gave up after 15 s: 2 of 3 parts arrived \(missing: 2\)/);
+  });
+
+  it("a part whose own timeout comes first waits for the coordinator's answer: every part gives its count", async () => {
+    // Part 0's coordinator started later than the parts' clocks (a pod that came up later): it
+    // alone decides when the wait is over, so no part reports a coordinator that never answered.
+    const port = await freePort();
+    const address = `127.0.0.1:${port}`;
+    const coordinator = await Coordinator.start({ host: '127.0.0.1', port }, { count: 3, run: 'r' }, 2000);
+    try {
+      const part = (index: number) =>
+        waitAtBarrier({
+          host: '127.0.0.1',
+          port,
+          address,
+          arrival: { index, count: 3, run: 'r' },
+          deadlineMs: nowMs() + 300,
+        });
+      for (const settled of await Promise.allSettled([part(0), part(1)])) {
+        assert.equal(settled.status, 'rejected');
+        assert.match(
+          (settled as PromiseRejectedResult).reason.message,
+          /the barrier gave up after 2 s: 2 of 3 parts arrived \(missing: 2\)/,
+        );
+      }
+    } finally {
+      coordinator.close();
+    }
   });
 
   it('gives up on part 0 when its coordinator never answers', async () => {
