@@ -1,8 +1,8 @@
 /**
  * Every YCSB workload A–H on every local store, with dataintegrity on: for each workload a
- * fresh load of 1,000 records, a short run, then the assertions: zero errors, every read and
- * scan verified (the VERIFY row checks each record's values and each scan's key order) and
- * every loaded record read back intact afterwards.
+ * fresh load of 1,000 records (300 on the CouchDB stand-in and FerretDB), a short run, then the
+ * assertions: zero errors, every read and scan verified (the VERIFY row checks each record's
+ * values and each scan's key order) and every loaded record read back intact afterwards.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -33,6 +33,14 @@ const OVERRIDES = [
  */
 const THREADS: Record<string, number> = { couchdb: 1 };
 
+/**
+ * Two local stores take about ten times as long as the others over the same records: the
+ * CouchDB stand-in, with one worker (above), and FerretDB v1, whose reads by key scan the whole
+ * table and whose scans sort it (docs/stores.md). 300 records still give every workload's shape
+ * (scans, latest, read-modify-write) at a third of the time or less.
+ */
+const RECORDS_ON: Record<string, number> = { couchdb: 300, ferretdb: 300 };
+
 /** Operations a local target cannot do at all, reported UNSUPPORTED by design. */
 const UNSUPPORTED_ON_TARGET: Record<string, string[]> = { couchbase: ['SCAN'] };
 
@@ -52,7 +60,11 @@ for (const storeName of STORES) {
 
     for (const w of WORKLOADS) {
       it(`workload ${w}: fresh load, zero errors, verified reads, ordered scans, intact records`, async () => {
-        const { properties, name } = loadWorkload([w], [...OVERRIDES, `threadcount=${THREADS[storeName] ?? 4}`]);
+        const records = RECORDS_ON[storeName] ?? RECORDS;
+        const { properties, name } = loadWorkload(
+          [w],
+          [...OVERRIDES, `threadcount=${THREADS[storeName] ?? 4}`, `recordcount=${records}`],
+        );
         const core = new CoreWorkload(properties, new Random(properties.seed));
         const schema = { table: core.table, fieldNames: core.fieldNames };
         await open.store.drop(schema);
@@ -95,7 +107,7 @@ for (const storeName of STORES) {
 
         // Every loaded record reads back whole and intact (updates write YCSB's deterministic values).
         const keys = new CoreWorkload(properties, new Random(properties.seed));
-        for (let i = 0; i < RECORDS; i++) {
+        for (let i = 0; i < records; i++) {
           const key = keys.nextLoadKey();
           const record = await open.store.read(core.table, key, null);
           assert.ok(record, `record ${key} is missing`);
