@@ -152,7 +152,14 @@ const BIN = join(import.meta.dirname, '..', '..', 'bin', 'docbench.js');
 /** Run `docbench args…` without blocking this process; the time limit only turns a hang into a failure. */
 export function runDocbenchAsync(
   args: readonly string[],
-  options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; onStderr?: (chunk: string) => void } = {},
+  options: {
+    cwd?: string;
+    timeoutMs?: number;
+    env?: NodeJS.ProcessEnv;
+    onStderr?: (chunk: string) => void;
+    /** Aborted: the run gets a SIGINT, as from Ctrl-C. */
+    interrupt?: AbortSignal;
+  } = {},
 ): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -168,6 +175,7 @@ export function runDocbenchAsync(
       options.onStderr?.(chunk);
     });
     const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 240_000);
+    options.interrupt?.addEventListener('abort', () => child.kill('SIGINT'), { once: true });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
