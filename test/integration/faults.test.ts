@@ -217,7 +217,7 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
         '-p',
         'operationcount=0',
         '-p',
-        'maxexecutiontime=20',
+        'maxexecutiontime=60',
         '-p',
         'mongodb.serverSelectionTimeoutMS=1000',
         '--target',
@@ -226,9 +226,11 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
         out,
       ]);
       await outage(run, mongodb, 2, 3);
-      assert.equal(await run.exit, 0, run.stderr());
+      await servingAgain(run, 3, 50_000);
+      run.signal('SIGINT');
+      assert.equal(await run.exit, 130, run.stderr());
       t.diagnostic(summary(readResult(out)));
-      assertRecovered(readResult(out), run.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT']);
+      assertRecovered(readResult(out), run.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT'], 'SIGINT');
     } finally {
       await mongodb.dispose();
     }
@@ -250,7 +252,7 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
         '-p',
         'operationcount=0',
         '-p',
-        'maxexecutiontime=15',
+        'maxexecutiontime=60',
         '-p',
         'postgres.connectTimeoutMs=1000',
         '--target',
@@ -259,10 +261,12 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
         out,
       ]);
       await outage(run, postgres, 2, 3);
-      assert.equal(await run.exit, 0, run.stderr());
+      await servingAgain(run, 3, 50_000);
+      run.signal('SIGINT');
+      assert.equal(await run.exit, 130, run.stderr());
       const result = readResult(out);
       t.diagnostic(summary(result));
-      assertRecovered(result, run.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT']);
+      assertRecovered(result, run.stdout(), ['SERVICE_UNAVAILABLE', 'TIMEOUT'], 'SIGINT');
       assert.equal(
         result.returns.ERROR ?? 0,
         0,
