@@ -67,17 +67,33 @@ const files = ['unit', 'integration'].flatMap((dir) =>
 const filter = process.argv.slice(2);
 const selected = filter.length > 0 ? files.filter((f) => filter.some((s) => f.includes(s))) : files;
 ensureTestTools(selected);
-const result = run(process.execPath, [
-  '--import',
-  'tsx',
-  '--test',
-  '--test-reporter=spec',
-  '--test-concurrency=1',
-  ...selected,
-]);
+// Unit tests share nothing, so two files run at once (each its own process); integration tests
+// share the local servers and their tables, so they run one file at a time.
+const phases = [
+  { name: 'unit', concurrency: 2, files: selected.filter((f) => f.startsWith(join('test', 'unit'))) },
+  { name: 'integration', concurrency: 1, files: selected.filter((f) => f.startsWith(join('test', 'integration'))) },
+].filter((phase) => phase.files.length > 0);
+const failed = [];
+for (const phase of phases) {
+  console.error(`test: ${phase.name} tests (${phase.files.length} file${phase.files.length === 1 ? '' : 's'})`);
+  const result = run(process.execPath, [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    `--test-concurrency=${phase.concurrency}`,
+    ...phase.files,
+  ]);
+  if (result.status !== 0) failed.push(phase.name);
+}
+console.error(
+  failed.length > 0
+    ? `test: ${failed.join(' and ')} tests failed (see their summaries above)`
+    : `test: ${phases.map((phase) => phase.name).join(' and ')} tests passed`,
+);
 
 if (process.env.CI) {
   const started = targets.filter((t) => !wasRunning.has(t));
   if (started.length > 0) docbench(['down', ...started]);
 }
-process.exit(result.status ?? 1);
+process.exit(failed.length > 0 ? 1 : 0);
