@@ -20,6 +20,7 @@ import { loadWorkload } from '../../src/workload/workload-file.ts';
 import { runDocbench } from '../support/cli.ts';
 import { runDocbenchAsync } from '../support/forwarder.ts';
 import { privateCassandraRing, type PrivateCassandraRing } from '../support/private-cluster.ts';
+import { statusLines } from '../support/status-lines.ts';
 import { waitFor } from '../support/wait.ts';
 import { assertAllVerified, runVerifiedWorkload } from '../support/verified-ycsb.ts';
 import { ringAddress } from '../../src/stores/cassandra/local-cluster.ts';
@@ -165,8 +166,6 @@ describe(
       }
     });
 
-    /** Status lines printed so far (one per second). */
-    const statusLines = (stderr: string) => stderr.split('\n').filter((line) => / \d+ sec: /.test(line)).length;
     const FAILOVER_RUN = [
       '-P',
       'workloada',

@@ -22,6 +22,7 @@ import {
   privateRedis,
   type PrivateServer,
 } from '../support/private-server.ts';
+import { servingFor, statusLines } from '../support/status-lines.ts';
 import { waitFor } from '../support/wait.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -52,13 +53,6 @@ function startDocbench(args: readonly string[]): Running {
   };
 }
 
-/** Status lines printed so far (one per second with status.interval=1). */
-const statusLines = (run: Running) =>
-  run
-    .stderr()
-    .split('\n')
-    .filter((line) => / \d+ sec: /.test(line)).length;
-
 function readResult(path: string): Result {
   return resultSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
 }
@@ -86,11 +80,11 @@ async function loaded(server: PrivateServer, store: string): Promise<void> {
 
 /** Kill the server once the run has shown `after` status lines; restart it `downFor` status lines later (or never). */
 async function outage(run: Running, server: PrivateServer, after: number, downFor?: number): Promise<void> {
-  await waitFor(() => statusLines(run) >= after, 'the run to get going', { limitMs: 60_000 });
+  await waitFor(() => statusLines(run.stderr()) >= after, 'the run to get going', { limitMs: 60_000 });
   await server.kill();
   if (downFor === undefined) return;
-  const killedAt = statusLines(run);
-  await waitFor(() => statusLines(run) >= killedAt + downFor, 'the outage to last', { limitMs: 60_000 });
+  const killedAt = statusLines(run.stderr());
+  await waitFor(() => statusLines(run.stderr()) >= killedAt + downFor, 'the outage to last', { limitMs: 60_000 });
   await server.start();
 }
 
@@ -105,26 +99,9 @@ function summary(result: Result): string {
   });
 }
 
-/**
- * Waits until the run's last `seconds` status lines each show work done and no failure: the
- * store serves again. A run that would go on for its whole time budget after that is then
- * interrupted (its result is partial, and says so), so a slow restart on a loaded machine has
- * all the time it needs and a quick one costs no idle minute.
- */
+/** Waits until the store has served again for `seconds` (status-lines.ts); the caller then interrupts the run, whose result is partial. */
 async function servingAgain(run: Running, seconds: number, limitMs: number): Promise<void> {
-  const clean = (line: string) => !/errors now/.test(line) && !/ 0\.0 current ops\/sec/.test(line);
-  await waitFor(
-    () => {
-      const lines = run
-        .stderr()
-        .split('\n')
-        .filter((line) => / \d+ sec: /.test(line))
-        .slice(-seconds);
-      return lines.length === seconds && lines.every(clean);
-    },
-    'the store to serve again',
-    { limitMs },
-  );
+  await waitFor(() => servingFor(run.stderr(), seconds), 'the store to serve again', { limitMs });
 }
 
 function assertRecovered(result: Result, text: string, outageStatuses: readonly string[], stoppedBy?: 'SIGINT'): void {
@@ -299,11 +276,11 @@ describe('a store dying mid-run', { concurrency: false, timeout: 600_000 }, () =
         '--out',
         out,
       ]);
-      await waitFor(() => statusLines(run) >= 2, 'the run to get going', { limitMs: 60_000 });
+      await waitFor(() => statusLines(run.stderr()) >= 2, 'the run to get going', { limitMs: 60_000 });
       await redis.pause();
-      const pausedAt = statusLines(run);
+      const pausedAt = statusLines(run.stderr());
       try {
-        await waitFor(() => statusLines(run) >= pausedAt + 4, 'the pause to last', { limitMs: 60_000 });
+        await waitFor(() => statusLines(run.stderr()) >= pausedAt + 4, 'the pause to last', { limitMs: 60_000 });
       } finally {
         redis.resume();
       }
@@ -524,7 +501,7 @@ describe('interrupts', { concurrency: false, timeout: 300_000 }, () => {
     it(`${signal} mid-run (2 processes): exit ${code}, YCSB text and a result marked partial`, async () => {
       const out = join(dir, `${signal}.json`);
       const run = startDocbench(longRun(out));
-      await waitFor(() => statusLines(run) >= 2, 'the run to get going', { limitMs: 60_000 });
+      await waitFor(() => statusLines(run.stderr()) >= 2, 'the run to get going', { limitMs: 60_000 });
       run.signal(signal);
       assert.equal(await run.exit, code, run.stderr());
       const result = readResult(out);
@@ -539,7 +516,7 @@ describe('interrupts', { concurrency: false, timeout: 300_000 }, () => {
     const outDir = mkdtempSync(join(dir, 'twice-'));
     const out = join(outDir, 'r.json');
     const run = startDocbench(longRun(out));
-    await waitFor(() => statusLines(run) >= 2, 'the run to get going', { limitMs: 60_000 });
+    await waitFor(() => statusLines(run.stderr()) >= 2, 'the run to get going', { limitMs: 60_000 });
     run.signal('SIGINT');
     run.signal('SIGINT');
     assert.equal(await run.exit, 130, run.stderr());

@@ -23,6 +23,7 @@ import { runDocbench } from '../support/cli.ts';
 import { runDocbenchAsync } from '../support/forwarder.ts';
 import { privateRedisCluster, type PrivateRedisCluster } from '../support/private-cluster.ts';
 import { privateRedis } from '../support/private-server.ts';
+import { servingFor, statusLines } from '../support/status-lines.ts';
 import { waitFor } from '../support/wait.ts';
 import { assertAllVerified, runVerifiedWorkload } from '../support/verified-ycsb.ts';
 
@@ -152,18 +153,6 @@ describe('Redis Cluster: 3 masters with a replica each', { concurrency: false, t
       }
     });
   }
-
-  /** Status lines printed so far (one per second). */
-  const statusLines = (stderr: string) => stderr.split('\n').filter((line) => / \d+ sec: /.test(line)).length;
-
-  /** Whether the last `seconds` status lines each show work done and no failure. */
-  const servingFor = (stderr: string, seconds: number) => {
-    const lines = stderr
-      .split('\n')
-      .filter((line) => / \d+ sec: /.test(line))
-      .slice(-seconds);
-    return lines.length === seconds && lines.every((l) => !/errors now/.test(l) && !/ 0\.0 current ops\/sec/.test(l));
-  };
 
   /**
    * Kill a master that has a replica, under load: the replica paused and the master's link to
